@@ -1,0 +1,36 @@
+"""cspmines: exact constraint-programming analysis of Minesweeper positions.
+
+>>> import cspmines
+>>> analysis = cspmines.solve(cspmines.Position.from_string("3x1x1\\n.1."))
+>>> analysis.model_count, analysis.probability(2)
+(2, Fraction(1, 2))
+"""
+
+from .analysis import Analysis, ComponentReport
+from .errors import (
+    BackendUnavailableError,
+    BudgetExceededError,
+    CspminesError,
+    InconsistentPositionError,
+    MissingTotalError,
+    PositionFormatError,
+    UnknownBackendError,
+)
+from .position import Position
+from .solve import solve
+
+__all__ = [
+    "Analysis",
+    "ComponentReport",
+    "Position",
+    "solve",
+    "CspminesError",
+    "PositionFormatError",
+    "InconsistentPositionError",
+    "BackendUnavailableError",
+    "BudgetExceededError",
+    "MissingTotalError",
+    "UnknownBackendError",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,171 @@
+"""The result of :func:`cspmines.solve`: exact counts, probabilities and certainties.
+
+Examples
+--------
+>>> import cspmines
+>>> analysis = cspmines.solve(cspmines.Position.from_string("3x1x1\\n.1."))
+>>> analysis.model_count
+2
+>>> analysis.probability(0)
+Fraction(1, 2)
+>>> analysis.probabilities()
+array([[0.5, nan, 0.5]])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from .position import Position
+
+__all__ = ["Analysis", "ComponentReport"]
+
+
+@dataclass(frozen=True)
+class ComponentReport:
+    """What one chain of influence looked like and what it cost.
+
+    Attributes
+    ----------
+    cells : tuple of int
+        Its covered cells.
+    clues : tuple of int
+        The clue cells whose rules join them.
+    n_boxes : int
+    mine_range : tuple of int
+        Fewest and most mines it can hold.
+    layouts : int
+        Its layouts, whatever their mine number (0 if not counted).
+    exact : bool
+        False when its count was cut short by the budget.
+    stats : dict
+        The backend's work figures (backend, states, seconds, ...).
+    """
+
+    cells: tuple
+    clues: tuple
+    n_boxes: int
+    mine_range: tuple
+    layouts: int
+    exact: bool = True
+    stats: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.cells)
+
+    @property
+    def n_clues(self) -> int:
+        return len(self.clues)
+
+
+class Analysis:
+    """Exact answers about one position (built by :func:`cspmines.solve`).
+
+    Attributes
+    ----------
+    position : Position
+    model_count : int
+        Mine layouts consistent with the position (with a density instead of
+        a total: consistent with the clues, any number of mines).
+    components : tuple of ComponentReport
+    backend : str
+        The backend name asked for.
+    exact : bool
+        False when a budget cut some component short: its cells' probabilities
+        are then estimates (see :attr:`inexact_cells`) and ``model_count`` is ``None``.
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        *,
+        model_count: int | None,
+        groups: list,
+        components: tuple,
+        backend: str,
+        inexact_cells: frozenset = frozenset(),
+        mines_left: int | None = None,
+        density: Fraction | None = None,
+    ):
+        self.position = position
+        self.model_count = model_count
+        self.components = components
+        self.backend = backend
+        self.inexact_cells = frozenset(inexact_cells)
+        self.mines_left = mines_left
+        self.density = density
+        self._groups = groups  # list of (cells, Fraction or float) sharing one probability
+        self._cell_probability = None
+
+    def __repr__(self) -> str:
+        exact = "exact" if self.exact else f"{len(self.inexact_cells)} cells inexact"
+        return (
+            f"<Analysis of {self.position.width}x{self.position.height}: {self.model_count} models, "
+            f"{len(self.components)} components, {len(self.safe_cells)} safe, {len(self.mine_cells)} mines, {exact}>"
+        )
+
+    @property
+    def exact(self) -> bool:
+        return not self.inexact_cells
+
+    def _lookup(self) -> dict:
+        if self._cell_probability is None:
+            self._cell_probability = {cell: p for cells, p in self._groups for cell in cells}
+        return self._cell_probability
+
+    def probability(self, cell: int) -> Fraction | float:
+        """The mine probability of one covered cell: a Fraction when exact.
+
+        Raises
+        ------
+        KeyError
+            The cell is not covered.
+        """
+        try:
+            return self._lookup()[cell]
+        except KeyError:
+            row, col = divmod(cell, self.position.width)
+            raise KeyError(f"cell {cell} at ({row}, {col}) is not covered") from None
+
+    def probabilities(self, *, exact: bool = False) -> np.ndarray:
+        """Every covered cell's mine probability as a ``(height, width)`` array.
+
+        Parameters
+        ----------
+        exact : bool, keyword-only
+            False: floats, NaN where not covered. True: an object array of
+            ``Fraction``, ``None`` where not covered (and a float where a
+            budget made the value an estimate).
+        """
+        shape = (self.position.height, self.position.width)
+        if exact:
+            grid = np.full(shape, None, dtype=object)
+        else:
+            grid = np.full(shape, np.nan)
+        flat = grid.reshape(-1)
+        for cells, p in self._groups:
+            if exact:
+                for cell in cells:  # element by element: numpy would try to unpack a Fraction
+                    flat[cell] = p
+            else:
+                flat[list(cells)] = float(p)
+        return grid
+
+    @property
+    def safe_cells(self) -> tuple:
+        """Covered cells that are certainly safe, in flat order."""
+        return tuple(sorted(c for cells, p in self._groups if p == 0 for c in cells if c not in self.inexact_cells))
+
+    @property
+    def mine_cells(self) -> tuple:
+        """Covered cells that are certainly mines, in flat order."""
+        return tuple(sorted(c for cells, p in self._groups if p == 1 for c in cells if c not in self.inexact_cells))
+
+    def best_cells(self) -> tuple:
+        """The covered cells of least mine probability, in flat order."""
+        least = min((p for _cells, p in self._groups), default=None)
+        return tuple(sorted(c for cells, p in self._groups if p == least for c in cells))

@@ -1,0 +1,132 @@
+"""What every backend returns, the work budget, and the registry of backends by name.
+
+A backend counts one :class:`~cspmines.components.Component`: for every mine
+number k, the weighted number of box assignments with k mines (``models[k]``)
+and each box's mine tally over them (``tallies[box][k]``). Weights are
+binomials: a box of s cells holding m mines stands for C(s, m) layouts.
+
+Examples
+--------
+>>> from cspmines.backends import get_backend, backend_names
+>>> backend_names()
+('auto', 'cpsat', 'enumerate', 'sat')
+>>> get_backend("enumerate").name
+'enumerate'
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from ..components import Component
+from ..errors import BudgetExceededError, UnknownBackendError
+
+__all__ = ["ComponentCount", "Budget", "Backend", "register_backend", "get_backend", "backend_names"]
+
+
+@dataclass(frozen=True)
+class ComponentCount:
+    """Exact counts of one component, indexed by mine number k = 0..n_cells.
+
+    Attributes
+    ----------
+    models : tuple of int
+        ``models[k]``: weighted number of layouts of the component with k mines.
+    tallies : tuple of tuple of int
+        ``tallies[box][k]``: sum over those layouts of the mines in ``box``.
+    stats : dict
+        Backend-specific work figures (states, solutions, seconds, ...).
+    """
+
+    models: tuple
+    tallies: tuple
+    stats: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def total(self) -> int:
+        """Layouts of the component, whatever their mine number."""
+        return sum(self.models)
+
+
+class Budget:
+    """A shared allowance of time (seconds) and nodes for one solve.
+
+    Backends call :meth:`spend` as they work; it raises
+    :class:`~cspmines.errors.BudgetExceededError` once either limit is passed.
+
+    >>> budget = Budget(node_limit=10)
+    >>> budget.spend(4); budget.nodes
+    4
+    >>> budget.spend(7)
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.BudgetExceededError: node limit of 10 reached
+    """
+
+    def __init__(self, *, time_limit: float | None = None, node_limit: int | None = None):
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 1):
+            raise ValueError(f"node_limit must be a positive int, got {node_limit!r}")
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.started = time.perf_counter()
+        self.deadline = None if time_limit is None else self.started + time_limit
+        self.nodes = 0
+
+    @property
+    def limited(self) -> bool:
+        return self.time_limit is not None or self.node_limit is not None
+
+    def remaining_seconds(self) -> float | None:
+        """Seconds left before the deadline (``None`` without a time limit)."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+
+    def spend(self, nodes: int = 1) -> None:
+        """Account for ``nodes`` units of work and stop when over either limit."""
+        self.nodes += nodes
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise BudgetExceededError(f"node limit of {self.node_limit} reached")
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExceededError(f"time limit of {self.time_limit} s reached")
+
+
+class Backend(Protocol):
+    """The one method every backend has."""
+
+    name: str
+
+    def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
+        """Exact counts of ``component``; raises BudgetExceededError when out of budget."""
+
+
+_REGISTRY: dict[str, Callable[[], Backend]] = {}
+
+
+def register_backend(name: str, factory: Callable[[], Backend]) -> None:
+    """Make ``factory()`` available as ``solve(..., backend=name)``."""
+    _REGISTRY[name] = factory
+
+
+def backend_names() -> tuple[str, ...]:
+    """Registered backend names, sorted."""
+    return tuple(sorted(_REGISTRY))
+
+
+def get_backend(name: str) -> Backend:
+    """The backend registered under ``name``.
+
+    Raises
+    ------
+    UnknownBackendError
+        The name is not registered (the message lists those that are).
+    BackendUnavailableError
+        Its solver package is missing (the message says how to install it).
+    """
+    if isinstance(name, str) and name in _REGISTRY:
+        return _REGISTRY[name]()
+    if hasattr(name, "count") and hasattr(name, "name"):
+        return name  # an instance that follows the protocol
+    raise UnknownBackendError(f"unknown backend {name!r}; choose one of {', '.join(backend_names())}")

@@ -1,0 +1,172 @@
+"""Combining component counts with the unconstrained rest: exact integers to the end.
+
+With a known number of mines left, M', and R unconstrained cells::
+
+    Z = sum_k (conv of all models)[k] * C(R, M' - k)
+    P(cell in box b of c) = sum_k tally_c[k][b] * W_c(M' - k) / (|b| * Z)
+    W_c(t) = sum_j (conv of the other components' models)[j] * C(R, t - j)
+    P(cell in R) = sum_k conv[k] * C(R, M' - k) * (M' - k) / (R * Z)
+
+With an unknown total and a density p every layout of m mines over n cells
+weighs p**m (1-p)**(n-m): components are then independent and R is p.
+
+Examples
+--------
+>>> from cspmines.backends.base import ComponentCount
+>>> # one component: two single-cell boxes, one mine between them; 2 free cells; 2 mines left
+>>> counts = [ComponentCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))]
+>>> result = combine_with_total(counts, [(1, 1)], rest_size=2, mines_left=2)
+>>> result.model_count, result.box_probabilities, result.rest_probability
+(4, [[Fraction(1, 2), Fraction(1, 2)]], Fraction(1, 2))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+__all__ = ["Combination", "binomial", "convolve", "combine_with_total", "combine_with_density"]
+
+
+def binomial(n: int, k: int) -> int:
+    """C(n, k), and 0 outside ``0 <= k <= n`` (where :func:`math.comb` would raise).
+
+    >>> binomial(5, 2), binomial(5, -1), binomial(5, 6)
+    (10, 0, 0)
+    """
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def convolve(a, b) -> list:
+    """The product of two integer polynomials given as coefficient sequences.
+
+    >>> convolve([1, 1], [1, 2, 1])
+    [1, 3, 3, 1]
+    """
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+def _trim(poly) -> list:
+    poly = list(poly)
+    while len(poly) > 1 and not poly[-1]:
+        poly.pop()
+    return poly
+
+
+@dataclass(frozen=True)
+class Combination:
+    """Exact results of combining components with the rest.
+
+    Attributes
+    ----------
+    model_count : int
+        Mine layouts of the whole position consistent with everything (0: inconsistent).
+    box_probabilities : list of list of Fraction
+        ``[component][box]``: the chance that one cell of that box is a mine.
+    rest_probability : Fraction or None
+        The same for an unconstrained cell (``None`` when there are none).
+    mine_range : tuple of int
+        The fewest and most mines the constrained front can hold.
+    """
+
+    model_count: int
+    box_probabilities: list
+    rest_probability: Fraction | None
+    mine_range: tuple
+
+
+def _mine_range(counts) -> tuple[int, int]:
+    low = high = 0
+    for count in counts:
+        nonzero = [k for k, w in enumerate(count.models) if w]
+        if not nonzero:
+            return (0, -1)
+        low += nonzero[0]
+        high += nonzero[-1]
+    return (low, high)
+
+
+def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) -> Combination:
+    """Combine components when exactly ``mines_left`` mines remain among the unknown cells.
+
+    Parameters
+    ----------
+    counts : sequence of ComponentCount
+    box_sizes : sequence of sequence of int
+        ``box_sizes[c][b]``: the number of cells of box b of component c.
+    rest_size : int
+        Unconstrained cells.
+    mines_left : int
+        Mines among all unknown cells (front and rest).
+    """
+    models = [_trim(c.models) for c in counts]
+    # prefix[i] = product of models[:i]; suffix[i] = product of models[i:]
+    prefix = [[1]]
+    for poly in models:
+        prefix.append(convolve(prefix[-1], poly))
+    suffix = [[1]]
+    for poly in reversed(models):
+        suffix.append(convolve(suffix[-1], poly))
+    suffix.reverse()
+    everything = prefix[-1]
+    rest_weight = [binomial(rest_size, mines_left - k) for k in range(len(everything))]
+    total = sum(w * r for w, r in zip(everything, rest_weight))
+    if total == 0:
+        return Combination(0, [], None, _mine_range(counts))
+
+    box_probabilities = []
+    for index, (count, sizes) in enumerate(zip(counts, box_sizes)):
+        others = convolve(prefix[index], suffix[index + 1])
+        # weight_of[k]: layouts of everything else when this component holds k mines
+        weight_of = [
+            sum(w * binomial(rest_size, mines_left - k - j) for j, w in enumerate(others) if w)
+            for k in range(len(count.models))
+        ]
+        probabilities = []
+        for tally, size in zip(count.tallies, sizes):
+            numerator = sum(t * weight_of[k] for k, t in enumerate(tally) if t)
+            probabilities.append(Fraction(numerator, size * total))
+        box_probabilities.append(probabilities)
+
+    rest_probability = None
+    if rest_size:
+        numerator = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight)))
+        rest_probability = Fraction(numerator, rest_size * total)
+    return Combination(total, box_probabilities, rest_probability, _mine_range(counts))
+
+
+def combine_with_density(counts, box_sizes, *, rest_size: int, density: Fraction) -> Combination:
+    """Combine components when every cell is a mine independently with chance ``density``.
+
+    ``model_count`` is then the number of layouts consistent with the clues,
+    whatever their number of mines.
+
+    >>> from cspmines.backends.base import ComponentCount
+    >>> counts = [ComponentCount(models=(0, 2, 1), tallies=((0, 1, 1), (0, 1, 1)))]
+    >>> r = combine_with_density(counts, [(1, 1)], rest_size=1, density=Fraction(1, 2))
+    >>> r.model_count, r.box_probabilities, r.rest_probability
+    (6, [[Fraction(2, 3), Fraction(2, 3)]], Fraction(1, 2))
+    """
+    p, q = density, 1 - density
+    box_probabilities = []
+    model_count = 2**rest_size
+    for count, sizes in zip(counts, box_sizes):
+        n = len(count.models) - 1
+        weights = [p**k * q ** (n - k) for k in range(n + 1)]
+        norm = sum(w * m for w, m in zip(weights, count.models) if m)
+        model_count *= count.total
+        if norm == 0:
+            return Combination(0, [], None, _mine_range(counts))
+        box_probabilities.append(
+            [sum(w * t for w, t in zip(weights, tally) if t) / (size * norm) for tally, size in zip(count.tallies, sizes)]
+        )
+    return Combination(
+        model_count, box_probabilities, (Fraction(density) if rest_size else None), _mine_range(counts)
+    )

@@ -1,0 +1,151 @@
+"""Boxes and components: the chains of influence.
+
+Cells covered by exactly the same rules are interchangeable, so they are
+grouped into a :class:`Box`; counting then runs over boxes with binomial
+weights. networkx splits the graph of rules and boxes into connected
+:class:`Component` objects that can be counted independently.
+
+Examples
+--------
+>>> from cspmines import Position
+>>> from cspmines.constraints import ConstraintSystem
+>>> system = ConstraintSystem.from_position(Position.from_string("5x1x2\\n.1.1."))
+>>> [c.n_cells for c in split_components(system)]
+[3]
+>>> split_components(system)[0].boxes
+(Box(cells=(0,), rules=(0,)), Box(cells=(2,), rules=(0, 1)), Box(cells=(4,), rules=(1,)))
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .constraints import ConstraintSystem
+
+__all__ = ["Box", "LocalRule", "Component", "group_boxes", "split_components"]
+
+
+@dataclass(frozen=True)
+class Box:
+    """Cells that share the same set of rules (indices into the component's rules)."""
+
+    cells: tuple
+    rules: tuple
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+
+@dataclass(frozen=True)
+class LocalRule:
+    """A rule inside one component: ``mines`` mines among the cells of ``boxes``."""
+
+    boxes: tuple
+    mines: int
+    label: object = None
+
+
+@dataclass(frozen=True, eq=False)
+class Component:
+    """One chain of influence: boxes joined by the rules that cover them.
+
+    Attributes
+    ----------
+    boxes : tuple of Box
+    rules : tuple of LocalRule
+        Rules with their box indices local to this component.
+    """
+
+    boxes: tuple
+    rules: tuple
+
+    @property
+    def cells(self) -> tuple:
+        """Every cell of the component, box by box."""
+        return tuple(cell for box in self.boxes for cell in box.cells)
+
+    @property
+    def n_cells(self) -> int:
+        return sum(box.size for box in self.boxes)
+
+    @property
+    def n_boxes(self) -> int:
+        return len(self.boxes)
+
+    @property
+    def n_rules(self) -> int:
+        return len(self.rules)
+
+    @property
+    def labels(self) -> tuple:
+        """The labels (clue cells) of the component's rules."""
+        return tuple(rule.label for rule in self.rules)
+
+    @functools.cached_property
+    def box_graph(self) -> nx.Graph:
+        """Boxes joined when some rule covers both."""
+        graph = nx.Graph()
+        graph.add_nodes_from(range(self.n_boxes))
+        for rule in self.rules:
+            boxes = rule.boxes
+            graph.add_edges_from((a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+        return graph
+
+    @functools.cached_property
+    def length(self) -> int:
+        """The diameter of the box graph: how far influence travels along the chain."""
+        return nx.diameter(self.box_graph) if self.n_boxes > 1 else 0
+
+
+def group_boxes(system: ConstraintSystem) -> list[tuple[tuple, tuple]]:
+    """Group the constrained cells into boxes: ``(cells, rule indices)`` pairs.
+
+    >>> from cspmines.constraints import Rule
+    >>> group_boxes(ConstraintSystem((Rule({0, 1}, 1), Rule({1, 2}, 1)), (0, 1, 2), 1))
+    [((0,), (0,)), ((1,), (0, 1)), ((2,), (1,))]
+    """
+    signature: dict[int, list[int]] = {}
+    for index, rule in enumerate(system.rules):
+        for cell in rule.cells:
+            signature.setdefault(cell, []).append(index)
+    boxes: dict[tuple, list[int]] = {}
+    for cell in sorted(signature):
+        boxes.setdefault(tuple(signature[cell]), []).append(cell)
+    return [(tuple(cells), rules) for rules, cells in boxes.items()]
+
+
+def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
+    """The independent components of a system, in the order of their first cell.
+
+    Each component's boxes and rules are renumbered locally, so backends see
+    only one component and never the grid.
+    """
+    boxes = group_boxes(system)
+    graph = nx.Graph()
+    for box_index, (_cells, rules) in enumerate(boxes):
+        graph.add_node(("box", box_index))
+        graph.add_edges_from((("box", box_index), ("rule", r)) for r in rules)
+    components = []
+    for nodes in nx.connected_components(graph):
+        box_ids = sorted(index for kind, index in nodes if kind == "box")
+        rule_ids = sorted(index for kind, index in nodes if kind == "rule")
+        local_rule = {r: i for i, r in enumerate(rule_ids)}
+        local_box = {b: i for i, b in enumerate(box_ids)}
+        members: dict[int, list[int]] = {r: [] for r in rule_ids}
+        for b in box_ids:
+            for r in boxes[b][1]:
+                members[r].append(local_box[b])
+        components.append(
+            Component(
+                boxes=tuple(Box(boxes[b][0], tuple(local_rule[r] for r in boxes[b][1])) for b in box_ids),
+                rules=tuple(
+                    LocalRule(tuple(members[r]), system.rules[r].mines, system.rules[r].label) for r in rule_ids
+                ),
+            )
+        )
+    components.sort(key=lambda c: c.boxes[0].cells[0])
+    return tuple(components)

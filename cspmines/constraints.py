@@ -1,0 +1,157 @@
+"""The constraint model: rules over cells, knowing nothing of grids.
+
+A :class:`Rule` says "exactly ``mines`` of these ``cells`` are mines".
+:func:`rules_from_position` is the one bridge from a board: every revealed
+clue becomes a rule over its covered neighbours, known mines subtracted.
+A :class:`ConstraintSystem` is the rules, the unknown cells and the number of
+mines still to place.
+
+Examples
+--------
+>>> from cspmines import Position
+>>> system = ConstraintSystem.from_position(Position.from_string("3x1x1\\n.1."))
+>>> system.rules
+(Rule(cells=frozenset({0, 2}), mines=1, label=1),)
+>>> system.unconstrained_cells
+()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InconsistentPositionError
+from .position import COVERED, FLAG, MINE, Position
+
+__all__ = ["Rule", "ConstraintSystem", "rules_from_position"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Exactly ``mines`` of ``cells`` are mines.
+
+    Parameters
+    ----------
+    cells : frozenset of int
+        The cells the rule covers (non-empty).
+    mines : int
+        How many of them are mines, ``0 <= mines <= len(cells)``.
+    label : hashable, optional
+        Where the rule came from (the clue's flat cell), for messages.
+
+    Examples
+    --------
+    >>> Rule(frozenset({1, 2}), 3)
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.InconsistentPositionError: inconsistent position: rule None asks for 3 mines among 2 cells
+    """
+
+    cells: frozenset
+    mines: int
+    label: object = None
+
+    def __post_init__(self):
+        if not isinstance(self.cells, frozenset):
+            object.__setattr__(self, "cells", frozenset(self.cells))
+        if not self.cells:
+            raise ValueError(f"rule {self.label!r} covers no cells")
+        if not 0 <= self.mines <= len(self.cells):
+            raise InconsistentPositionError(
+                f"rule {self.label!r} asks for {self.mines} mines among {len(self.cells)} cells"
+            )
+
+
+def rules_from_position(position: Position) -> tuple[Rule, ...]:
+    """One rule per revealed clue with covered neighbours; labels are the clue cells.
+
+    Raises
+    ------
+    InconsistentPositionError
+        A clue that asks for fewer mines than its known-mine neighbours, or
+        more than its covered neighbours can hold (named by row and column).
+
+    Examples
+    --------
+    >>> rules_from_position(Position.from_string("3x1\\nF1."))
+    (Rule(cells=frozenset({2}), mines=0, label=1),)
+    >>> rules_from_position(Position.from_string("3x1\\nF1F"))
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.InconsistentPositionError: inconsistent position: clue 1 touches 2 known mines; clue(s) at (row, column) (0, 1)
+    """
+    flat = position.grid.ravel().tolist()
+    rules = []
+    for clue in position.clue_cells:
+        value = flat[clue]
+        covered = []
+        known = 0
+        for n in position.neighbours(clue):
+            code = flat[n]
+            if code == COVERED:
+                covered.append(n)
+            elif code == FLAG or code == MINE:
+                known += 1
+        need = value - known
+        if need < 0:
+            raise InconsistentPositionError(
+                f"clue {value} touches {known} known mines", clues=(position.row_col(clue),)
+            )
+        if need > len(covered):
+            raise InconsistentPositionError(
+                f"clue {value} needs {need} more mines but has {len(covered)} covered neighbours",
+                clues=(position.row_col(clue),),
+            )
+        if covered:
+            rules.append(Rule(frozenset(covered), need, clue))
+    return tuple(rules)
+
+
+@dataclass(frozen=True)
+class ConstraintSystem:
+    """Rules over unknown cells, and the mines left to place among those cells.
+
+    Parameters
+    ----------
+    rules : tuple of Rule
+    cells : tuple of int
+        Every unknown cell, constrained or not.
+    mines_left : int or None
+        Mines among ``cells``; ``None`` when the total is unknown.
+    """
+
+    rules: tuple
+    cells: tuple
+    mines_left: int | None
+
+    def __post_init__(self):
+        known = set(self.cells)
+        for rule in self.rules:
+            if not rule.cells <= known:
+                raise ValueError(f"rule {rule.label!r} covers cells outside the system: {sorted(rule.cells - known)}")
+        if self.mines_left is not None and not 0 <= self.mines_left <= len(self.cells):
+            raise InconsistentPositionError(
+                f"{self.mines_left} mines are left for {len(self.cells)} covered cells"
+            )
+
+    @classmethod
+    def from_position(cls, position: Position, *, mines: int | None = None) -> "ConstraintSystem":
+        """The system of a position; ``mines`` overrides the position's total."""
+        total = position.mines if mines is None else mines
+        mines_left = None if total is None else total - len(position.known_mine_cells)
+        if mines_left is not None and mines_left < 0:
+            raise InconsistentPositionError(
+                f"the total of {total} mines is below the {len(position.known_mine_cells)} known mines"
+            )
+        return cls(rules_from_position(position), position.covered_cells, mines_left)
+
+    @property
+    def constrained_cells(self) -> frozenset:
+        """Cells covered by at least one rule (the front)."""
+        return frozenset().union(*(rule.cells for rule in self.rules))
+
+    @property
+    def unconstrained_cells(self) -> tuple:
+        """Cells no rule covers (the rest, weighed by binomials)."""
+        front = self.constrained_cells
+        return tuple(cell for cell in self.cells if cell not in front)

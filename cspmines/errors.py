@@ -1,0 +1,91 @@
+"""The exception hierarchy: everything cspmines raises derives from :class:`CspminesError`.
+
+Examples
+--------
+>>> from cspmines import Position, PositionFormatError
+>>> try:
+...     Position.from_string("2x1\\n19")
+... except PositionFormatError as error:
+...     print(error)
+<string>:2:2: clue 9 is above 8: '19'
+>>> issubclass(PositionFormatError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CspminesError",
+    "PositionFormatError",
+    "InconsistentPositionError",
+    "BackendUnavailableError",
+    "UnknownBackendError",
+    "BudgetExceededError",
+    "MissingTotalError",
+]
+
+
+class CspminesError(Exception):
+    """Root of every error cspmines raises on purpose."""
+
+
+class PositionFormatError(CspminesError, ValueError):
+    """Malformed position text; says where (source, line, column) and quotes the line.
+
+    Attributes
+    ----------
+    source : str
+        File name, or ``"<string>"``.
+    line, column : int
+        1-based line and column of the fault (column 0 when it is the whole line).
+    text : str
+        The offending line as read.
+    reason : str
+        What is wrong, in words.
+    """
+
+    def __init__(self, reason: str, *, source: str = "<string>", line: int = 0, column: int = 0, text: str = ""):
+        self.reason = reason
+        self.source = source
+        self.line = line
+        self.column = column
+        self.text = text
+        where = f"{source}:{line}:{column}" if column else f"{source}:{line}"
+        quoted = f": {text!r}" if text else ""
+        super().__init__(f"{where}: {reason}{quoted}")
+
+
+class InconsistentPositionError(CspminesError, ValueError):
+    """A well-formed position that no mine layout fits.
+
+    Attributes
+    ----------
+    clues : tuple of (row, column)
+        The clue cells involved (a small conflicting set where one was found);
+        empty when the conflict is with the mine total alone.
+    """
+
+    def __init__(self, reason: str, *, clues: tuple[tuple[int, int], ...] = ()):
+        self.reason = reason
+        self.clues = tuple(clues)
+        if self.clues:
+            named = ", ".join(f"({row}, {col})" for row, col in self.clues)
+            super().__init__(f"inconsistent position: {reason}; clue(s) at (row, column) {named}")
+        else:
+            super().__init__(f"inconsistent position: {reason}")
+
+
+class BackendUnavailableError(CspminesError, ImportError):
+    """A backend whose optional solver package is not installed; says how to install it."""
+
+
+class UnknownBackendError(CspminesError, ValueError):
+    """A backend name that is not registered."""
+
+
+class BudgetExceededError(CspminesError):
+    """Work stopped at a time or node limit; :func:`cspmines.solve` catches it per component."""
+
+
+class MissingTotalError(CspminesError, ValueError):
+    """The mine total is unknown and neither ``mines=`` nor ``density=`` was given."""

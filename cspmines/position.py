@@ -1,0 +1,328 @@
+"""Positions: a Minesweeper board as a player sees it.
+
+A :class:`Position` is an immutable grid of cell codes plus an optional mine
+total. Cells are flat integers ``row * width + column``; :meth:`Position.cell`
+and :meth:`Position.row_col` convert. The text format is the one in
+``shared/FORMAT.md`` (a superset of JSMinesweeper's and Hill's ``.mine``).
+
+Examples
+--------
+>>> from cspmines import Position
+>>> p = Position.from_string('''
+... 3x2x1
+... 1..
+... 1..
+... ''')
+>>> p.width, p.height, p.mines
+(3, 2, 1)
+>>> p.covered_cells
+(1, 2, 4, 5)
+>>> p.row_col(4)
+(1, 1)
+>>> print(p)
+3x2x1
+1..
+1..
+>>> p == eval(repr(p))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from .errors import PositionFormatError
+
+__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "neighbour_table"]
+
+#: Cell codes in :attr:`Position.grid`; clues are their own value 0..8.
+COVERED = -1
+FLAG = -2  # flagged by the player: trusted as a known mine
+MINE = -3  # an opened mine (minesearch and score rules): a known mine
+WITHHELD = -4  # opened safe cell whose clue was withheld ('?')
+
+_CHAR_TO_CODE = {".": COVERED, "H": COVERED, "h": COVERED, "F": FLAG, "*": MINE, "?": WITHHELD}
+_CHAR_TO_CODE.update({str(d): d for d in range(9)})
+_CODE_TO_CHAR = {COVERED: ".", FLAG: "F", MINE: "*", WITHHELD: "?"}
+_CODE_TO_CHAR.update({d: str(d) for d in range(9)})
+
+
+@functools.lru_cache(maxsize=64)
+def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """The neighbours of every flat cell of a ``width`` x ``height`` grid (cached).
+
+    >>> neighbour_table(3, 2)[0]
+    (1, 3, 4)
+    """
+    table = []
+    for row in range(height):
+        for col in range(width):
+            table.append(
+                tuple(
+                    r * width + c
+                    for r in range(max(0, row - 1), min(height, row + 2))
+                    for c in range(max(0, col - 1), min(width, col + 2))
+                    if (r, c) != (row, col)
+                )
+            )
+    return tuple(table)
+
+
+class Position:
+    """An immutable Minesweeper position.
+
+    Parameters
+    ----------
+    grid : array_like of int, shape (height, width)
+        Cell codes: 0..8 a revealed clue, :data:`COVERED`, :data:`FLAG`,
+        :data:`MINE` (an opened mine) or :data:`WITHHELD` (opened, clue withheld).
+    mines : int or None, keyword-only
+        The total number of mines on the board, flags and opened mines
+        included; ``None`` when unknown.
+
+    Raises
+    ------
+    PositionFormatError
+        Unknown codes, an empty grid, a total out of range or below the known mines.
+    """
+
+    def __init__(self, grid: Iterable, *, mines: int | None = None):
+        array = np.array(grid, dtype=np.int8, copy=True)
+        if array.ndim != 2 or array.size == 0:
+            raise PositionFormatError(f"a grid must be a non-empty 2-D array, got shape {array.shape}")
+        valid = (array >= WITHHELD) & (array <= 8)
+        if not valid.all():
+            row, col = map(int, np.argwhere(~valid)[0])
+            raise PositionFormatError(f"unknown cell code {int(array[row, col])} at row {row}, column {col}")
+        if mines is not None:
+            if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):
+                raise PositionFormatError(f"the mine total must be an int, got {mines!r}")
+            mines = int(mines)
+            known = int(np.count_nonzero((array == FLAG) | (array == MINE)))
+            if not known <= mines <= array.size:
+                raise PositionFormatError(
+                    f"the mine total {mines} must lie between the {known} known mines and the {array.size} cells"
+                )
+        array.setflags(write=False)
+        self._grid = array
+        self._mines = mines
+        self._hash = None
+
+    # -- reading and writing -------------------------------------------------
+    @classmethod
+    def from_string(cls, text: str, *, source: str = "<string>") -> "Position":
+        """Read a position in the shared text format.
+
+        Parameters
+        ----------
+        text : str
+            Header ``WxH`` or ``WxHxM``, then H rows of W characters; lines
+            starting with ``#`` and blank lines are skipped.
+        source : str, keyword-only
+            Name used in error messages (a file name).
+
+        Raises
+        ------
+        PositionFormatError
+            Names the line and column and quotes the line.
+
+        Examples
+        --------
+        >>> Position.from_string("2x1x1\\nF1").known_mine_cells
+        (0,)
+        >>> Position.from_string("2x1x1\\nF1x")
+        Traceback (most recent call last):
+        ...
+        cspmines.errors.PositionFormatError: <string>:2:3: row has 3 cells, the header says 2: 'F1x'
+        """
+        lines = [
+            (number, line.rstrip("\r\n").rstrip())
+            for number, line in enumerate(text.splitlines(), start=1)
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
+        if not lines:
+            raise PositionFormatError("no header line 'WxH' or 'WxHxM' found", source=source, line=1)
+        header_number, header = lines[0]
+        width, height, mines = _parse_header(header, source=source, line=header_number)
+        rows = lines[1:]
+        if len(rows) != height:
+            number = rows[height][0] if len(rows) > height else (rows[-1][0] + 1 if rows else header_number + 1)
+            raise PositionFormatError(
+                f"the header says {height} rows but {len(rows)} follow", source=source, line=number, text=header
+            )
+        grid = np.empty((height, width), dtype=np.int8)
+        for r, (number, row) in enumerate(rows):
+            row = row.strip()
+            for c, char in enumerate(row):
+                code = _CHAR_TO_CODE.get(char)
+                if code is None:
+                    reason = f"clue {char} is above 8" if char == "9" else f"unknown character {char!r}"
+                    raise PositionFormatError(reason, source=source, line=number, column=c + 1, text=row)
+                if c < width:
+                    grid[r, c] = code
+            if len(row) != width:
+                raise PositionFormatError(
+                    f"row has {len(row)} cells, the header says {width}",
+                    source=source,
+                    line=number,
+                    column=min(len(row), width) + 1,
+                    text=row,
+                )
+        if mines is not None:
+            known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
+            if known > mines:
+                raise PositionFormatError(
+                    f"{known} known mines (flags and opened mines) exceed the total of {mines}",
+                    source=source,
+                    line=header_number,
+                    column=header.rfind("x") + 2,
+                    text=header,
+                )
+            if mines > width * height:
+                raise PositionFormatError(
+                    f"a total of {mines} mines does not fit in {width * height} cells",
+                    source=source,
+                    line=header_number,
+                    column=header.rfind("x") + 2,
+                    text=header,
+                )
+        return cls(grid, mines=mines)
+
+    @classmethod
+    def from_file(cls, path) -> "Position":
+        """Read a position file (``-`` reads standard input).
+
+        >>> import tempfile, os
+        >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        ...     _ = f.write("2x1x1\\n1.\\n")
+        >>> Position.from_file(f.name).covered_cells
+        (1,)
+        >>> os.unlink(f.name)
+        """
+        if str(path) == "-":
+            import sys
+
+            return cls.from_string(sys.stdin.read(), source="<stdin>")
+        path = Path(path)
+        return cls.from_string(path.read_text(encoding="utf-8"), source=str(path))
+
+    def __str__(self) -> str:
+        header = f"{self.width}x{self.height}" + ("" if self._mines is None else f"x{self._mines}")
+        rows = ("".join(_CODE_TO_CHAR[int(code)] for code in row) for row in self._grid)
+        return "\n".join([header, *rows])
+
+    def __repr__(self) -> str:
+        return f"Position.from_string({str(self)!r})"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._mines == other._mines and np.array_equal(self._grid, other._grid)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self._grid.shape, self._grid.tobytes(), self._mines))
+        return self._hash
+
+    def __reduce__(self):
+        # Pickle as text: compact, and the same validation runs on the way back in.
+        return (_rebuild, (str(self),))
+
+    # -- shape and cells -----------------------------------------------------
+    @property
+    def grid(self) -> np.ndarray:
+        """The read-only ``(height, width)`` int8 array of cell codes."""
+        return self._grid
+
+    @property
+    def width(self) -> int:
+        return self._grid.shape[1]
+
+    @property
+    def height(self) -> int:
+        return self._grid.shape[0]
+
+    @property
+    def size(self) -> int:
+        """Number of cells."""
+        return self._grid.size
+
+    @property
+    def mines(self) -> int | None:
+        """The board's total number of mines, or ``None`` when unknown."""
+        return self._mines
+
+    def cell(self, row: int, col: int) -> int:
+        """The flat cell index of ``(row, col)``.
+
+        >>> Position.from_string("3x2\\n...\\n...").cell(1, 2)
+        5
+        """
+        if not (0 <= row < self.height and 0 <= col < self.width):
+            raise IndexError(f"({row}, {col}) is outside the {self.width}x{self.height} board")
+        return row * self.width + col
+
+    def row_col(self, cell: int) -> tuple[int, int]:
+        """The ``(row, col)`` of a flat cell index."""
+        if not 0 <= cell < self.size:
+            raise IndexError(f"cell {cell} is outside the {self.width}x{self.height} board")
+        return divmod(int(cell), self.width)
+
+    def neighbours(self, cell: int) -> tuple[int, ...]:
+        """The flat indices of the up to 8 cells around ``cell``."""
+        return neighbour_table(self.width, self.height)[cell]
+
+    def code(self, cell: int) -> int:
+        """The code of one cell (a clue 0..8, or one of the negative constants)."""
+        return int(self._grid.flat[cell])
+
+    def _cells_where(self, mask: np.ndarray) -> tuple[int, ...]:
+        return tuple(int(i) for i in np.flatnonzero(mask))
+
+    @functools.cached_property
+    def covered_cells(self) -> tuple[int, ...]:
+        """Covered cells (the unknowns), in flat order."""
+        return self._cells_where(self._grid == COVERED)
+
+    @functools.cached_property
+    def known_mine_cells(self) -> tuple[int, ...]:
+        """Flags and opened mines: cells taken as known mines."""
+        return self._cells_where((self._grid == FLAG) | (self._grid == MINE))
+
+    @functools.cached_property
+    def clue_cells(self) -> tuple[int, ...]:
+        """Revealed clues (0..8)."""
+        return self._cells_where(self._grid >= 0)
+
+    def with_mines(self, mines: int | None) -> "Position":
+        """The same board with another mine total (``None``: unknown)."""
+        return Position(self._grid, mines=mines)
+
+
+def _rebuild(text: str) -> Position:
+    return Position.from_string(text)
+
+
+def _parse_header(header: str, *, source: str, line: int) -> tuple[int, int, int | None]:
+    parts = header.strip().split("x")
+    if len(parts) not in (2, 3):
+        raise PositionFormatError(
+            "the header must be 'WxH' or 'WxHxM'", source=source, line=line, column=1, text=header
+        )
+    numbers = []
+    column = 1
+    for part in parts:
+        if not part.isdigit():
+            raise PositionFormatError(
+                f"{part!r} is not a whole number in the header", source=source, line=line, column=column, text=header
+            )
+        numbers.append(int(part))
+        column += len(part) + 1
+    width, height = numbers[0], numbers[1]
+    if width < 1 or height < 1:
+        raise PositionFormatError("the board must be at least 1x1", source=source, line=line, column=1, text=header)
+    return width, height, (numbers[2] if len(numbers) == 3 else None)

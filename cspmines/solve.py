@@ -1,0 +1,176 @@
+"""``solve``: a position in, an exact :class:`~cspmines.analysis.Analysis` out.
+
+Examples
+--------
+>>> import cspmines
+>>> position = cspmines.Position.from_string('''
+... 4x3x2
+... 1...
+... 1...
+... 1...
+... ''')
+>>> analysis = cspmines.solve(position)
+>>> analysis.model_count
+28
+>>> analysis.probabilities(exact=True)[1, 1]
+Fraction(1, 4)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from numbers import Real
+
+from .analysis import Analysis, ComponentReport
+from .backends import Budget, ComponentCount, get_backend
+from .combine import combine_with_density, combine_with_total
+from .components import Component, split_components
+from .constraints import ConstraintSystem
+from .errors import InconsistentPositionError, MissingTotalError
+from .position import Position
+
+__all__ = ["solve"]
+
+
+def solve(
+    position: Position,
+    *,
+    backend: str = "auto",
+    mines: int | None = None,
+    density: Real | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+) -> Analysis:
+    """Exact model counts and mine probabilities of a position.
+
+    Parameters
+    ----------
+    position : Position
+    backend : str, keyword-only
+        A registered backend name (see :func:`cspmines.backends.backend_names`).
+    mines : int, keyword-only
+        The board's mine total, overriding the position's header.
+    density : float or Fraction, keyword-only
+        When the total is unknown: each covered cell is a mine independently
+        with this chance. A float is read by its decimal text (0.15 is 3/20).
+    time_limit, node_limit : keyword-only
+        A budget for the counting.
+
+    Returns
+    -------
+    Analysis
+
+    Raises
+    ------
+    InconsistentPositionError
+        No mine layout fits; the message names the clues involved.
+    MissingTotalError
+        The total is unknown and neither ``mines`` nor ``density`` was given.
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> solve(Position.from_string("3x1\\n.1."), density=0.2).probability(0)
+    Fraction(1, 2)
+    >>> solve(Position.from_string("3x1x2\\n.0."))
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.InconsistentPositionError: inconsistent position: the clues leave room for between 0 and 0 mines, but 2 remain
+    """
+    if not isinstance(position, Position):
+        raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
+    if density is not None:
+        density = _as_probability(density)
+        mines = None
+    elif mines is None and position.mines is None:
+        raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
+    engine = get_backend(backend)
+    budget = Budget(time_limit=time_limit, node_limit=node_limit)
+
+    system = ConstraintSystem.from_position(position, mines=mines)
+    components = split_components(system)
+    counts = [engine.count(component, budget=budget) for component in components]
+    rest = system.unconstrained_cells
+    box_sizes = [[box.size for box in c.boxes] for c in components]
+    if density is None:
+        combination = combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=system.mines_left)
+    else:
+        combination = combine_with_density(counts, box_sizes, rest_size=len(rest), density=density)
+    if combination.model_count == 0:
+        raise _explain_inconsistency(position, system, components, counts, combination.mine_range, len(rest))
+
+    groups = [
+        (box.cells, p)
+        for component, probabilities in zip(components, combination.box_probabilities)
+        for box, p in zip(component.boxes, probabilities)
+    ]
+    if rest:
+        groups.append((rest, combination.rest_probability))
+    return Analysis(
+        position,
+        model_count=combination.model_count,
+        groups=groups,
+        components=tuple(_report(c, n) for c, n in zip(components, counts)),
+        backend=backend if isinstance(backend, str) else engine.name,
+        mines_left=system.mines_left,
+        density=density,
+    )
+
+
+def _as_probability(value) -> Fraction:
+    fraction = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    if not 0 <= fraction <= 1:
+        raise ValueError(f"density must lie between 0 and 1, got {value!r}")
+    return fraction
+
+
+def _report(component: Component, count: ComponentCount) -> ComponentReport:
+    nonzero = [k for k, w in enumerate(count.models) if w]
+    return ComponentReport(
+        cells=component.cells,
+        clues=component.labels,
+        n_boxes=component.n_boxes,
+        mine_range=(nonzero[0], nonzero[-1]) if nonzero else (0, -1),
+        layouts=count.total,
+        stats=count.stats,
+    )
+
+
+def _explain_inconsistency(position, system, components, counts, mine_range, rest_size) -> InconsistentPositionError:
+    """An error naming a small set of clues that no layout satisfies together."""
+    for component, count in zip(components, counts):
+        if count.total == 0:
+            labels = _minimal_conflict(system, set(component.labels))
+            return InconsistentPositionError(
+                "no mine layout satisfies these clues together",
+                clues=tuple(position.row_col(label) for label in sorted(labels)),
+            )
+    low, high = mine_range
+    return InconsistentPositionError(
+        f"the clues leave room for between {low} and {high + rest_size} mines, but {system.mines_left} remain"
+    )
+
+
+def _minimal_conflict(system: ConstraintSystem, labels: set, *, max_rules: int = 40) -> set:
+    """Shrink a conflicting set of clues by deletion: drop each clue the conflict survives without.
+
+    Above ``max_rules`` clues the whole set is returned: shrinking costs one
+    count per clue and the point is a readable message, not a proof.
+    """
+    if len(labels) > max_rules:
+        return labels
+    from .backends.frontier import FrontierBackend
+
+    counter = FrontierBackend()
+
+    def conflicting(subset: set) -> bool:
+        rules = tuple(rule for rule in system.rules if rule.label in subset)
+        sub = ConstraintSystem(rules, system.cells, None)
+        return any(counter.count(c).total == 0 for c in split_components(sub))
+
+    kept = set(labels)
+    for label in sorted(labels):
+        trial = kept - {label}
+        if trial and conflicting(trial):
+            kept = trial
+    return kept
