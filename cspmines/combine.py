@@ -158,8 +158,8 @@ def combine_with_density(counts, box_sizes, *, rest_size: int, density: Fraction
     box_probabilities = []
     model_count = 2**rest_size
     for count, sizes in zip(counts, box_sizes):
-        n = len(count.models) - 1
-        weights = [p**k * q ** (n - k) for k in range(n + 1)]
+        n = sum(sizes)  # the component's cells: models may stop at its last nonzero k
+        weights = [p**k * q ** (n - k) for k in range(len(count.models))]
         norm = sum(w * m for w, m in zip(weights, count.models) if m)
         model_count *= count.total
         if norm == 0:

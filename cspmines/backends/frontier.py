@@ -24,14 +24,15 @@ Examples
 >>> from cspmines.components import split_components
 >>> (component,) = split_components(ConstraintSystem.from_position(Position.from_string("3x1\\n.1.")))
 >>> counts = FrontierBackend().count(component)
->>> counts.models            # one layout with 1 mine: either side... as two boxes of one cell
-(0, 2, 0)
->>> counts.tallies
-((0, 1, 0), (0, 1, 0))
+>>> component.boxes           # cells 0 and 2 share the one rule: a box of two cells
+(Box(cells=(0, 2), rules=(0,)),)
+>>> counts.models, counts.tallies    # C(2, 1) = 2 layouts with one mine, each 1 mine in the box
+((0, 2), ((0, 2),))
 """
 
 from __future__ import annotations
 
+import heapq
 import time
 from math import comb
 
@@ -49,7 +50,8 @@ def elimination_order(component: Component) -> list[int]:
     A rule is open once some of its boxes are placed and some are not. The
     next box is the one that leaves the fewest open rules, preferring boxes
     that touch the open rules (so the sweep follows the front) and then boxes
-    that close the most rules.
+    that close the most rules. Scores live in a heap and only the boxes next
+    to a rule that changed are rescored, so the order costs O(n log n).
 
     >>> from cspmines.components import Box, LocalRule
     >>> chain = Component(
@@ -58,38 +60,65 @@ def elimination_order(component: Component) -> list[int]:
     >>> elimination_order(chain)
     [0, 1, 2, 3]
     """
-    remaining_boxes = [len(rule.boxes) for rule in component.rules]
-    open_rules: set[int] = set()
-    unplaced = set(range(component.n_boxes))
+    boxes, rules = component.boxes, component.rules
+    unplaced_in_rule = [len(rule.boxes) for rule in rules]
+    is_open = [False] * len(rules)
+    n_open = 0
+
+    def score(b: int) -> tuple:
+        closes = opens = touches = 0
+        for r in boxes[b].rules:
+            if unplaced_in_rule[r] == 1:
+                closes += 1
+            elif not is_open[r]:
+                opens += 1
+            if is_open[r]:
+                touches += 1
+        detached = 0 if touches or not n_open else 1  # jumping away from the front opens a second one
+        return (opens - closes + detached, -closes, -touches, b)
+
+    heap = [score(b) for b in range(len(boxes))]
+    heapq.heapify(heap)
+    placed = [False] * len(boxes)
     order = []
-    while unplaced:
-        best, best_key = None, None
-        for b in unplaced:
-            rules = component.boxes[b].rules
-            closes = sum(1 for r in rules if remaining_boxes[r] == 1)
-            opens = sum(1 for r in rules if r not in open_rules and remaining_boxes[r] > 1)
-            touches = sum(1 for r in rules if r in open_rules)
-            key = (opens - closes + (0 if touches or not open_rules else 1), -closes, -touches, b)
-            if best_key is None or key < best_key:
-                best, best_key = b, key
-        order.append(best)
-        unplaced.remove(best)
-        for r in component.boxes[best].rules:
-            remaining_boxes[r] -= 1
-            if remaining_boxes[r] == 0:
-                open_rules.discard(r)
-            else:
-                open_rules.add(r)
+    while heap:
+        entry = heapq.heappop(heap)
+        b = entry[-1]
+        if placed[b]:
+            continue
+        current = score(b)
+        if current != entry:  # stale: push back with its fresh score
+            heapq.heappush(heap, current)
+            continue
+        was_attached = n_open > 0
+        placed[b] = True
+        order.append(b)
+        touched = set()
+        for r in boxes[b].rules:
+            unplaced_in_rule[r] -= 1
+            now_open = unplaced_in_rule[r] > 0
+            n_open += now_open - is_open[r]
+            is_open[r] = now_open
+            touched.update(rules[r].boxes)
+        # Only neighbours' scores changed, except the "detached" term, which flips for
+        # everyone when the front appears or vanishes; a full rescore is then due.
+        stale = range(len(boxes)) if was_attached != (n_open > 0) else touched
+        for other in stale:
+            if not placed[other]:
+                heapq.heappush(heap, score(other))
     return order
 
 
-def unpack(packed: int, bits: int, count: int) -> tuple[int, ...]:
-    """The ``count`` coefficients of a polynomial packed with ``bits`` bits each.
+def unpack(packed: int, bits: int) -> tuple[int, ...]:
+    """The coefficients of a polynomial packed with ``bits`` bits each, up to the last nonzero.
 
-    >>> unpack(3 + (5 << 8), 8, 3)
-    (3, 5, 0)
+    >>> unpack(3 + (5 << 8), 8)
+    (3, 5)
+    >>> unpack(0, 8)
+    (0,)
     """
     width = bits // 8
+    count = max(1, -(-packed.bit_length() // bits))
     raw = packed.to_bytes(width * count, "little")
     return tuple(int.from_bytes(raw[i : i + width], "little") for i in range(0, width * count, width))
 
@@ -127,9 +156,20 @@ def _plan(component: Component, order: list[int]) -> list[_Step]:
 
 
 def _choices(key: int, step: _Step) -> range:
-    """The mine numbers the box can take from state ``key`` without breaking a rule."""
+    """The mine numbers the box can take from state ``key`` without breaking a rule.
+
+    Each rule caps m at its need, and needs at least ``need - capacity_after``
+    so that the cells left can still meet it. Called once per state and pass,
+    so the common one- and two-rule boxes are unrolled.
+    """
+    rules = step.rules
+    if len(rules) == 1:
+        ((shift, capacity),) = rules
+        need = (key >> shift) & 15
+        lo = need - capacity
+        return range(lo if lo > 0 else 0, (need if need < step.size else step.size) + 1)
     lo, hi = 0, step.size
-    for shift, capacity_after in step.rules:
+    for shift, capacity_after in rules:
         need = (key >> shift) & 15
         if need < hi:
             hi = need
@@ -154,11 +194,11 @@ class FrontierBackend:
         steps = _plan(component, elimination_order(component))
         start_key = sum(rule.mines << (_DIGIT * r) for r, rule in enumerate(component.rules))
 
-        # Forward: layers[i] maps each state before step i to its packed weight polynomial.
+        # Forward: layers[i] = (offset, {state before step i: packed weights / x**offset}).
         layers = []
-        layer = {start_key: 1}
+        offset, layer = 0, {start_key: 1}
         for step in steps:
-            layers.append(layer)
+            layers.append((offset, layer))
             if budget is not None:
                 budget.spend(len(layer))
             following: dict[int, int] = {}
@@ -168,12 +208,14 @@ class FrontierBackend:
                 for m in _choices(key, step):
                     after = key - m * mask
                     following[after] = get(after, 0) + ((poly * weights[m]) << (m * bits))
-            layer = following
+            low, layer = _divide_out_x(following, bits)
+            offset += low
 
         # Backward: completions of each state, and each box's tally from forward x backward.
         completions = {0: 1} if 0 in layer else {}
-        tallies = [0] * component.n_boxes
-        for step, layer in zip(reversed(steps), reversed(layers)):
+        completion_offset = 0
+        tallies = [(0, 0)] * component.n_boxes
+        for step, (forward_offset, layer) in zip(reversed(steps), reversed(layers)):
             if budget is not None:
                 budget.spend(len(layer))
             before: dict[int, int] = {}
@@ -190,17 +232,34 @@ class FrontierBackend:
                 if ways:
                     before[key] = ways
                     tally += poly * marked
-            tallies[step.box] = tally
-            completions = before
+            tallies[step.box] = (forward_offset + completion_offset, tally)
+            low, completions = _divide_out_x(before, bits)
+            completion_offset += low
 
         total = completions.get(start_key, 0)
         return ComponentCount(
-            models=unpack(total, bits, n_cells + 1),
-            tallies=tuple(unpack(t, bits, n_cells + 1) for t in tallies),
+            models=(0,) * completion_offset + unpack(total, bits) if total else (0,),
+            tallies=tuple((0,) * low + unpack(t, bits) if t else (0,) for low, t in tallies),
             stats={
                 "backend": self.name,
-                "peak_states": max(map(len, layers), default=1),
-                "states": sum(map(len, layers)),
+                "peak_states": max((len(layer) for _, layer in layers), default=1),
+                "states": sum(len(layer) for _, layer in layers),
                 "seconds": time.perf_counter() - started,
             },
         )
+
+
+def _divide_out_x(layer: dict, bits: int) -> tuple[int, dict]:
+    """Divide every packed polynomial of a layer by the highest power of x they share.
+
+    The fewest mines any state has placed grows along the sweep; without this
+    every polynomial would drag that many zero coefficients through each add
+    and product. Returns the power and the divided layer.
+    """
+    if not layer:
+        return 0, layer
+    low = min((poly & -poly).bit_length() - 1 for poly in layer.values()) // bits
+    if low == 0:
+        return 0, layer
+    shift = low * bits
+    return low, {key: poly >> shift for key, poly in layer.items()}
