@@ -134,10 +134,10 @@ class Position:
         --------
         >>> Position.from_string("2x1x1\\nF1").known_mine_cells
         (0,)
-        >>> Position.from_string("2x1x1\\nF1x")
+        >>> Position.from_string("2x1x1\\nF1.")
         Traceback (most recent call last):
         ...
-        cspmines.errors.PositionFormatError: <string>:2:3: row has 3 cells, the header says 2: 'F1x'
+        cspmines.errors.PositionFormatError: <string>:2:3: row has 3 cells, the header says 2: 'F1.'
         """
         lines = [
             (number, line.rstrip("\r\n").rstrip())

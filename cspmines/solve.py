@@ -10,10 +10,10 @@ Examples
 ... 1...
 ... ''')
 >>> analysis = cspmines.solve(position)
->>> analysis.model_count
-28
->>> analysis.probabilities(exact=True)[1, 1]
-Fraction(1, 4)
+>>> analysis.model_count          # (1,1) is the front's mine; the other hides in 6 cells
+6
+>>> analysis.probabilities(exact=True)[1, 1], analysis.probabilities(exact=True)[0, 3]
+(Fraction(1, 1), Fraction(1, 6))
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Examples
 --------
 >>> from cspmines.backends import get_backend, backend_names
 >>> backend_names()
-('auto', 'cpsat', 'enumerate', 'sat')
+('auto', 'enumerate')
 >>> get_backend("enumerate").name
 'enumerate'
 """

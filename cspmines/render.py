@@ -1,0 +1,133 @@
+"""Text and JSON renderings of an analysis (the CLI's output, usable on their own).
+
+Examples
+--------
+>>> import cspmines
+>>> analysis = cspmines.solve(cspmines.Position.from_string("3x1x1\\n.1."))
+>>> print(board_text(analysis, color=False))
+ 50  1  50
+>>> analysis_json(analysis)["probabilities"]
+[[0.5, None, 0.5]]
+"""
+
+from __future__ import annotations
+
+from .analysis import Analysis
+from .position import COVERED, FLAG, MINE, WITHHELD
+
+__all__ = ["board_text", "summary_text", "analysis_json", "JSON_SCHEMA_VERSION"]
+
+#: Bumped whenever :func:`analysis_json` changes shape.
+JSON_SCHEMA_VERSION = 1
+
+_RESET = "\x1b[0m"
+
+
+def _colour(p: float) -> str:
+    """A 256-colour background from green (safe) through yellow to red (mine)."""
+    if p <= 0:
+        return "\x1b[30;48;5;46m"
+    if p >= 1:
+        return "\x1b[97;48;5;196m"
+    steps = [120, 156, 192, 228, 222, 216, 210, 204]
+    return f"\x1b[30;48;5;{steps[min(len(steps) - 1, int(p * len(steps)))]}m"
+
+
+def _cell_label(p: float) -> str:
+    if p == 0:
+        return "  S"
+    if p == 1:
+        return "  M"
+    percent = p * 100
+    if percent < 1:
+        return " <1"
+    if percent > 99:
+        return ">99"
+    return f"{round(percent):3d}"
+
+
+def board_text(analysis: Analysis, *, color: bool = False) -> str:
+    """The board, three characters a cell: clues, ``F``/``*`` known mines,
+    ``?`` withheld, and each covered cell's mine chance in percent
+    (``S`` certainly safe, ``M`` certainly a mine)."""
+    position = analysis.position
+    probabilities = analysis.probabilities()
+    lines = []
+    for r in range(position.height):
+        cells = []
+        for c in range(position.width):
+            code = int(position.grid[r, c])
+            if code == COVERED:
+                p = float(probabilities[r, c])
+                text = _cell_label(p)
+                cells.append(f"{_colour(p)}{text}{_RESET}" if color else text)
+            else:
+                symbol = {FLAG: "F", MINE: "*", WITHHELD: "?"}.get(code, str(code))
+                cells.append(f"  {symbol}")
+        lines.append("".join(cells))
+    return "\n".join(lines)
+
+
+def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
+    """A few lines: certain cells, best guess, components, and (``exact``) counts and fractions."""
+    position = analysis.position
+    coords = lambda cells: " ".join(f"({r},{c})" for r, c in map(position.row_col, cells)) or "none"  # noqa: E731
+    best = analysis.best_cells()
+    lines = [
+        f"safe: {coords(analysis.safe_cells)}",
+        f"mines: {coords(analysis.mine_cells)}",
+    ]
+    if best:
+        p = analysis.probability(best[0])
+        lines.append(f"least risk: {float(p):.4f} at {len(best)} cell(s), first {coords(best[:1])}")
+    sizes = ", ".join(str(c.n_cells) for c in analysis.components) or "none"
+    lines.append(f"components: {len(analysis.components)} (cells: {sizes})")
+    if not analysis.exact:
+        lines.append(f"NOT EXACT: the budget cut counting short; {len(analysis.inexact_cells)} cells are estimates")
+    if exact:
+        lines.append(f"models: {analysis.model_count}")
+        fractions = analysis.probabilities(exact=True)
+        for r in range(position.height):
+            row = [("." if v is None else str(v)) for v in fractions[r]]
+            lines.append(" ".join(row))
+    return "\n".join(lines)
+
+
+def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
+    """A JSON-ready dict (schema in the README, ``schema`` field = :data:`JSON_SCHEMA_VERSION`).
+
+    Big integers are decimal strings and fractions ``"n/d"`` strings, so that
+    no consumer rounds them.
+    """
+    position = analysis.position
+    probabilities = analysis.probabilities()
+    rc = lambda cells: [list(position.row_col(c)) for c in cells]  # noqa: E731
+    result = {
+        "schema": JSON_SCHEMA_VERSION,
+        "width": position.width,
+        "height": position.height,
+        "mines": position.mines,
+        "backend": analysis.backend,
+        "exact": analysis.exact,
+        "model_count": None if analysis.model_count is None else str(analysis.model_count),
+        "probabilities": [[None if v != v else float(v) for v in row] for row in probabilities],
+        "safe": rc(analysis.safe_cells),
+        "mines_certain": rc(analysis.mine_cells),
+        "inexact": rc(sorted(analysis.inexact_cells)),
+        "components": [
+            {
+                "cells": rc(component.cells),
+                "clues": rc(component.clues),
+                "boxes": component.n_boxes,
+                "mine_range": list(component.mine_range),
+                "layouts": str(component.layouts),
+                "exact": component.exact,
+                "backend": component.stats.get("backend"),
+                "seconds": component.stats.get("seconds"),
+            }
+            for component in analysis.components
+        ],
+    }
+    if exact:
+        result["fractions"] = [[None if v is None else str(v) for v in row] for row in analysis.probabilities(exact=True)]
+    return result

@@ -1,0 +1,42 @@
+"""Random small positions for agreement tests: flags, opened mines, withheld clues, unknown totals.
+
+Built from a true board, so most are consistent; ``corrupt`` bumps one clue so
+that some are not.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cspmines.position import COVERED, FLAG, MINE, WITHHELD, Position
+
+
+def random_position(rng: np.random.Generator, *, max_covered: int = 14, corrupt: bool = False) -> Position:
+    while True:
+        height, width = int(rng.integers(1, 6)), int(rng.integers(2, 7))
+        size = height * width
+        density = rng.uniform(0.05, 0.6)
+        mine = rng.random(size) < density
+        grid = np.full(size, COVERED, dtype=np.int8)
+        reveal = rng.random(size) < rng.uniform(0.2, 0.9)
+        for cell in range(size):
+            row, col = divmod(cell, width)
+            if mine[cell]:
+                roll = rng.random()
+                grid[cell] = FLAG if roll < 0.15 else MINE if roll < 0.2 else COVERED
+            elif reveal[cell]:
+                clue = sum(
+                    mine[r * width + c]
+                    for r in range(max(0, row - 1), min(height, row + 2))
+                    for c in range(max(0, col - 1), min(width, col + 2))
+                    if (r, c) != (row, col)
+                )
+                grid[cell] = WITHHELD if rng.random() < 0.08 else clue
+        if corrupt:
+            clues = np.flatnonzero(grid >= 0)
+            if len(clues):
+                cell = rng.choice(clues)
+                grid[cell] = min(8, grid[cell] + 1) if rng.random() < 0.5 or grid[cell] == 0 else grid[cell] - 1
+        if np.count_nonzero(grid == COVERED) <= max_covered:
+            total = int(mine.sum()) if rng.random() < 0.75 else None
+            return Position(grid.reshape(height, width), mines=total)

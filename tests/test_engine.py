@@ -1,0 +1,166 @@
+"""The exact engine against a brute-force oracle, the reference positions, and known answers."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bruteforce import brute_force
+from randompositions import random_position
+
+import cspmines
+from cspmines import InconsistentPositionError, MissingTotalError, Position, solve
+
+DATA = Path(__file__).parent / "data"
+REFERENCES = sorted(DATA.glob("*.txt"))
+
+
+def check_against_oracle(position: Position, **options) -> bool:
+    """Assert exact agreement with brute force; returns whether the position was consistent."""
+    density = None
+    if position.mines is None:
+        density = Fraction(int(np.random.default_rng(hash(position) % 2**32).integers(1, 10)), 10)
+    oracle = brute_force(position, density=density)
+    if oracle.model_count == 0:
+        with pytest.raises(InconsistentPositionError):
+            solve(position, density=density, **options)
+        return False
+    analysis = solve(position, density=density, **options)
+    assert analysis.model_count == oracle.model_count, repr(position)
+    exact = analysis.probabilities(exact=True)
+    floats = analysis.probabilities()
+    for cell, p in oracle.probabilities.items():
+        assert exact.flat[cell] == p, (repr(position), position.row_col(cell))
+        assert floats.flat[cell] == pytest.approx(float(p))
+    covered = set(oracle.probabilities)
+    for cell in range(position.size):
+        if cell not in covered:
+            assert exact.flat[cell] is None and np.isnan(floats.flat[cell])
+    assert set(analysis.safe_cells) == {c for c, p in oracle.probabilities.items() if p == 0}
+    assert set(analysis.mine_cells) == {c for c, p in oracle.probabilities.items() if p == 1}
+    return True
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_random_positions_agree_with_brute_force(chunk):
+    rng = np.random.default_rng(20261121 + chunk)
+    consistent = 0
+    for i in range(120):
+        position = random_position(rng, corrupt=(i % 6 == 0))
+        consistent += check_against_oracle(position)
+    assert consistent >= 80  # the generator must mostly produce consistent positions
+
+
+@pytest.mark.parametrize("path", REFERENCES, ids=[p.stem for p in REFERENCES])
+def test_reference_positions_match_exactly(path):
+    reference = json.loads(path.with_suffix(".json").read_text())
+    analysis = solve(Position.from_file(path))
+    assert analysis.model_count == int(reference["solutions"])
+    exact = analysis.probabilities(exact=True)
+    for r, row in enumerate(reference["probability_fractions"]):
+        for c, value in enumerate(row):
+            assert exact[r, c] == (None if value is None else Fraction(*value)), (r, c)
+
+
+def test_references_cover_every_family():
+    families = {p.stem.rsplit("-", 1)[0].rstrip("0123456789-") for p in REFERENCES}
+    assert {"beginner", "intermediate", "expert", "lattice", "scatter", "checker", "chain"} <= families
+    assert len(REFERENCES) >= 50
+
+
+def test_lone_one_between_two_covered_cells():
+    analysis = solve(Position.from_string("3x1x1\n.1."))
+    assert analysis.model_count == 2
+    assert analysis.probability(0) == analysis.probability(2) == Fraction(1, 2)
+    assert analysis.safe_cells == () and analysis.mine_cells == ()
+
+
+def test_certain_cells_and_rest_probability():
+    # the top 1 sees (0,1) and (1,1); the bottom 1 sees the same two; 2 mines, 6 covered
+    analysis = solve(Position.from_string("4x2x2\n1...\n1..."))
+    exact = analysis.probabilities(exact=True)
+    # front {(0,1),(1,1)} holds exactly 1 mine (2 ways); the other 4 cells hold 1 (4 ways)
+    assert analysis.model_count == 8
+    assert exact[0, 1] == Fraction(1, 2) and exact[0, 3] == Fraction(1, 4)
+    assert sum(exact[exact != None]) == 2  # noqa: E711 - probabilities add up to the mines left
+
+
+def test_probabilities_sum_to_mines_left_on_references():
+    for path in REFERENCES[::5]:
+        position = Position.from_file(path)
+        exact = solve(position).probabilities(exact=True)
+        assert sum(v for v in exact.flat if v is not None) == position.mines - len(position.known_mine_cells)
+
+
+def test_flags_count_toward_the_total():
+    assert solve(Position.from_string("3x1x1\nF1.")).probability(2) == 0  # the 1 is taken by the flag
+    with pytest.raises(InconsistentPositionError):
+        solve(Position.from_string("3x1x1\nF1.\n"), mines=2)  # cell 2 is safe: no room for a second mine
+
+
+def test_unknown_total_needs_mines_or_density():
+    position = Position.from_string("3x1\n.1.")
+    with pytest.raises(MissingTotalError):
+        solve(position)
+    assert solve(position, mines=1).model_count == 2
+    assert solve(position, density=0.5).probability(0) == Fraction(1, 2)
+    with pytest.raises(ValueError, match="density"):
+        solve(position, density=1.5)
+
+
+def test_density_weights_unconstrained_cells_by_density():
+    analysis = solve(Position.from_string("4x1\n.1.."), density=Fraction(1, 5))
+    assert analysis.probability(3) == Fraction(1, 5)
+    assert analysis.probability(0) == Fraction(1, 2)
+
+
+@pytest.mark.parametrize(
+    "text, clue",
+    [
+        ("3x1x1\n.0F", None),  # a 0 touching a flag
+        ("3x3x1\n...\n.8.\n...", (1, 1)),  # 8 fits, but the total says 1
+        ("2x2x2\n1.\n.3", None),
+        ("4x1x1\n1..1", None),
+    ],
+)
+def test_inconsistent_positions_raise_and_name_clues(text, clue):
+    with pytest.raises(InconsistentPositionError, match="inconsistent") as caught:
+        solve(Position.from_string(text))
+    if clue is not None and caught.value.clues:
+        assert clue in caught.value.clues
+
+
+def test_inconsistency_names_a_minimal_conflicting_set():
+    # the 2 wants (0,0) and (0,2); the 0 forbids (0,2); the 1 at (0,5) joins the chain but is innocent
+    position = Position.from_string("8x1x3\n.2.0.1..")
+    with pytest.raises(InconsistentPositionError) as caught:
+        solve(position)
+    assert caught.value.clues == ((0, 1), (0, 3))
+
+
+def test_components_report_chain_statistics():
+    analysis = solve(Position.from_file(DATA / "scatter15-2.txt"))
+    assert len(analysis.components) == 11
+    for component in analysis.components:
+        assert component.layouts > 0 and component.n_cells >= component.n_boxes >= 1
+        assert component.mine_range[0] <= component.mine_range[1]
+    assert sum(c.n_cells for c in analysis.components) <= len(analysis.position.covered_cells)
+
+
+def test_analysis_is_consistent_between_exact_and_float():
+    analysis = solve(Position.from_file(DATA / "expert-5-012.txt"))
+    exact, floats = analysis.probabilities(exact=True), analysis.probabilities()
+    for e, f in zip(exact.flat, floats.flat):
+        assert (e is None and np.isnan(f)) or float(e) == f
+    assert "Analysis" in repr(analysis)
+
+
+def test_solve_rejects_non_positions():
+    with pytest.raises(TypeError):
+        solve("3x1x1\n.1.")
+    with pytest.raises(cspmines.UnknownBackendError, match="choose one of"):
+        solve(Position.from_string("3x1x1\n.1."), backend="nope")
