@@ -149,10 +149,18 @@ class Position:
         header_number, header = lines[0]
         width, height, mines = _parse_header(header, source=source, line=header_number)
         rows = lines[1:]
-        if len(rows) != height:
-            number = rows[height][0] if len(rows) > height else (rows[-1][0] + 1 if rows else header_number + 1)
+        if len(rows) > height:  # point at the first row too many
+            number, row = rows[height]
             raise PositionFormatError(
-                f"the header says {height} rows but {len(rows)} follow", source=source, line=number, text=header
+                f"the header says {height} rows but {len(rows)} follow", source=source, line=number, text=row
+            )
+        if len(rows) < height:  # point at the height in the header
+            raise PositionFormatError(
+                f"the header says {height} rows but {len(rows)} follow",
+                source=source,
+                line=header_number,
+                column=header.index("x") + 2,
+                text=header,
             )
         grid = np.empty((height, width), dtype=np.int8)
         for r, (number, row) in enumerate(rows):

@@ -1,0 +1,91 @@
+"""The command line: output, JSON schema, exit codes and error messages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cspmines.cli import main
+
+DATA = Path(__file__).parent / "data"
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "cspmines.cli", *args], input=stdin, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_solve_prints_board_and_summary(capsys):
+    assert main(["solve", str(DATA / "beginner-5-000.txt"), "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].split()[:4] == ["4", "4", "4", "M"]  # 1/23 rounds to 4%, then a certain mine
+    assert "safe:" in out and "components: 1" in out and "\x1b[" not in out
+
+
+def test_color_always_uses_ansi(capsys):
+    main(["solve", str(DATA / "beginner-5-000.txt"), "--color", "always"])
+    assert "\x1b[" in capsys.readouterr().out
+
+
+def test_json_schema(capsys):
+    assert main(["solve", str(DATA / "lattice7-2.txt"), "--json", "--exact"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    reference = json.loads((DATA / "lattice7-2.json").read_text())
+    assert result["schema"] == 1 and result["exact"] is True
+    assert result["model_count"] == reference["solutions"]
+    assert (result["width"], result["height"], result["mines"]) == (30, 16, 99)
+    for r, row in enumerate(reference["probability_fractions"]):
+        for c, value in enumerate(row):
+            if value is None:
+                assert result["fractions"][r][c] is None and result["probabilities"][r][c] is None
+            else:
+                n, d = value
+                assert result["fractions"][r][c] == (f"{n}" if d == 1 else f"{n}/{d}")
+                assert result["probabilities"][r][c] == pytest.approx(n / d)
+    component = result["components"][0]
+    assert set(component) >= {"cells", "clues", "boxes", "mine_range", "layouts", "exact", "backend", "seconds"}
+
+
+def test_exact_text_adds_model_count(capsys):
+    main(["solve", str(DATA / "beginner-5-000.txt"), "--exact", "--color", "never"])
+    out = capsys.readouterr().out
+    assert "models: 23" in out and "1/23" in out
+
+
+def test_standard_input_and_density():
+    result = run("solve", "-", "--density", "0.25", "--json", stdin="4x1\n.1..\n")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["probabilities"][0] == [0.5, None, 0.5, 0.25]
+
+
+@pytest.mark.parametrize(
+    "stdin, words",
+    [
+        ("3x1x1\n.9.\n", "<stdin>:2:2: clue 9 is above 8"),
+        ("3x1x1\n..\n", "<stdin>:2:3: row has 2 cells"),
+        ("3x1x2\n.0.\n", "inconsistent"),
+        ("8x1x3\n.2.0.1..\n", "inconsistent position: no mine layout satisfies these clues together; clue(s) at (row, column) (0, 1), (0, 3)"),
+        ("3x1\n.1.\n", "mine total is unknown"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(stdin, words):
+    result = run("solve", "-", stdin=stdin)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_file_exits_2():
+    result = run("solve", "no-such-file.txt")
+    assert result.returncode == 2 and "no-such-file.txt" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bad_option_exits_2():
+    assert run("solve", "-", "--backend", "nope", stdin="").returncode == 2

@@ -1,0 +1,101 @@
+"""Reading, writing and validating positions (shared/FORMAT.md)."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cspmines import Position, PositionFormatError
+from cspmines.position import COVERED, FLAG, MINE, WITHHELD
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("*.txt"))[::4], ids=lambda p: p.stem)
+def test_reference_files_round_trip(path):
+    position = Position.from_file(path)
+    again = Position.from_string(str(position))
+    assert again == position and hash(again) == hash(position)
+    assert eval(repr(position), {"Position": Position}) == position
+    assert pickle.loads(pickle.dumps(position)) == position
+
+
+def test_every_character_is_read_and_covered_cells_written_as_dots():
+    position = Position.from_string("# comment\n\n5x2x3\nHh.F*\n?0128\n")
+    assert position.grid.tolist() == [[COVERED] * 3 + [FLAG, MINE], [WITHHELD, 0, 1, 2, 8]]
+    assert str(position) == "5x2x3\n...F*\n?0128"
+    assert position.known_mine_cells == (3, 4)
+    assert position.clue_cells == (6, 7, 8, 9)
+
+
+def test_unknown_total_round_trips():
+    position = Position.from_string("3x1\n.1.")
+    assert position.mines is None and str(position) == "3x1\n.1."
+    assert position.with_mines(1).mines == 1
+
+
+def test_positions_are_immutable_and_hashable():
+    position = Position.from_string("3x1x1\n.1.")
+    with pytest.raises(ValueError):
+        position.grid[0, 0] = 1
+    assert len({position, Position.from_string("3x1x1\n.1."), position.with_mines(2)}) == 2
+    assert position != Position.from_string("3x1x1\n1..")
+
+
+def test_cell_helpers():
+    position = Position.from_string("3x2\n...\n...")
+    assert position.cell(1, 2) == 5 and position.row_col(5) == (1, 2)
+    assert position.neighbours(0) == (1, 3, 4)
+    assert len(position.neighbours(4)) == 5
+    with pytest.raises(IndexError):
+        position.cell(2, 0)
+    with pytest.raises(IndexError):
+        position.row_col(6)
+
+
+@pytest.mark.parametrize(
+    "text, line, column, words",
+    [
+        ("", 1, 0, "no header"),
+        ("# only a comment\n", 1, 0, "no header"),
+        ("3x\n...", 1, 3, "not a whole number"),
+        ("3by2\n...", 1, 1, "header"),
+        ("0x2\n", 1, 1, "at least 1x1"),
+        ("3x2x1\n...\n..", 3, 3, "row has 2 cells"),  # ragged row
+        ("3x2x1\n...\n....", 3, 4, "row has 4 cells"),
+        ("3x1x1\n.a.", 2, 2, "unknown character 'a'"),
+        ("3x1x1\n.9.", 2, 2, "clue 9 is above 8"),
+        ("3x2x1\n...", 1, 3, "2 rows but 1 follow"),  # header does not match the grid
+        ("3x1x1\n...\n...", 3, 0, "1 rows but 2 follow"),
+        ("3x1x1\nFF.", 1, 5, "2 known mines"),  # more known mines than the total
+        ("2x1x3\n..", 1, 5, "does not fit"),
+    ],
+)
+def test_malformed_input_names_line_and_column(text, line, column, words):
+    with pytest.raises(PositionFormatError, match=words) as caught:
+        Position.from_string(text, source="board.txt")
+    error = caught.value
+    assert (error.source, error.line, error.column) == ("board.txt", line, column)
+    assert str(error).startswith(f"board.txt:{line}")
+    assert isinstance(error, ValueError)
+
+
+def test_from_file_names_the_file(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("2x1x1\n1?x\n")
+    with pytest.raises(PositionFormatError, match=r"bad.txt:2:3: unknown character 'x'"):
+        Position.from_file(path)
+
+
+def test_constructor_validates_arrays():
+    with pytest.raises(PositionFormatError, match="cell code 9"):
+        Position(np.array([[9]]))
+    with pytest.raises(PositionFormatError, match="2-D"):
+        Position(np.array([1, 2]))
+    with pytest.raises(PositionFormatError, match="between"):
+        Position(np.array([[FLAG, FLAG]]), mines=1)
+    with pytest.raises(PositionFormatError, match="must be an int"):
+        Position(np.array([[COVERED]]), mines=0.5)
