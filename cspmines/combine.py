@@ -116,7 +116,10 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
         suffix.append(convolve(suffix[-1], poly))
     suffix.reverse()
     everything = prefix[-1]
-    rest_weight = [binomial(rest_size, mines_left - k) for k in range(len(everything))]
+    # rest_ways[t]: ways to put t mines in the rest (looked up far more often than computed)
+    rest_ways = [comb(rest_size, t) for t in range(rest_size + 1)]
+    ways = lambda t: rest_ways[t] if 0 <= t <= rest_size else 0  # noqa: E731
+    rest_weight = [ways(mines_left - k) for k in range(len(everything))]
     total = sum(w * r for w, r in zip(everything, rest_weight))
     if total == 0:
         return Combination(0, [], None, _mine_range(counts))
@@ -126,7 +129,7 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
         others = convolve(prefix[index], suffix[index + 1])
         # weight_of[k]: layouts of everything else when this component holds k mines
         weight_of = [
-            sum(w * binomial(rest_size, mines_left - k - j) for j, w in enumerate(others) if w)
+            sum(w * ways(mines_left - k - j) for j, w in enumerate(others) if w) if count.models[k] else 0
             for k in range(len(count.models))
         ]
         probabilities = []

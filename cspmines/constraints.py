@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InconsistentPositionError
-from .position import COVERED, FLAG, MINE, Position
+import numpy as np
 
-__all__ = ["Rule", "ConstraintSystem", "rules_from_position"]
+from .errors import InconsistentPositionError
+from .position import COVERED, FLAG, MINE, Position, neighbour_array
+
+__all__ = ["Rule", "ConstraintSystem", "rules_from_position", "neighbour_sum"]
 
 
 @dataclass(frozen=True)
@@ -80,31 +82,45 @@ def rules_from_position(position: Position) -> tuple[Rule, ...]:
     ...
     cspmines.errors.InconsistentPositionError: inconsistent position: clue 1 touches 2 known mines; clue(s) at (row, column) (0, 1)
     """
-    flat = position.grid.ravel().tolist()
-    rules = []
-    for clue in position.clue_cells:
-        value = flat[clue]
-        covered = []
-        known = 0
-        for n in position.neighbours(clue):
-            code = flat[n]
-            if code == COVERED:
-                covered.append(n)
-            elif code == FLAG or code == MINE:
-                known += 1
-        need = value - known
-        if need < 0:
-            raise InconsistentPositionError(
-                f"clue {value} touches {known} known mines", clues=(position.row_col(clue),)
-            )
-        if need > len(covered):
-            raise InconsistentPositionError(
-                f"clue {value} needs {need} more mines but has {len(covered)} covered neighbours",
-                clues=(position.row_col(clue),),
-            )
-        if covered:
-            rules.append(Rule(frozenset(covered), need, clue))
-    return tuple(rules)
+    grid = position.grid
+    clue = grid >= 0
+    covered_around = neighbour_sum(grid == COVERED)
+    need = np.where(clue, grid - neighbour_sum((grid == FLAG) | (grid == MINE)), 0)
+    bad = clue & ((need < 0) | (need > covered_around))
+    if bad.any():
+        row, col = (int(i) for i in np.argwhere(bad)[0])
+        value, known = int(grid[row, col]), int(grid[row, col] - need[row, col])
+        reason = (
+            f"clue {value} touches {known} known mines"
+            if need[row, col] < 0
+            else f"clue {value} needs {int(need[row, col])} more mines but has {int(covered_around[row, col])} covered neighbours"
+        )
+        raise InconsistentPositionError(reason, clues=((row, col),))
+    front = np.flatnonzero(clue & (covered_around > 0))
+    around = neighbour_array(position.width, position.height)[front]
+    # a padding slot (-1) reads the last cell; the mask below drops it
+    is_covered = (grid.ravel()[around] == COVERED) & (around >= 0)
+    needs = need.ravel()[front].tolist()
+    return tuple(
+        Rule(frozenset(cells[keep].tolist()), n, cell)
+        for cell, cells, keep, n in zip(front.tolist(), around, is_covered, needs)
+    )
+
+
+def neighbour_sum(mask: np.ndarray) -> np.ndarray:
+    """For every cell, how many of its up to 8 neighbours are set in ``mask``.
+
+    >>> neighbour_sum(np.array([[1, 0, 0], [0, 0, 1]], dtype=bool)).tolist()
+    [[0, 2, 1], [1, 2, 0]]
+    """
+    padded = np.pad(mask.astype(np.int8), 1)
+    height, width = mask.shape
+    total = np.zeros(mask.shape, dtype=np.int8)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            if dr != 1 or dc != 1:
+                total += padded[dr : dr + height, dc : dc + width]
+    return total
 
 
 @dataclass(frozen=True)

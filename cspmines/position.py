@@ -37,7 +37,7 @@ import numpy as np
 
 from .errors import PositionFormatError
 
-__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "neighbour_table"]
+__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "neighbour_table", "neighbour_array"]
 
 #: Cell codes in :attr:`Position.grid`; clues are their own value 0..8.
 COVERED = -1
@@ -70,6 +70,20 @@ def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
                 )
             )
     return tuple(table)
+
+
+@functools.lru_cache(maxsize=64)
+def neighbour_array(width: int, height: int) -> np.ndarray:
+    """:func:`neighbour_table` as a read-only ``(cells, 8)`` int array padded with -1.
+
+    >>> neighbour_array(3, 2)[0].tolist()
+    [1, 3, 4, -1, -1, -1, -1, -1]
+    """
+    array = np.full((width * height, 8), -1, dtype=np.intp)
+    for cell, neighbours in enumerate(neighbour_table(width, height)):
+        array[cell, : len(neighbours)] = neighbours
+    array.setflags(write=False)
+    return array
 
 
 class Position:
