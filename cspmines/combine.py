@@ -116,9 +116,17 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
         suffix.append(convolve(suffix[-1], poly))
     suffix.reverse()
     everything = prefix[-1]
-    # rest_ways[t]: ways to put t mines in the rest (looked up far more often than computed)
-    rest_ways = [comb(rest_size, t) for t in range(rest_size + 1)]
-    ways = lambda t: rest_ways[t] if 0 <= t <= rest_size else 0  # noqa: E731
+    # Only t in [mines_left - front's most mines, mines_left] is ever asked for: tabulate that
+    # window by the recurrence C(R, t+1) = C(R, t) (R - t) / (t + 1) instead of calling comb each time.
+    low = max(0, mines_left - (len(everything) - 1))
+    high = min(rest_size, mines_left)
+    window = []
+    if low <= high:
+        value = comb(rest_size, low)
+        for t in range(low, high + 1):
+            window.append(value)
+            value = value * (rest_size - t) // (t + 1)
+    ways = lambda t: window[t - low] if low <= t <= high else 0  # noqa: E731
     rest_weight = [ways(mines_left - k) for k in range(len(everything))]
     total = sum(w * r for w, r in zip(everything, rest_weight))
     if total == 0:

@@ -76,18 +76,28 @@ def plan_order(component: Component, *, budget: Budget | None = None) -> tuple[l
     can still reach the end: about half, on wide fronts, can not, and the
     weighted passes skip them.
     """
-    if component.n_boxes < _RACE_FROM_BOXES:
-        return greedy_order(component), None
+    greedy = greedy_order(component)
+    if component.n_boxes < _RACE_FROM_BOXES or _cheap(component, greedy, cap=_CHEAP_STATES_PER_BOX * component.n_boxes):
+        return greedy, None
     graph = component.box_graph
     peripheral = _farthest(graph, 0)
-    candidates = [
-        greedy_order(component),
-        list(nx.utils.cuthill_mckee_ordering(graph, heuristic=lambda _graph: peripheral)),
-    ]
+    candidates = [greedy, list(nx.utils.cuthill_mckee_ordering(graph, heuristic=lambda _graph: peripheral))]
     return _race(component, candidates, budget)
 
 
 _RACE_FROM_BOXES = 40  # below this every order is cheap and racing would cost more than it saves
+_CHEAP_STATES_PER_BOX = 8  # a greedy order this cheap is kept without a race (mid-game fronts)
+
+
+def _cheap(component: Component, order: list[int], *, cap: int) -> bool:
+    """Whether counting in ``order`` visits at most ``cap`` states (keys only, stops early)."""
+    keys = {0}
+    for step in _plan(component, order, _digit_bits(component)):
+        keys = _advance_set(keys, step)
+        cap -= len(keys)
+        if cap < 0:
+            return False
+    return True
 
 
 def _farthest(graph: nx.Graph, source: int) -> int:
