@@ -195,6 +195,8 @@ def greedy_order(component: Component, *, start: int | None = None) -> list[int]
     [3, 2, 1, 0]
     """
     boxes, rules = component.boxes, component.rules
+    if len(boxes) <= 2:  # any order of two boxes opens and closes the same rules
+        return list(range(len(boxes))) if start in (None, 0) else [start, 1 - start]
     unplaced_in_rule = [len(rule.boxes) for rule in rules]
     is_open = [False] * len(rules)
     n_open = 0
@@ -418,6 +420,10 @@ def _divide_out_x(layer: dict, bits: int) -> tuple[int, dict]:
     every polynomial would drag that many zero coefficients through each add
     and product. Returns the power and the divided layer.
     """
+    if len(layer) == 1:  # the common case on mid-game fronts: no generator needed
+        ((key, poly),) = layer.items()
+        low = ((poly & -poly).bit_length() - 1) // bits
+        return (low, {key: poly >> (low * bits)}) if low > 0 else (0, layer)
     if not layer:
         return 0, layer
     low = min((poly & -poly).bit_length() - 1 for poly in layer.values()) // bits
