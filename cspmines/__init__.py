@@ -16,6 +16,7 @@ from .errors import (
     PositionFormatError,
     UnknownBackendError,
 )
+from .certain import Certainty, certain_cells
 from .position import Position
 from .solve import solve
 
@@ -24,6 +25,8 @@ __all__ = [
     "ComponentReport",
     "Position",
     "solve",
+    "certain_cells",
+    "Certainty",
     "CspminesError",
     "PositionFormatError",
     "InconsistentPositionError",

@@ -23,10 +23,11 @@ from numbers import Real
 
 from .analysis import Analysis, ComponentReport
 from .backends import Budget, ComponentCount, get_backend
+from .backends.sat import find_certain
 from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem
-from .errors import InconsistentPositionError, MissingTotalError
+from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
 from .position import Position
 
 __all__ = ["solve"]
@@ -85,11 +86,14 @@ def solve(
     elif mines is None and position.mines is None:
         raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
     engine = get_backend(backend)
-    budget = Budget(time_limit=time_limit, node_limit=node_limit)
+    counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit)
 
     system = ConstraintSystem.from_position(position, mines=mines)
     components = split_components(system)
-    counts = [engine.count(component, budget=budget) for component in components]
+    counts = [_count_or_none(engine, component, counting) for component in components]
+    if any(count is None for count in counts):
+        deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
+        return _partial_analysis(position, system, components, counts, density, deciding, backend, engine)
     rest = system.unconstrained_cells
     box_sizes = [[box.size for box in c.boxes] for c in components]
     if density is None:
@@ -114,6 +118,90 @@ def solve(
         backend=backend if isinstance(backend, str) else engine.name,
         mines_left=system.mines_left,
         density=density,
+    )
+
+
+#: With a time limit, counting may use this share; the rest is kept for the certain-cells check.
+_COUNTING_SHARE = 0.8
+
+
+def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCount | None:
+    """The component's counts, or None once the budget is spent (later components are not tried)."""
+    if budget.exhausted:
+        return None
+    try:
+        return engine.count(component, budget=budget)
+    except BudgetExceededError:
+        budget.exhausted = True
+        return None
+
+
+def _partial_analysis(position, system, components, counts, density, budget, backend, engine) -> Analysis:
+    """What can still be said when some component was not counted within the budget.
+
+    Certain cells come from the SAT check (the mine total included) and are
+    exact. Every other probability is an estimate and is listed in
+    ``inexact_cells``: with a density, counted components stay exact (they
+    are independent) and a cut component's cells take the density; with a
+    known total, which couples everything, every uncertain cell is estimated
+    as if the total were the density it implies.
+    """
+    rest = system.unconstrained_cells
+    try:
+        certain = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget)
+    except BudgetExceededError:
+        certain = (set(), set(), None)
+    if certain is None:
+        raise InconsistentPositionError("no mine layout satisfies the clues and the mine total together")
+    safe, full, rest_verdict = certain
+    exact_density = density is not None
+    estimate = density if exact_density else Fraction(system.mines_left, max(1, len(system.cells)))
+    groups, inexact = [], set()
+    for c, (component, count) in enumerate(zip(components, counts)):
+        if count is not None:
+            sizes = [[box.size for box in component.boxes]]
+            (probabilities,) = combine_with_density([count], sizes, rest_size=0, density=estimate).box_probabilities
+        else:
+            probabilities = [estimate] * component.n_boxes
+        for b, (box, p) in enumerate(zip(component.boxes, probabilities)):
+            if (c, b) in safe or (c, b) in full:
+                groups.append((box.cells, Fraction(int((c, b) in full))))
+            elif count is not None and exact_density:
+                groups.append((box.cells, p))
+            else:
+                groups.append((box.cells, float(p)))
+                inexact.update(box.cells)
+    if rest:
+        if rest_verdict is not None:
+            groups.append((rest, Fraction(int(rest_verdict == "mines"))))
+        elif exact_density:
+            groups.append((rest, density))
+        else:
+            groups.append((rest, float(estimate)))
+            inexact.update(rest)
+    return Analysis(
+        position,
+        model_count=None,
+        groups=groups,
+        components=tuple(
+            _report(c, n) if n is not None else _report_cut(c) for c, n in zip(components, counts)
+        ),
+        backend=backend if isinstance(backend, str) else engine.name,
+        inexact_cells=frozenset(inexact),
+        mines_left=system.mines_left,
+        density=density,
+    )
+
+
+def _report_cut(component: Component) -> ComponentReport:
+    return ComponentReport(
+        cells=component.cells,
+        clues=component.labels,
+        n_boxes=component.n_boxes,
+        mine_range=(0, -1),
+        layouts=0,
+        exact=False,
+        stats={"backend": None, "cut": "budget"},
     )
 
 

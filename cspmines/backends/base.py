@@ -9,7 +9,7 @@ Examples
 --------
 >>> from cspmines.backends import get_backend, backend_names
 >>> backend_names()
-('auto', 'enumerate')
+('auto', 'cpsat', 'enumerate', 'sat')
 >>> get_backend("enumerate").name
 'enumerate'
 """
@@ -23,7 +23,7 @@ from typing import Callable, Protocol
 from ..components import Component
 from ..errors import BudgetExceededError, UnknownBackendError
 
-__all__ = ["ComponentCount", "Budget", "Backend", "register_backend", "get_backend", "backend_names"]
+__all__ = ["ComponentCount", "trim_zeros", "Budget", "Backend", "register_backend", "get_backend", "backend_names"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,18 @@ class ComponentCount:
     def total(self) -> int:
         """Layouts of the component, whatever their mine number."""
         return sum(self.models)
+
+
+def trim_zeros(values) -> tuple:
+    """The coefficients up to the last nonzero one (at least one).
+
+    >>> trim_zeros([0, 3, 0, 0])
+    (0, 3)
+    """
+    end = len(values)
+    while end > 1 and not values[end - 1]:
+        end -= 1
+    return tuple(values[:end])
 
 
 class Budget:
@@ -75,10 +87,15 @@ class Budget:
         self.started = time.perf_counter()
         self.deadline = None if time_limit is None else self.started + time_limit
         self.nodes = 0
+        self.exhausted = False  # set by whoever catches BudgetExceededError: nothing more is tried
 
     @property
     def limited(self) -> bool:
         return self.time_limit is not None or self.node_limit is not None
+
+    def elapsed(self) -> float:
+        """Seconds since the budget was made."""
+        return time.perf_counter() - self.started
 
     def remaining_seconds(self) -> float | None:
         """Seconds left before the deadline (``None`` without a time limit)."""

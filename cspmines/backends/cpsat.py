@@ -1,0 +1,155 @@
+"""The ``"cpsat"`` backend on OR-Tools CP-SAT: enumerate box-level solutions.
+
+Model, variables, constraints, solve, statistics: one integer variable per
+box (its number of mines), one linear equality per rule, every solution
+enumerated by one worker (several workers may report a solution twice), and
+a count trusted only when the status is OPTIMAL (the enumeration finished).
+
+Examples
+--------
+>>> from cspmines import Position
+>>> from cspmines.constraints import ConstraintSystem
+>>> from cspmines.components import split_components
+>>> (component,) = split_components(ConstraintSystem.from_position(Position.from_string("3x1\\n.1.")))
+>>> CpSatBackend().count(component).models
+(0, 2)
+"""
+
+from __future__ import annotations
+
+import time
+from math import comb
+
+from ..components import Component
+from ..errors import BackendUnavailableError, BudgetExceededError
+from .base import Budget, ComponentCount, trim_zeros
+
+__all__ = ["CpSatBackend", "front_mine_range"]
+
+
+def _cp_model():
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError as error:  # pragma: no cover - ortools is a runtime dependency
+        raise BackendUnavailableError("the 'cpsat' backend needs OR-Tools: pip install ortools") from error
+    return cp_model
+
+
+def _tally_callback(cp_model, variables, sizes, n_cells, budget):
+    class Tally(cp_model.CpSolverSolutionCallback):
+        """Adds each solution's binomial weight to the counts by mine number."""
+
+        def __init__(self):
+            super().__init__()
+            self.models = [0] * (n_cells + 1)
+            self.tallies = [[0] * (n_cells + 1) for _ in variables]
+            self.solutions = 0
+            self.stopped_by_budget = None
+
+        def on_solution_callback(self):
+            mines = [self.value(v) for v in variables]
+            weight = 1
+            for size, m in zip(sizes, mines):
+                weight *= comb(size, m)
+            k = sum(mines)
+            self.models[k] += weight
+            for b, m in enumerate(mines):
+                if m:
+                    self.tallies[b][k] += weight * m
+            self.solutions += 1
+            if budget is not None:
+                try:
+                    budget.spend(1)
+                except BudgetExceededError as error:
+                    self.stopped_by_budget = error
+                    self.stop_search()
+
+    return Tally()
+
+
+class CpSatBackend:
+    """Exact counting by CP-SAT solution enumeration (``"cpsat"``); one node per solution."""
+
+    name = "cpsat"
+
+    def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
+        cp_model = _cp_model()
+        started = time.perf_counter()
+        # model, variables, constraints
+        model = cp_model.CpModel()
+        sizes = [len(box.cells) for box in component.boxes]
+        variables = [model.new_int_var(0, size, f"box{b}") for b, size in enumerate(sizes)]
+        for rule in component.rules:
+            model.add(sum(variables[b] for b in rule.boxes) == rule.mines)
+        # solve
+        solver = cp_model.CpSolver()
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1
+        remaining = None if budget is None else budget.remaining_seconds()
+        if remaining is not None:
+            if remaining <= 0:
+                raise BudgetExceededError(f"time limit of {budget.time_limit} s reached")
+            solver.parameters.max_time_in_seconds = remaining
+        tally = _tally_callback(cp_model, variables, sizes, sum(sizes), budget)
+        status = solver.solve(model, tally)
+        # statistics
+        if tally.stopped_by_budget is not None:
+            raise tally.stopped_by_budget
+        if status == cp_model.INFEASIBLE:
+            tally.models, tally.tallies = [0], [[0] for _ in variables]
+        elif status != cp_model.OPTIMAL:
+            raise BudgetExceededError(f"CP-SAT stopped before enumerating every solution ({solver.status_name(status)})")
+        return ComponentCount(
+            models=trim_zeros(tally.models),
+            tallies=tuple(trim_zeros(t) for t in tally.tallies),
+            stats={
+                "backend": self.name,
+                "solutions": tally.solutions,
+                "branches": solver.num_branches,
+                "seconds": time.perf_counter() - started,
+            },
+        )
+
+
+
+def front_mine_range(components, *, budget: Budget | None = None) -> tuple[int, int] | None:
+    """The fewest and most mines the components can hold together, by CP-SAT optimisation.
+
+    Returns ``None`` when some component has no layout at all.
+
+    Raises
+    ------
+    BudgetExceededError
+        The deadline passed before both bounds were proved optimal.
+
+    >>> from cspmines import Position
+    >>> from cspmines.constraints import ConstraintSystem
+    >>> from cspmines.components import split_components
+    >>> front_mine_range(split_components(ConstraintSystem.from_position(Position.from_string("5x1\\n.1.1."))))
+    (1, 2)
+    """
+    cp_model = _cp_model()
+    model = cp_model.CpModel()
+    total = []
+    for c, component in enumerate(components):
+        variables = [model.new_int_var(0, len(box.cells), f"c{c}b{b}") for b, box in enumerate(component.boxes)]
+        for rule in component.rules:
+            model.add(sum(variables[b] for b in rule.boxes) == rule.mines)
+        total.extend(variables)
+    if not total:
+        return (0, 0)
+    bounds = []
+    for sense in (model.minimize, model.maximize):
+        sense(sum(total))
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        remaining = None if budget is None else budget.remaining_seconds()
+        if remaining is not None:
+            solver.parameters.max_time_in_seconds = max(1e-3, remaining)
+        status = solver.solve(model)
+        if status == cp_model.INFEASIBLE:
+            return None
+        if status != cp_model.OPTIMAL:
+            raise BudgetExceededError("CP-SAT could not prove the front's mine range within the time limit")
+        bounds.append(int(round(solver.objective_value)))
+    return bounds[0], bounds[1]

@@ -1,0 +1,278 @@
+"""The ``"sat"`` backend on python-sat: model enumeration, and certain cells without counting.
+
+Every box of s cells gets s ordered ("unary") variables, ``y[b, j]`` = "box b
+holds at least j mines", so one assignment of the y's is one mine number per
+box and interchangeable cells are never enumerated apart. A rule is
+"exactly v of these y's are true". With a solver that has native cardinality
+constraints (minicard, the default) every variable is a y. With a plain CNF
+solver the rules become :mod:`pysat.card` encodings with auxiliary variables,
+and blocking clauses mention only the y's, so that a mine layout is counted
+once however the auxiliaries fall.
+
+Examples
+--------
+>>> from cspmines import Position
+>>> from cspmines.constraints import ConstraintSystem
+>>> from cspmines.components import split_components
+>>> (component,) = split_components(ConstraintSystem.from_position(Position.from_string("4x1\\n.1.1")))
+>>> SatBackend().count(component).models
+(0, 1)
+>>> SatBackend(solver="cadical153").count(component).models
+(0, 1)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from math import comb
+
+from ..components import Component
+from ..errors import BackendUnavailableError, BudgetExceededError
+from .base import Budget, ComponentCount, trim_zeros
+
+__all__ = ["SatBackend", "BoxEncoding", "find_certain"]
+
+
+def _pysat():
+    try:
+        from pysat.card import CardEnc, EncType
+        from pysat.formula import IDPool
+        from pysat.solvers import Solver
+    except ImportError as error:  # pragma: no cover - python-sat is a runtime dependency
+        raise BackendUnavailableError(
+            "the 'sat' backend needs python-sat: pip install python-sat"
+        ) from error
+    return Solver, IDPool, CardEnc, EncType
+
+
+class BoxEncoding:
+    """Unary box variables and exact-count constraints in one python-sat solver.
+
+    Parameters
+    ----------
+    solver : str
+        A python-sat solver name. Native cardinality is used when it has it.
+    """
+
+    def __init__(self, solver: str = "minicard"):
+        Solver, IDPool, CardEnc, EncType = _pysat()
+        self.pool = IDPool()  # maps ("y", group, box, j) to a variable
+        try:
+            self.solver = Solver(name=solver)
+        except Exception as error:
+            raise BackendUnavailableError(f"python-sat has no solver named {solver!r}: {error}") from error
+        self.native = self.solver.supports_atmost()
+        self._card, self._enc = CardEnc, EncType
+        self.primary: list[int] = []
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def unary(self, key, size: int) -> list[int]:
+        """``size`` ordered variables for a group of interchangeable cells."""
+        lits = [self.pool.id(("y", key, j)) for j in range(1, size + 1)]
+        for higher, lower in zip(lits[1:], lits):
+            self.solver.add_clause([-higher, lower])  # at least j+1 mines implies at least j
+        self.primary.extend(lits)
+        return lits
+
+    def exactly(self, lits: list[int], bound: int) -> None:
+        """Exactly ``bound`` of ``lits`` are true."""
+        self.at_most(lits, bound)
+        self.at_most([-lit for lit in lits], len(lits) - bound)
+
+    def at_most(self, lits: list[int], bound: int) -> None:
+        """At most ``bound`` of ``lits`` are true (natively, or by a pysat.card encoding)."""
+        if self.native:
+            self.solver.add_atmost(lits, bound)
+            return
+        encoding = self._card.atmost(lits=lits, bound=bound, vpool=self.pool, encoding=self._enc.seqcounter)
+        for clause in encoding.clauses:
+            self.solver.add_clause(clause)
+
+    def solve(self, assumptions=(), budget: Budget | None = None) -> bool | None:
+        """Satisfiable? ``None`` when the budget's deadline interrupted the search."""
+        remaining = None if budget is None else budget.remaining_seconds()
+        if remaining is None:
+            return self.solver.solve(assumptions=list(assumptions))
+        if remaining <= 0:
+            return None
+        timer = threading.Timer(remaining, self.solver.interrupt)
+        timer.start()
+        try:
+            answer = self.solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+        finally:
+            timer.cancel()
+            self.solver.clear_interrupt()
+        return answer
+
+    def model_set(self) -> set:
+        return {lit for lit in self.solver.get_model() if lit > 0}
+
+
+def _encode(encoding: BoxEncoding, component: Component, group=0) -> list[list[int]]:
+    boxes = [encoding.unary((group, b), len(box.cells)) for b, box in enumerate(component.boxes)]
+    for rule in component.rules:
+        encoding.exactly([lit for b in rule.boxes for lit in boxes[b]], rule.mines)
+    return boxes
+
+
+class SatBackend:
+    """Exact counting by enumerating box-level models with python-sat (``"sat"``).
+
+    Cost follows the number of box-level models, so it suits narrow
+    components; a budget stops it (one node per model).
+
+    Parameters
+    ----------
+    solver : str, keyword-only
+        python-sat solver name: ``"minicard"`` (native cardinality, the
+        default) or any CNF solver such as ``"cadical153"``, ``"glucose4"``.
+    """
+
+    name = "sat"
+
+    def __init__(self, *, solver: str = "minicard"):
+        self.solver = solver
+
+    def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
+        started = time.perf_counter()
+        encoding = BoxEncoding(self.solver)
+        try:
+            boxes = _encode(encoding, component)
+            sizes = [len(lits) for lits in boxes]
+            n_cells = sum(sizes)
+            models = [0] * (n_cells + 1)
+            tallies = [[0] * (n_cells + 1) for _ in boxes]
+            solutions = 0
+            while True:
+                answer = encoding.solve(budget=budget)
+                if answer is None:
+                    raise BudgetExceededError(f"time limit of {budget.time_limit} s reached")
+                if not answer:
+                    break
+                true = encoding.model_set()
+                mines = [sum(1 for lit in lits if lit in true) for lits in boxes]
+                weight = 1
+                for size, m in zip(sizes, mines):
+                    weight *= comb(size, m)
+                k = sum(mines)
+                models[k] += weight
+                for b, m in enumerate(mines):
+                    if m:
+                        tallies[b][k] += weight * m
+                solutions += 1
+                if budget is not None:
+                    budget.spend(1)
+                # block this box-level assignment only: auxiliaries may differ, the layout may not
+                encoding.solver.add_clause([-lit if lit in true else lit for lit in encoding.primary])
+        finally:
+            encoding.close()
+        return ComponentCount(
+            models=trim_zeros(models),
+            tallies=tuple(trim_zeros(t) for t in tallies),
+            stats={"backend": self.name, "solver": self.solver, "solutions": solutions, "seconds": time.perf_counter() - started},
+        )
+
+
+
+def find_certain(
+    components, *, rest_size: int, mines_left: int | None, budget: Budget | None = None, solver: str = "minicard"
+):
+    """Which boxes (and whether the rest) are certainly safe or certainly mines, without counting.
+
+    First from the clues alone: a box is certainly safe when "at least one
+    mine here" is unsatisfiable under assumptions, certainly full when "not
+    every cell a mine" is; every model found along the way rules checks out.
+    Then the mine total: CP-SAT finds the fewest and most mines the front can
+    hold; when the total leaves room for that whole range (the usual case
+    until the endgame), every layout of the clues extends to the board and
+    the answer stands. Only when the total cuts the range are the undecided
+    boxes checked again with the front's mine count bounded, a cardinality
+    constraint over the whole front that is much harder for the solver.
+
+    Returns
+    -------
+    (safe, full, rest) : (set of (component, box), set of (component, box), str or None)
+        ``rest`` is ``"safe"``, ``"mines"`` or ``None`` (undecided or no rest).
+        ``None`` instead of the tuple when no layout fits at all.
+
+    Raises
+    ------
+    BudgetExceededError
+        The deadline passed before every box was decided.
+    """
+    from .cpsat import front_mine_range
+
+    found = _decide_boxes(components, window=None, budget=budget, solver=solver)
+    if found is None:
+        return None
+    safe, full = found
+    if mines_left is None:
+        return safe, full, None
+    front = front_mine_range(components, budget=budget)
+    if front is None:
+        return None
+    low, high = max(front[0], mines_left - rest_size), min(front[1], mines_left)
+    if low > high:
+        return None
+    if (low, high) != front:
+        found = _decide_boxes(components, window=(low, high), budget=budget, solver=solver, known=(safe, full))
+        if found is None:
+            return None
+        safe, full = found
+    rest_verdict = None
+    if rest_size and mines_left - low == 0:
+        rest_verdict = "safe"  # even the fewest front mines use up the total
+    elif rest_size and mines_left - high == rest_size:
+        rest_verdict = "mines"
+    return safe, full, rest_verdict
+
+
+def _decide_boxes(components, *, window, budget, solver, known=(frozenset(), frozenset())):
+    """(certainly safe boxes, certainly full boxes) under the clues and, with ``window``,
+    the front's mine count bounded to ``window``; ``None`` when unsatisfiable."""
+    encoding = BoxEncoding(solver)
+    try:
+        groups = {}
+        every = []
+        for c, component in enumerate(components):
+            for b, lits in enumerate(_encode(encoding, component, group=c)):
+                groups[(c, b)] = lits
+                every.extend(lits)
+        if window is not None:
+            low, high = window
+            encoding.at_most(every, high)
+            encoding.at_most([-lit for lit in every], len(every) - low)
+        safe, full = set(known[0]), set(known[1])
+        can_have_mine = set(full)  # known answers need no check
+        can_have_room = set(safe)
+
+        def learn(true: set) -> None:
+            for key, lits in groups.items():
+                if lits[0] in true:
+                    can_have_mine.add(key)
+                if lits[-1] not in true:
+                    can_have_room.add(key)
+
+        answer = encoding.solve(budget=budget)
+        if answer is None:
+            raise BudgetExceededError(f"time limit of {budget.time_limit} s reached")
+        if not answer:
+            return None
+        learn(encoding.model_set())
+        for key, lits in groups.items():
+            for seen, assumption, verdict in ((can_have_mine, lits[0], safe), (can_have_room, -lits[-1], full)):
+                if key in seen or key in verdict:
+                    continue
+                answer = encoding.solve([assumption], budget=budget)
+                if answer is None:
+                    raise BudgetExceededError(f"time limit of {budget.time_limit} s reached")
+                if answer:
+                    learn(encoding.model_set())
+                else:
+                    verdict.add(key)
+        return safe, full
+    finally:
+        encoding.close()

@@ -1,0 +1,78 @@
+"""Certain cells without counting: the fast path for fronts too large to count.
+
+Examples
+--------
+>>> from cspmines import Position, certain_cells
+>>> result = certain_cells(Position.from_string("4x2x1\\n1...\\n1..."))
+>>> result.safe, result.mines
+((2, 3, 6, 7), ())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .backends import Budget
+from .backends.sat import find_certain
+from .components import split_components
+from .constraints import ConstraintSystem
+from .errors import BudgetExceededError, InconsistentPositionError
+from .position import Position
+
+__all__ = ["Certainty", "certain_cells"]
+
+
+@dataclass(frozen=True)
+class Certainty:
+    """Covered cells proved safe and proved mines, in flat order.
+
+    ``complete`` is False when the time limit stopped the checks: what is
+    listed is still proved, but more cells may be certain.
+    """
+
+    safe: tuple
+    mines: tuple
+    complete: bool = True
+
+
+def certain_cells(
+    position: Position, *, mines: int | None = None, time_limit: float | None = None, solver: str = "minicard"
+) -> Certainty:
+    """Which covered cells are certainly safe or certainly mines, decided by SAT checks.
+
+    No counting: two satisfiability checks at most per box (fewer, since every
+    model found settles many boxes at once), with the mine total when known.
+
+    Parameters
+    ----------
+    position : Position
+    mines : int, keyword-only
+        Overrides the position's total; with neither, the total is not used.
+    time_limit : float, keyword-only
+        Seconds; past it the answer is what was proved so far (``complete=False``).
+    solver : str, keyword-only
+        A python-sat solver name.
+
+    Raises
+    ------
+    InconsistentPositionError
+        No layout fits.
+    """
+    system = ConstraintSystem.from_position(position, mines=mines)
+    components = split_components(system)
+    rest = system.unconstrained_cells
+    budget = Budget(time_limit=time_limit)
+    try:
+        found = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget, solver=solver)
+    except BudgetExceededError:
+        return Certainty((), (), complete=False)
+    if found is None:
+        raise InconsistentPositionError("no mine layout satisfies the clues and the mine total together")
+    safe_boxes, full_boxes, rest_verdict = found
+    safe = [cell for c, b in safe_boxes for cell in components[c].boxes[b].cells]
+    mine = [cell for c, b in full_boxes for cell in components[c].boxes[b].cells]
+    if rest_verdict == "safe":
+        safe.extend(rest)
+    elif rest_verdict == "mines":
+        mine.extend(rest)
+    return Certainty(tuple(sorted(safe)), tuple(sorted(mine)))
