@@ -90,7 +90,7 @@ def solve(
 
     system = ConstraintSystem.from_position(position, mines=mines)
     components = split_components(system)
-    counts = [_count_or_none(engine, component, counting) for component in components]
+    counts = _count_smallest_first(engine, components, counting)
     if any(count is None for count in counts):
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
         return _partial_analysis(position, system, components, counts, density, deciding, backend, engine)
@@ -123,6 +123,15 @@ def solve(
 
 #: With a time limit, counting may use this share; the rest is kept for the certain-cells check.
 _COUNTING_SHARE = 0.8
+
+
+def _count_smallest_first(engine, components, budget: Budget) -> list:
+    """Counts in the components' order, counted smallest first: under a budget the cheap
+    components are settled before a wide one spends what is left."""
+    counts = [None] * len(components)
+    for index in sorted(range(len(components)), key=lambda i: components[i].n_boxes):
+        counts[index] = _count_or_none(engine, components[index], budget)
+    return counts
 
 
 def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCount | None:
