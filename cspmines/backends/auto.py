@@ -1,9 +1,18 @@
 """The ``"auto"`` backend: picks a backend per component from measured crossovers.
 
-See ``benchmarks/backends.py`` for the measurements behind :data:`CROSSOVERS`
-and the README for the table.
+``benchmarks/backends.py`` times every backend on every component of the
+reference positions. ``enumerate`` wins every component below 40 boxes and
+every wide, loose front (where the enumerating backends are 100x slower or
+never finish); ``sat`` wins large components whose rules leave little
+freedom, which have few layouts to list. ``cpsat`` wins none of them. The
+feature that separates the two is the slack per box: for each rule the
+smaller of its need and its room (``min(v, cells - v)``), summed, over the
+number of boxes. A wrong ``enumerate`` costs under 2x, a wrong ``sat`` 100x,
+so the line is drawn on the safe side.
 
->>> AutoBackend().choose_for(n_boxes=3, n_rules=2)
+>>> AutoBackend().choose(n_boxes=145, n_rules=90, slack=46)
+'sat'
+>>> AutoBackend().choose(n_boxes=144, n_rules=49, slack=104)
 'enumerate'
 """
 
@@ -15,28 +24,46 @@ from .cpsat import CpSatBackend
 from .frontier import FrontierBackend
 from .sat import SatBackend
 
-__all__ = ["AutoBackend", "CROSSOVERS"]
+__all__ = ["AutoBackend", "SAT_FROM_BOXES", "SAT_MAX_SLACK_PER_BOX", "SAT_MAX_SLACK_PER_BOX_OVERDETERMINED"]
 
-#: (backend, test on the component) in order; the first that matches is used.
-#: Filled from benchmarks/backends.py: see the README's table.
-CROSSOVERS: tuple = (("enumerate", lambda n_boxes, n_rules: True),)
+#: Below this many boxes ``enumerate`` always won.
+SAT_FROM_BOXES = 40
+#: ``sat`` won at or below this slack per box ...
+SAT_MAX_SLACK_PER_BOX = 0.4
+#: ... and, with more rules than boxes, at or below this one.
+SAT_MAX_SLACK_PER_BOX_OVERDETERMINED = 0.2
+
+
+def slack(component: Component) -> int:
+    """How much freedom the rules leave: sum of ``min(need, room)`` over rules."""
+    sizes = [len(box.cells) for box in component.boxes]
+    total = 0
+    for rule in component.rules:
+        cells = sum(sizes[b] for b in rule.boxes)
+        total += min(rule.mines, cells - rule.mines)
+    return total
 
 
 class AutoBackend:
-    """Counts each component with the backend that the crossover table picks for its size."""
+    """Counts each component with the backend the measured crossovers pick for it."""
 
     name = "auto"
 
     def __init__(self):
         self._backends = {"enumerate": FrontierBackend(), "sat": SatBackend(), "cpsat": CpSatBackend()}
 
-    def choose_for(self, *, n_boxes: int, n_rules: int) -> str:
-        """The backend name for a component of this many boxes and rules."""
-        for name, applies in CROSSOVERS:
-            if applies(n_boxes, n_rules):
-                return name
-        return "enumerate"
+    def choose(self, *, n_boxes: int, n_rules: int, slack: int) -> str:
+        """The backend name for a component with these features."""
+        if n_boxes < SAT_FROM_BOXES:
+            return "enumerate"
+        limit = SAT_MAX_SLACK_PER_BOX if n_rules <= n_boxes else SAT_MAX_SLACK_PER_BOX_OVERDETERMINED
+        return "sat" if slack <= limit * n_boxes else "enumerate"
+
+    def choose_for(self, component: Component) -> str:
+        """The backend name :meth:`count` uses for ``component``."""
+        if component.n_boxes < SAT_FROM_BOXES:
+            return "enumerate"
+        return self.choose(n_boxes=component.n_boxes, n_rules=component.n_rules, slack=slack(component))
 
     def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
-        name = self.choose_for(n_boxes=component.n_boxes, n_rules=component.n_rules)
-        return self._backends[name].count(component, budget=budget)
+        return self._backends[self.choose_for(component)].count(component, budget=budget)

@@ -64,6 +64,12 @@ def elimination_order(component: Component, *, budget: Budget | None = None) -> 
 
 
 def plan_order(component: Component, *, budget: Budget | None = None) -> tuple[list[int], list | None]:
+    """The box order and live states of :func:`plan_steps`, without the steps."""
+    order, _steps, live = plan_steps(component, budget=budget)
+    return order, live
+
+
+def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[list[int], list, list | None]:
     """The box order to count in, the cheapest of a few candidates found by a race,
     and for a raced order the states before each step that can still reach the end.
 
@@ -77,22 +83,24 @@ def plan_order(component: Component, *, budget: Budget | None = None) -> tuple[l
     weighted passes skip them.
     """
     greedy = greedy_order(component)
-    if component.n_boxes < _RACE_FROM_BOXES or _cheap(component, greedy, cap=_CHEAP_STATES_PER_BOX * component.n_boxes):
-        return greedy, None
+    steps = _plan(component, greedy, _digit_bits(component))
+    if component.n_boxes < _RACE_FROM_BOXES or _cheap(steps, cap=_CHEAP_STATES_PER_BOX * component.n_boxes):
+        return greedy, steps, None
     graph = component.box_graph
     peripheral = _farthest(graph, 0)
     candidates = [greedy, list(nx.utils.cuthill_mckee_ordering(graph, heuristic=lambda _graph: peripheral))]
-    return _race(component, candidates, budget)
+    order, live = _race(component, candidates, budget)
+    return order, _plan(component, order, _digit_bits(component)), live
 
 
 _RACE_FROM_BOXES = 40  # below this every order is cheap and racing would cost more than it saves
 _CHEAP_STATES_PER_BOX = 8  # a greedy order this cheap is kept without a race (mid-game fronts)
 
 
-def _cheap(component: Component, order: list[int], *, cap: int) -> bool:
-    """Whether counting in ``order`` visits at most ``cap`` states (keys only, stops early)."""
+def _cheap(steps: list, *, cap: int) -> bool:
+    """Whether counting by ``steps`` visits at most ``cap`` states (keys only, stops early)."""
     keys = {0}
-    for step in _plan(component, order, _digit_bits(component)):
+    for step in steps:
         keys = _advance_set(keys, step)
         cap -= len(keys)
         if cap < 0:
@@ -228,7 +236,6 @@ def greedy_order(component: Component, *, start: int | None = None) -> list[int]
         if current != entry and entry[0] != -1:  # stale: push back with its fresh score
             heapq.heappush(heap, current)
             continue
-        was_attached = n_open > 0
         placed[b] = True
         order.append(b)
         touched = set()
@@ -238,10 +245,11 @@ def greedy_order(component: Component, *, start: int | None = None) -> list[int]
             n_open += now_open - is_open[r]
             is_open[r] = now_open
             touched.update(rules[r].boxes)
-        # Only neighbours' scores changed, except the "detached" term, which flips for
-        # everyone when the front appears or vanishes; a full rescore is then due.
-        stale = range(len(boxes)) if was_attached != (n_open > 0) else touched
-        for other in stale:
+        # Only neighbours' scores changed. The "detached" term also flips when the front
+        # appears or vanishes, yet needs no rescore: an entry too low is caught when popped,
+        # and when the front vanishes every unplaced box carried the same +1, so their
+        # order stands.
+        for other in touched:
             if not placed[other]:
                 heapq.heappush(heap, score(other))
     return order
@@ -351,8 +359,7 @@ class FrontierBackend:
         largest_box = max(len(box.cells) for box in component.boxes)
         bits = -(-(n_cells + largest_box.bit_length() + 1) // 8) * 8  # coefficient slot, whole bytes
         digit_bits = _digit_bits(component)
-        order, live = plan_order(component, budget=budget)
-        steps = _plan(component, order, digit_bits)
+        _order, steps, live = plan_steps(component, budget=budget)
 
         # Forward: layers[i] = (offset, {state before step i: packed weights / x**offset}).
         layers = []

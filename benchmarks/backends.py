@@ -1,0 +1,127 @@
+"""Each backend's time against component size, on every component of the reference positions.
+
+Usage::
+
+    python benchmarks/backends.py [--time-limit 2] [--min-seconds 0.2]
+
+Prints, per size bucket (boxes in the component), the median time of each
+backend and which is fastest: that table sets ``auto``'s crossovers
+(``cspmines/backends/auto.py``). Then, per reference family, the total solve
+time of each backend and of ``auto``, with auto's excess over the best
+single backend. A backend cut by the time limit counts as the limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cspmines
+from cspmines.backends import Budget, backend_names, get_backend
+from cspmines.backends.frontier import greedy_order
+from cspmines.components import split_components
+from cspmines.constraints import ConstraintSystem
+from cspmines.errors import BudgetExceededError
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+BUCKETS = [(1, 2), (3, 5), (6, 10), (11, 20), (21, 40), (41, 80), (81, 10_000)]
+
+
+def front_width(component) -> int:
+    """Most rules open at once along the greedy order: the counter's width."""
+    remaining = [len(rule.boxes) for rule in component.rules]
+    open_rules, widest = set(), 0
+    for b in greedy_order(component):
+        for r in component.boxes[b].rules:
+            remaining[r] -= 1
+            (open_rules.add if remaining[r] else open_rules.discard)(r)
+        widest = max(widest, len(open_rules))
+    return widest
+
+
+def time_count(backend, component, *, limit: float, min_seconds: float) -> float:
+    """Median seconds of ``backend.count``; ``limit`` when it does not finish within it."""
+    times = []
+    started = time.perf_counter()
+    while not times or (time.perf_counter() - started < min_seconds and len(times) < 200):
+        t = time.perf_counter()
+        try:
+            backend.count(component, budget=Budget(time_limit=limit))
+        except BudgetExceededError:
+            return limit
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=2.0, help="seconds per backend and component")
+    parser.add_argument("--min-seconds", type=float, default=0.2, help="repeat each timing at least this long")
+    parser.add_argument("--filter", default="")
+    args = parser.parse_args(argv)
+    names = [n for n in backend_names() if n != "auto"]
+    backends = {n: get_backend(n) for n in names}
+
+    rows = []
+    for path in sorted(DATA.glob("*.txt")):
+        if args.filter not in path.stem:
+            continue
+        position = cspmines.Position.from_file(path)
+        for component in split_components(ConstraintSystem.from_position(position)):
+            row = {
+                "position": path.stem,
+                "family": path.stem.split("-")[0].rstrip("0123456789s").rstrip("0123456789"),
+                "boxes": component.n_boxes,
+                "rules": component.n_rules,
+                "width": front_width(component),
+            }
+            for name, backend in backends.items():
+                row[name] = time_count(backend, component, limit=args.time_limit, min_seconds=args.min_seconds)
+            rows.append(row)
+
+    print(f"components: {len(rows)} from {len({r['position'] for r in rows})} positions; medians in ms")
+    print(f"{'boxes':>10} {'n':>4} {'width':>6} " + " ".join(f"{n:>10}" for n in names) + "  fastest")
+    for low, high in BUCKETS:
+        chosen = [r for r in rows if low <= r["boxes"] <= high]
+        if not chosen:
+            continue
+        medians = {n: statistics.median(r[n] for r in chosen) for n in names}
+        wins = defaultdict(int)
+        for r in chosen:
+            wins[min(names, key=lambda n: r[n])] += 1
+        label = f"{low}-{high}" if high < 10_000 else f">{low - 1}"
+        width = statistics.median(r["width"] for r in chosen)
+        print(
+            f"{label:>10} {len(chosen):4d} {width:6.1f} "
+            + " ".join(f"{medians[n] * 1e3:10.3f}" for n in names)
+            + "  "
+            + ", ".join(f"{n} {wins[n]}" for n in names if wins[n])
+        )
+
+    print("\nper family: total seconds of counting every component (a cut backend counts as the limit)")
+    auto = get_backend("auto")
+    families = sorted({r["family"] for r in rows})
+    print(f"{'family':>13} " + " ".join(f"{n:>10}" for n in names) + f" {'auto':>10} {'auto vs best':>13}")
+    for family in families:
+        totals = {n: sum(r[n] for r in rows if r["family"] == family) for n in names}
+        auto_total = 0.0
+        for path in sorted(DATA.glob(f"{family}*.txt")):
+            if args.filter not in path.stem:
+                continue
+            for component in split_components(ConstraintSystem.from_position(cspmines.Position.from_file(path))):
+                auto_total += time_count(auto, component, limit=args.time_limit, min_seconds=args.min_seconds)
+        best = min(totals.values())
+        print(
+            f"{family:>13} "
+            + " ".join(f"{totals[n]:10.4f}" for n in names)
+            + f" {auto_total:10.4f} {100 * (auto_total / best - 1):+12.1f}%"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
