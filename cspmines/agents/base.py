@@ -1,0 +1,142 @@
+"""What every agent is: a ``reset`` and an ``act``, keyed by name in a registry.
+
+An agent sees only the :class:`~cspmines.position.Position` a player would
+see, plus the game's rules, and answers with an :class:`Action`. Agents are
+deterministic given the seed passed to ``reset``.
+
+>>> Action.open(5), Action.flag(7, certain=True)
+(Action(kind='open', cell=5, certain=False), Action(kind='flag', cell=7, certain=True))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+import numpy as np
+
+from ..errors import CspminesError
+from ..position import COVERED, FLAG, MINE, Position
+
+__all__ = [
+    "Action",
+    "Agent",
+    "RULES",
+    "register_agent",
+    "make_agent",
+    "agent_names",
+    "UnknownAgentError",
+    "clue_constraints",
+    "newly_revealed",
+]
+
+#: The rule variants an agent may be told about (see :mod:`cspmines.games.game`).
+RULES = ("classic", "minesearch", "score")
+
+
+class UnknownAgentError(CspminesError, ValueError):
+    """An agent name that is not registered."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """Open or flag one cell; ``certain`` is the agent's own claim that the move is proved."""
+
+    kind: str
+    cell: int
+    certain: bool = False
+
+    def __post_init__(self):
+        if self.kind not in ("open", "flag"):
+            raise ValueError(f"an action is 'open' or 'flag', got {self.kind!r}")
+
+    @classmethod
+    def open(cls, cell: int, *, certain: bool = False) -> "Action":
+        return cls("open", int(cell), certain)
+
+    @classmethod
+    def flag(cls, cell: int, *, certain: bool = False) -> "Action":
+        return cls("flag", int(cell), certain)
+
+
+class Agent(Protocol):
+    name: str
+
+    def reset(self, *, rules: str, seed) -> None:
+        """Start a new game under ``rules`` with a fresh random stream from ``seed``."""
+
+    def act(self, position: Position) -> Action:
+        """The next move on ``position`` (covered cells are ``.``, flags ``F``,
+        opened mines ``*`` in minesearch and score, withheld clues ``?``)."""
+
+
+_AGENTS: dict[str, Callable[[], Agent]] = {}
+
+
+def register_agent(name: str, factory: Callable[[], Agent]) -> None:
+    _AGENTS[name] = factory
+
+
+def agent_names() -> tuple[str, ...]:
+    """Registered agent names, sorted."""
+    return tuple(sorted(_AGENTS))
+
+
+def make_agent(name: str, **options) -> Agent:
+    """A new agent by name (options go to its constructor).
+
+    >>> make_agent("nope")
+    Traceback (most recent call last):
+    ...
+    cspmines.agents.base.UnknownAgentError: unknown agent 'nope'; choose one of exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point
+    """
+    if name not in _AGENTS:
+        raise UnknownAgentError(f"unknown agent {name!r}; choose one of {', '.join(agent_names())}")
+    return _AGENTS[name](**options)
+
+
+def rng_from(seed) -> np.random.Generator:
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def covered(position: Position) -> list[int]:
+    """Covered, unflagged cells: the ones a move can open."""
+    return list(position.covered_cells)
+
+
+def centre_distance(position: Position, cell: int) -> float:
+    """Squared distance from the board's centre (the seeds' tie-break)."""
+    row, col = position.row_col(cell)
+    return (row - (position.height - 1) / 2) ** 2 + (col - (position.width - 1) / 2) ** 2
+
+
+def clue_constraints(position: Position) -> list[tuple[int, frozenset, int]]:
+    """Every shown clue with covered (unflagged) neighbours, as ``(clue cell, cells, mines left)``;
+    flags and opened mines count as known mines.
+
+    >>> clue_constraints(Position.from_string("3x1x1\\nF1."))
+    [(1, frozenset({2}), 0)]
+    """
+    flat = position.grid.ravel()
+    out = []
+    for cell in position.clue_cells:
+        unknown, known = [], 0
+        for n in position.neighbours(cell):
+            code = flat[n]
+            if code == COVERED:
+                unknown.append(n)
+            elif code == FLAG or code == MINE:
+                known += 1
+        if unknown:
+            out.append((cell, frozenset(unknown), int(flat[cell]) - known))
+    return out
+
+
+def newly_revealed(previous: Position | None, position: Position) -> list[int]:
+    """Cells that were covered in ``previous`` and are not now, in flat order (all revealed
+    cells when there is no previous position)."""
+    now = position.grid.ravel()
+    if previous is None:
+        return [int(c) for c in np.flatnonzero((now != COVERED) & (now != FLAG))]
+    before = previous.grid.ravel()
+    return [int(c) for c in np.flatnonzero(((before == COVERED) | (before == FLAG)) & (now != COVERED) & (now != FLAG))]

@@ -1,0 +1,127 @@
+"""The ``exact`` agent: plays on the exact engine.
+
+Each move: open a cell already proved safe (proofs are kept between moves);
+otherwise try single-clue deductions, which are cheap; otherwise call the
+full engine, keep every proved cell, and if nothing is proved guess the cell
+least likely to be a mine. Ties are broken towards cells with fewer
+neighbours (a corner is likelier to open a zero), then the lowest cell.
+Mines it has proved are remembered and shown to the engine as flags.
+
+Under ``minesearch`` it opens proved mines (each one found costs one cell
+that must be opened anyway) and, with nothing proved, opens the cell most
+likely to be a mine. Under ``score`` it flags proved mines (they score) and
+otherwise plays as in ``classic``.
+
+>>> from cspmines.games import Board, Game, play
+>>> play(ExactAgent(), Game(Board.random("beginner", seed=11)), seed=0).status
+'won'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..constraints import neighbour_sum
+from ..errors import InconsistentPositionError
+from ..position import COVERED, FLAG, MINE, Position, neighbour_array
+from ..solve import solve
+from .base import Action, rng_from
+
+__all__ = ["ExactAgent", "trivial_deductions"]
+
+
+def trivial_deductions(position: Position, known_mines: set) -> tuple[set, set]:
+    """(safe, mines) that single clues prove, counting ``known_mines`` as flags.
+
+    >>> p = Position.from_string("3x2x1\\n1..\\n1..")
+    >>> trivial_deductions(p, set())
+    (set(), set())
+    >>> trivial_deductions(Position.from_string("3x1x1\\n01."), set())
+    (set(), {2})
+    """
+    grid = position.grid.copy()
+    if known_mines:
+        grid.flat[list(known_mines)] = FLAG
+    clue = grid >= 0
+    covered = grid == COVERED
+    covered_around = neighbour_sum(covered)
+    need = np.where(clue, grid - neighbour_sum((grid == FLAG) | (grid == MINE)), -1)
+    table = neighbour_array(position.width, position.height)
+    flat_covered = covered.ravel()
+    safe, mines = set(), set()
+    for source, into in (((need == 0) & (covered_around > 0), safe), ((need > 0) & (need == covered_around), mines)):
+        for cell in np.flatnonzero(source).tolist():
+            into.update(n for n in table[cell].tolist() if n >= 0 and flat_covered[n])
+    return safe, mines
+
+
+class ExactAgent:
+    """The strongest player we build on the exact engine (see module docs).
+
+    Parameters
+    ----------
+    backend : str, keyword-only
+        The engine backend.
+    """
+
+    name = "exact"
+
+    def __init__(self, *, backend: str = "auto"):
+        self.backend = backend
+        self.reset(rules="classic", seed=None)
+
+    def reset(self, *, rules: str, seed) -> None:
+        self.rules = rules
+        self.rng = rng_from(seed)
+        self.safe: set = set()
+        self.mines: set = set()
+
+    def _seen_by_engine(self, position: Position) -> Position:
+        if not self.mines:
+            return position
+        grid = position.grid.copy()
+        grid.flat[[c for c in self.mines if grid.flat[c] == COVERED]] = FLAG
+        return Position(grid, mines=position.mines)
+
+    def act(self, position: Position) -> Action:
+        flat = position.grid.ravel()
+        self.safe = {c for c in self.safe if flat[c] == COVERED}
+        self.mines = {c for c in self.mines if flat[c] in (COVERED, FLAG)}
+        if not self.safe:
+            safe, mines = trivial_deductions(position, self.mines)
+            self.safe |= safe
+            self.mines |= mines
+        proved = self._proved_move(flat)
+        if proved is not None:
+            return proved
+        try:
+            analysis = solve(self._seen_by_engine(position), backend=self.backend)
+        except InconsistentPositionError:
+            # only a wrong flag of the caller's can do this; fall back to the position alone
+            self.mines.clear()
+            analysis = solve(position, backend=self.backend)
+        self.safe |= set(analysis.safe_cells)
+        self.mines |= set(analysis.mine_cells)
+        proved = self._proved_move(flat)
+        if proved is not None:
+            return proved
+        return Action.open(self._guess(position, analysis))
+
+    def _proved_move(self, flat) -> Action | None:
+        if self.safe:
+            return Action.open(min(self.safe), certain=True)
+        pending = sorted(c for c in self.mines if flat[c] == COVERED)
+        if pending and self.rules == "minesearch":
+            return Action.open(pending[0], certain=True)
+        if pending and self.rules == "score":
+            return Action.flag(pending[0], certain=True)
+        return None
+
+    def _guess(self, position: Position, analysis) -> int:
+        table = position.neighbours
+        candidates = [c for c in position.covered_cells if c not in self.mines]
+        if self.rules == "minesearch":
+            return max(candidates, key=lambda c: (analysis.probability(c), -len(table(c)), -c))
+        best = min(analysis.probability(c) for c in candidates)
+        tied = [c for c in candidates if analysis.probability(c) == best]
+        return min(tied, key=lambda c: (len(table(c)), c))

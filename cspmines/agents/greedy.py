@@ -1,0 +1,72 @@
+"""The ``greedy`` agent: seed 000, Algorithm 1 (probability values, centre tie-break).
+
+Seed ``000_e5dd14bc96f2ef40`` describes a minesearch player that keeps a
+table of "probability values" (not probabilities: a particle-filter-like
+score per square). When a square is uncovered:
+
+* a 0 sets the values of the squares around it to -100 (they hold no bomb);
+* a clue n > 0 adds n to the values around it;
+* a bomb lowers the values around it (the seed gives no amount; we lower
+  them by :data:`BOMB_PENALTY`).
+
+Each move opens the unvisited square with the highest value, ties going to
+the square closest to the centre. A withheld clue (``?``) teaches nothing.
+
+Other rules: under ``classic`` and ``score`` opening a bomb is to be
+avoided, so the same table is read the other way: the lowest value is
+opened (ties to the centre). It never flags, so its ``score`` is 0.
+
+>>> from cspmines.games import Board, Game, play
+>>> play(GreedyAgent(), Game(Board.random("beginner", seed=2), rules="minesearch"), seed=0).status
+'won'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..position import MINE, Position
+from .base import Action, centre_distance, newly_revealed, rng_from
+
+__all__ = ["GreedyAgent", "BOMB_PENALTY", "ZERO_VALUE"]
+
+ZERO_VALUE = -100.0  # the seed's value for squares next to a 0
+BOMB_PENALTY = 1.0  # our choice: the seed says only "decrease"
+
+
+class GreedyAgent:
+    name = "greedy"
+
+    def __init__(self):
+        self.reset(rules="classic", seed=None)
+
+    def reset(self, *, rules: str, seed) -> None:
+        self.rules = rules
+        self.rng = rng_from(seed)
+        self.values = None
+        self.previous = None
+
+    def observe(self, position: Position) -> None:
+        """Update the value table with every square uncovered since the last call."""
+        if self.values is None:
+            self.values = np.zeros(position.size)
+        flat = position.grid.ravel()
+        for cell in newly_revealed(self.previous, position):
+            code = int(flat[cell])
+            around = list(position.neighbours(cell))
+            if code == MINE:
+                self.values[around] -= BOMB_PENALTY
+            elif code == 0:
+                self.values[around] = ZERO_VALUE
+            elif code > 0:
+                self.values[around] += code
+            # WITHHELD: nothing learnt
+        self.previous = position
+
+    def act(self, position: Position) -> Action:
+        self.observe(position)
+        cells = position.covered_cells
+        sign = 1 if self.rules == "minesearch" else -1
+        best = max(cells, key=lambda c: (sign * self.values[c], -centre_distance(position, c), -c))
+        return Action.open(best)
+

@@ -1,0 +1,19 @@
+"""Games: seeded boards, the rule variants of the seeds, and a runner for agents."""
+
+from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, parse_size
+from .game import Game, IllegalMoveError
+from .play import AgentError, GameRecord, MoveRecord, play
+
+__all__ = [
+    "Board",
+    "BoardFormatError",
+    "FIRST_CLICKS",
+    "PRESETS",
+    "parse_size",
+    "Game",
+    "IllegalMoveError",
+    "play",
+    "GameRecord",
+    "MoveRecord",
+    "AgentError",
+]

@@ -1,0 +1,238 @@
+"""Boards: where the mines are, generated from a seed or loaded from a file.
+
+The same seed gives the same board on every machine: generation draws only
+from ``numpy.random.default_rng(seed)``.
+
+Examples
+--------
+>>> board = Board.random("beginner", seed=1)
+>>> board.width, board.height, board.n_mines
+(9, 9, 10)
+>>> board.is_mine(board.first_click)   # the safe policy's corner is never a mine
+False
+>>> Board.random("beginner", seed=1) == board
+True
+>>> Board.random("5x4x3", seed=2, first_click="opening").clue(Board.random("5x4x3", seed=2, first_click="opening").first_click)
+0
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import CspminesError, PositionFormatError
+from ..position import FLAG, MINE, Position, neighbour_table
+
+__all__ = ["Board", "PRESETS", "FIRST_CLICKS", "parse_size", "BoardFormatError"]
+
+#: name -> (width, height, mines)
+PRESETS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
+FIRST_CLICKS = ("safe", "opening", "unsafe")
+
+
+class BoardFormatError(CspminesError, ValueError):
+    """A board file or size that cannot be read; says what and where."""
+
+
+def parse_size(spec) -> tuple[int, int, int]:
+    """A preset name or ``WxHxM`` as (width, height, mines).
+
+    >>> parse_size("expert"), parse_size("8x6x5")
+    ((30, 16, 99), (8, 6, 5))
+    >>> parse_size("8x6")
+    Traceback (most recent call last):
+    ...
+    cspmines.games.board.BoardFormatError: board size '8x6' is neither a preset (beginner, intermediate, expert) nor WxHxM
+    """
+    if isinstance(spec, (tuple, list)) and len(spec) == 3:
+        width, height, mines = (int(v) for v in spec)
+    elif isinstance(spec, str) and spec in PRESETS:
+        width, height, mines = PRESETS[spec]
+    else:
+        parts = str(spec).split("x")
+        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+            raise BoardFormatError(f"board size {spec!r} is neither a preset ({', '.join(PRESETS)}) nor WxHxM")
+        width, height, mines = (int(p) for p in parts)
+    if width < 1 or height < 1 or not 0 <= mines <= width * height:
+        raise BoardFormatError(f"a {width}x{height} board cannot hold {mines} mines")
+    return width, height, mines
+
+
+def _first_click_cell(width: int, height: int, policy: str) -> int | None:
+    """Where the game makes the first click: the corner for ``safe`` (the convention of
+    the published classic win rates), (3,3) on expert and (2,2) on smaller boards for
+    ``opening`` (the "modern" convention); none for ``unsafe`` (the agent clicks first)."""
+    if policy == "safe":
+        return 0
+    if policy == "opening":
+        k = 3 if (width, height) == (30, 16) else 2
+        row, col = min(k, height - 1), min(k, width - 1)
+        return row * width + col
+    if policy == "unsafe":
+        return None
+    raise ValueError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {policy!r}")
+
+
+class Board:
+    """The truth of a game: which cells are mines.
+
+    Parameters
+    ----------
+    mines : array_like of bool, shape (height, width)
+    first_click : int or None, keyword-only
+        The cell the game opens first (``None``: the agent chooses).
+    """
+
+    def __init__(self, mines, *, first_click: int | None = None):
+        array = np.array(mines, dtype=bool, copy=True)
+        if array.ndim != 2 or array.size == 0:
+            raise BoardFormatError(f"a board must be a non-empty 2-D array, got shape {array.shape}")
+        array.setflags(write=False)
+        self._mines = array
+        self.first_click = first_click
+        table = neighbour_table(self.width, self.height)
+        flat = array.ravel()
+        self._clues = np.array([sum(flat[n] for n in table[c]) for c in range(array.size)], dtype=np.int8)
+        self._clues.setflags(write=False)
+
+    @classmethod
+    def random(cls, size="beginner", *, seed=None, first_click: str = "safe") -> "Board":
+        """A uniformly random board given the first-click policy.
+
+        Parameters
+        ----------
+        size : str or (width, height, mines)
+            A preset (beginner 9x9/10, intermediate 16x16/40, expert 30x16/99) or ``"WxHxM"``.
+        seed : int or numpy.random.Generator
+        first_click : {"safe", "opening", "unsafe"}
+            ``safe``: the corner click is never a mine. ``opening``: the click at
+            (3,3) on expert, (2,2) otherwise, opens a zero (when the board has room).
+            ``unsafe``: no guarantee, the agent clicks first.
+        """
+        width, height, n_mines = parse_size(size)
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        click = _first_click_cell(width, height, first_click)
+        excluded = set()
+        if click is not None:
+            excluded.add(click)
+            if first_click == "opening":
+                excluded.update(neighbour_table(width, height)[click])
+        candidates = np.array([c for c in range(width * height) if c not in excluded])
+        if n_mines > len(candidates):  # too dense for an opening: fall back to a safe click
+            candidates = np.array([c for c in range(width * height) if c != click])
+        chosen = rng.choice(candidates, size=n_mines, replace=False)
+        mines = np.zeros(width * height, dtype=bool)
+        mines[chosen] = True
+        return cls(mines.reshape(height, width), first_click=click)
+
+    # -- loading -------------------------------------------------------------
+    @classmethod
+    def from_position_text(cls, text: str, *, source: str = "<string>") -> "Board":
+        """A whole board in the shared position format: ``*`` or ``F`` marks every mine."""
+        position = Position.from_string(text, source=source)
+        mines = (position.grid == MINE) | (position.grid == FLAG)
+        if position.mines is not None and int(mines.sum()) != position.mines:
+            raise BoardFormatError(f"{source}: the header says {position.mines} mines but {int(mines.sum())} are marked")
+        return cls(mines)
+
+    @classmethod
+    def from_json(cls, text: str, *, source: str = "<string>") -> "Board":
+        """``{"width": W, "height": H, "mines": [[row, col], ...]}``."""
+        try:
+            data = json.loads(text)
+            width, height = int(data["width"]), int(data["height"])
+            cells = [(int(r), int(c)) for r, c in data["mines"]]
+        except (ValueError, KeyError, TypeError) as error:
+            raise BoardFormatError(f"{source}: not a board JSON object with width, height, mines: {error}") from None
+        mines = np.zeros((height, width), dtype=bool)
+        for r, c in cells:
+            if not (0 <= r < height and 0 <= c < width):
+                raise BoardFormatError(f"{source}: mine ({r}, {c}) is outside the {width}x{height} board")
+            mines[r, c] = True
+        return cls(mines)
+
+    @classmethod
+    def from_mbf(cls, data: bytes, *, source: str = "<bytes>") -> "Board":
+        """The MBF binary format: width, height (one byte each), mine count (two bytes,
+        big-endian), then one (x, y) byte pair per mine."""
+        if len(data) < 4:
+            raise BoardFormatError(f"{source}: an MBF file has at least 4 bytes, got {len(data)}")
+        width, height, count = data[0], data[1], int.from_bytes(data[2:4], "big")
+        if len(data) != 4 + 2 * count:
+            raise BoardFormatError(f"{source}: MBF header says {count} mines, which needs {4 + 2 * count} bytes, got {len(data)}")
+        mines = np.zeros((height, width), dtype=bool)
+        for i in range(count):
+            x, y = data[4 + 2 * i], data[5 + 2 * i]
+            if not (x < width and y < height):
+                raise BoardFormatError(f"{source}: MBF mine {i} at x={x}, y={y} is outside the {width}x{height} board")
+            mines[y, x] = True
+        return cls(mines)
+
+    def to_mbf(self) -> bytes:
+        """This board in the MBF binary format (boards up to 255x255)."""
+        cells = np.flatnonzero(self._mines.ravel())
+        out = bytearray([self.width, self.height]) + len(cells).to_bytes(2, "big")
+        for cell in cells:
+            y, x = divmod(int(cell), self.width)
+            out += bytes([x, y])
+        return bytes(out)
+
+    @classmethod
+    def from_file(cls, path) -> "Board":
+        """Read ``.mbf`` (binary), ``.json``, or a position text file with the mines marked."""
+        path = Path(path)
+        if path.suffix.lower() == ".mbf":
+            return cls.from_mbf(path.read_bytes(), source=str(path))
+        text = path.read_text(encoding="utf-8")
+        if path.suffix.lower() == ".json":
+            return cls.from_json(text, source=str(path))
+        try:
+            return cls.from_position_text(text, source=str(path))
+        except PositionFormatError as error:
+            raise BoardFormatError(str(error)) from None
+
+    # -- reading -------------------------------------------------------------
+    @property
+    def width(self) -> int:
+        return self._mines.shape[1]
+
+    @property
+    def height(self) -> int:
+        return self._mines.shape[0]
+
+    @property
+    def size(self) -> int:
+        return self._mines.size
+
+    @property
+    def n_mines(self) -> int:
+        return int(self._mines.sum())
+
+    @property
+    def mines(self) -> np.ndarray:
+        """Read-only ``(height, width)`` bool array."""
+        return self._mines
+
+    def is_mine(self, cell: int) -> bool:
+        return bool(self._mines.flat[cell])
+
+    def clue(self, cell: int) -> int:
+        """The number of mines around ``cell``."""
+        return int(self._clues[cell])
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Board) and np.array_equal(self._mines, other._mines) and self.first_click == other.first_click
+
+    def __hash__(self) -> int:
+        return hash((self._mines.tobytes(), self._mines.shape, self.first_click))
+
+    def __repr__(self) -> str:
+        return f"<Board {self.width}x{self.height} with {self.n_mines} mines, first click {self.first_click}>"
+
+    def __str__(self) -> str:
+        """The whole board in the shared format, mines as ``*``."""
+        rows = ["".join("*" if m else str(self.clue(r * self.width + c)) for c, m in enumerate(row)) for r, row in enumerate(self._mines)]
+        return "\n".join([f"{self.width}x{self.height}x{self.n_mines}", *rows])

@@ -1,0 +1,162 @@
+"""The game simulator: a board, the rules, and what the player sees.
+
+Rules (combinable with withheld clues):
+
+``classic``
+    Opening a mine ends the game, lost; opening every safe cell wins.
+``minesearch`` (seeds 000 and 004)
+    Opening a mine marks it found (``*``) and play goes on until every mine
+    is found; the measure is the fraction of cells opened (lower is better).
+``score`` (seed 001)
+    Opening a mine sets it off (``*``) and play goes on until every cell is
+    opened or flagged; the score is the fraction of mines flagged correctly,
+    identified without setting them off.
+
+Withheld clues (seed 001, section 5): an opened safe cell shows its clue
+with probability ``1 - withheld``, otherwise ``?``. A withheld zero does not
+open its neighbours: the player cannot know it is a zero.
+
+Examples
+--------
+>>> from cspmines.games import Board, Game
+>>> game = Game(Board.random("4x3x2", seed=3))
+>>> game.status, game.opened > 0      # the safe first click is made by the game
+('playing', True)
+>>> print(game.position)
+4x3x2
+1...
+....
+....
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..agents.base import RULES, Action
+from ..errors import CspminesError
+from ..position import COVERED, FLAG, MINE, WITHHELD, Position, neighbour_table
+from .board import Board
+
+__all__ = ["Game", "IllegalMoveError"]
+
+
+class IllegalMoveError(CspminesError, ValueError):
+    """A move on a cell that is not covered, outside the board, or after the game ended."""
+
+
+class Game:
+    """One game in progress.
+
+    Parameters
+    ----------
+    board : Board
+    rules : {"classic", "minesearch", "score"}, keyword-only
+    withheld : float, keyword-only
+        Chance that an opened safe cell's clue is withheld.
+    seed : int or numpy.random.Generator, keyword-only
+        Drives the withholding only (the board is already fixed).
+    """
+
+    def __init__(self, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed=None):
+        if rules not in RULES:
+            raise ValueError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+        if not 0 <= withheld < 1:
+            raise ValueError(f"withheld must lie in [0, 1), got {withheld!r}")
+        self.board = board
+        self.rules = rules
+        self.withheld = withheld
+        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._view = np.full(board.size, COVERED, dtype=np.int8)
+        self._neighbours = neighbour_table(board.width, board.height)
+        self.opened = 0  # safe cells opened
+        self.mines_opened = 0  # mines opened (found in minesearch, set off in score)
+        self.moves = 0
+        self.status = "playing"
+        self._position = None
+        if board.first_click is not None:
+            self._open(board.first_click)
+
+    # -- what the player sees ------------------------------------------------
+    @property
+    def position(self) -> Position:
+        """The board as the player sees it, with the mine total in the header."""
+        if self._position is None:
+            self._position = Position(self._view.reshape(self.board.height, self.board.width), mines=self.board.n_mines)
+        return self._position
+
+    @property
+    def safe_cells(self) -> int:
+        return self.board.size - self.board.n_mines
+
+    @property
+    def won(self) -> bool:
+        return self.status == "won"
+
+    @property
+    def opened_fraction(self) -> float:
+        """Cells opened, mines included, over all cells (the minesearch measure)."""
+        return (self.opened + self.mines_opened) / self.board.size
+
+    @property
+    def score(self) -> float:
+        """Mines flagged correctly over all mines (the score-mode measure)."""
+        if self.board.n_mines == 0:
+            return 1.0
+        flagged = np.flatnonzero(self._view == FLAG)
+        return sum(1 for cell in flagged if self.board.is_mine(cell)) / self.board.n_mines
+
+    # -- moves ---------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Carry out an agent's action."""
+        if self.status != "playing":
+            raise IllegalMoveError(f"the game is over ({self.status})")
+        if not 0 <= action.cell < self.board.size:
+            raise IllegalMoveError(f"cell {action.cell} is outside the {self.board.width}x{self.board.height} board")
+        code = self._view[action.cell]
+        self.moves += 1
+        if action.kind == "flag":
+            if code not in (COVERED, FLAG):
+                raise IllegalMoveError(f"cell {action.cell} is not covered: it cannot be flagged")
+            self._view[action.cell] = FLAG if code == COVERED else COVERED  # a second flag removes it
+            self._position = None
+            self._check_end()
+            return
+        if code != COVERED:
+            raise IllegalMoveError(f"cell {action.cell} is not covered (flagged or open): it cannot be opened")
+        self._open(action.cell)
+
+    def _open(self, cell: int) -> None:
+        self._position = None
+        if self.board.is_mine(cell):
+            self.mines_opened += 1
+            if self.rules == "classic":
+                self._view[cell] = MINE
+                self.status = "lost"
+                return
+            self._view[cell] = MINE
+            self._check_end()
+            return
+        stack = [cell]
+        while stack:
+            current = stack.pop()
+            if self._view[current] != COVERED:
+                continue
+            self.opened += 1
+            clue = self.board.clue(current)
+            shown = not (self.withheld and self._rng.random() < self.withheld)
+            self._view[current] = clue if shown else WITHHELD
+            if shown and clue == 0:
+                stack.extend(n for n in self._neighbours[current] if self._view[n] == COVERED)
+        self._check_end()
+
+    def _check_end(self) -> None:
+        if self.rules == "classic":
+            if self.opened == self.safe_cells:
+                self.status = "won"
+        elif self.rules == "minesearch":
+            if self.mines_opened == self.board.n_mines:
+                self.status = "won"
+        else:  # score: ends when nothing is left covered
+            if not np.any(self._view == COVERED):
+                self.status = "won" if self.mines_opened == 0 and self.score == 1.0 else "finished"

@@ -1,0 +1,109 @@
+"""Playing one game: an agent, a game, and the record of what happened.
+
+>>> from cspmines.agents import make_agent
+>>> from cspmines.games import Board, Game, play
+>>> record = play(make_agent("exact"), Game(Board.random("beginner", seed=4)), seed=4)
+>>> record.status in ("won", "lost"), record.moves == len(record.history)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..agents.base import Action, Agent
+from ..certain import certain_cells
+from ..errors import CspminesError
+from .game import Game
+
+__all__ = ["MoveRecord", "GameRecord", "play", "AgentError"]
+
+
+class AgentError(CspminesError, RuntimeError):
+    """An agent made an illegal move, or too many moves."""
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    action: Action
+    guess: bool  # made without proof (audited by the engine when asked, else the agent's own word)
+    seconds: float
+    proved_mine: bool = False  # audit only: the engine had proved this opened cell a mine
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything a benchmark needs about one finished game."""
+
+    agent: str
+    rules: str
+    width: int
+    height: int
+    mines: int
+    status: str  # won, lost, or finished (score mode, not every mine flagged)
+    moves: int
+    guesses: int
+    seconds: float
+    opened_fraction: float
+    score: float
+    mines_opened: int
+    history: tuple = field(default=(), repr=False)
+
+    @property
+    def won(self) -> bool:
+        return self.status == "won"
+
+
+def play(agent: Agent, game: Game, *, seed=None, audit: bool = False, max_moves: int | None = None) -> GameRecord:
+    """Let ``agent`` play ``game`` to the end.
+
+    Parameters
+    ----------
+    seed : int or numpy.random.Generator
+        Given to ``agent.reset``: the same seed, board and rules give the same game.
+    audit : bool
+        Check every move with the engine: a guess is then an open of a cell not
+        proved safe (or a flag of a cell not proved a mine), and an open of a
+        proved mine is recorded. Slower; for tests and studies.
+    max_moves : int
+        Stop a runaway agent (default: four moves per cell).
+    """
+    agent.reset(rules=game.rules, seed=seed)
+    limit = max_moves if max_moves is not None else 4 * game.board.size
+    history = []
+    started = time.perf_counter()
+    while game.status == "playing":
+        if len(history) >= limit:
+            raise AgentError(f"agent {agent.name!r} made {limit} moves without finishing the game")
+        position = game.position
+        t = time.perf_counter()
+        action = agent.act(position)
+        seconds = time.perf_counter() - t
+        guess, proved_mine = not action.certain, False
+        if audit:
+            proof = certain_cells(position)
+            if action.kind == "open":
+                guess, proved_mine = action.cell not in proof.safe, action.cell in proof.mines
+            else:
+                guess = action.cell not in proof.mines
+        try:
+            game.apply(action)
+        except CspminesError as error:
+            raise AgentError(f"agent {agent.name!r} played {action}: {error}") from error
+        history.append(MoveRecord(action, guess, seconds, proved_mine))
+    return GameRecord(
+        agent=agent.name,
+        rules=game.rules,
+        width=game.board.width,
+        height=game.board.height,
+        mines=game.board.n_mines,
+        status=game.status,
+        moves=len(history),
+        guesses=sum(move.guess for move in history),
+        seconds=time.perf_counter() - started,
+        opened_fraction=game.opened_fraction,
+        score=game.score,
+        mines_opened=game.mines_opened,
+        history=tuple(history),
+    )
