@@ -87,7 +87,7 @@ class ExactAgent:
         flat = position.grid.ravel()
         self.safe = {c for c in self.safe if flat[c] == COVERED}
         self.mines = {c for c in self.mines if flat[c] in (COVERED, FLAG)}
-        if not self.safe:
+        if not self.safe or self.rules == "minesearch":
             safe, mines = trivial_deductions(position, self.mines)
             self.safe |= safe
             self.mines |= mines
@@ -108,20 +108,21 @@ class ExactAgent:
         return Action.open(self._guess(position, analysis))
 
     def _proved_move(self, flat) -> Action | None:
+        pending = sorted(c for c in self.mines if flat[c] == COVERED)
+        if self.rules == "minesearch":  # a proved safe cell would cost a cell for nothing
+            return Action.open(pending[0], certain=True) if pending else None
         if self.safe:
             return Action.open(min(self.safe), certain=True)
-        pending = sorted(c for c in self.mines if flat[c] == COVERED)
-        if pending and self.rules == "minesearch":
-            return Action.open(pending[0], certain=True)
         if pending and self.rules == "score":
             return Action.flag(pending[0], certain=True)
         return None
 
     def _guess(self, position: Position, analysis) -> int:
         table = position.neighbours
-        candidates = [c for c in position.covered_cells if c not in self.mines]
         if self.rules == "minesearch":
+            candidates = [c for c in position.covered_cells if c not in self.safe]
             return max(candidates, key=lambda c: (analysis.probability(c), -len(table(c)), -c))
+        candidates = [c for c in position.covered_cells if c not in self.mines]
         best = min(analysis.probability(c) for c in candidates)
         tied = [c for c in candidates if analysis.probability(c) == best]
         return min(tied, key=lambda c: (len(table(c)), c))

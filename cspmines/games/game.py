@@ -118,6 +118,10 @@ class Game:
         if action.kind == "flag":
             if code not in (COVERED, FLAG):
                 raise IllegalMoveError(f"cell {action.cell} is not covered: it cannot be flagged")
+            known = int(np.count_nonzero((self._view == FLAG) | (self._view == MINE)))
+            if code == COVERED and known >= self.board.n_mines:
+                # a position's flags are known mines: more than the total could not be shown
+                raise IllegalMoveError(f"cell {action.cell}: flags and found mines would exceed the {self.board.n_mines} mines")
             self._view[action.cell] = FLAG if code == COVERED else COVERED  # a second flag removes it
             self._position = None
             self._check_end()

@@ -1,0 +1,149 @@
+"""Every agent under every rule variant and preset, determinism, soundness, and the seeds' examples.
+
+Parametrized over ``agent_names()``: a registered agent is covered without a test of its own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cspmines import Position, certain_cells
+from cspmines.agents import Action, agent_names, make_agent
+from cspmines.agents.knowledgebase import KnowledgeBaseAgent
+from cspmines.agents.partition import blocks
+from cspmines.games import Board, Game, PRESETS, play
+
+AGENTS = agent_names()
+RULES = ("classic", "minesearch", "score")
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("agent", AGENTS)
+def test_every_agent_finishes_every_variant(agent, rules, preset):
+    board = Board.random(preset, seed=hash((agent, rules, preset)) % 1000)
+    record = play(make_agent(agent), Game(board, rules=rules, withheld=0.1, seed=1), seed=2)
+    assert record.status in ({"won", "lost"} if rules == "classic" else {"won", "finished"})
+    if rules == "minesearch":
+        assert record.status == "won" and record.mines_opened == board.n_mines
+        assert board.n_mines / board.size <= record.opened_fraction <= 1
+    if rules == "score":
+        assert 0 <= record.score <= 1
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_agents_are_deterministic_given_a_seed(agent):
+    board = Board.random("intermediate", seed=8)
+    histories = [
+        [m.action for m in play(make_agent(agent), Game(board, rules="score"), seed=3).history] for _ in range(2)
+    ]
+    assert histories[0] == histories[1]
+
+
+@pytest.mark.parametrize("rules", ("classic", "score"))
+@pytest.mark.parametrize("agent", AGENTS)
+def test_moves_claimed_certain_are_proved(agent, rules):
+    """A move an agent calls certain is one the engine proves; the exact agent never opens a proved mine."""
+    for seed in range(3):
+        record = play(make_agent(agent), Game(Board.random("beginner", seed=seed), rules=rules), seed=seed, audit=True)
+        for move in record.history:
+            if move.action.certain:
+                assert not move.guess, (agent, seed, move)
+            if agent == "exact":
+                assert not move.proved_mine
+
+
+def no_guess_needed(board: Board) -> bool:
+    """Whether opening only engine-proved safe cells (SAT path) clears the board."""
+    game = Game(board)
+    while game.status == "playing":
+        safe = certain_cells(game.position).safe
+        if not safe:
+            return False
+        for cell in safe:
+            if game.status == "playing" and game.position.grid.flat[cell] == -1:
+                game.apply(Action.open(cell))
+    return game.status == "won"
+
+
+def test_exact_agent_never_loses_a_board_that_needs_no_guess():
+    boards = [b for b in (Board.random("beginner", seed=s) for s in range(40)) if no_guess_needed(b)]
+    assert len(boards) >= 5
+    for board in boards:
+        record = play(make_agent("exact"), Game(board), seed=0, audit=True)
+        assert record.won and record.guesses == 0
+
+
+def test_exact_agent_minesearch_and_score_use_proofs():
+    board = Board.random("intermediate", seed=2)
+    search = play(make_agent("exact"), Game(board, rules="minesearch"), seed=0)
+    assert search.won and search.opened_fraction < 0.8
+    score = play(make_agent("exact"), Game(board, rules="score"), seed=0)
+    assert score.score > 0.5
+
+
+# -- seed 001: the 4x4 walk-through (section 3, Figures 1-10) -----------------------------
+SEED_001_MINES = ["**..", ".*..", "...*", "*..*"]  # (0,0) (0,1) (1,1) (2,3) (3,0) (3,3)
+
+
+def test_seed_001_walk_through_deductions():
+    board = Board(np.array([[c == "*" for c in row] for row in SEED_001_MINES]))
+    game = Game(board, rules="score")
+    kb = KnowledgeBaseAgent()
+    kb.reset(rules="score", seed=0)
+    cell = lambda r, c: r * 4 + c  # noqa: E731
+    # the seed's clicks, each followed by what it says the program deduced
+    script = [
+        ((0, 3), [], []),  # a 0: its neighbours open (Figure 1)
+        ((2, 3), [(2, 2)], []),  # a mine; (2,2) must be clear (Figure 2)
+        ((2, 2), [(2, 1)], [(0, 1), (1, 1)]),  # (0,1), (1,1) mines, so (2,1) clear (Figure 3)
+        ((2, 1), [], []),
+        ((2, 0), [], []),
+        ((3, 3), [(3, 1), (3, 2)], []),  # a mine; (3,1), (3,2) clear (Figure 6)
+        ((3, 1), [], []),
+        ((3, 2), [], [(3, 0)]),  # (3,0) has a mine (Figure 7)
+        ((0, 0), [(1, 0)], []),  # a mine; (1,0) clear (Figure 8)
+        ((1, 0), [], []),
+    ]
+    for (row, col), clear, mines in script:
+        game.apply(Action.open(cell(row, col)))
+        kb.deduce(game.position)
+        assert {cell(*rc) for rc in clear} <= kb.clear
+        assert {cell(*rc) for rc in mines} <= kb.mines
+        proved = certain_cells(game.position)
+        assert kb.clear - {c for c in range(16) if game.position.grid.flat[c] >= 0} <= set(proved.safe)
+        assert {c for c in kb.mines if game.position.grid.flat[c] == -1} <= set(proved.mines)
+    for mine in kb.mines:
+        if game.position.grid.flat[mine] == -1:
+            game.apply(Action.flag(mine))
+    # "The program concludes ... with 3 out of 6 mines identified"
+    assert game.status == "finished" and game.score == 0.5 and game.mines_opened == 3
+
+
+def test_partition_blocks_cover_every_square():
+    for width, height in [(9, 9), (10, 10), (11, 7), (30, 16), (4, 2)]:
+        covered = set()
+        for top, left in blocks(width, height):
+            covered |= {(r, c) for r in range(top, min(top + 3, height)) for c in range(left, min(left + 3, width))}
+        assert covered == {(r, c) for r in range(height) for c in range(width)}
+
+
+def test_set_theory_finds_the_1_2_pattern():
+    from cspmines.agents.settheory import SetTheoryAgent
+
+    agent = SetTheoryAgent()
+    agent.reset(rules="classic", seed=0)
+    # a 1 and a 2 side by side on an edge: the cell beyond the 2 is a mine
+    position = Position.from_string("4x2x2\n....\n012.")
+    action = agent.set_reduction(position)
+    assert action is not None and action.certain
+    proved = certain_cells(position)
+    assert (action.cell in proved.mines) if action.kind == "flag" else (action.cell in proved.safe)
+
+
+def test_risk_score_orderly_probing_on_an_empty_board():
+    agent = make_agent("risk-score")
+    agent.reset(rules="minesearch", seed=0)
+    action = agent.act(Position.from_string("9x9x1\n" + "\n".join(["." * 9] * 9)))
+    assert action.cell == 1 * 9 + 1  # the first orderly probe: row 1, column 1, gain 9

@@ -1,0 +1,163 @@
+"""Boards, rules and the runner."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from cspmines.agents import Action, make_agent
+from cspmines.games import AgentError, Board, BoardFormatError, Game, IllegalMoveError, PRESETS, parse_size, play
+from cspmines.position import COVERED, FLAG, MINE, WITHHELD
+
+
+def test_presets_and_sizes():
+    assert PRESETS == {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
+    assert parse_size("7x5x3") == (7, 5, 3)
+    with pytest.raises(BoardFormatError, match="cannot hold"):
+        parse_size("3x3x10")
+
+
+def test_same_seed_same_board_and_generators_accepted():
+    assert Board.random("expert", seed=9) == Board.random("expert", seed=9)
+    assert Board.random("expert", seed=9) != Board.random("expert", seed=10)
+    assert Board.random("expert", seed=np.random.default_rng(3)) == Board.random("expert", seed=np.random.default_rng(3))
+    # the board depends on the seed alone, not on global numpy state
+    np.random.seed(1)
+    first = Board.random("beginner", seed=5)
+    np.random.seed(2)
+    assert Board.random("beginner", seed=5) == first
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_first_click_policies(preset):
+    width, height, mines = PRESETS[preset]
+    for seed in range(20):
+        safe = Board.random(preset, seed=seed, first_click="safe")
+        assert safe.first_click == 0 and not safe.is_mine(0) and safe.n_mines == mines
+        opening = Board.random(preset, seed=seed, first_click="opening")
+        k = 3 if preset == "expert" else 2
+        assert opening.first_click == k * width + k and opening.clue(opening.first_click) == 0
+        assert not opening.is_mine(opening.first_click)
+        assert Board.random(preset, seed=seed, first_click="unsafe").first_click is None
+    assert any(Board.random("5x5x20", seed=s, first_click="unsafe").is_mine(0) for s in range(10))
+    with pytest.raises(ValueError, match="first_click"):
+        Board.random(preset, first_click="sometimes")
+
+
+def test_board_files_round_trip(tmp_path):
+    board = Board.random("intermediate", seed=4)
+    assert Board.from_mbf(board.to_mbf()).mines.tolist() == board.mines.tolist()
+    (tmp_path / "b.mbf").write_bytes(board.to_mbf())
+    (tmp_path / "b.txt").write_text(str(board))
+    cells = [[int(r), int(c)] for r, c in np.argwhere(board.mines)]
+    (tmp_path / "b.json").write_text(json.dumps({"width": 16, "height": 16, "mines": cells}))
+    for name in ("b.mbf", "b.txt", "b.json"):
+        assert Board.from_file(tmp_path / name).mines.tolist() == board.mines.tolist()
+
+
+@pytest.mark.parametrize(
+    "loader, data, words",
+    [
+        (Board.from_mbf, b"\x02\x02\x00\x02\x00\x00", "needs 8 bytes"),
+        (Board.from_mbf, b"\x02\x02\x00\x01\x05\x00", "outside"),
+        (Board.from_json, "[1, 2]", "not a board JSON"),
+        (Board.from_json, '{"width": 2, "height": 2, "mines": [[2, 0]]}', "outside"),
+        (Board.from_position_text, "2x1x2\n*1", "header says 2 mines but 1"),
+    ],
+)
+def test_bad_board_files(loader, data, words):
+    with pytest.raises(BoardFormatError, match=words):
+        loader(data)
+
+
+def board_of(text: str, **options) -> Board:
+    return Board(np.array([[ch == "*" for ch in row] for row in text.split()]), **options)
+
+
+def test_classic_rules():
+    game = Game(board_of("*.. ...", first_click=None))
+    game.apply(Action.open(5))  # a 0 in the far corner opens its neighbours
+    assert game.position.grid.tolist() == [[COVERED, 1, 0], [COVERED, 1, 0]]  # (1,0) touches no 0
+    game.apply(Action.flag(0))
+    assert game.position.grid[0, 0] == FLAG and game.status == "playing"
+    game.apply(Action.open(3))
+    assert game.status == "won"
+    lost = Game(board_of("*.. ...", first_click=None))
+    lost.apply(Action.open(0))
+    assert lost.status == "lost" and lost.position.grid[0, 0] == MINE
+    with pytest.raises(IllegalMoveError, match="over"):
+        lost.apply(Action.open(1))
+
+
+def test_minesearch_goes_on_until_every_mine_is_found():
+    game = Game(board_of("*.* ...", first_click=None), rules="minesearch")
+    game.apply(Action.open(0))
+    assert game.status == "playing" and game.position.grid[0, 0] == MINE
+    game.apply(Action.open(2))
+    assert game.status == "won" and game.opened_fraction == pytest.approx(2 / 6)
+
+
+def test_score_counts_correct_flags():
+    game = Game(board_of("*.* ...", first_click=None), rules="score")
+    game.apply(Action.flag(0))
+    game.apply(Action.open(2))  # set off
+    for cell in (1, 3, 4, 5):
+        game.apply(Action.open(cell))
+    assert game.status == "finished" and game.score == 0.5 and game.mines_opened == 1
+
+
+def test_withheld_clues_are_seeded_and_do_not_cascade():
+    board = Board.random("expert", seed=1)
+    views = [Game(board, withheld=0.5, seed=7).position for _ in range(2)]
+    assert views[0] == views[1]
+    assert np.any(views[0].grid == WITHHELD)
+    game = Game(board_of("... ...", first_click=None), withheld=0.99, seed=0)
+    game.apply(Action.open(0))
+    assert game.opened == 1 and game.position.grid[0, 0] == WITHHELD
+
+
+def test_illegal_moves_are_errors():
+    game = Game(board_of("*.. ..."))
+    with pytest.raises(IllegalMoveError, match="outside"):
+        game.apply(Action.open(99))
+    game.apply(Action.open(5))
+    with pytest.raises(IllegalMoveError, match="not covered"):
+        game.apply(Action.open(5))
+    with pytest.raises(IllegalMoveError, match="exceed the 1 mines"):
+        game.apply(Action.flag(0))
+        game.apply(Action.flag(3))  # (1,0) is still covered
+    with pytest.raises(ValueError):
+        Game(board_of("*.."), rules="chess")
+
+
+class Dithering:
+    name = "dithering"
+
+    def reset(self, *, rules, seed):
+        pass
+
+    def act(self, position):
+        return Action.flag(position.size - 1)  # flag, unflag, flag, ... the same cell
+
+
+def test_runner_stops_a_runaway_agent():
+    with pytest.raises(AgentError, match="made 48 moves"):
+        play(Dithering(), Game(Board.random("6x2x2", seed=3)))
+
+
+def test_runner_reports_illegal_moves_with_the_agent_name():
+    class Stubborn(Dithering):
+        def act(self, position):
+            return Action.open(position.clue_cells[0])
+
+    with pytest.raises(AgentError, match="stubborn|dithering"):
+        play(Stubborn(), Game(Board.random("6x2x2", seed=1)))
+
+
+def test_records_are_reproducible():
+    board = Board.random("intermediate", seed=21)
+    records = [play(make_agent("knowledge-base"), Game(board, rules="score"), seed=5) for _ in range(2)]
+    assert [m.action for m in records[0].history] == [m.action for m in records[1].history]
+    assert records[0].moves == len(records[0].history) and records[0].guesses <= records[0].moves
