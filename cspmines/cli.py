@@ -48,6 +48,29 @@ def _build_parser() -> argparse.ArgumentParser:
     solve_cmd.add_argument("--exact", action="store_true", help="add the model count and exact fractions")
     solve_cmd.add_argument("--json", action="store_true", help="print JSON (schema in README)")
     solve_cmd.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+
+    bench = commands.add_parser("bench", help="play seeded benchmark suites of agents")
+    bench.add_argument("--agent", action="append", required=True, help="an agent name (repeat for several)")
+    board = bench.add_mutually_exclusive_group()
+    board.add_argument("--preset", choices=("beginner", "intermediate", "expert"))
+    board.add_argument("--size", help="WxHxM")
+    bench.add_argument("--rules", choices=("classic", "minesearch", "score"), default="classic")
+    bench.add_argument("--withheld", type=float, default=0.0, help="chance a clue is withheld")
+    bench.add_argument("--first-click", choices=("safe", "opening", "unsafe"), default="safe")
+    bench.add_argument("--games", type=int, default=100)
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--workers", type=int, default=1)
+    bench.add_argument("--executor", choices=("process", "ray"), default="process")
+    bench.add_argument("--address", help="Ray cluster address (none: a local instance)")
+    bench.add_argument("--out", help="append each finished game to this JSONL file")
+    bench.add_argument("--resume", action="store_true", help="skip the games already in --out")
+    bench.add_argument("--json", action="store_true", help='print {"results": [...]} to standard output')
+    bench.add_argument("--plot", help="save a figure here (PNG, SVG or PDF)")
+    bench.add_argument("--quiet", action="store_true", help="no progress bar")
+    bench.add_argument("--density-sweep", help="comma-separated mine densities on the chosen board size")
+    bench.add_argument("--size-sweep", help="comma-separated side lengths of square boards")
+    bench.add_argument("--density", type=float, default=0.15, help="mine density of a size sweep")
+    bench.add_argument("--csv", help="save sweep results as CSV here")
     return parser
 
 
@@ -71,6 +94,95 @@ def _run_solve(args, out) -> int:
     return 0
 
 
+def _floats(text: str, what: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"{what} must be comma-separated numbers, got {text!r}") from None
+
+
+def _run_bench(args, out) -> int:
+    from .bench import Suite, run_suite, sweep_suites
+    from .plots import measure_of, plot_summary, plot_sweep
+
+    size = args.size or args.preset or "expert"
+    suite = Suite.create(
+        agents=args.agent,
+        size=size,
+        rules=args.rules,
+        withheld=args.withheld,
+        first_click=args.first_click,
+        games=args.games,
+        seed=args.seed,
+    )
+    progress = False if args.quiet else None
+    options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress)
+    if args.density_sweep or args.size_sweep:
+        if args.out or args.resume:
+            raise ValueError("--out and --resume go with a single suite, not a sweep")
+        points = sweep_suites(
+            suite,
+            densities=_floats(args.density_sweep, "--density-sweep") if args.density_sweep else None,
+            sizes=[int(x) for x in _floats(args.size_sweep, "--size-sweep")] if args.size_sweep else None,
+            density=args.density,
+        )
+        x_label = "mine density" if args.density_sweep else "cells (grid area)"
+        rows, seconds, played = [], 0.0, 0
+        for x, point in points:
+            result = run_suite(point, **options)
+            seconds += result.seconds
+            played += result.played_now
+            rows.extend({"x": x, **row} for row in result.summary)
+            if result.interrupted:
+                break
+        if args.csv:
+            import csv
+
+            with open(args.csv, "w", newline="", encoding="utf-8") as handle:
+                writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows({**r, "ci95": " ".join(f"{v:.4f}" for v in r["ci95"])} for r in rows)
+        if args.plot:
+            plot_sweep(rows, args.plot, x_label=x_label)
+        _print_results(rows, seconds, played, args, out)
+        return 0
+    result = run_suite(suite, out=args.out, resume=args.resume, **options)
+    if args.plot and result.summary:
+        plot_summary(result.summary, args.plot)
+    _print_results(result.summary, result.seconds, result.played_now, args, out)
+    if result.interrupted:
+        print(f"cspmines: interrupted; {len(result.records)} games are in the results", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _print_results(rows: list, seconds: float, played: int, args, out) -> None:
+    if args.json:
+        json.dump({"results": rows}, out)
+        out.write("\n")
+        return
+    from .plots import measure_of
+
+    key, label, _ = measure_of(args.rules)
+    head = f"{'x':>8} " if rows and "x" in rows[0] else ""
+    out.write(
+        head + f"{'agent':>15} {'games':>6} {'win rate':>9} {'95% interval':>15} {'opened':>7} {'score':>6} "
+        f"{'guesses':>8} {'ms/game':>9} {'ms/move':>8} {'errors':>6}\n"
+    )
+    for r in rows:
+        x = f"{r['x']:8g} " if "x" in r else ""
+        rate = "-" if r["win_rate"] is None else f"{r['win_rate']:.2%}"
+        fmt = lambda v, f: "-" if v is None else format(v, f)  # noqa: E731
+        out.write(
+            x + f"{r['agent']:>15} {r['games']:6d} {rate:>9} {r['ci95'][0]:7.2%}-{r['ci95'][1]:<7.2%} "
+            f"{fmt(r['mean_opened_fraction'], '.3f'):>7} {fmt(r['mean_score'], '.3f'):>6} {fmt(r['mean_guesses'], '.2f'):>8} "
+            f"{fmt(r['mean_seconds_per_game'] and r['mean_seconds_per_game'] * 1e3, '.2f'):>9} "
+            f"{fmt(r['mean_seconds_per_move'] and r['mean_seconds_per_move'] * 1e3, '.3f'):>8} {r['errors']:6d}\n"
+        )
+    rate = played / seconds if seconds else 0.0
+    out.write(f"{played} games in {seconds:.1f} s: {rate:.1f} games/s ({args.workers} worker(s), {args.executor}); measure: {label}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); returns the exit status."""
     parser = _build_parser()
@@ -82,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "solve":
             return _run_solve(args, out)
+        if args.command == "bench":
+            return _run_bench(args, out)
     except (CspminesError, ValueError) as error:
         print(f"cspmines: error: {error}", file=sys.stderr)
         return 2

@@ -1,0 +1,77 @@
+"""Figures for benchmark results (matplotlib, imported only when a figure is asked for).
+
+>>> summary = [{"agent": "exact", "rules": "classic", "win_rate": 0.9, "ci95": [0.8, 0.95], "games": 50}]
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "s.png")
+>>> plot_summary(summary, path); os.path.getsize(path) > 0
+True
+"""
+
+from __future__ import annotations
+
+__all__ = ["measure_of", "plot_summary", "plot_sweep"]
+
+#: The measure each rule variant is judged by: (summary field, label, higher is better).
+MEASURES = {
+    "classic": ("win_rate", "win rate", True),
+    "minesearch": ("mean_opened_fraction", "fraction of cells opened", False),
+    "score": ("mean_score", "mean score (mines flagged / mines)", True),
+}
+
+
+def measure_of(rules: str) -> tuple[str, str, bool]:
+    return MEASURES[rules]
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as error:  # pragma: no cover - matplotlib is in the bench and plot extras
+        raise ImportError("figures need matplotlib: pip install 'cspmines[plot]'") from error
+    return plt
+
+
+def plot_summary(summary: list, path) -> None:
+    """One bar per agent: its measure, with the Wilson 95% interval for win rates."""
+    plt = _pyplot()
+    rules = summary[0]["rules"]
+    key, label, _ = measure_of(rules)
+    agents = [s["agent"] for s in summary]
+    values = [s[key] or 0.0 for s in summary]
+    figure, axes = plt.subplots(figsize=(max(4, 1.1 * len(agents)), 3.5))
+    if key == "win_rate":
+        low = [v - s["ci95"][0] for v, s in zip(values, summary)]
+        high = [s["ci95"][1] - v for v, s in zip(values, summary)]
+        axes.bar(agents, values, yerr=[low, high], capsize=4, color="#4c72b0")
+    else:
+        axes.bar(agents, values, color="#4c72b0")
+    axes.set_ylabel(label)
+    axes.set_title(f"{rules}, {summary[0].get('games', '?')} games per agent")
+    axes.tick_params(axis="x", rotation=30)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def plot_sweep(rows: list, path, *, x_label: str) -> None:
+    """Two panels against the sweep's x: each agent's measure, and its seconds per game."""
+    plt = _pyplot()
+    key, label, _ = measure_of(rows[0]["rules"])
+    figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    for agent in dict.fromkeys(r["agent"] for r in rows):
+        mine = sorted((r for r in rows if r["agent"] == agent), key=lambda r: r["x"])
+        xs = [r["x"] for r in mine]
+        left.plot(xs, [r[key] for r in mine], marker="o", label=agent)
+        right.plot(xs, [r["mean_seconds_per_game"] for r in mine], marker="o", label=agent)
+    left.set_xlabel(x_label)
+    left.set_ylabel(label)
+    right.set_xlabel(x_label)
+    right.set_ylabel("seconds per game")
+    right.set_yscale("log")
+    left.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)

@@ -1,0 +1,170 @@
+"""Benchmark suites: same boards everywhere, nothing lost, honest intervals, Ray = process pool."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+
+import pytest
+
+import cspmines.bench as bench
+from cspmines.agents import Action, register_agent
+from cspmines.agents.base import _AGENTS
+from cspmines.bench import Suite, SuiteError, TIMING_FIELDS, board_for, run_suite, summarize, sweep_suites, wilson_interval
+from cspmines.cli import main
+
+
+def without_timing(records):
+    return [{k: v for k, v in r.items() if k not in TIMING_FIELDS} for r in records]
+
+
+SUITE = Suite.create(agents=["exact", "set-theory"], size="8x8x10", games=12, seed=5, withheld=0.05)
+
+
+def test_results_do_not_depend_on_workers_or_chunks():
+    serial = run_suite(SUITE, progress=False)
+    pooled = run_suite(SUITE, workers=2, progress=False, chunk_size=5)
+    assert without_timing(serial.records) == without_timing(pooled.records)
+    assert len(serial.records) == 24 and not serial.errors
+
+
+def test_every_agent_meets_the_same_boards():
+    other = Suite.create(agents=["random"], size="8x8x10", games=12, seed=5, withheld=0.05)
+    assert all(board_for(SUITE, i) == board_for(other, i) for i in range(12))
+    assert board_for(SUITE, 0) != board_for(SUITE, 1)
+
+
+def test_summary_fields_and_wilson_interval():
+    summary = run_suite(SUITE, progress=False).summary
+    fields = {"agent", "width", "height", "mines", "rules", "first_click", "games", "wins", "win_rate", "ci95",
+              "mean_opened_fraction", "mean_score", "mean_guesses", "mean_seconds_per_game", "mean_seconds_per_move"}
+    for row in summary:
+        assert fields <= set(row)
+        assert row["games"] == 12 and row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
+    low, high = wilson_interval(0, 10)
+    assert low == 0 and 0.27 < high < 0.28  # Wilson, not Wald (which would give [0, 0])
+
+
+def test_out_and_resume_play_only_what_is_missing(tmp_path):
+    out = tmp_path / "games.jsonl"
+    first = run_suite(Suite.create(agents=["exact"], size="8x8x10", games=5, seed=1), out=out, progress=False)
+    assert first.played_now == 5 and len(out.read_text().splitlines()) == 5
+    more = Suite.create(agents=["exact"], size="8x8x10", games=9, seed=1)
+    again = run_suite(more, out=out, resume=True, progress=False)
+    assert again.played_now == 4 and len(again.records) == 9
+    assert without_timing(again.records) == without_timing(run_suite(more, progress=False).records)
+    with pytest.raises(SuiteError, match="--resume"):
+        run_suite(more, out=out, progress=False)
+    with pytest.raises(SuiteError, match="another suite"):
+        run_suite(Suite.create(agents=["exact"], size="8x8x10", games=9, seed=2), out=out, resume=True, progress=False)
+
+
+def test_interrupt_leaves_a_valid_file(tmp_path, monkeypatch):
+    real = bench.play_game
+
+    def interrupted(suite, agent, i):
+        if i == 3:
+            raise KeyboardInterrupt
+        return real(suite, agent, i)
+
+    monkeypatch.setattr(bench, "play_game", interrupted)
+    out = tmp_path / "cut.jsonl"
+    result = run_suite(Suite.create(agents=["random"], size="6x6x5", games=8), out=out, progress=False, chunk_size=1)
+    assert result.interrupted
+    lines = out.read_text().splitlines()
+    assert len(lines) == 3 and all(json.loads(line)["game"] < 3 for line in lines)
+
+
+class Crasher:
+    """Raises on game 1 and kills its process on game 2."""
+
+    name = "crasher"
+
+    def reset(self, *, rules, seed):
+        self.first = True
+
+    def act(self, position):
+        index = int(position.size)  # unused; the crash depends on the seed stream below
+        raise RuntimeError(f"boom {index}")
+
+
+def test_a_failing_game_is_reported_and_the_suite_goes_on():
+    register_agent("crasher", Crasher)
+    try:
+        result = run_suite(Suite.create(agents=["crasher", "exact"], size="6x6x5", games=3), progress=False)
+    finally:
+        _AGENTS.pop("crasher")
+    assert len(result.errors) == 3 and all("boom" in e["error"] for e in result.errors)
+    assert [row["games"] for row in result.summary] == [0, 3]
+
+
+def _dying_play_game(suite, agent, i):
+    if i == 2:
+        os._exit(13)  # a worker that dies outright, not an exception
+    return REAL_PLAY_GAME(suite, agent, i)
+
+
+REAL_PLAY_GAME = bench.play_game
+
+
+def test_a_dead_worker_fails_only_its_games(monkeypatch):
+    monkeypatch.setattr(bench, "play_game", _dying_play_game)  # forked workers inherit the patch
+    result = run_suite(Suite.create(agents=["random"], size="6x6x5", games=6), workers=2, progress=False, chunk_size=1)
+    died = [r for r in result.records if "error" in r]
+    assert [r["game"] for r in died] == [2] and "died" in died[0]["error"]
+    assert sorted(r["game"] for r in result.records if "error" not in r) == [0, 1, 3, 4, 5]
+
+
+def test_ray_gives_the_same_results_as_the_process_pool():
+    ray = pytest.importorskip("ray")  # ray is in the test extra: this runs in CI
+    suite = Suite.create(agents=["exact", "random"], size="8x8x10", games=6, seed=3)
+    try:
+        on_ray = run_suite(suite, executor="ray", workers=2, progress=False)
+    finally:
+        ray.shutdown()
+    assert without_timing(on_ray.records) == without_timing(run_suite(suite, workers=2, progress=False).records)
+
+
+def test_sweeps_keep_the_board_or_the_density():
+    base = Suite.create(agents=["exact"], size="10x10x10", games=2)
+    densities = sweep_suites(base, densities=[0.1, 0.2])
+    assert [(x, s.width, s.mines) for x, s in densities] == [(0.1, 10, 10), (0.2, 10, 20)]
+    sizes = sweep_suites(base, sizes=[5, 10], density=0.2)
+    assert [(x, s.width, s.height, s.mines) for x, s in sizes] == [(25, 5, 5, 5), (100, 10, 10, 20)]
+
+
+def test_cli_json_and_plot(tmp_path, capsys):
+    plot = tmp_path / "s.png"
+    code = main(["bench", "--agent", "exact", "--agent", "greedy", "--size", "6x6x4", "--games", "5",
+                 "--rules", "minesearch", "--json", "--quiet", "--plot", str(plot)])
+    assert code == 0 and plot.stat().st_size > 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert [r["agent"] for r in results] == ["exact", "greedy"] and results[0]["rules"] == "minesearch"
+
+
+def test_cli_density_sweep_writes_csv_and_figure(tmp_path, capsys):
+    table, figure = tmp_path / "sweep.csv", tmp_path / "sweep.png"
+    code = main(["bench", "--agent", "partition", "--agent", "risk-score", "--size", "8x8x1", "--rules", "minesearch",
+                 "--games", "3", "--density-sweep", "0.1,0.2", "--csv", str(table), "--plot", str(figure), "--quiet"])
+    assert code == 0 and figure.stat().st_size > 0
+    rows = list(csv.DictReader(table.open()))
+    assert [(r["x"], r["agent"]) for r in rows] == [("0.1", "partition"), ("0.1", "risk-score"), ("0.2", "partition"), ("0.2", "risk-score")]
+    assert "games/s" in capsys.readouterr().out
+
+
+def test_cli_rejects_bad_suites(capsys):
+    assert main(["bench", "--agent", "nobody", "--games", "2", "--quiet"]) == 2
+    assert "unknown or missing agents" in capsys.readouterr().err
+    assert main(["bench", "--agent", "exact", "--size", "3x3x20", "--quiet"]) == 2
+
+
+def test_summarize_counts_errors_apart():
+    records = [
+        {"agent": "a", "game": 0, "width": 2, "height": 2, "mines": 1, "rules": "classic", "withheld": 0.0,
+         "first_click": "safe", "won": True, "moves": 2, "guesses": 0, "opened_fraction": 0.75, "score": 0.0, "seconds": 0.1},
+        {"agent": "a", "game": 1, "width": 2, "height": 2, "mines": 1, "rules": "classic", "withheld": 0.0,
+         "first_click": "safe", "error": "x"},
+    ]
+    (row,) = summarize(records)
+    assert (row["games"], row["errors"], row["win_rate"]) == (1, 1, 1.0)
