@@ -162,6 +162,10 @@ class Position:
             raise PositionFormatError("no header line 'WxH' or 'WxHxM' found", source=source, line=1)
         header_number, header = lines[0]
         width, height, mines = _parse_header(header, source=source, line=header_number)
+
+        def header_error(reason: str, column: int) -> PositionFormatError:
+            return PositionFormatError(reason, source=source, line=header_number, column=column, text=header)
+
         rows = lines[1:]
         if len(rows) > height:  # point at the first row too many
             number, row = rows[height]
@@ -169,13 +173,7 @@ class Position:
                 f"the header says {height} rows but {len(rows)} follow", source=source, line=number, text=row
             )
         if len(rows) < height:  # point at the height in the header
-            raise PositionFormatError(
-                f"the header says {height} rows but {len(rows)} follow",
-                source=source,
-                line=header_number,
-                column=header.index("x") + 2,
-                text=header,
-            )
+            raise header_error(f"the header says {height} rows but {len(rows)} follow", header.index("x") + 2)
         grid = np.empty((height, width), dtype=np.int8)
         for r, (number, row) in enumerate(rows):
             row = row.strip()
@@ -196,22 +194,11 @@ class Position:
                 )
         if mines is not None:
             known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
+            total_column = header.rfind("x") + 2
             if known > mines:
-                raise PositionFormatError(
-                    f"{known} known mines (flags and opened mines) exceed the total of {mines}",
-                    source=source,
-                    line=header_number,
-                    column=header.rfind("x") + 2,
-                    text=header,
-                )
+                raise header_error(f"{known} known mines (flags and opened mines) exceed the total of {mines}", total_column)
             if mines > width * height:
-                raise PositionFormatError(
-                    f"a total of {mines} mines does not fit in {width * height} cells",
-                    source=source,
-                    line=header_number,
-                    column=header.rfind("x") + 2,
-                    text=header,
-                )
+                raise header_error(f"a total of {mines} mines does not fit in {width * height} cells", total_column)
         return cls(grid, mines=mines)
 
     @classmethod

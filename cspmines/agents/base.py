@@ -26,6 +26,7 @@ __all__ = [
     "make_agent",
     "agent_names",
     "UnknownAgentError",
+    "SeededAgent",
     "clue_constraints",
     "newly_revealed",
 ]
@@ -68,6 +69,27 @@ class Agent(Protocol):
     def act(self, position: Position) -> Action:
         """The next move on ``position`` (covered cells are ``.``, flags ``F``,
         opened mines ``*`` in minesearch and score, withheld clues ``?``)."""
+
+
+class SeededAgent:
+    """The common part of every agent: the rules it plays and its own random stream.
+
+    Subclasses set ``name``, override :meth:`start` to clear their per-game
+    memory, and implement ``act``.
+    """
+
+    name = ""
+
+    def __init__(self):
+        self.reset(rules="classic", seed=None)
+
+    def reset(self, *, rules: str, seed) -> None:
+        self.rules = rules
+        self.rng = rng_from(seed)
+        self.start()
+
+    def start(self) -> None:
+        """Forget the last game (nothing to forget by default)."""
 
 
 _AGENTS: dict[str, Callable[[], Agent]] = {}

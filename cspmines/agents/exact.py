@@ -25,7 +25,7 @@ from ..constraints import neighbour_sum
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position, neighbour_array
 from ..solve import solve
-from .base import Action, rng_from
+from .base import Action, SeededAgent
 
 __all__ = ["ExactAgent", "trivial_deductions"]
 
@@ -55,7 +55,7 @@ def trivial_deductions(position: Position, known_mines: set) -> tuple[set, set]:
     return safe, mines
 
 
-class ExactAgent:
+class ExactAgent(SeededAgent):
     """The strongest player we build on the exact engine (see module docs).
 
     Parameters
@@ -68,11 +68,9 @@ class ExactAgent:
 
     def __init__(self, *, backend: str = "auto"):
         self.backend = backend
-        self.reset(rules="classic", seed=None)
+        super().__init__()
 
-    def reset(self, *, rules: str, seed) -> None:
-        self.rules = rules
-        self.rng = rng_from(seed)
+    def start(self) -> None:
         self.safe: set = set()
         self.mines: set = set()
 

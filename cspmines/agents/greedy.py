@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..position import MINE, Position
-from .base import Action, centre_distance, newly_revealed, rng_from
+from .base import Action, SeededAgent, centre_distance, newly_revealed
 
 __all__ = ["GreedyAgent", "BOMB_PENALTY", "ZERO_VALUE"]
 
@@ -34,15 +34,10 @@ ZERO_VALUE = -100.0  # the seed's value for squares next to a 0
 BOMB_PENALTY = 1.0  # our choice: the seed says only "decrease"
 
 
-class GreedyAgent:
+class GreedyAgent(SeededAgent):
     name = "greedy"
 
-    def __init__(self):
-        self.reset(rules="classic", seed=None)
-
-    def reset(self, *, rules: str, seed) -> None:
-        self.rules = rules
-        self.rng = rng_from(seed)
+    def start(self) -> None:
         self.values = None
         self.previous = None
 

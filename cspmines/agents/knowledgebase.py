@@ -29,23 +29,21 @@ The seed's 4x4 walk-through reproduces: see ``tests/test_agents.py``.
 from __future__ import annotations
 
 from ..position import COVERED, FLAG, MINE, Position
-from .base import Action, clue_constraints, rng_from
+from .base import Action, SeededAgent, clue_constraints
 
 __all__ = ["KnowledgeBaseAgent"]
 
 MAX_STATEMENTS = 4000  # consolidation is quadratic: stop adding past this many
 
 
-class KnowledgeBaseAgent:
+class KnowledgeBaseAgent(SeededAgent):
     name = "knowledge-base"
 
     def __init__(self, *, use_total: bool = True):
         self.use_total = use_total
-        self.reset(rules="score", seed=None)
+        super().__init__()
 
-    def reset(self, *, rules: str, seed) -> None:
-        self.rules = rules
-        self.rng = rng_from(seed)
+    def start(self) -> None:
         self.queue: list | None = None
         self.clear: set = set()
         self.mines: set = set()

@@ -28,7 +28,7 @@ from __future__ import annotations
 from itertools import product
 
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position
-from .base import Action, rng_from
+from .base import Action, SeededAgent
 
 __all__ = ["PartitionAgent", "blocks"]
 
@@ -47,15 +47,10 @@ def blocks(width: int, height: int) -> list[tuple[int, int]]:
     return list(product(_starts(height), _starts(width)))
 
 
-class PartitionAgent:
+class PartitionAgent(SeededAgent):
     name = "partition"
 
-    def __init__(self):
-        self.reset(rules="classic", seed=None)
-
-    def reset(self, *, rules: str, seed) -> None:
-        self.rules = rules
-        self.rng = rng_from(seed)
+    def start(self) -> None:
         self.queue = None
         self.current = 0
 

@@ -8,20 +8,13 @@
 from __future__ import annotations
 
 from ..position import Position
-from .base import Action, rng_from
+from .base import Action, SeededAgent
 
 __all__ = ["RandomAgent"]
 
 
-class RandomAgent:
+class RandomAgent(SeededAgent):
     name = "random"
-
-    def __init__(self):
-        self.reset(rules="classic", seed=None)
-
-    def reset(self, *, rules: str, seed) -> None:
-        self.rules = rules
-        self.rng = rng_from(seed)
 
     def act(self, position: Position) -> Action:
         cells = position.covered_cells

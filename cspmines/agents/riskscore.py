@@ -28,20 +28,14 @@ A withheld clue (``?``) is an M square of unknown value: it adds no risk.
 from __future__ import annotations
 
 from ..position import COVERED, FLAG, MINE, Position
-from .base import Action, rng_from
+from .base import Action, SeededAgent
 
 __all__ = ["RiskScoreAgent"]
 
 
-class RiskScoreAgent:
+class RiskScoreAgent(SeededAgent):
     name = "risk-score"
 
-    def __init__(self):
-        self.reset(rules="classic", seed=None)
-
-    def reset(self, *, rules: str, seed) -> None:
-        self.rules = rules
-        self.rng = rng_from(seed)
 
     def knowledge(self, position: Position) -> tuple[dict, set, dict]:
         """(risk score of each U square, the S squares, knowledge gain of each U square)."""

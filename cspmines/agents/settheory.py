@@ -31,21 +31,18 @@ from itertools import combinations
 from math import comb
 
 from ..position import COVERED, FLAG, MINE, Position
-from .base import Action, clue_constraints, rng_from
+from .base import Action, SeededAgent, clue_constraints
 
 __all__ = ["SetTheoryAgent"]
 
 
-class SetTheoryAgent:
+class SetTheoryAgent(SeededAgent):
     name = "set-theory"
 
     def __init__(self, *, brute_force_limit: int = 20_000):
         self.brute_force_limit = brute_force_limit
-        self.reset(rules="classic", seed=None)
+        super().__init__()
 
-    def reset(self, *, rules: str, seed) -> None:
-        self.rules = rules
-        self.rng = rng_from(seed)
 
     def _move(self, cell: int, *, mine: bool) -> Action:
         if not mine:

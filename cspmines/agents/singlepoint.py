@@ -27,20 +27,15 @@ random unopened square.
 from __future__ import annotations
 
 from ..position import COVERED, FLAG, MINE, Position
-from .base import Action, newly_revealed, rng_from
+from .base import Action, SeededAgent, newly_revealed
 
 __all__ = ["SinglePointAgent"]
 
 
-class SinglePointAgent:
+class SinglePointAgent(SeededAgent):
     name = "single-point"
 
-    def __init__(self):
-        self.reset(rules="classic", seed=None)
-
-    def reset(self, *, rules: str, seed) -> None:
-        self.rules = rules
-        self.rng = rng_from(seed)
+    def start(self) -> None:
         self.safe: set = set()
         self.bombs: set = set()
         self.explore: list = []
