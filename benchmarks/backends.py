@@ -22,25 +22,13 @@ from pathlib import Path
 
 import cspmines
 from cspmines.backends import Budget, backend_names, get_backend
-from cspmines.backends.frontier import greedy_order
+from cspmines.backends.frontier import front_width
 from cspmines.components import split_components
 from cspmines.constraints import ConstraintSystem
 from cspmines.errors import BudgetExceededError
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 BUCKETS = [(1, 2), (3, 5), (6, 10), (11, 20), (21, 40), (41, 80), (81, 10_000)]
-
-
-def front_width(component) -> int:
-    """Most rules open at once along the greedy order: the counter's width."""
-    remaining = [len(rule.boxes) for rule in component.rules]
-    open_rules, widest = set(), 0
-    for b in greedy_order(component):
-        for r in component.boxes[b].rules:
-            remaining[r] -= 1
-            (open_rules.add if remaining[r] else open_rules.discard)(r)
-        widest = max(widest, len(open_rules))
-    return widest
 
 
 def time_count(backend, component, *, limit: float, min_seconds: float) -> float:

@@ -52,6 +52,21 @@ class ComponentReport:
     layouts: int
     exact: bool = True
     stats: dict = field(default_factory=dict, compare=False)
+    component: object = field(default=None, compare=False, repr=False)
+
+    @property
+    def length(self) -> int:
+        """Diameter of the component's cell graph (computed on first use)."""
+        return self.component.length if self.component is not None else 0
+
+    @property
+    def width(self) -> int:
+        """Most rules open at once along the counting order (computed on first use)."""
+        if self.component is None:
+            return 0
+        from .backends.frontier import front_width
+
+        return front_width(self.component)
 
     @property
     def n_cells(self) -> int:
@@ -75,8 +90,9 @@ class Analysis:
     backend : str
         The backend name asked for.
     exact : bool
-        False when a budget cut some component short: its cells' probabilities
-        are then estimates (see :attr:`inexact_cells`) and ``model_count`` is ``None``.
+        False when a budget cut some component short, or ``max_chain`` cut a
+        chain (then ``approximate`` is True): those probabilities are estimates
+        (see :attr:`inexact_cells`) and ``model_count`` is ``None``.
     """
 
     def __init__(
@@ -90,6 +106,7 @@ class Analysis:
         inexact_cells: frozenset = frozenset(),
         mines_left: int | None = None,
         density: Fraction | None = None,
+        approximate: bool = False,
     ):
         self.position = position
         self.model_count = model_count
@@ -98,6 +115,7 @@ class Analysis:
         self.inexact_cells = frozenset(inexact_cells)
         self.mines_left = mines_left
         self.density = density
+        self.approximate = approximate  # chains were cut (max_chain): see inexact_cells
         self._groups = groups  # list of (cells, Fraction or float) sharing one probability
         self._cell_probability = None
 
@@ -107,6 +125,28 @@ class Analysis:
             f"<Analysis of {self.position.width}x{self.position.height}: {self.model_count} models, "
             f"{len(self.components)} components, {len(self.safe_cells)} safe, {len(self.mine_cells)} mines, {exact}>"
         )
+
+    def picture(self, *, components: bool = False) -> str:
+        """An SVG picture: cells shaded by mine probability, certain cells marked,
+        components outlined when asked."""
+        from .picture import render_svg
+
+        return render_svg(self, components=components)
+
+    def _repr_svg_(self) -> str:
+        return self.picture()
+
+    def _repr_html_(self) -> str:
+        exact = "exact" if self.exact else f"{len(self.inexact_cells)} cells estimated"
+        facts = [
+            ("models", "unknown" if self.model_count is None else f"{self.model_count:,}"),
+            ("certain safe", len(self.safe_cells)),
+            ("certain mines", len(self.mine_cells)),
+            ("components", len(self.components)),
+            ("answer", exact),
+        ]
+        rows = "".join(f"<tr><th style='text-align:left'>{k}</th><td>{v}</td></tr>" for k, v in facts)
+        return f"<div style='display:flex;gap:1em;align-items:flex-start'>{self.picture(components=True)}<table>{rows}</table></div>"
 
     @property
     def exact(self) -> bool:

@@ -48,6 +48,9 @@ def _build_parser() -> argparse.ArgumentParser:
     solve_cmd.add_argument("--exact", action="store_true", help="add the model count and exact fractions")
     solve_cmd.add_argument("--json", action="store_true", help="print JSON (schema in README)")
     solve_cmd.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    solve_cmd.add_argument("--svg", help="also write the picture as SVG here")
+    solve_cmd.add_argument("--png", help="also write the picture as PNG here (needs matplotlib)")
+    solve_cmd.add_argument("--outline", action="store_true", help="outline the components in the picture")
 
     bench = commands.add_parser("bench", help="play seeded benchmark suites of agents")
     bench.add_argument("--agent", action="append", required=True, help="an agent name (repeat for several)")
@@ -84,6 +87,15 @@ def _run_solve(args, out) -> int:
         time_limit=args.time_limit,
         node_limit=args.node_limit,
     )
+    if args.svg:
+        from .picture import render_svg
+
+        with open(args.svg, "w", encoding="utf-8") as handle:
+            handle.write(render_svg(analysis, components=args.outline))
+    if args.png:
+        from .picture import render_png
+
+        render_png(analysis, args.png, components=args.outline)
     if args.json:
         json.dump(analysis_json(analysis, exact=args.exact), out)
         out.write("\n")

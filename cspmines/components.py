@@ -97,8 +97,12 @@ class Component:
 
     @functools.cached_property
     def length(self) -> int:
-        """The diameter of the box graph: how far influence travels along the chain."""
-        return nx.diameter(self.box_graph) if self.n_boxes > 1 else 0
+        """The diameter of the cell graph (cells joined when a rule covers both): how far
+        influence travels along the chain. Cells of one box are one step apart, so it is
+        the box graph's diameter, or 1 for a lone box of several cells."""
+        if self.n_boxes > 1:
+            return nx.diameter(self.box_graph)
+        return 1 if self.n_cells > 1 else 0
 
 
 def group_boxes(system: ConstraintSystem) -> list[tuple[tuple, tuple]]:

@@ -227,6 +227,12 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.from_string({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """Draws itself in a notebook."""
+        from .picture import render_svg  # the picture module sits above this one
+
+        return render_svg(self)
+
     def __eq__(self, other) -> bool:
         if not isinstance(other, Position):
             return NotImplemented

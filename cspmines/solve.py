@@ -23,7 +23,8 @@ from numbers import Real
 
 from .analysis import Analysis, ComponentReport
 from .backends import Budget, ComponentCount, get_backend
-from .backends.sat import find_certain
+from .backends.sat import find_certain, satisfiable
+from .bounded import bound_components
 from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem
@@ -41,6 +42,7 @@ def solve(
     density: Real | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
+    max_chain: int | None = None,
 ) -> Analysis:
     """Exact model counts and mine probabilities of a position.
 
@@ -56,6 +58,10 @@ def solve(
         with this chance. A float is read by its decimal text (0.15 is 3/20).
     time_limit, node_limit : keyword-only
         A budget for the counting.
+    max_chain : int, keyword-only
+        Follow influence through at most this many boxes: longer chains are
+        cut (see :mod:`cspmines.bounded`), an approximation. Proved cells stay
+        exact; every other probability is listed in ``inexact_cells``.
 
     Returns
     -------
@@ -90,11 +96,19 @@ def solve(
 
     system = ConstraintSystem.from_position(position, mines=mines)
     components = split_components(system)
+    rest = system.unconstrained_cells
+    cut_cells: frozenset = frozenset()
+    if max_chain is not None and any(c.n_boxes > max_chain for c in components):
+        long_chains = [c for c in components if c.n_boxes > max_chain]
+        if not satisfiable(long_chains):
+            raise InconsistentPositionError("no mine layout satisfies the clues of a chain that max_chain would cut")
+        cut_cells = frozenset(cell for c in long_chains for cell in c.cells)
+        components, orphans = bound_components(components, max_boxes=max_chain)
+        rest = rest + tuple(orphans)
     counts = _count_smallest_first(engine, components, counting)
     if any(count is None for count in counts):
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
         return _partial_analysis(position, system, components, counts, density, deciding, backend, engine)
-    rest = system.unconstrained_cells
     box_sizes = [[box.size for box in c.boxes] for c in components]
     if density is None:
         combination = combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=system.mines_left)
@@ -110,14 +124,21 @@ def solve(
     ]
     if rest:
         groups.append((rest, combination.rest_probability))
+    inexact = frozenset()
+    if cut_cells:
+        # certainties survive a relaxation; with a total every other cell feels the cut
+        uncertain = {cell for cells, p in groups if p not in (0, 1) for cell in cells}
+        inexact = frozenset(uncertain if density is None else uncertain & (cut_cells | set(rest)))
     return Analysis(
         position,
-        model_count=combination.model_count,
+        model_count=None if cut_cells else combination.model_count,
         groups=groups,
         components=tuple(_report(c, n) for c, n in zip(components, counts)),
         backend=backend if isinstance(backend, str) else engine.name,
+        inexact_cells=inexact,
         mines_left=system.mines_left,
         density=density,
+        approximate=bool(cut_cells),
     )
 
 
@@ -211,6 +232,7 @@ def _report_cut(component: Component) -> ComponentReport:
         layouts=0,
         exact=False,
         stats={"backend": None, "cut": "budget"},
+        component=component,
     )
 
 
@@ -230,6 +252,7 @@ def _report(component: Component, count: ComponentCount) -> ComponentReport:
         mine_range=(nonzero[0], nonzero[-1]) if nonzero else (0, -1),
         layouts=count.total,
         stats=count.stats,
+        component=component,
     )
 
 

@@ -46,7 +46,7 @@ import numpy as np
 from ..components import Component
 from .base import Budget, ComponentCount
 
-__all__ = ["FrontierBackend", "elimination_order", "greedy_order", "unpack"]
+__all__ = ["FrontierBackend", "elimination_order", "greedy_order", "front_width", "unpack"]
 
 
 
@@ -106,6 +106,28 @@ def _cheap(steps: list, *, cap: int) -> bool:
         if cap < 0:
             return False
     return True
+
+
+def front_width(component: Component) -> int:
+    """The most rules open at once along the greedy order: the counter's width.
+
+    >>> from cspmines.components import Box, LocalRule
+    >>> front_width(Component(boxes=(Box((0,), (0,)), Box((1,), (0, 1)), Box((2,), (1,))),
+    ...                       rules=(LocalRule((0, 1), 1), LocalRule((1, 2), 1))))
+    1
+    """
+    remaining = [len(rule.boxes) for rule in component.rules]
+    open_rules: set = set()
+    widest = 0
+    for b in greedy_order(component):
+        for r in component.boxes[b].rules:
+            remaining[r] -= 1
+            if remaining[r]:
+                open_rules.add(r)
+            else:
+                open_rules.discard(r)
+        widest = max(widest, len(open_rules))
+    return widest
 
 
 def _farthest(graph: nx.Graph, source: int) -> int:

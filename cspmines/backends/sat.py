@@ -31,7 +31,7 @@ from ..components import Component
 from ..errors import BackendUnavailableError, BudgetExceededError
 from .base import Budget, ComponentCount, trim_zeros
 
-__all__ = ["SatBackend", "BoxEncoding", "find_certain"]
+__all__ = ["SatBackend", "BoxEncoding", "find_certain", "satisfiable"]
 
 
 def _pysat():
@@ -175,6 +175,24 @@ class SatBackend:
             stats={"backend": self.name, "solver": self.solver, "solutions": solutions, "seconds": time.perf_counter() - started},
         )
 
+
+
+def satisfiable(components, *, solver: str = "minicard") -> bool:
+    """Whether every component has at least one layout (one SAT call).
+
+    >>> from cspmines import Position
+    >>> from cspmines.constraints import ConstraintSystem
+    >>> from cspmines.components import split_components
+    >>> satisfiable(split_components(ConstraintSystem.from_position(Position.from_string("5x1\\n.2.0."))))
+    False
+    """
+    encoding = BoxEncoding(solver)
+    try:
+        for c, component in enumerate(components):
+            _encode(encoding, component, group=c)
+        return bool(encoding.solve())
+    finally:
+        encoding.close()
 
 
 def find_certain(
