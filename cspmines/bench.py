@@ -101,12 +101,15 @@ def board_for(suite: Suite, i: int) -> Board:
     return Board.random((suite.width, suite.height, suite.mines), seed=_rng(suite, i, 0), first_click=suite.first_click)
 
 
-def play_game(suite: Suite, agent: str, i: int) -> dict:
-    """Play game ``i`` of ``suite`` with ``agent``; a JSON-ready record (an error record if it fails)."""
+def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
+    """Play game ``i`` of ``suite`` with ``agent``; a JSON-ready record (an error record if it fails).
+
+    ``player`` replaces the agent made from its name (a configured instance, for studies).
+    """
     base = {"agent": agent, "game": i, **suite.config}
     try:
         game = Game(board_for(suite, i), rules=suite.rules, withheld=suite.withheld, seed=_rng(suite, i, 1))
-        record = play(make_agent(agent), game, seed=_rng(suite, i, 2))
+        record = play(player or make_agent(agent), game, seed=_rng(suite, i, 2))
     except Exception as error:  # reported with its game; the suite goes on
         return {**base, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
     return {
@@ -123,10 +126,22 @@ def play_game(suite: Suite, agent: str, i: int) -> dict:
     }
 
 
-def _play_chunk(suite_fields: dict, chunk: list) -> list:
+def _task(name: str):
+    """The function that plays one game for a task name (``play``, or ``chains`` for studies)."""
+    if name == "play":
+        return play_game
+    if name == "chains":
+        from .chains import chain_game
+
+        return chain_game
+    raise SuiteError(f"unknown task {name!r}")
+
+
+def _play_chunk(suite_fields: dict, chunk: list, task: str = "play") -> list:
     """A batch of games in one worker (the unit sent to processes and to Ray)."""
     suite = Suite(**{**suite_fields, "agents": tuple(suite_fields["agents"])})
-    return [play_game(suite, agent, i) for agent, i in chunk]
+    run = _task(task)
+    return [run(suite, agent, i) for agent, i in chunk]
 
 
 def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) -> tuple[float, float]:
@@ -225,6 +240,7 @@ def run_suite(
     resume: bool = False,
     progress: bool | None = None,
     chunk_size: int | None = None,
+    task: str = "play",
 ) -> BenchResult:
     """Play every game of ``suite``; the Python API behind ``cspmines bench``.
 
@@ -257,6 +273,7 @@ def run_suite(
     chunk_size = chunk_size or max(1, min(16, len(todo) // (workers * 8) or 1))
     chunks = _chunks(todo, chunk_size)
     fields = {**asdict(suite), "agents": list(suite.agents)}
+    _task(task)  # fail early on a bad name
 
     from tqdm import tqdm
 
@@ -284,12 +301,12 @@ def run_suite(
 
     try:
         if executor == "ray":
-            _run_ray(fields, chunks, workers, address, accept)
+            _run_ray(fields, chunks, workers, address, accept, task)
         elif workers == 1:
             for chunk in chunks:
-                accept(_play_chunk(fields, chunk))
+                accept(_play_chunk(fields, chunk, task))
         else:
-            _run_processes(fields, chunks, workers, accept)
+            _run_processes(fields, chunks, workers, accept, task)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -306,7 +323,7 @@ def _crashed(chunk: list, fields: dict, why: str) -> list:
     return [{"agent": agent, "game": i, **config, "error": why} for agent, i in chunk]
 
 
-def _run_processes(fields: dict, chunks: list, workers: int, accept) -> None:
+def _run_processes(fields: dict, chunks: list, workers: int, accept, task: str = "play") -> None:
     """A process pool with a bounded window of chunks; a dead worker fails only its own game.
 
     When a worker dies the whole pool breaks and every chunk in flight fails
@@ -321,7 +338,7 @@ def _run_processes(fields: dict, chunks: list, workers: int, accept) -> None:
             while (pending or in_flight) and not suspects:
                 while pending and len(in_flight) < workers * 4:
                     chunk = pending.pop()
-                    in_flight[pool.submit(_play_chunk, fields, chunk)] = chunk
+                    in_flight[pool.submit(_play_chunk, fields, chunk, task)] = chunk
                 finished, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
                 for future in finished:
                     chunk = in_flight.pop(future)
@@ -332,14 +349,14 @@ def _run_processes(fields: dict, chunks: list, workers: int, accept) -> None:
             if suspects:
                 suspects.extend(in_flight.values())  # the broken pool takes these down too
         for chunk in suspects:
-            _isolate(fields, chunk, accept)
+            _isolate(fields, chunk, accept, task)
 
 
-def _isolate(fields: dict, chunk: list, accept) -> None:
+def _isolate(fields: dict, chunk: list, accept, task: str = "play") -> None:
     """Play ``chunk`` in a pool of its own, halving it until the game that kills its worker is found."""
     with concurrent.futures.ProcessPoolExecutor(max_workers=1) as pool:
         try:
-            accept(pool.submit(_play_chunk, fields, chunk).result())
+            accept(pool.submit(_play_chunk, fields, chunk, task).result())
             return
         except concurrent.futures.process.BrokenProcessPool:
             pass
@@ -347,11 +364,11 @@ def _isolate(fields: dict, chunk: list, accept) -> None:
         accept(_crashed(chunk, fields, "the worker process died"))
         return
     middle = len(chunk) // 2
-    _isolate(fields, chunk[:middle], accept)
-    _isolate(fields, chunk[middle:], accept)
+    _isolate(fields, chunk[:middle], accept, task)
+    _isolate(fields, chunk[middle:], accept, task)
 
 
-def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, accept) -> None:
+def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, accept, task: str = "play") -> None:
     try:
         import ray
     except ImportError as error:
@@ -365,7 +382,7 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
     while pending or in_flight:
         while pending and len(in_flight) < workers * 4:
             chunk = pending.pop()
-            in_flight[remote.remote(fields, chunk)] = chunk
+            in_flight[remote.remote(fields, chunk, task)] = chunk
         ready, _ = ray.wait(list(in_flight), num_returns=1)
         for ref in ready:
             chunk = in_flight.pop(ref)

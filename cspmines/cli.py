@@ -74,6 +74,23 @@ def _build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--size-sweep", help="comma-separated side lengths of square boards")
     bench.add_argument("--density", type=float, default=0.15, help="mine density of a size sweep")
     bench.add_argument("--csv", help="save sweep results as CSV here")
+
+    chains = commands.add_parser("chains", help="measure the chains of influence met in seeded games")
+    size = chains.add_mutually_exclusive_group()
+    size.add_argument("--preset", choices=("beginner", "intermediate", "expert"))
+    size.add_argument("--size", help="WxHxM")
+    chains.add_argument("--games", type=int, default=100)
+    chains.add_argument("--seed", type=int, default=0)
+    chains.add_argument("--first-click", choices=("safe", "opening", "unsafe"), default="safe")
+    chains.add_argument("--workers", type=int, default=1)
+    chains.add_argument("--density-sweep", help="comma-separated mine densities on the chosen board size")
+    chains.add_argument("--size-sweep", help="comma-separated side lengths of square boards")
+    chains.add_argument("--density", type=float, default=0.15, help="mine density of a size sweep")
+    chains.add_argument("--json", action="store_true", help='print {"results": [...]} to standard output')
+    chains.add_argument("--out", help="save every chain met, one JSON line per game, here")
+    chains.add_argument("--csv", help="save the summary as CSV here")
+    chains.add_argument("--plot", help="save the figure here")
+    chains.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
 
@@ -168,6 +185,58 @@ def _run_bench(args, out) -> int:
     return 0
 
 
+def _run_chains(args, out) -> int:
+    from .bench import Suite, run_suite, sweep_suites
+    from .chains import plot_chains, summarize_chains
+
+    suite = Suite.create(
+        agents=["exact"], size=args.size or args.preset or "expert", first_click=args.first_click, games=args.games, seed=args.seed
+    )
+    points = sweep_suites(
+        suite,
+        densities=_floats(args.density_sweep, "--density-sweep") if args.density_sweep else None,
+        sizes=[int(x) for x in _floats(args.size_sweep, "--size-sweep")] if args.size_sweep else None,
+        density=args.density,
+    ) or [(suite.mines / (suite.width * suite.height), suite)]
+    records, summary, seconds = [], [], 0.0
+    for x, point in points:
+        result = run_suite(point, workers=args.workers, progress=False if args.quiet else None, task="chains")
+        records.extend(result.records)
+        seconds += result.seconds
+        summary.extend({"x": x, **row} for row in summarize_chains(result.records))
+        if result.interrupted:
+            break
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(json.dumps(record) + "\n")
+    if args.csv:
+        import csv
+
+        with open(args.csv, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(summary[0]))
+            writer.writeheader()
+            writer.writerows(summary)
+    if args.plot:
+        by_size = bool(args.size_sweep)
+        plot_chains(summary, records, args.plot, x_key="x", x_label="cells (grid area)" if by_size else "mine density")
+    if args.json:
+        json.dump({"results": summary}, out)
+        out.write("\n")
+        return 0
+    out.write(f"{'x':>7} {'board':>9} {'games':>6} {'positions':>9} {'chains':>7} {'mean len':>8} {'longest':>8} "
+              f"{'max len':>7} {'mean width':>10} {'max width':>9} {'0-cuts':>7} {'median ms':>9} {'max ms':>8}\n")
+    for s in summary:
+        out.write(
+            f"{s['x']:7g} {str(s['width']) + 'x' + str(s['height']) + 'x' + str(s['mines']):>9} {s['games']:6d} "
+            f"{s['positions']:9d} {s['chains']:7d} {s['mean_length']:8.2f} {s['mean_longest_length_per_game']:8.2f} "
+            f"{s['max_length']:7d} {s['mean_width']:10.2f} {s['max_width']:9d} {s['zero_cut_fraction']:7.3f} "
+            f"{s['median_solve_ms']:9.3f} {s['max_solve_ms']:8.1f}\n"
+        )
+    out.write(f"{len(records)} games in {seconds:.1f} s\n")
+    return 0
+
+
 def _print_results(rows: list, seconds: float, played: int, args, out) -> None:
     if args.json:
         json.dump({"results": rows}, out)
@@ -208,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run_solve(args, out)
         if args.command == "bench":
             return _run_bench(args, out)
+        if args.command == "chains":
+            return _run_chains(args, out)
     except (CspminesError, ValueError) as error:
         print(f"cspmines: error: {error}", file=sys.stderr)
         return 2

@@ -62,12 +62,18 @@ class ExactAgent(SeededAgent):
     ----------
     backend : str, keyword-only
         The engine backend.
+    max_chain : int, keyword-only
+        Cut chains longer than this many boxes (approximate probabilities).
+    on_analysis : callable, keyword-only
+        Called with each :class:`~cspmines.analysis.Analysis` (for studies).
     """
 
     name = "exact"
 
-    def __init__(self, *, backend: str = "auto"):
+    def __init__(self, *, backend: str = "auto", max_chain: int | None = None, on_analysis=None):
         self.backend = backend
+        self.max_chain = max_chain  # bounded chains (an approximation), see cspmines.bounded
+        self.on_analysis = on_analysis  # called with every Analysis the agent computes (studies)
         super().__init__()
 
     def start(self) -> None:
@@ -93,11 +99,13 @@ class ExactAgent(SeededAgent):
         if proved is not None:
             return proved
         try:
-            analysis = solve(self._seen_by_engine(position), backend=self.backend)
+            analysis = solve(self._seen_by_engine(position), backend=self.backend, max_chain=self.max_chain)
         except InconsistentPositionError:
             # only a wrong flag of the caller's can do this; fall back to the position alone
             self.mines.clear()
-            analysis = solve(position, backend=self.backend)
+            analysis = solve(position, backend=self.backend, max_chain=self.max_chain)
+        if self.on_analysis is not None:
+            self.on_analysis(analysis)
         self.safe |= set(analysis.safe_cells)
         self.mines |= set(analysis.mine_cells)
         proved = self._proved_move(flat)
