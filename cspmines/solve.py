@@ -43,6 +43,7 @@ def solve(
     time_limit: float | None = None,
     node_limit: int | None = None,
     max_chain: int | None = None,
+    explain: bool = True,
 ) -> Analysis:
     """Exact model counts and mine probabilities of a position.
 
@@ -58,6 +59,10 @@ def solve(
         with this chance. A float is read by its decimal text (0.15 is 3/20).
     time_limit, node_limit : keyword-only
         A budget for the counting.
+    explain : bool, keyword-only
+        On an inconsistent position, shrink the conflict to a small set of
+        clues for the message (a few extra counts). Searches that try many
+        hypothetical positions turn it off.
     max_chain : int, keyword-only
         Follow influence through at most this many boxes: longer chains are
         cut (see :mod:`cspmines.bounded`), an approximation. Proved cells stay
@@ -115,6 +120,8 @@ def solve(
     else:
         combination = combine_with_density(counts, box_sizes, rest_size=len(rest), density=density)
     if combination.model_count == 0:
+        if not explain:
+            raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
         raise _explain_inconsistency(position, system, components, counts, combination.mine_range, len(rest))
 
     groups = [

@@ -66,11 +66,31 @@ class ExactAgent(SeededAgent):
         Cut chains longer than this many boxes (approximate probabilities).
     on_analysis : callable, keyword-only
         Called with each :class:`~cspmines.analysis.Analysis` (for studies).
+    lookahead : int, keyword-only
+        Secondary safety: examine up to this many of the least likely cells
+        (within ``margin`` of the best) and open the one that maximises "this
+        move is safe and so is the best move after it", each possible clue
+        weighted by its exact number of layouts. 0 (the default) turns it off;
+        each examined cell costs one solve per possible clue value.
+    margin : float, keyword-only
+        How much riskier than the least likely cell a candidate may be.
     """
 
     name = "exact"
 
-    def __init__(self, *, backend: str = "auto", max_chain: int | None = None, on_analysis=None):
+    def __init__(
+        self,
+        *,
+        backend: str = "auto",
+        max_chain: int | None = None,
+        on_analysis=None,
+        lookahead: int = 0,
+        margin: float = 0.02,
+    ):
+        if lookahead < 0 or not 0 <= margin < 1:
+            raise ValueError(f"lookahead must be >= 0 and margin in [0, 1), got {lookahead}, {margin}")
+        self.lookahead = lookahead
+        self.margin = margin
         self.backend = backend
         self.max_chain = max_chain  # bounded chains (an approximation), see cspmines.bounded
         self.on_analysis = on_analysis  # called with every Analysis the agent computes (studies)
@@ -131,4 +151,42 @@ class ExactAgent(SeededAgent):
         candidates = [c for c in position.covered_cells if c not in self.mines]
         best = min(analysis.probability(c) for c in candidates)
         tied = [c for c in candidates if analysis.probability(c) == best]
-        return min(tied, key=lambda c: (len(table(c)), c))
+        choice = min(tied, key=lambda c: (len(table(c)), c))
+        if self.lookahead:
+            choice = self._most_secondary_safe(position, analysis, candidates, choice, float(best))
+        return choice
+
+    def _most_secondary_safe(self, position: Position, analysis, candidates, choice: int, best: float) -> int:
+        """Among the least likely cells, the one whose next move is likeliest safe too."""
+        table = position.neighbours
+        close = [c for c in candidates if float(analysis.probability(c)) <= best + self.margin]
+        # fewer neighbours first: among cells of one probability the corner opens most
+        close.sort(key=lambda c: (float(analysis.probability(c)), len(table(c)), c))
+        shortlist = [choice] + [c for c in close if c != choice][: self.lookahead - 1]
+        seen = self._seen_by_engine(position)
+        scored = [(self._secondary_safety(seen, analysis, cell), -shortlist.index(cell), cell) for cell in shortlist]
+        return max(scored)[2]
+
+    def _secondary_safety(self, seen: Position, analysis, cell: int) -> float:
+        """P(cell is safe) times the expected safety of the best move after it."""
+        flat = seen.grid.ravel()
+        around = seen.neighbours(cell)
+        known = sum(1 for n in around if flat[n] in (FLAG, MINE))
+        unknown = sum(1 for n in around if flat[n] == COVERED)
+        weight = expected = 0
+        for clue in range(known, known + unknown + 1):
+            grid = seen.grid.copy()
+            grid.flat[cell] = clue
+            try:
+                after = solve(Position(grid, mines=seen.mines), backend=self.backend, explain=False)
+            except InconsistentPositionError:
+                continue
+            if after.safe_cells:
+                next_safe = 1.0
+            else:
+                next_safe = 1.0 - min(float(after.probability(c)) for c in after.position.covered_cells)
+            weight += after.model_count
+            expected += after.model_count * next_safe
+        if not weight:
+            return 0.0
+        return (1.0 - float(analysis.probability(cell))) * expected / weight
