@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from .agents import agent_names, make_agent
+from .agents.base import parse_agent_spec
 from .errors import CspminesError
 from .games import Board, Game, parse_size, play
 
@@ -61,7 +62,7 @@ class Suite:
     ) -> "Suite":
         """A validated suite; ``size`` is a preset name or ``"WxHxM"``."""
         agents = tuple(agents)
-        unknown = [a for a in agents if a not in agent_names()]
+        unknown = [a for a in agents if parse_agent_spec(a)[0] not in agent_names()]
         if not agents or unknown:
             raise SuiteError(f"unknown or missing agents {unknown}; choose from {', '.join(agent_names())}")
         if rules not in ("classic", "minesearch", "score"):

@@ -53,7 +53,7 @@ def _build_parser() -> argparse.ArgumentParser:
     solve_cmd.add_argument("--outline", action="store_true", help="outline the components in the picture")
 
     bench = commands.add_parser("bench", help="play seeded benchmark suites of agents")
-    bench.add_argument("--agent", action="append", required=True, help="an agent name (repeat for several)")
+    bench.add_argument("--agent", action="append", required=True, help="an agent, NAME or NAME:key=value,... (repeat for several)")
     board = bench.add_mutually_exclusive_group()
     board.add_argument("--preset", choices=("beginner", "intermediate", "expert"))
     board.add_argument("--size", help="WxHxM")

@@ -14,7 +14,8 @@ from cspmines.agents.knowledgebase import KnowledgeBaseAgent
 from cspmines.agents.partition import blocks
 from cspmines.games import Board, Game, PRESETS, play
 
-AGENTS = agent_names()
+#: Every registered agent, and the exact agent's options as variants of it.
+AGENTS = (*agent_names(), "exact:lookahead=4")
 RULES = ("classic", "minesearch", "score")
 
 
@@ -73,6 +74,27 @@ def test_exact_agent_never_loses_a_board_that_needs_no_guess():
     for board in boards:
         record = play(make_agent("exact"), Game(board), seed=0, audit=True)
         assert record.won and record.guesses == 0
+
+
+def test_agent_options_are_parsed_and_checked():
+    agent = make_agent("exact:lookahead=6,margin=0.05,max_chain=none")
+    assert (agent.lookahead, agent.margin, agent.max_chain) == (6, 0.05, None)
+    with pytest.raises(ValueError, match="lookahead"):
+        make_agent("exact:lookahead=-1")
+    with pytest.raises(Exception, match="does not take"):
+        make_agent("random:speed=3")
+
+
+def test_secondary_safety_is_a_probability_below_plain_safety():
+    position = Position.from_string("5x5x4\n.....\n.1...\n.....\n.....\n.....")
+    agent = make_agent("exact:lookahead=5")
+    agent.reset(rules="classic", seed=0)
+    from cspmines import solve
+
+    analysis = solve(position)
+    for cell in (0, 12, 24):
+        value = agent._secondary_safety(position, analysis, cell)
+        assert 0 <= value <= 1 - float(analysis.probability(cell))
 
 
 def test_exact_agent_minesearch_and_score_use_proofs():

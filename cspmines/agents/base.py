@@ -27,6 +27,7 @@ __all__ = [
     "agent_names",
     "UnknownAgentError",
     "SeededAgent",
+    "parse_agent_spec",
     "clue_constraints",
     "newly_revealed",
 ]
@@ -104,17 +105,54 @@ def agent_names() -> tuple[str, ...]:
     return tuple(sorted(_AGENTS))
 
 
-def make_agent(name: str, **options) -> Agent:
-    """A new agent by name (options go to its constructor).
+def parse_agent_spec(spec: str) -> tuple[str, dict]:
+    """``"name"`` or ``"name:key=value,key=value"`` as (name, options); values are
+    read as int, float, true/false or none where they look like one.
 
+    >>> parse_agent_spec("exact:lookahead=6,margin=0.03")
+    ('exact', {'lookahead': 6, 'margin': 0.03})
+    """
+    name, _, rest = spec.partition(":")
+    options = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, equals, value = part.partition("=")
+        if not equals or not key:
+            raise UnknownAgentError(f"agent option {part!r} in {spec!r} is not key=value")
+        options[key] = _option_value(value)
+    return name, options
+
+
+def _option_value(text: str):
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_agent(spec: str, **options) -> Agent:
+    """A new agent by name, with options after a colon (``"exact:lookahead=6"``) or as keywords.
+
+    >>> make_agent("exact:lookahead=3").lookahead
+    3
     >>> make_agent("nope")
     Traceback (most recent call last):
     ...
     cspmines.agents.base.UnknownAgentError: unknown agent 'nope'; choose one of exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point
     """
+    name, parsed = parse_agent_spec(spec)
     if name not in _AGENTS:
         raise UnknownAgentError(f"unknown agent {name!r}; choose one of {', '.join(agent_names())}")
-    return _AGENTS[name](**options)
+    try:
+        return _AGENTS[name](**{**parsed, **options})
+    except TypeError as error:
+        raise UnknownAgentError(f"agent {name!r} does not take those options: {error}") from None
 
 
 def rng_from(seed) -> np.random.Generator:
