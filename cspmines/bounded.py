@@ -39,7 +39,6 @@ def bound_components(components, *, max_boxes: int) -> tuple[list, list]:
         for piece in range(-(-len(order) // max_boxes)):
             boxes = [b for b in order if piece_of[b] == piece]
             rules = [r for r, rule in enumerate(component.rules) if all(piece_of[b] == piece for b in rule.boxes)]
-            local_box = {b: i for i, b in enumerate(boxes)}
             local_rule = {r: i for i, r in enumerate(rules)}
             new_boxes = []
             for b in boxes:

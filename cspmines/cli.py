@@ -132,7 +132,7 @@ def _floats(text: str, what: str) -> list[float]:
 
 def _run_bench(args, out) -> int:
     from .bench import Suite, run_suite, sweep_suites
-    from .plots import measure_of, plot_summary, plot_sweep
+    from .plots import plot_summary, plot_sweep
 
     size = args.size or args.preset or "expert"
     suite = Suite.create(

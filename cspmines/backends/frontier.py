@@ -380,7 +380,6 @@ class FrontierBackend:
         n_cells = component.n_cells
         largest_box = max(len(box.cells) for box in component.boxes)
         bits = -(-(n_cells + largest_box.bit_length() + 1) // 8) * 8  # coefficient slot, whole bytes
-        digit_bits = _digit_bits(component)
         _order, steps, live = plan_steps(component, budget=budget)
 
         # Forward: layers[i] = (offset, {state before step i: packed weights / x**offset}).
