@@ -99,3 +99,32 @@ def test_constructor_validates_arrays():
         Position(np.array([[FLAG, FLAG]]), mines=1)
     with pytest.raises(PositionFormatError, match="must be an int"):
         Position(np.array([[COVERED]]), mines=0.5)
+
+
+def test_random_text_never_crashes_the_reader_or_the_solver():
+    """Whatever the text, the reader returns a Position or raises PositionFormatError, and
+    solve() returns an analysis or raises a CspminesError that says what is wrong."""
+    from cspmines import CspminesError, solve
+
+    rng = np.random.default_rng(1234)
+    alphabet = list(".Hh F*?0123456789x#\n") + ["\n", "\n", "3x3", "2x2x1", "x"]
+    outcomes = {"read": 0, "solved": 0, "refused": 0}
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet, size=int(rng.integers(0, 30))))
+        if rng.random() < 0.5:  # a plausible header makes deeper paths reachable
+            width, height = int(rng.integers(1, 5)), int(rng.integers(1, 4))
+            rows = ["".join(rng.choice(list(".F*?012345678"), size=width)) for _ in range(height)]
+            text = f"{width}x{height}x{int(rng.integers(0, width * height + 2))}\n" + "\n".join(rows)
+        try:
+            position = Position.from_string(text)
+        except PositionFormatError as error:
+            assert str(error) and error.line >= 0
+            outcomes["refused"] += 1
+            continue
+        outcomes["read"] += 1
+        try:
+            solve(position, density=0.3 if position.mines is None else None)
+            outcomes["solved"] += 1
+        except CspminesError as error:
+            assert "inconsistent" in str(error) or "total" in str(error)
+    assert min(outcomes.values()) > 20, outcomes  # every path was reached, and none crashed
