@@ -26,6 +26,7 @@ from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position, neighbour_array
 from ..solve import solve
 from .base import Action, SeededAgent
+from .endgame import best_move
 
 __all__ = ["ExactAgent", "trivial_deductions"]
 
@@ -74,6 +75,10 @@ class ExactAgent(SeededAgent):
         each examined cell costs one solve per possible clue value.
     margin : float, keyword-only
         How much riskier than the least likely cell a candidate may be.
+    endgame : int, keyword-only
+        With at most this many layouts left, search the game tree exhaustively
+        for the move that maximises the chance of winning
+        (:mod:`cspmines.agents.endgame`); 0 (the default) turns it off.
     """
 
     name = "exact"
@@ -86,9 +91,13 @@ class ExactAgent(SeededAgent):
         on_analysis=None,
         lookahead: int = 0,
         margin: float = 0.02,
+        endgame: int = 0,
     ):
-        if lookahead < 0 or not 0 <= margin < 1:
-            raise ValueError(f"lookahead must be >= 0 and margin in [0, 1), got {lookahead}, {margin}")
+        if lookahead < 0 or not 0 <= margin < 1 or endgame < 0:
+            raise ValueError(
+                f"lookahead and endgame must be >= 0 and margin in [0, 1), got {lookahead}, {endgame}, {margin}"
+            )
+        self.endgame = endgame
         self.lookahead = lookahead
         self.margin = margin
         self.backend = backend
@@ -152,6 +161,10 @@ class ExactAgent(SeededAgent):
         best = min(analysis.probability(c) for c in candidates)
         tied = [c for c in candidates if analysis.probability(c) == best]
         choice = min(tied, key=lambda c: (len(table(c)), c))
+        if self.endgame and analysis.model_count is not None and analysis.model_count <= self.endgame:
+            searched = best_move(self._seen_by_engine(position), limit=self.endgame)
+            if searched is not None:
+                return searched[0]
         if self.lookahead:
             choice = self._most_secondary_safe(position, analysis, candidates, choice, float(best))
         return choice

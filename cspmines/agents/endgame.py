@@ -1,0 +1,144 @@
+"""Endgame search: the move that maximises the chance of winning, once few layouts remain.
+
+When a position has at most a few dozen mine layouts, they can be listed
+(cell-level SAT, the mine total included) and the game played out over
+them: opening cell c survives in the layouts where c is safe, and its clue
+splits those into groups that a player can tell apart. The chance of
+winning from a set S of layouts is 1 when one layout is left (everything is
+known), otherwise the best over the cells not yet determined of
+``sum over clue groups G of |G| / |S| * win(G)``; a proved-safe cell whose
+clue still varies is information for free and is always taken first.
+Opening a zero is treated as one clue (its cascade would only tell more).
+
+>>> from cspmines import Position
+>>> layouts = list_layouts(Position.from_string("3x2x1\\n1..\\n1.."), limit=10)
+>>> sorted(sorted(layout) for layout in layouts)
+[[1], [4]]
+>>> best_move(Position.from_string("3x2x1\\n1..\\n1.."), limit=10)[1]   # a 50/50: half the games are won
+0.5
+"""
+
+from __future__ import annotations
+
+from ..position import COVERED, FLAG, MINE, Position
+
+__all__ = ["list_layouts", "best_move"]
+
+
+def list_layouts(position: Position, *, limit: int) -> list[frozenset] | None:
+    """Every layout of mines over the covered cells, or None if there are more than ``limit``."""
+    from pysat.solvers import Solver
+
+    flat = position.grid.ravel()
+    covered = position.covered_cells
+    var = {cell: i + 1 for i, cell in enumerate(covered)}
+    solver = Solver(name="minicard")
+    try:
+        for cell in position.clue_cells:
+            lits = [var[n] for n in position.neighbours(cell) if flat[n] == COVERED]
+            need = int(flat[cell]) - sum(1 for n in position.neighbours(cell) if flat[n] in (FLAG, MINE))
+            if lits:
+                solver.add_atmost(lits, need)
+                solver.add_atmost([-lit for lit in lits], len(lits) - need)
+        if position.mines is not None:
+            left = position.mines - len(position.known_mine_cells)
+            lits = list(var.values())
+            solver.add_atmost(lits, left)
+            solver.add_atmost([-lit for lit in lits], len(lits) - left)
+        layouts = []
+        while solver.solve():
+            model = solver.get_model()
+            layouts.append(frozenset(covered[lit - 1] for lit in model if lit > 0))
+            if len(layouts) > limit:
+                return None
+            solver.add_clause([-lit for lit in model])
+        return layouts
+    finally:
+        solver.delete()
+
+
+class _Search:
+    def __init__(self, position: Position, layouts: list, budget: int):
+        self.cells = position.covered_cells
+        self.index = {cell: i for i, cell in enumerate(self.cells)}
+        self.masks = [sum(1 << self.index[c] for c in layout) for layout in layouts]
+        self.around = {c: sum(1 << self.index[n] for n in position.neighbours(c) if n in self.index) for c in self.cells}
+        self.memo: dict[int, float] = {}
+        self.budget = budget
+
+    def groups(self, members: int, cell: int) -> list[int]:
+        """The layouts of ``members`` where ``cell`` is safe, split by the clue it would show."""
+        bit, around = 1 << self.index[cell], self.around[cell]
+        split: dict[int, int] = {}
+        for i in _bits(members):
+            mask = self.masks[i]
+            if not mask & bit:
+                clue = (mask & around).bit_count()
+                split[clue] = split.get(clue, 0) | (1 << i)
+        return list(split.values())
+
+    def value_of(self, members: int, cell: int) -> float:
+        total = members.bit_count()
+        return sum(group.bit_count() / total * self.win(group) for group in self.groups(members, cell))
+
+    def win(self, members: int) -> float:
+        if members.bit_count() <= 1:
+            return 1.0
+        if members in self.memo:
+            return self.memo[members]
+        self.budget -= 1
+        if self.budget < 0:
+            raise TimeoutError
+        undetermined, free = [], None
+        layouts = [self.masks[i] for i in _bits(members)]
+        union, common = 0, ~0
+        for mask in layouts:
+            union |= mask
+            common &= mask
+        for cell in self.cells:
+            bit = 1 << self.index[cell]
+            if union & bit and not common & bit:
+                undetermined.append(cell)
+            elif not union & bit and free is None and len(self.groups(members, cell)) > 1:
+                free = cell  # proved safe in every layout, and its clue still tells them apart
+        if free is not None:
+            value = self.value_of(members, free)
+        elif not undetermined:
+            value = 1.0
+        else:
+            value = max(self.value_of(members, cell) for cell in undetermined)
+        self.memo[members] = value
+        return value
+
+
+def _bits(value: int):
+    while value:
+        low = value & -value
+        yield low.bit_length() - 1
+        value ^= low
+
+
+def best_move(position: Position, *, limit: int = 40, budget: int = 20_000) -> tuple[int, float] | None:
+    """(the cell to open, the chance of winning from here) by exhaustive search, or None
+    when there are more than ``limit`` layouts or the search passes ``budget`` states."""
+    layouts = list_layouts(position, limit=limit)
+    if not layouts or len(layouts) < 2:
+        return None
+    search = _Search(position, layouts, budget)
+    everyone = (1 << len(layouts)) - 1
+    try:
+        scored = []
+        union, common = 0, ~0
+        for mask in search.masks:
+            union |= mask
+            common &= mask
+        for cell in position.covered_cells:
+            bit = 1 << search.index[cell]
+            if union & bit and not common & bit:
+                scored.append((search.value_of(everyone, cell), -cell))
+    except TimeoutError:
+        return None
+    if not scored:
+        return None
+    value, negative_cell = max(scored)
+    return -negative_cell, value
