@@ -15,7 +15,7 @@ from cspmines.agents.partition import blocks
 from cspmines.games import Board, Game, PRESETS, play
 
 #: Every registered agent, and the exact agent's options as variants of it.
-AGENTS = (*agent_names(), "exact:lookahead=4")
+AGENTS = (*agent_names(), "exact:lookahead=4", "exact:endgame=40")
 RULES = ("classic", "minesearch", "score")
 
 
@@ -169,3 +169,30 @@ def test_risk_score_orderly_probing_on_an_empty_board():
     agent.reset(rules="minesearch", seed=0)
     action = agent.act(Position.from_string("9x9x1\n" + "\n".join(["." * 9] * 9)))
     assert action.cell == 1 * 9 + 1  # the first orderly probe: row 1, column 1, gain 9
+
+
+def test_endgame_lists_every_layout_and_values_moves_exactly():
+    from cspmines import solve
+    from cspmines.agents.endgame import best_move, list_layouts
+    from randompositions import random_position
+
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(200):
+        position = random_position(rng, max_covered=12)
+        if position.mines is None:
+            continue
+        try:
+            count = solve(position).model_count
+        except Exception:
+            continue
+        layouts = list_layouts(position, limit=5000)
+        assert layouts is not None and len(layouts) == count == len(set(layouts))
+        checked += 1
+    assert checked > 50
+    # two 50/50s side by side: opening the free cell between them first wins 3 games in 4
+    two = Position.from_string("7x1x2\n.1...1.")
+    cell, value = best_move(two, limit=10)
+    assert (cell, value) == (3, 0.75)
+    assert best_move(Position.from_string("3x2x1\n1..\n1.."), limit=10)[1] == 0.5
+    assert list_layouts(Position.from_string("5x5x5\n" + "\n".join(["....."] * 5)), limit=10) is None

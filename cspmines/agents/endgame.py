@@ -126,16 +126,20 @@ def best_move(position: Position, *, limit: int = 40, budget: int = 20_000) -> t
         return None
     search = _Search(position, layouts, budget)
     everyone = (1 << len(layouts)) - 1
+    union, common = 0, ~0
+    for mask in search.masks:
+        union |= mask
+        common &= mask
     try:
-        scored = []
-        union, common = 0, ~0
-        for mask in search.masks:
-            union |= mask
-            common &= mask
-        for cell in position.covered_cells:
+        for cell in position.covered_cells:  # information for free comes first, as in the search
             bit = 1 << search.index[cell]
-            if union & bit and not common & bit:
-                scored.append((search.value_of(everyone, cell), -cell))
+            if not union & bit and len(search.groups(everyone, cell)) > 1:
+                return cell, search.win(everyone)
+        scored = [
+            (search.value_of(everyone, cell), -cell)
+            for cell in position.covered_cells
+            if union & (1 << search.index[cell]) and not common & (1 << search.index[cell])
+        ]
     except TimeoutError:
         return None
     if not scored:
