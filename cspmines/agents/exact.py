@@ -2,9 +2,12 @@
 
 Each move: open a cell already proved safe (proofs are kept between moves);
 otherwise try single-clue deductions, which are cheap; otherwise call the
-full engine, keep every proved cell, and if nothing is proved guess the cell
-least likely to be a mine. Ties are broken towards cells with fewer
-neighbours (a corner is likelier to open a zero), then the lowest cell.
+full engine, keep every proved cell, and if nothing is proved guess. With
+few layouts left the guess comes from an exhaustive search of the game tree
+(``endgame``); otherwise it is the cell least likely to be a mine, ties
+broken towards cells with fewer neighbours (a corner is likelier to open a
+zero), then refined by secondary safety among the few least likely cells
+(``lookahead``).
 Mines it has proved are remembered and shown to the engine as flags.
 
 Under ``minesearch`` it opens proved mines (each one found costs one cell
@@ -71,14 +74,18 @@ class ExactAgent(SeededAgent):
         Secondary safety: examine up to this many of the least likely cells
         (within ``margin`` of the best) and open the one that maximises "this
         move is safe and so is the best move after it", each possible clue
-        weighted by its exact number of layouts. 0 (the default) turns it off;
-        each examined cell costs one solve per possible clue value.
+        weighted by its exact number of layouts. 0 turns it off;
+        each examined cell costs one solve per possible clue value. Default 3.
     margin : float, keyword-only
         How much riskier than the least likely cell a candidate may be.
     endgame : int, keyword-only
         With at most this many layouts left, search the game tree exhaustively
         for the move that maximises the chance of winning
-        (:mod:`cspmines.agents.endgame`); 0 (the default) turns it off.
+        (:mod:`cspmines.agents.endgame`); 0 turns it off. Default 150.
+
+    The defaults were measured on the same 4,000 classic expert boards
+    (``benchmarks/guessing.py``): both off 37.82%, ``lookahead=3`` 38.42%,
+    ``endgame=150`` 39.42%, both 39.83%, at 28.6 ms per game (median).
     """
 
     name = "exact"
@@ -89,9 +96,9 @@ class ExactAgent(SeededAgent):
         backend: str = "auto",
         max_chain: int | None = None,
         on_analysis=None,
-        lookahead: int = 0,
+        lookahead: int = 3,
         margin: float = 0.02,
-        endgame: int = 0,
+        endgame: int = 150,
     ):
         if lookahead < 0 or not 0 <= margin < 1 or endgame < 0:
             raise ValueError(
