@@ -160,7 +160,15 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) ->
 
 
 def summarize(records: list) -> list[dict]:
-    """One summary per agent and configuration, in first-seen order."""
+    """One summary per agent and configuration, in first-seen order.
+
+    >>> record = {"agent": "a", "game": 0, "width": 9, "height": 9, "mines": 10, "rules": "classic",
+    ...           "withheld": 0.0, "first_click": "safe", "won": True, "moves": 20, "guesses": 1,
+    ...           "opened_fraction": 0.9, "score": 0.0, "seconds": 0.002}
+    >>> row, = summarize([record, {**record, "game": 1, "won": False}])
+    >>> row["games"], row["wins"], row["win_rate"]
+    (2, 1, 0.5)
+    """
     groups: dict[tuple, list] = {}
     for record in records:
         key = (record["agent"], *(record[k] for k in ("width", "height", "mines", "rules", "withheld", "first_click")))
@@ -395,7 +403,14 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
 
 def sweep_suites(base: Suite, *, densities=None, sizes=None, density: float = 0.15) -> list[tuple[float, Suite]]:
     """The suites of a density sweep (same board size) or a size sweep (square boards, same density),
-    each with its x value: the density, or the number of cells."""
+    each with its x value: the density, or the number of cells.
+
+    >>> base = Suite.create(agents=["exact"], size="10x10x10", games=5)
+    >>> [(x, s.mines) for x, s in sweep_suites(base, densities=[0.1, 0.3])]
+    [(0.1, 10), (0.3, 30)]
+    >>> [(x, s.width, s.mines) for x, s in sweep_suites(base, sizes=[4], density=0.25)]
+    [(16, 4, 4)]
+    """
     suites = []
     for d in densities or []:
         mines = max(1, round(d * base.width * base.height))

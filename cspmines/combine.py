@@ -26,16 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-__all__ = ["Combination", "binomial", "convolve", "combine_with_total", "combine_with_density"]
-
-
-def binomial(n: int, k: int) -> int:
-    """C(n, k), and 0 outside ``0 <= k <= n`` (where :func:`math.comb` would raise).
-
-    >>> binomial(5, 2), binomial(5, -1), binomial(5, 6)
-    (10, 0, 0)
-    """
-    return comb(n, k) if 0 <= k <= n else 0
+__all__ = ["Combination", "convolve", "combine_with_total", "combine_with_density"]
 
 
 def convolve(a, b) -> list:

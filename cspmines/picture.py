@@ -106,7 +106,14 @@ def render_svg(subject, *, components: bool = False, cell_size: int = 22) -> str
 
 
 def render_png(subject, path, *, components: bool = False, cell_size: int = 22) -> None:
-    """The same picture as :func:`render_svg`, drawn with matplotlib into a PNG file."""
+    """The same picture as :func:`render_svg`, drawn with matplotlib into a PNG file.
+
+    >>> import os, tempfile
+    >>> from cspmines import Position
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.png")
+    >>> render_png(Position.from_string("3x1x1\\n.1."), path); open(path, "rb").read(4)
+    b'\\x89PNG'
+    """
     import matplotlib
 
     matplotlib.use("Agg")

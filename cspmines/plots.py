@@ -57,7 +57,15 @@ def plot_summary(summary: list, path) -> None:
 
 
 def plot_sweep(rows: list, path, *, x_label: str) -> None:
-    """Two panels against the sweep's x: each agent's measure, and its seconds per game."""
+    """Two panels against the sweep's x: each agent's measure, and its seconds per game.
+
+    >>> import os, tempfile
+    >>> rows = [{"x": x, "agent": "a", "rules": "minesearch", "mean_opened_fraction": 0.5 + x,
+    ...          "mean_seconds_per_game": 0.01} for x in (0.1, 0.2)]
+    >>> path = os.path.join(tempfile.mkdtemp(), "sweep.png")
+    >>> plot_sweep(rows, path, x_label="density"); os.path.getsize(path) > 0
+    True
+    """
     plt = _pyplot()
     key, label, _ = measure_of(rows[0]["rules"])
     figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))

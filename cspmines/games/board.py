@@ -182,7 +182,14 @@ class Board:
 
     @classmethod
     def from_file(cls, path) -> "Board":
-        """Read ``.mbf`` (binary), ``.json``, or a position text file with the mines marked."""
+        """Read ``.mbf`` (binary), ``.json``, or a position text file with the mines marked.
+
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "b.mbf")
+        >>> _ = open(path, "wb").write(Board.random("beginner", seed=1).to_mbf())
+        >>> Board.from_file(path).n_mines
+        10
+        """
         path = Path(path)
         if path.suffix.lower() == ".mbf":
             return cls.from_mbf(path.read_bytes(), source=str(path))

@@ -108,7 +108,16 @@ class Game:
 
     # -- moves ---------------------------------------------------------------
     def apply(self, action: Action) -> None:
-        """Carry out an agent's action."""
+        """Carry out an agent's action.
+
+        >>> game = Game(Board.random("4x3x2", seed=3))
+        >>> game.apply(Action.flag(11)); int(game.position.grid[2, 3])  # FLAG
+        -2
+        >>> game.apply(Action.open(0))
+        Traceback (most recent call last):
+        ...
+        cspmines.games.game.IllegalMoveError: cell 0 is not covered (flagged or open): it cannot be opened
+        """
         if self.status != "playing":
             raise IllegalMoveError(f"the game is over ({self.status})")
         if not 0 <= action.cell < self.board.size:
