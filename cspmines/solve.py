@@ -101,29 +101,40 @@ def solve(
 
     system = ConstraintSystem.from_position(position, mines=mines)
     components = split_components(system)
-    rest = system.unconstrained_cells
-    cut_cells: frozenset = frozenset()
-    if max_chain is not None and any(c.n_boxes > max_chain for c in components):
-        long_chains = [c for c in components if c.n_boxes > max_chain]
-        if not satisfiable(long_chains):
-            raise InconsistentPositionError("no mine layout satisfies the clues of a chain that max_chain would cut")
-        cut_cells = frozenset(cell for c in long_chains for cell in c.cells)
-        components, orphans = bound_components(components, max_boxes=max_chain)
-        rest = rest + tuple(orphans)
+    components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
     counts = _count_smallest_first(engine, components, counting)
     if any(count is None for count in counts):
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
-        return _partial_analysis(position, system, components, counts, density, deciding, backend, engine)
-    box_sizes = [[box.size for box in c.boxes] for c in components]
-    if density is None:
-        combination = combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=system.mines_left)
-    else:
-        combination = combine_with_density(counts, box_sizes, rest_size=len(rest), density=density)
+        return _partial_analysis(position, system, components, counts, rest, density, deciding, backend, engine)
+    combination = _combine(counts, components, rest, system.mines_left, density)
     if combination.model_count == 0:
         if not explain:
             raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
         raise _explain_inconsistency(position, system, components, counts, combination.mine_range, len(rest))
+    return _exact_analysis(position, system, components, counts, rest, combination, cut_cells, density, backend, engine)
 
+
+def _bound_chains(components, rest: tuple, max_chain: int | None):
+    """(components, rest, cells of the chains cut): cut chains longer than ``max_chain`` boxes."""
+    if max_chain is None or all(c.n_boxes <= max_chain for c in components):
+        return components, rest, frozenset()
+    long_chains = [c for c in components if c.n_boxes > max_chain]
+    if not satisfiable(long_chains):  # a relaxation must not hide an inconsistency
+        raise InconsistentPositionError("no mine layout satisfies the clues of a chain that max_chain would cut")
+    cut_cells = frozenset(cell for c in long_chains for cell in c.cells)
+    components, orphans = bound_components(components, max_boxes=max_chain)
+    return components, rest + tuple(orphans), cut_cells
+
+
+def _combine(counts, components, rest: tuple, mines_left: int | None, density):
+    box_sizes = [[box.size for box in c.boxes] for c in components]
+    if density is None:
+        return combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
+    return combine_with_density(counts, box_sizes, rest_size=len(rest), density=density)
+
+
+def _exact_analysis(position, system, components, counts, rest, combination, cut_cells, density, backend, engine):
+    """The analysis of a fully counted position (exact unless chains were cut)."""
     groups = [
         (box.cells, p)
         for component, probabilities in zip(components, combination.box_probabilities)
@@ -173,7 +184,7 @@ def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCou
         return None
 
 
-def _partial_analysis(position, system, components, counts, density, budget, backend, engine) -> Analysis:
+def _partial_analysis(position, system, components, counts, rest, density, budget, backend, engine) -> Analysis:
     """What can still be said when some component was not counted within the budget.
 
     Certain cells come from the SAT check (the mine total included) and are
@@ -183,7 +194,6 @@ def _partial_analysis(position, system, components, counts, density, budget, bac
     known total, which couples everything, every uncertain cell is estimated
     as if the total were the density it implies.
     """
-    rest = system.unconstrained_cells
     try:
         certain = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget)
     except BudgetExceededError:

@@ -109,3 +109,12 @@ def test_chains_cli(tmp_path, capsys):
     results = json.loads(capsys.readouterr().out)["results"]
     assert [r["x"] for r in results] == [0.1, 0.2] and [r["mines"] for r in results] == [8, 16]
     assert len(out.read_text().splitlines()) == 6
+
+
+def test_bounded_chains_under_a_budget_still_give_every_cell_a_value():
+    position = Position.from_file(DATA / "lattice15-2.txt")
+    analysis = solve(position, max_chain=20, node_limit=5)
+    floats = analysis.probabilities()
+    covered = position.grid == -1
+    assert not np.isnan(floats[covered]).any() and not analysis.exact
+    assert set(analysis.safe_cells) <= set(solve(position).safe_cells)
