@@ -130,8 +130,29 @@ def _floats(text: str, what: str) -> list[float]:
         raise ValueError(f"{what} must be comma-separated numbers, got {text!r}") from None
 
 
+def _sweep_points(args, suite) -> list:
+    """The (x, suite) points of --density-sweep or --size-sweep (empty without either)."""
+    from .bench import sweep_suites
+
+    return sweep_suites(
+        suite,
+        densities=_floats(args.density_sweep, "--density-sweep") if args.density_sweep else None,
+        sizes=[int(x) for x in _floats(args.size_sweep, "--size-sweep")] if args.size_sweep else None,
+        density=args.density,
+    )
+
+
+def _write_csv(path: str, rows: list) -> None:
+    import csv
+
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def _run_bench(args, out) -> int:
-    from .bench import Suite, run_suite, sweep_suites
+    from .bench import Suite, run_suite
     from .plots import plot_summary, plot_sweep
 
     size = args.size or args.preset or "expert"
@@ -149,12 +170,7 @@ def _run_bench(args, out) -> int:
     if args.density_sweep or args.size_sweep:
         if args.out or args.resume:
             raise ValueError("--out and --resume go with a single suite, not a sweep")
-        points = sweep_suites(
-            suite,
-            densities=_floats(args.density_sweep, "--density-sweep") if args.density_sweep else None,
-            sizes=[int(x) for x in _floats(args.size_sweep, "--size-sweep")] if args.size_sweep else None,
-            density=args.density,
-        )
+        points = _sweep_points(args, suite)
         x_label = "mine density" if args.density_sweep else "cells (grid area)"
         rows, seconds, played = [], 0.0, 0
         for x, point in points:
@@ -165,12 +181,7 @@ def _run_bench(args, out) -> int:
             if result.interrupted:
                 break
         if args.csv:
-            import csv
-
-            with open(args.csv, "w", newline="", encoding="utf-8") as handle:
-                writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-                writer.writeheader()
-                writer.writerows({**r, "ci95": " ".join(f"{v:.4f}" for v in r["ci95"])} for r in rows)
+            _write_csv(args.csv, [{**r, "ci95": " ".join(f"{v:.4f}" for v in r["ci95"])} for r in rows])
         if args.plot:
             plot_sweep(rows, args.plot, x_label=x_label)
         _print_results(rows, seconds, played, args, out)
@@ -186,18 +197,13 @@ def _run_bench(args, out) -> int:
 
 
 def _run_chains(args, out) -> int:
-    from .bench import Suite, run_suite, sweep_suites
+    from .bench import Suite, run_suite
     from .chains import plot_chains, summarize_chains
 
     suite = Suite.create(
         agents=["exact"], size=args.size or args.preset or "expert", first_click=args.first_click, games=args.games, seed=args.seed
     )
-    points = sweep_suites(
-        suite,
-        densities=_floats(args.density_sweep, "--density-sweep") if args.density_sweep else None,
-        sizes=[int(x) for x in _floats(args.size_sweep, "--size-sweep")] if args.size_sweep else None,
-        density=args.density,
-    ) or [(suite.mines / (suite.width * suite.height), suite)]
+    points = _sweep_points(args, suite) or [(suite.mines / (suite.width * suite.height), suite)]
     records, summary, seconds = [], [], 0.0
     for x, point in points:
         result = run_suite(point, workers=args.workers, progress=False if args.quiet else None, task="chains")
@@ -211,12 +217,7 @@ def _run_chains(args, out) -> int:
             for record in records:
                 handle.write(json.dumps(record) + "\n")
     if args.csv:
-        import csv
-
-        with open(args.csv, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(summary[0]))
-            writer.writeheader()
-            writer.writerows(summary)
+        _write_csv(args.csv, summary)
     if args.plot:
         by_size = bool(args.size_sweep)
         plot_chains(summary, records, args.plot, x_key="x", x_label="cells (grid area)" if by_size else "mine density")
