@@ -169,7 +169,7 @@ class ExactAgent(SeededAgent):
         tied = [c for c in candidates if analysis.probability(c) == best]
         choice = min(tied, key=lambda c: (len(table(c)), c))
         if self.endgame and analysis.model_count is not None and analysis.model_count <= self.endgame:
-            searched = best_move(self._seen_by_engine(position), limit=self.endgame)
+            searched = best_move(analysis.position, limit=self.endgame)  # the engine's view, flags added
             if searched is not None:
                 return searched[0]
         if self.lookahead:
@@ -183,7 +183,7 @@ class ExactAgent(SeededAgent):
         # fewer neighbours first: among cells of one probability the corner opens most
         close.sort(key=lambda c: (float(analysis.probability(c)), len(table(c)), c))
         shortlist = [choice] + [c for c in close if c != choice][: self.lookahead - 1]
-        seen = self._seen_by_engine(position)
+        seen = analysis.position  # already the engine's view, known mines flagged
         scored = [(self._secondary_safety(seen, analysis, cell), -shortlist.index(cell), cell) for cell in shortlist]
         return max(scored)[2]
 

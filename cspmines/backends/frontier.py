@@ -51,7 +51,7 @@ __all__ = ["FrontierBackend", "elimination_order", "greedy_order", "front_width"
 
 
 def elimination_order(component: Component, *, budget: Budget | None = None) -> list[int]:
-    """The box order to count in (see :func:`plan_order`, which also returns the live states).
+    """The box order to count in (see :func:`plan_steps`, which also returns the plan and live states).
 
     >>> from cspmines.components import Box, LocalRule
     >>> chain = Component(
@@ -60,13 +60,7 @@ def elimination_order(component: Component, *, budget: Budget | None = None) -> 
     >>> elimination_order(chain)
     [0, 1, 2, 3]
     """
-    return plan_order(component, budget=budget)[0]
-
-
-def plan_order(component: Component, *, budget: Budget | None = None) -> tuple[list[int], list | None]:
-    """The box order and live states of :func:`plan_steps`, without the steps."""
-    order, _steps, live = plan_steps(component, budget=budget)
-    return order, live
+    return plan_steps(component, budget=budget)[0]
 
 
 def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[list[int], list, list | None]:
