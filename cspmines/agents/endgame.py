@@ -90,11 +90,7 @@ class _Search:
         if self.budget < 0:
             raise TimeoutError
         undetermined, free = [], None
-        layouts = [self.masks[i] for i in _bits(members)]
-        union, common = 0, ~0
-        for mask in layouts:
-            union |= mask
-            common &= mask
+        union, common = _spread(self.masks[i] for i in _bits(members))
         for cell in self.cells:
             bit = 1 << self.index[cell]
             if union & bit and not common & bit:
@@ -109,6 +105,15 @@ class _Search:
             value = max(self.value_of(members, cell) for cell in undetermined)
         self.memo[members] = value
         return value
+
+
+def _spread(masks) -> tuple[int, int]:
+    """(cells that are a mine in some layout, cells that are a mine in every layout)."""
+    union, common = 0, ~0
+    for mask in masks:
+        union |= mask
+        common &= mask
+    return union, common
 
 
 def _bits(value: int):
@@ -126,10 +131,7 @@ def best_move(position: Position, *, limit: int = 40, budget: int = 20_000) -> t
         return None
     search = _Search(position, layouts, budget)
     everyone = (1 << len(layouts)) - 1
-    union, common = 0, ~0
-    for mask in search.masks:
-        union |= mask
-        common &= mask
+    union, common = _spread(search.masks)
     try:
         for cell in position.covered_cells:  # information for free comes first, as in the search
             bit = 1 << search.index[cell]
