@@ -138,9 +138,14 @@ def _task(name: str):
     raise SuiteError(f"unknown task {name!r}")
 
 
+def _suite_of(fields: dict) -> Suite:
+    """The suite back from the plain fields sent to workers."""
+    return Suite(**{**fields, "agents": tuple(fields["agents"])})
+
+
 def _play_chunk(suite_fields: dict, chunk: list, task: str = "play") -> list:
     """A batch of games in one worker (the unit sent to processes and to Ray)."""
-    suite = Suite(**{**suite_fields, "agents": tuple(suite_fields["agents"])})
+    suite = _suite_of(suite_fields)
     run = _task(task)
     return [run(suite, agent, i) for agent, i in chunk]
 
@@ -328,7 +333,7 @@ def run_suite(
 
 
 def _crashed(chunk: list, fields: dict, why: str) -> list:
-    config = {k: fields[k] for k in ("width", "height", "mines", "rules", "withheld", "first_click", "seed")}
+    config = _suite_of(fields).config
     return [{"agent": agent, "game": i, **config, "error": why} for agent, i in chunk]
 
 
