@@ -25,6 +25,27 @@ class Oracle:
 
 def brute_force(position: Position, *, mines: int | None = None, density: Fraction | None = None) -> Oracle:
     grid = position.grid
+    covered, rows, weights = _valid_layouts(position, mines=mines, density=density)
+    index = {cell: j for j, cell in enumerate(covered)}
+    model_count = len(rows)
+    if model_count == 0:
+        return Oracle(0, {})
+    row_k = rows.sum(axis=1)
+    norm = sum(weights[int(k)] for k in row_k)
+    probabilities = {}
+    for cell, j in index.items():
+        probabilities[cell] = Fraction(sum(weights[int(k)] for k in row_k[rows[:, j] == 1])) / norm
+    return Oracle(model_count, probabilities)
+
+
+def mine_layouts(position: Position) -> list[frozenset]:
+    """Every layout of mines over the covered cells (the position's total must be known)."""
+    covered, rows, _ = _valid_layouts(position, mines=None, density=None)
+    return [frozenset(cell for cell, bit in zip(covered, row) if bit) for row in rows]
+
+
+def _valid_layouts(position: Position, *, mines, density):
+    grid = position.grid
     width = position.width
     covered = [i for i, code in enumerate(grid.ravel()) if code == COVERED]
     n = len(covered)
@@ -57,13 +78,4 @@ def brute_force(position: Position, *, mines: int | None = None, density: Fracti
         weights = {k: 1 for k in range(n + 1)}
     else:
         weights = {k: density**k * (1 - density) ** (n - k) for k in range(n + 1)}
-    rows = layouts[valid]
-    model_count = len(rows)
-    if model_count == 0:
-        return Oracle(0, {})
-    row_k = rows.sum(axis=1)
-    norm = sum(weights[int(k)] for k in row_k)
-    probabilities = {}
-    for cell, j in index.items():
-        probabilities[cell] = Fraction(sum(weights[int(k)] for k in row_k[rows[:, j] == 1])) / norm
-    return Oracle(model_count, probabilities)
+    return covered, layouts[valid], weights

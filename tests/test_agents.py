@@ -15,7 +15,7 @@ from cspmines.agents.partition import blocks
 from cspmines.games import Board, Game, PRESETS, play
 
 #: Every registered agent, and the exact agent's options as variants of it.
-AGENTS = (*agent_names(), "exact:lookahead=4", "exact:endgame=40")
+AGENTS = (*agent_names(), "exact:lookahead=0,fifty_fifty=false,endgame=0", "exact:endgame=40,progress=0.2")
 RULES = ("classic", "minesearch", "score")
 
 
@@ -83,18 +83,6 @@ def test_agent_options_are_parsed_and_checked():
         make_agent("exact:lookahead=-1")
     with pytest.raises(Exception, match="does not take"):
         make_agent("random:speed=3")
-
-
-def test_secondary_safety_is_a_probability_below_plain_safety():
-    position = Position.from_string("5x5x4\n.....\n.1...\n.....\n.....\n.....")
-    agent = make_agent("exact:lookahead=5")
-    agent.reset(rules="classic", seed=0)
-    from cspmines import solve
-
-    analysis = solve(position)
-    for cell in (0, 12, 24):
-        value = agent._secondary_safety(position, analysis, cell)
-        assert 0 <= value <= 1 - float(analysis.probability(cell))
 
 
 def test_exact_agent_minesearch_and_score_use_proofs():

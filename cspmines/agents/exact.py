@@ -30,6 +30,7 @@ from ..position import COVERED, FLAG, MINE, Position, neighbour_array
 from ..solve import solve
 from .base import Action, SeededAgent
 from .endgame import best_move
+from .guessing import forced_fifty_fifty, look_ahead, shortlist
 
 __all__ = ["ExactAgent", "trivial_deductions"]
 
@@ -71,21 +72,32 @@ class ExactAgent(SeededAgent):
     on_analysis : callable, keyword-only
         Called with each :class:`~cspmines.analysis.Analysis` (for studies).
     lookahead : int, keyword-only
-        Secondary safety: examine up to this many of the least likely cells
-        (within ``margin`` of the best) and open the one that maximises "this
-        move is safe and so is the best move after it", each possible clue
-        weighted by its exact number of layouts. 0 turns it off;
-        each examined cell costs one solve per possible clue value. Default 3.
+        Secondary safety: look ahead from up to this many candidate cells
+        (:func:`~cspmines.agents.guessing.shortlist`) and open the one that
+        maximises "this move is safe and so is the best move after it", each
+        possible clue weighted by its exact number of layouts. 0 turns it
+        off (open the least likely cell). Each cell looked at costs one solve
+        per clue it can show; candidates that cannot win are cut short.
     margin : float, keyword-only
-        How much riskier than the least likely cell a candidate may be.
+        A candidate's chance of being safe may be this fraction below the
+        best cell's (0.1: within 10%).
+    progress : float, keyword-only
+        Bonus for progress: a cell's score is its secondary safety times
+        ``1 + progress * P(it is safe and its clue proves another cell)``.
+    avoid_dead : bool, keyword-only
+        Never look-ahead-choose a dead cell (one whose clue is the same in
+        every layout where it is safe, so opening it tells nothing) while a
+        living candidate remains.
+    fifty_fifty : bool, keyword-only
+        Guess a forced 50/50 (two cells one mine, that no clue can ever tell
+        apart) as soon as the engine is consulted, before other guesses.
     endgame : int, keyword-only
         With at most this many layouts left, search the game tree exhaustively
         for the move that maximises the chance of winning
         (:mod:`cspmines.agents.endgame`); 0 turns it off. Default 150.
 
-    The defaults were measured on the same 4,000 classic expert boards
-    (``benchmarks/guessing.py``): both off 37.82%, ``lookahead=3`` 38.42%,
-    ``endgame=150`` 39.42%, both 39.83%, at 28.6 ms per game (median).
+    The defaults and what each option is worth are measured by
+    ``benchmarks/guessing.py`` (the README's ablation table).
     """
 
     name = "exact"
@@ -96,8 +108,11 @@ class ExactAgent(SeededAgent):
         backend: str = "auto",
         max_chain: int | None = None,
         on_analysis=None,
-        lookahead: int = 3,
-        margin: float = 0.02,
+        lookahead: int = 8,
+        margin: float = 0.1,
+        progress: float = 0.0,
+        avoid_dead: bool = True,
+        fifty_fifty: bool = True,
         endgame: int = 150,
     ):
         if lookahead < 0 or not 0 <= margin < 1 or endgame < 0:
@@ -107,6 +122,9 @@ class ExactAgent(SeededAgent):
         self.endgame = endgame
         self.lookahead = lookahead
         self.margin = margin
+        self.progress = progress
+        self.avoid_dead = avoid_dead
+        self.fifty_fifty = fifty_fifty
         self.backend = backend
         self.max_chain = max_chain  # bounded chains (an approximation), see cspmines.bounded
         self.on_analysis = on_analysis  # called with every Analysis the agent computes (studies)
@@ -172,41 +190,30 @@ class ExactAgent(SeededAgent):
             searched = best_move(analysis.position, limit=self.endgame)  # the engine's view, flags added
             if searched is not None:
                 return searched[0]
+        if self.fifty_fifty:
+            pair = forced_fifty_fifty(analysis)
+            if pair is not None:
+                return min(pair)
         if self.lookahead:
-            choice = self._most_secondary_safe(position, analysis, candidates, choice, float(best))
+            choice = self._best_look_ahead(analysis, choice)
         return choice
 
-    def _most_secondary_safe(self, position: Position, analysis, candidates, choice: int, best: float) -> int:
-        """Among the least likely cells, the one whose next move is likeliest safe too."""
-        table = position.neighbours
-        close = [c for c in candidates if float(analysis.probability(c)) <= best + self.margin]
-        # fewer neighbours first: among cells of one probability the corner opens most
-        close.sort(key=lambda c: (float(analysis.probability(c)), len(table(c)), c))
-        shortlist = [choice] + [c for c in close if c != choice][: self.lookahead - 1]
-        seen = analysis.position  # already the engine's view, known mines flagged
-        scored = [(self._secondary_safety(seen, analysis, cell), -shortlist.index(cell), cell) for cell in shortlist]
-        return max(scored)[2]
-
-    def _secondary_safety(self, seen: Position, analysis, cell: int) -> float:
-        """P(cell is safe) times the expected safety of the best move after it."""
-        flat = seen.grid.ravel()
-        around = seen.neighbours(cell)
-        known = sum(1 for n in around if flat[n] in (FLAG, MINE))
-        unknown = sum(1 for n in around if flat[n] == COVERED)
-        weight = expected = 0
-        for clue in range(known, known + unknown + 1):
-            grid = seen.grid.copy()
-            grid.flat[cell] = clue
-            try:
-                after = solve(Position(grid, mines=seen.mines), backend=self.backend, explain=False)
-            except InconsistentPositionError:
+    def _best_look_ahead(self, analysis, choice: int) -> int:
+        """Among the shortlist, the living cell of best secondary safety (progress as a bonus)."""
+        cells = shortlist(analysis, size=self.lookahead, margin=self.margin, exclude=self.mines)
+        if choice not in cells:
+            cells = [choice, *cells[: self.lookahead - 1]]
+        best, best_score = None, -1.0
+        dead = []
+        for cell in cells:
+            view = look_ahead(analysis, cell, bound=best_score, progress_weight=self.progress, backend=self.backend)
+            if view.pruned:
                 continue
-            if after.safe_cells:
-                next_safe = 1.0
-            else:
-                next_safe = 1.0 - min(float(after.probability(c)) for c in after.position.covered_cells)
-            weight += after.model_count
-            expected += after.model_count * next_safe
-        if not weight:
-            return 0.0
-        return (1.0 - float(analysis.probability(cell))) * expected / weight
+            if view.dead and self.avoid_dead:
+                dead.append(view)
+                continue
+            if view.score(self.progress) > best_score:
+                best, best_score = view, view.score(self.progress)
+        if best is None:  # every candidate is dead: the safest of them
+            best = max(dead, key=lambda view: view.secondary)
+        return best.cell

@@ -1,0 +1,191 @@
+"""How the exact agent chooses among guesses once nothing is proved.
+
+The least mine probability is only the start. For a short list of candidate
+cells (:func:`shortlist`: the cells whose safety is within a margin of the
+best, and the most promising cells off the front), :func:`look_ahead`
+reveals each possible clue in turn, solves the position that results
+exactly, and measures
+
+* its *secondary safety*: the chance that this cell is safe **and** the best
+  move after it is safe too, each clue weighted by its exact number of
+  layouts;
+* its *progress*: the chance that it is safe and its clue proves some other
+  cell (a zero always does);
+* whether it is *dead*: every layout where it is safe shows the same clue,
+  so opening it can tell nothing; a dead cell is taken only when every
+  candidate is dead.
+
+:func:`forced_fifty_fifty` finds a pair of cells that no future clue can ever
+tell apart (one mine between them, and every cell that touches only one of
+them already open): a coin flip that must be taken some time, so taking it
+first loses nothing and saves the work on games it loses.
+
+>>> from cspmines import Position, solve
+>>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+>>> shortlist(analysis, size=8, margin=0.5)   # the corner off the front, then the front's two cells
+[3, 1, 5]
+>>> look_ahead(analysis, 3).dead    # safe, the corner must show 1: it can tell nothing
+True
+>>> view = look_ahead(analysis, 1)   # safe (chance 1/2), it proves other cells whatever it shows
+>>> view.safety, view.progress, view.dead
+(0.5, 0.5, False)
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ..errors import InconsistentPositionError
+from ..position import COVERED, FLAG, MINE, Position
+from ..solve import solve
+
+__all__ = ["Lookahead", "forced_fifty_fifty", "look_ahead", "shortlist"]
+
+
+@dataclass(frozen=True)
+class Lookahead:
+    """What opening one cell leads to (see the module docs).
+
+    ``pruned`` is True when the look stopped early because the cell could no
+    longer beat ``bound``; then ``secondary`` is only an upper bound and
+    ``progress`` and ``dead`` are unknown.
+    """
+
+    cell: int
+    safety: float
+    secondary: float
+    progress: float
+    dead: bool
+    pruned: bool = False
+
+    def score(self, progress_weight: float) -> float:
+        return self.secondary * (1.0 + progress_weight * self.progress)
+
+
+def shortlist(analysis, *, size: int, margin: float, exclude=frozenset()) -> list[int]:
+    """The cells worth looking ahead from, safest first.
+
+    Every front cell whose safety is at least ``(1 - margin)`` times the best
+    safety, then, if the cells off the front are that safe too, two of them:
+    the one with the fewest covered neighbours (likeliest to open a zero) and
+    the one two steps from the front with the fewest (its clue can reach the
+    front). At most ``size`` cells.
+    """
+    position = analysis.position
+    flat = position.grid.ravel()
+    front = {cell for report in analysis.components for cell in report.cells}
+    cells = [c for c in position.covered_cells if c not in exclude and analysis.probability(c) != 1]
+    if not cells:
+        return []
+    safety = {c: 1.0 - float(analysis.probability(c)) for c in cells}
+    floor = (1.0 - margin) * max(safety.values())
+
+    def covered_around(cell: int) -> int:
+        return sum(1 for n in position.neighbours(cell) if flat[n] == COVERED)
+
+    on_front = sorted((c for c in cells if c in front and safety[c] >= floor), key=lambda c: (-safety[c], covered_around(c), c))
+    off_front = [c for c in cells if c not in front and safety[c] >= floor]
+    picked = []
+    if off_front:
+        picked.append(min(off_front, key=lambda c: (covered_around(c), c)))
+        near = [c for c in off_front if _two_steps_from(position, c, front)]
+        if near:
+            picked.append(min(near, key=lambda c: (covered_around(c), c)))
+    merged = sorted(dict.fromkeys(on_front + picked), key=lambda c: (-safety[c], covered_around(c), c))
+    return merged[:size]
+
+
+def _two_steps_from(position: Position, cell: int, front: set) -> bool:
+    return any(m in front for n in position.neighbours(cell) for m in position.neighbours(n))
+
+
+def look_ahead(analysis, cell: int, *, bound: float = -1.0, progress_weight: float = 0.0, backend: str = "auto") -> Lookahead:
+    """Open ``cell`` in thought: every clue it can show, solved exactly.
+
+    Stops early (``pruned``) once the cell's score cannot exceed ``bound``;
+    the layouts' weights are exact when the position has a mine total.
+    """
+    seen = analysis.position
+    flat = seen.grid.ravel()
+    around = seen.neighbours(cell)
+    known = sum(1 for n in around if flat[n] in (FLAG, MINE))
+    unknown = sum(1 for n in around if flat[n] == COVERED)
+    safety = 1.0 - float(analysis.probability(cell))
+    exact_weights = seen.mines is not None and bool(analysis.model_count)
+    left = safety  # chance of this cell being safe with a clue not yet looked at
+    secondary = progress = 0.0
+    outcomes = []
+    for clue in range(known, known + unknown + 1):
+        if exact_weights and secondary + left * (1.0 + progress_weight) <= bound:
+            return Lookahead(cell, safety, secondary + left, 0.0, False, pruned=True)
+        grid = seen.grid.copy()
+        grid.flat[cell] = clue
+        try:
+            after = solve(Position(grid, mines=seen.mines), density=analysis.density, backend=backend, explain=False)
+        except InconsistentPositionError:
+            continue
+        next_safe = 1.0 if after.safe_cells else _best_safety(after)
+        if exact_weights:
+            weight = after.model_count / analysis.model_count
+            left -= weight
+        else:
+            weight = after.model_count
+        outcomes.append((weight, next_safe, bool(after.safe_cells)))
+        secondary += weight * next_safe
+        progress += weight * bool(after.safe_cells)
+    if not outcomes:
+        return Lookahead(cell, 0.0, 0.0, 0.0, True)
+    if not exact_weights:  # weights are relative: scale them to the cell's safety
+        total = sum(weight for weight, _, _ in outcomes)
+        secondary = safety * secondary / total
+        progress = safety * progress / total
+    return Lookahead(cell, safety, secondary, progress, dead=len(outcomes) == 1)
+
+
+def _best_safety(analysis) -> float:
+    covered = analysis.position.covered_cells
+    if not covered:
+        return 1.0
+    return 1.0 - min(float(analysis.probability(c)) for c in covered)
+
+
+def forced_fifty_fifty(analysis) -> tuple[int, int] | None:
+    """Two cells with one mine between them that no clue can ever tell apart, or None.
+
+    Such a pair is a coin flip in every line of play: each cell is a mine
+    with chance 1/2, exactly one of them is, and every cell touching only
+    one of the two is already open (or a known mine), so any clue still to
+    come sees both or neither.
+
+    >>> from cspmines import Position, solve
+    >>> forced_fifty_fifty(solve(Position.from_string("2x2x1\\n11\\n..")))
+    (2, 3)
+    >>> forced_fifty_fifty(solve(Position.from_string("3x2x1\\n11.\\n...")))  # (1,2) can still tell
+    """
+    position = analysis.position
+    flat = position.grid.ravel()
+    halves = [c for c in position.covered_cells if analysis.probability(c) == 0.5]
+    for a, b in itertools.combinations(halves, 2):
+        only_one = set(position.neighbours(a)) ^ set(position.neighbours(b))
+        only_one -= {a, b}
+        if not set(position.neighbours(a)) & (set(position.neighbours(b)) | {b}):
+            continue  # too far apart to share a clue
+        if any(flat[n] == COVERED for n in only_one):
+            continue
+        if _exactly_one_mine(analysis, a, b):
+            return a, b
+    return None
+
+
+def _exactly_one_mine(analysis, a: int, b: int) -> bool:
+    """Whether every layout has a mine at exactly one of ``a``, ``b`` (each a mine with chance 1/2)."""
+    position = analysis.position
+    grid = position.grid.copy()
+    grid.flat[a] = FLAG
+    try:
+        with_a = solve(Position(grid, mines=position.mines), density=analysis.density, explain=False)
+    except InconsistentPositionError:
+        return False
+    # a mine at a forces b safe, so P(a and b) = 0 and P(a or b) = 1/2 + 1/2 = 1
+    return with_a.probability(b) == 0

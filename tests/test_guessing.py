@@ -1,0 +1,117 @@
+"""The exact agent's guessing aids against layouts listed by brute force.
+
+Secondary safety, progress and dead cells are defined over the layouts that
+fit a position: these tests list them independently (tests/bruteforce.py)
+and recompute every figure from the definition.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from bruteforce import mine_layouts
+from cspmines import Position, solve
+from cspmines.agents.guessing import forced_fifty_fifty, look_ahead, shortlist
+from cspmines.errors import InconsistentPositionError
+from randompositions import random_position
+
+
+def consistent_positions(count: int, seed: int):
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        position = random_position(rng, max_covered=10)
+        if position.mines is None:
+            continue
+        try:
+            analysis = solve(position)
+        except InconsistentPositionError:
+            continue
+        found += 1
+        yield position, analysis
+
+
+def expected_view(position: Position, layouts: list, cell: int):
+    """(safety, secondary safety, progress, dead) from the definitions."""
+    around = set(position.neighbours(cell))
+    groups = defaultdict(list)
+    for layout in layouts:
+        if cell not in layout:
+            groups[len(layout & around)].append(layout)
+    others = [c for c in position.covered_cells if c != cell]
+    secondary = progress = Fraction(0)
+    for group in groups.values():
+        weight = Fraction(len(group), len(layouts))
+        safe_share = [Fraction(sum(c not in layout for layout in group), len(group)) for c in others]
+        secondary += weight * max(safe_share, default=Fraction(1))
+        progress += weight * any(share == 1 for share in safe_share)
+    safety = Fraction(sum(cell not in layout for layout in layouts), len(layouts))
+    return safety, secondary, progress, len(groups) == 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_look_ahead_matches_its_definition_on_random_positions(seed):
+    checked = 0
+    for position, analysis in consistent_positions(30, seed):
+        layouts = mine_layouts(position)
+        assert len(layouts) == analysis.model_count
+        for cell in position.covered_cells:
+            if analysis.probability(cell) in (0, 1):
+                continue
+            view = look_ahead(analysis, cell)
+            safety, secondary, progress, dead = expected_view(position, layouts, cell)
+            assert not view.pruned
+            assert view.safety == pytest.approx(float(safety), abs=1e-12)
+            assert view.secondary == pytest.approx(float(secondary), abs=1e-12), (str(position), cell)
+            assert view.progress == pytest.approx(float(progress), abs=1e-12), (str(position), cell)
+            assert view.dead == dead, (str(position), cell)
+            checked += 1
+    assert checked > 20
+
+
+def test_look_ahead_stops_once_it_cannot_win():
+    analysis = solve(Position.from_string("5x5x4\n.....\n.1...\n.....\n.....\n....."))
+    full = look_ahead(analysis, 0)
+    assert not full.pruned and 0 < full.secondary <= full.safety
+    cut = look_ahead(analysis, 0, bound=full.safety + 0.01)
+    assert cut.pruned and cut.secondary >= full.secondary  # an upper bound, never an underestimate
+    assert not look_ahead(analysis, 0, bound=full.secondary / 2).pruned
+
+
+def test_shortlist_keeps_the_safe_enough_cells_safest_first():
+    analysis = solve(Position.from_string("6x4x5\n......\n.2....\n......\n...1.."))
+    for margin in (0.0, 0.05, 0.3):
+        cells = shortlist(analysis, size=50, margin=margin)
+        safety = [1 - float(analysis.probability(c)) for c in cells]
+        assert safety == sorted(safety, reverse=True)
+        assert min(safety) >= (1 - margin) * safety[0] - 1e-12
+        assert all(analysis.probability(c) != 1 for c in cells)
+    assert len(shortlist(analysis, size=3, margin=0.3)) == 3
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_forced_fifty_fifty_is_a_true_coin_flip(seed):
+    found = 0
+    for position, analysis in consistent_positions(150, seed + 10):
+        pair = forced_fifty_fifty(analysis)
+        if pair is None:
+            continue
+        found += 1
+        a, b = pair
+        layouts = mine_layouts(position)
+        assert all((a in layout) != (b in layout) for layout in layouts)
+        only_one = (set(position.neighbours(a)) ^ set(position.neighbours(b))) - {a, b}
+        assert not only_one & set(position.covered_cells)
+    assert found >= 1
+
+
+def test_forced_fifty_fifty_examples():
+    assert forced_fifty_fifty(solve(Position.from_string("2x2x1\n11\n.."))) == (2, 3)
+    # (1, 2) would tell the two apart, so it is not forced yet
+    assert forced_fifty_fifty(solve(Position.from_string("3x2x1\n11.\n..."))) is None
+    # one mine or two between them: not a 50/50 of one mine
+    assert forced_fifty_fifty(solve(Position.from_string("2x2\n..\n.."), density=0.5)) is None
