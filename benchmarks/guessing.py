@@ -15,6 +15,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from cspmines.agents.base import parse_agent_spec
 from cspmines.agents.exact import ExactAgent
 from cspmines.bench import Suite, board_for, wilson_interval
 from cspmines.games import Game, play
@@ -25,14 +26,6 @@ def _play(args) -> tuple[bool, float]:
     started = time.perf_counter()
     record = play(ExactAgent(**options), Game(board_for(suite, i)), seed=i)
     return record.won, time.perf_counter() - started
-
-
-def parse_options(text: str) -> dict:
-    options = {}
-    for part in filter(None, text.split(",")):
-        key, value = part.split("=")
-        options[key] = float(value) if "." in value else int(value)
-    return options
 
 
 def main(argv=None) -> int:
@@ -49,7 +42,7 @@ def main(argv=None) -> int:
     print(f"{'options':>28} {'win rate':>9} {'95% interval':>17} {'median ms/game':>15} {'mean ms/game':>13}")
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for text in args.option or [""]:
-            options = parse_options(text)
+            options = parse_agent_spec(f"exact:{text}")[1]
             results = list(pool.map(_play, [(suite, options, i) for i in range(args.games)], chunksize=20))
             wins = sum(won for won, _ in results)
             seconds = [s for _, s in results]

@@ -115,3 +115,26 @@ def test_forced_fifty_fifty_examples():
     assert forced_fifty_fifty(solve(Position.from_string("3x2x1\n11.\n..."))) is None
     # one mine or two between them: not a 50/50 of one mine
     assert forced_fifty_fifty(solve(Position.from_string("2x2\n..\n.."), density=0.5)) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pocket_move_plays_a_closed_pocket_as_the_whole_board_search_would(seed):
+    from cspmines.agents.endgame import best_move, pocket_move
+
+    compared = found = 0
+    for position, analysis in consistent_positions(200, seed + 20):
+        played = pocket_move(analysis, limit=200)
+        if played is None:
+            continue
+        found += 1
+        cell, value = played
+        pocket = next(set(report.cells) for report in analysis.components if cell in report.cells)
+        covered = set(position.covered_cells)
+        assert all(n in pocket for c in pocket for n in position.neighbours(c) if n in covered)
+        layouts = mine_layouts(position)
+        assert len({len(layout & pocket) for layout in layouts}) == 1  # the total cannot tell
+        assert 0 < value <= 1 - float(analysis.probability(cell)) + 1e-12
+        if pocket == covered:  # nothing else on the board: the same game as the whole-board search
+            assert value == pytest.approx(best_move(position, limit=200)[1])
+            compared += 1
+    assert found >= 3 and compared >= 1

@@ -22,25 +22,31 @@ from __future__ import annotations
 
 from ..position import COVERED, FLAG, MINE, Position
 
-__all__ = ["list_layouts", "best_move"]
+__all__ = ["list_layouts", "best_move", "pocket_move"]
 
 
-def list_layouts(position: Position, *, limit: int) -> list[frozenset] | None:
-    """Every layout of mines over the covered cells, or None if there are more than ``limit``."""
+def list_layouts(position: Position, *, limit: int, cells=None) -> list[frozenset] | None:
+    """Every layout of mines over the covered cells, or None if there are more than ``limit``.
+
+    With ``cells`` (a closed set of covered cells: every clue touching one
+    of them touches no other covered cell), only the layouts of those cells
+    under the clues around them, whatever the mine total.
+    """
     from pysat.solvers import Solver
 
     flat = position.grid.ravel()
-    covered = position.covered_cells
+    covered = position.covered_cells if cells is None else tuple(sorted(cells))
     var = {cell: i + 1 for i, cell in enumerate(covered)}
+    clues = position.clue_cells if cells is None else {n for c in covered for n in position.neighbours(c) if flat[n] >= 0}
     solver = Solver(name="minicard")
     try:
-        for cell in position.clue_cells:
+        for cell in clues:
             lits = [var[n] for n in position.neighbours(cell) if flat[n] == COVERED]
             need = int(flat[cell]) - sum(1 for n in position.neighbours(cell) if flat[n] in (FLAG, MINE))
             if lits:
                 solver.add_atmost(lits, need)
                 solver.add_atmost([-lit for lit in lits], len(lits) - need)
-        if position.mines is not None:
+        if position.mines is not None and cells is None:
             left = position.mines - len(position.known_mine_cells)
             lits = list(var.values())
             solver.add_atmost(lits, left)
@@ -58,8 +64,8 @@ def list_layouts(position: Position, *, limit: int) -> list[frozenset] | None:
 
 
 class _Search:
-    def __init__(self, position: Position, layouts: list, budget: int):
-        self.cells = position.covered_cells
+    def __init__(self, position: Position, layouts: list, budget: int, cells=None):
+        self.cells = position.covered_cells if cells is None else tuple(sorted(cells))
         self.index = {cell: i for i, cell in enumerate(self.cells)}
         self.masks = [sum(1 << self.index[c] for c in layout) for layout in layouts]
         self.around = {c: sum(1 << self.index[n] for n in position.neighbours(c) if n in self.index) for c in self.cells}
@@ -129,17 +135,21 @@ def best_move(position: Position, *, limit: int = 40, budget: int = 20_000) -> t
     layouts = list_layouts(position, limit=limit)
     if not layouts or len(layouts) < 2:
         return None
-    search = _Search(position, layouts, budget)
-    everyone = (1 << len(layouts)) - 1
+    return _first_move(_Search(position, layouts, budget), len(layouts))
+
+
+def _first_move(search: _Search, n_layouts: int) -> tuple[int, float] | None:
+    """(best first move, chance of winning) over all the layouts, or None past the budget."""
+    everyone = (1 << n_layouts) - 1
     union, common = _spread(search.masks)
     try:
-        for cell in position.covered_cells:  # information for free comes first, as in the search
+        for cell in search.cells:  # information for free comes first, as in the search
             bit = 1 << search.index[cell]
             if not union & bit and len(search.groups(everyone, cell)) > 1:
                 return cell, search.win(everyone)
         scored = [
             (search.value_of(everyone, cell), -cell)
-            for cell in position.covered_cells
+            for cell in search.cells
             if union & (1 << search.index[cell]) and not common & (1 << search.index[cell])
         ]
     except TimeoutError:
@@ -148,3 +158,39 @@ def best_move(position: Position, *, limit: int = 40, budget: int = 20_000) -> t
         return None
     value, negative_cell = max(scored)
     return -negative_cell, value
+
+
+def pocket_move(analysis, *, limit: int = 150, budget: int = 20_000) -> tuple[int, float] | None:
+    """The best first move inside an isolated pocket, and the chance of clearing it.
+
+    A pocket is a chain of influence cut off from everything else: no
+    covered cell outside it touches it, so no move elsewhere can ever tell
+    anything about it, and every one of its layouts holds the same number of
+    mines, so neither can the mine total. It is a game of its own that must
+    be played some time, so it is best played now and exactly: its layouts
+    are equally likely, and :func:`best_move`'s search over them is the
+    optimal play. Among several pockets, the one likeliest to be cleared.
+
+    >>> from cspmines import Position, solve
+    >>> position = Position.from_string("3x2x1\\n.1.\\n...")   # one mine in five cells, nothing else to learn from
+    >>> cell, chance = pocket_move(solve(position))
+    >>> cell, round(chance, 3)   # open the corner: safe 4 times in 5, then its clue decides 3 times in 4
+    (0, 0.6)
+    """
+    position = analysis.position
+    flat = position.grid.ravel()
+    best = None
+    for report in analysis.components:
+        low, high = report.mine_range
+        if low != high or not 2 <= report.layouts <= limit:
+            continue
+        pocket = set(report.cells)
+        if any(flat[n] == COVERED and n not in pocket for c in pocket for n in position.neighbours(c)):
+            continue
+        layouts = list_layouts(position, limit=limit, cells=pocket)
+        if not layouts or len(layouts) < 2:
+            continue
+        played = _first_move(_Search(position, layouts, budget, cells=pocket), len(layouts))
+        if played is not None and (best is None or played[1] > best[1]):
+            best = played
+    return best

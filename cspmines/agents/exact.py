@@ -29,7 +29,7 @@ from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position, neighbour_array
 from ..solve import solve
 from .base import Action, SeededAgent
-from .endgame import best_move
+from .endgame import best_move, pocket_move
 from .guessing import forced_fifty_fifty, look_ahead, shortlist
 
 __all__ = ["ExactAgent", "trivial_deductions"]
@@ -95,6 +95,11 @@ class ExactAgent(SeededAgent):
         With at most this many layouts left, search the game tree exhaustively
         for the move that maximises the chance of winning
         (:mod:`cspmines.agents.endgame`); 0 turns it off. Default 150.
+    pockets : int, keyword-only
+        Play an isolated pocket (a chain of influence nothing else can tell
+        about, every layout with the same number of mines) of at most this
+        many layouts now, by the same exhaustive search
+        (:func:`~cspmines.agents.endgame.pocket_move`); 0 turns it off.
 
     The defaults and what each option is worth are measured by
     ``benchmarks/guessing.py`` (the README's ablation table).
@@ -114,10 +119,12 @@ class ExactAgent(SeededAgent):
         avoid_dead: bool = True,
         fifty_fifty: bool = True,
         endgame: int = 150,
+        pockets: int = 150,
     ):
-        if lookahead < 0 or not 0 <= margin < 1 or endgame < 0:
+        if min(lookahead, endgame, pockets, progress) < 0 or not 0 <= margin < 1:
             raise ValueError(
-                f"lookahead and endgame must be >= 0 and margin in [0, 1), got {lookahead}, {endgame}, {margin}"
+                "lookahead, endgame, pockets and progress must be >= 0 and margin in [0, 1), got "
+                f"lookahead={lookahead}, endgame={endgame}, pockets={pockets}, progress={progress}, margin={margin}"
             )
         self.endgame = endgame
         self.lookahead = lookahead
@@ -125,6 +132,7 @@ class ExactAgent(SeededAgent):
         self.progress = progress
         self.avoid_dead = avoid_dead
         self.fifty_fifty = fifty_fifty
+        self.pockets = pockets
         self.backend = backend
         self.max_chain = max_chain  # bounded chains (an approximation), see cspmines.bounded
         self.on_analysis = on_analysis  # called with every Analysis the agent computes (studies)
@@ -194,6 +202,10 @@ class ExactAgent(SeededAgent):
             pair = forced_fifty_fifty(analysis)
             if pair is not None:
                 return min(pair)
+        if self.pockets:
+            played = pocket_move(analysis, limit=self.pockets)
+            if played is not None:
+                return played[0]
         if self.lookahead:
             choice = self._best_look_ahead(analysis, choice)
         return choice
