@@ -2,12 +2,20 @@
 
 Each move: open a cell already proved safe (proofs are kept between moves);
 otherwise try single-clue deductions, which are cheap; otherwise call the
-full engine, keep every proved cell, and if nothing is proved guess. With
-few layouts left the guess comes from an exhaustive search of the game tree
-(``endgame``); otherwise it is the cell least likely to be a mine, ties
-broken towards cells with fewer neighbours (a corner is likelier to open a
-zero), then refined by secondary safety among the few least likely cells
-(``lookahead``).
+full engine, keep every proved cell, and if nothing is proved guess, in
+this order of preference:
+
+1. with few layouts left, the move of an exhaustive search of the game tree
+   (``endgame``);
+2. a forced 50/50, which must be guessed some time (``fifty_fifty``);
+3. the best move inside an isolated pocket, a game of its own played
+   exactly (``pockets``);
+4. the candidate of best secondary safety, with a bonus for progress, dead
+   cells last (``lookahead``, ``margin``, ``progress``, ``avoid_dead``; see
+   :mod:`cspmines.agents.guessing`);
+5. with every option off: the cell least likely to be a mine, ties broken
+   towards cells with fewer neighbours (a corner is likelier to open a zero).
+
 Mines it has proved are remembered and shown to the engine as flags.
 
 Under ``minesearch`` it opens proved mines (each one found costs one cell
