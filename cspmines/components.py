@@ -153,7 +153,8 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     # an order of magnitude cheaper than building a Graph edge by edge.
     joined = nx.utils.UnionFind(range(len(boxes)))
     for members in boxes_of_rule.values():
-        joined.union(*members)
+        if len(members) > 1:  # a rule over one box joins nothing
+            joined.union(*members)
     components = []
     for box_set in joined.to_sets():
         box_ids = sorted(box_set)
