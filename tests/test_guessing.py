@@ -106,6 +106,7 @@ def test_forced_fifty_fifty_is_a_true_coin_flip(seed):
         assert all((a in layout) != (b in layout) for layout in layouts)
         only_one = (set(position.neighbours(a)) ^ set(position.neighbours(b))) - {a, b}
         assert not only_one & set(position.covered_cells)
+        assert not only_one & set(position.clue_cells)  # no clue can ever see one without the other
     assert found >= 1
 
 
@@ -113,6 +114,8 @@ def test_forced_fifty_fifty_examples():
     assert forced_fifty_fifty(solve(Position.from_string("2x2x1\n11\n.."))) == (2, 3)
     # (1, 2) would tell the two apart, so it is not forced yet
     assert forced_fifty_fifty(solve(Position.from_string("3x2x1\n11.\n..."))) is None
+    # two cells, one mine, no clue at all: nothing can ever tell
+    assert forced_fifty_fifty(solve(Position.from_string("2x1x1\n.."))) == (0, 1)
     # one mine or two between them: not a 50/50 of one mine
     assert forced_fifty_fifty(solve(Position.from_string("2x2\n..\n.."), density=0.5)) is None
 

@@ -16,8 +16,8 @@ exactly, and measures
   candidate is dead.
 
 :func:`forced_fifty_fifty` finds a pair of cells that no future clue can ever
-tell apart (one mine between them, and every cell that touches only one of
-them already open): a coin flip that must be taken some time, so taking it
+tell apart (one mine between them, and no clue or covered cell touching only
+one of them): a coin flip that must be taken some time, so taking it
 first loses nothing and saves the work on games it loses.
 
 >>> from cspmines import Position, solve
@@ -155,8 +155,10 @@ def forced_fifty_fifty(analysis) -> tuple[int, int] | None:
 
     Such a pair is a coin flip in every line of play: each cell is a mine
     with chance 1/2, exactly one of them is, and every cell touching only
-    one of the two is already open (or a known mine), so any clue still to
-    come sees both or neither.
+    one of the two is a known mine or an opened cell without a clue (a clue
+    there, or a covered cell, could tell them apart through its other
+    neighbours), so every clue, now or to come, sees both or neither:
+    swapping the two is a symmetry of everything a player can ever learn.
 
     >>> from cspmines import Position, solve
     >>> forced_fifty_fifty(solve(Position.from_string("2x2x1\\n11\\n..")))
@@ -171,8 +173,8 @@ def forced_fifty_fifty(analysis) -> tuple[int, int] | None:
         only_one -= {a, b}
         if not set(position.neighbours(a)) & (set(position.neighbours(b)) | {b}):
             continue  # too far apart to share a clue
-        if any(flat[n] == COVERED for n in only_one):
-            continue
+        if any(flat[n] == COVERED or flat[n] >= 0 for n in only_one):
+            continue  # a covered cell or a clue there could tell the two apart, now or later
         if _exactly_one_mine(analysis, a, b):
             return a, b
     return None
