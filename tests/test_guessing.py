@@ -141,3 +141,25 @@ def test_pocket_move_plays_a_closed_pocket_as_the_whole_board_search_would(seed)
             assert value == pytest.approx(best_move(position, limit=200)[1])
             compared += 1
     assert found >= 3 and compared >= 1
+
+
+@pytest.mark.parametrize("progress_weight", [0.0, 0.2, 5.0])
+def test_best_guess_cuts_nothing_that_could_win(progress_weight):
+    from cspmines.agents.guessing import best_guess
+
+    compared = 0
+    for position, analysis in consistent_positions(100, 7):
+        cells = [c for c in position.covered_cells if analysis.probability(c) not in (0, 1)]
+        if len(cells) < 2:
+            continue
+        chosen = best_guess(analysis, cells, progress_weight=progress_weight, avoid_dead=False)
+        full = [look_ahead(analysis, c, progress_weight=progress_weight) for c in cells]
+        best_score = max(view.score(progress_weight) for view in full)
+        assert chosen.score(progress_weight) == pytest.approx(best_score, abs=1e-12)
+        living = [v for v in full if not v.dead]
+        avoiding = best_guess(analysis, cells, progress_weight=progress_weight, avoid_dead=True)
+        if living:
+            assert not avoiding.dead
+            assert avoiding.score(progress_weight) == pytest.approx(max(v.score(progress_weight) for v in living))
+        compared += 1
+    assert compared > 20

@@ -38,7 +38,7 @@ from ..position import COVERED, FLAG, MINE, Position, neighbour_array
 from ..solve import solve
 from .base import Action, SeededAgent
 from .endgame import best_move, pocket_move
-from .guessing import forced_fifty_fifty, look_ahead, shortlist
+from .guessing import best_guess, forced_fifty_fifty, shortlist
 
 __all__ = ["ExactAgent", "trivial_deductions"]
 
@@ -223,17 +223,6 @@ class ExactAgent(SeededAgent):
         cells = shortlist(analysis, size=self.lookahead, margin=self.margin, exclude=self.mines)
         if choice not in cells:
             cells = [choice, *cells[: self.lookahead - 1]]
-        best, best_score = None, -1.0
-        dead = []
-        for cell in cells:
-            view = look_ahead(analysis, cell, bound=best_score, progress_weight=self.progress, backend=self.backend)
-            if view.pruned:
-                continue
-            if view.dead and self.avoid_dead:
-                dead.append(view)
-                continue
-            if view.score(self.progress) > best_score:
-                best, best_score = view, view.score(self.progress)
-        if best is None:  # every candidate is dead: the safest of them
-            best = max(dead, key=lambda view: view.secondary)
-        return best.cell
+        return best_guess(
+            analysis, cells, progress_weight=self.progress, avoid_dead=self.avoid_dead, backend=self.backend
+        ).cell

@@ -40,7 +40,7 @@ from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position
 from ..solve import solve
 
-__all__ = ["Lookahead", "forced_fifty_fifty", "look_ahead", "shortlist"]
+__all__ = ["Lookahead", "best_guess", "forced_fifty_fifty", "look_ahead", "shortlist"]
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,8 @@ class Lookahead:
     """What opening one cell leads to (see the module docs).
 
     ``pruned`` is True when the look stopped early because the cell could no
-    longer beat ``bound``; then ``secondary`` is only an upper bound and
-    ``progress`` and ``dead`` are unknown.
+    longer beat ``bound``; then ``secondary`` and ``progress`` are only upper
+    bounds and ``dead`` is unknown.
     """
 
     cell: int
@@ -117,8 +117,9 @@ def look_ahead(analysis, cell: int, *, bound: float = -1.0, progress_weight: flo
     secondary = progress = 0.0
     outcomes = []
     for clue in range(known, known + unknown + 1):
-        if exact_weights and secondary + left * (1.0 + progress_weight) <= bound:
-            return Lookahead(cell, safety, secondary + left, 0.0, False, pruned=True)
+        # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
+        if exact_weights and (secondary + left) * (1.0 + progress_weight * (progress + left)) <= bound:
+            return Lookahead(cell, safety, secondary + left, progress + left, False, pruned=True)
         grid = seen.grid.copy()
         grid.flat[cell] = clue
         try:
@@ -141,6 +142,26 @@ def look_ahead(analysis, cell: int, *, bound: float = -1.0, progress_weight: flo
         secondary = safety * secondary / total
         progress = safety * progress / total
     return Lookahead(cell, safety, secondary, progress, dead=len(outcomes) == 1)
+
+
+def best_guess(analysis, cells, *, progress_weight: float = 0.0, avoid_dead: bool = True, backend: str = "auto") -> Lookahead:
+    """The cell of ``cells`` with the best score (secondary safety with the progress bonus).
+
+    Cells are looked at in the order given, each cut short once it cannot
+    beat the best so far (ties go to the earlier cell). With ``avoid_dead``
+    a dead cell is chosen only when every cell is dead, and then the one of
+    best secondary safety.
+    """
+    best, best_score, dead = None, -1.0, []
+    for cell in cells:
+        view = look_ahead(analysis, cell, bound=best_score, progress_weight=progress_weight, backend=backend)
+        if view.pruned:
+            continue
+        if view.dead and avoid_dead:
+            dead.append(view)
+        elif view.score(progress_weight) > best_score:
+            best, best_score = view, view.score(progress_weight)
+    return best if best is not None else max(dead, key=lambda view: view.secondary)
 
 
 def _best_safety(analysis) -> float:
