@@ -97,8 +97,8 @@ class ExactAgent(SeededAgent):
         every layout where it is safe, so opening it tells nothing) while a
         living candidate remains.
     fifty_fifty : bool, keyword-only
-        Guess a forced 50/50 (two cells one mine, that no clue can ever tell
-        apart) as soon as the engine is consulted, before other guesses.
+        When a guess is needed, guess a forced 50/50 (two cells, one mine,
+        that no clue can ever tell apart) before anything else.
     endgame : int, keyword-only
         With at most this many layouts left, search the game tree exhaustively
         for the move that maximises the chance of winning
