@@ -12,12 +12,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from bruteforce import mine_layouts
+from randompositions import random_position
+
 from cspmines import Position, solve
 from cspmines.agents.guessing import forced_fifty_fifty, look_ahead, shortlist
 from cspmines.errors import InconsistentPositionError
-from randompositions import random_position
 
 
 def consistent_positions(count: int, seed: int):

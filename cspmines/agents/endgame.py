@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..position import COVERED, FLAG, MINE, Position
 
-__all__ = ["list_layouts", "best_move", "pocket_move"]
+__all__ = ["best_move", "list_layouts", "pocket_move"]
 
 
 def list_layouts(position: Position, *, limit: int, cells=None) -> list[frozenset] | None:
