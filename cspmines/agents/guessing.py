@@ -71,6 +71,10 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset()) -> lis
     the one with the fewest covered neighbours (likeliest to open a zero) and
     the one two steps from the front with the fewest (its clue can reach the
     front). At most ``size`` cells.
+
+    >>> from cspmines import Position, solve
+    >>> shortlist(solve(Position.from_string("4x2x2\\n1...\\n1...")), size=2, margin=0.5)
+    [3, 1]
     """
     position = analysis.position
     flat = position.grid.ravel()
@@ -84,7 +88,7 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset()) -> lis
     def covered_around(cell: int) -> int:
         return sum(1 for n in position.neighbours(cell) if flat[n] == COVERED)
 
-    on_front = sorted((c for c in cells if c in front and safety[c] >= floor), key=lambda c: (-safety[c], covered_around(c), c))
+    on_front = [c for c in cells if c in front and safety[c] >= floor]
     off_front = [c for c in cells if c not in front and safety[c] >= floor]
     picked = []
     if off_front:
@@ -105,6 +109,13 @@ def look_ahead(analysis, cell: int, *, bound: float = -1.0, progress_weight: flo
 
     Stops early (``pruned``) once the cell's score cannot exceed ``bound``;
     the layouts' weights are exact when the position has a mine total.
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+    >>> look_ahead(analysis, 3)   # safe 3 times in 4, and then it can only show 1
+    Lookahead(cell=3, safety=0.75, secondary=0.5, progress=0.0, dead=True, pruned=False)
+    >>> look_ahead(analysis, 3, bound=0.9).pruned   # it cannot reach 0.9
+    True
     """
     seen = analysis.position
     flat = seen.grid.ravel()
@@ -114,8 +125,8 @@ def look_ahead(analysis, cell: int, *, bound: float = -1.0, progress_weight: flo
     safety = 1.0 - float(analysis.probability(cell))
     exact_weights = seen.mines is not None and bool(analysis.model_count)
     left = safety  # chance of this cell being safe with a clue not yet looked at
-    secondary = progress = 0.0
-    outcomes = []
+    secondary = progress = total = 0.0
+    outcomes = 0  # clues the cell can show
     for clue in range(known, known + unknown + 1):
         # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
         if exact_weights and (secondary + left) * (1.0 + progress_weight * (progress + left)) <= bound:
@@ -126,22 +137,23 @@ def look_ahead(analysis, cell: int, *, bound: float = -1.0, progress_weight: flo
             after = solve(Position(grid, mines=seen.mines), density=analysis.density, backend=backend, explain=False)
         except InconsistentPositionError:
             continue
-        next_safe = 1.0 if after.safe_cells else _best_safety(after)
+        safest_next = after.best_cells()  # a proved-safe cell when there is one
+        next_safe = 1.0 - float(after.probability(safest_next[0])) if safest_next else 1.0
         if exact_weights:
             weight = after.model_count / analysis.model_count
             left -= weight
         else:
             weight = after.model_count
-        outcomes.append((weight, next_safe, bool(after.safe_cells)))
+        outcomes += 1
+        total += weight
         secondary += weight * next_safe
         progress += weight * bool(after.safe_cells)
     if not outcomes:
         return Lookahead(cell, 0.0, 0.0, 0.0, True)
     if not exact_weights:  # weights are relative: scale them to the cell's safety
-        total = sum(weight for weight, _, _ in outcomes)
         secondary = safety * secondary / total
         progress = safety * progress / total
-    return Lookahead(cell, safety, secondary, progress, dead=len(outcomes) == 1)
+    return Lookahead(cell, safety, secondary, progress, dead=outcomes == 1)
 
 
 def best_guess(analysis, cells, *, progress_weight: float = 0.0, avoid_dead: bool = True, backend: str = "auto") -> Lookahead:
@@ -151,6 +163,13 @@ def best_guess(analysis, cells, *, progress_weight: float = 0.0, avoid_dead: boo
     beat the best so far (ties go to the earlier cell). With ``avoid_dead``
     a dead cell is chosen only when every cell is dead, and then the one of
     best secondary safety.
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+    >>> best_guess(analysis, [3, 1, 5]).cell   # 3 is safer but dead; 1 tells where the mine is
+    1
+    >>> best_guess(analysis, [3, 1, 5], avoid_dead=False).cell
+    3
     """
     best, best_score, dead = None, -1.0, []
     for cell in cells:
@@ -162,13 +181,6 @@ def best_guess(analysis, cells, *, progress_weight: float = 0.0, avoid_dead: boo
         elif view.score(progress_weight) > best_score:
             best, best_score = view, view.score(progress_weight)
     return best if best is not None else max(dead, key=lambda view: view.secondary)
-
-
-def _best_safety(analysis) -> float:
-    covered = analysis.position.covered_cells
-    if not covered:
-        return 1.0
-    return 1.0 - min(float(analysis.probability(c)) for c in covered)
 
 
 def forced_fifty_fifty(analysis) -> tuple[int, int] | None:
@@ -189,11 +201,11 @@ def forced_fifty_fifty(analysis) -> tuple[int, int] | None:
     position = analysis.position
     flat = position.grid.ravel()
     halves = [c for c in position.covered_cells if analysis.probability(c) == 0.5]
+    around = {c: set(position.neighbours(c)) for c in halves}
     for a, b in itertools.combinations(halves, 2):
-        only_one = set(position.neighbours(a)) ^ set(position.neighbours(b))
-        only_one -= {a, b}
-        if not set(position.neighbours(a)) & (set(position.neighbours(b)) | {b}):
+        if not around[a] & (around[b] | {b}):
             continue  # too far apart to share a clue
+        only_one = (around[a] ^ around[b]) - {a, b}
         if any(flat[n] == COVERED or flat[n] >= 0 for n in only_one):
             continue  # a covered cell or a clue there could tell the two apart, now or later
         if _exactly_one_mine(analysis, a, b):
