@@ -27,7 +27,7 @@ from .backends.sat import find_certain, satisfiable
 from .bounded import bound_components
 from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
-from .constraints import ConstraintSystem
+from .constraints import ConstraintSystem, Settled, settle_forced
 from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
 from .position import Position
 
@@ -44,6 +44,7 @@ def solve(
     node_limit: int | None = None,
     max_chain: int | None = None,
     explain: bool = True,
+    settle: bool = True,
 ) -> Analysis:
     """Exact model counts and mine probabilities of a position.
 
@@ -67,6 +68,13 @@ def solve(
         Follow influence through at most this many boxes: longer chains are
         cut (see :mod:`cspmines.bounded`), an approximation. Proved cells stay
         exact; every other probability is listed in ``inexact_cells``.
+    settle : bool, keyword-only
+        Before splitting into chains, take out the cells that single clues
+        force, repeatedly (:func:`~cspmines.constraints.settle_forced`): a
+        forced cell carries no influence, and positions from real play are
+        full of them. The answer is the same either way; the components are
+        then the chains of the undecided cells. False keeps every clue's
+        chain as the clues give it (studies of the raw constraint graph).
 
     Returns
     -------
@@ -99,19 +107,33 @@ def solve(
     engine = get_backend(backend)
     counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit)
 
-    system = ConstraintSystem.from_position(position, mines=mines)
+    given = ConstraintSystem.from_position(position, mines=mines)
+    settled = settle_forced(given) if settle else Settled(given, frozenset(), frozenset())
+    system = settled.system
     components = split_components(system)
     components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
     counts = _count_smallest_first(engine, components, counting)
     if any(count is None for count in counts):
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
-        return _partial_analysis(position, system, components, counts, rest, density, deciding, backend, engine)
+        return _partial_analysis(position, settled, given, components, counts, rest, density, deciding, backend, engine)
     combination = _combine(counts, components, rest, system.mines_left, density)
     if combination.model_count == 0:
         if not explain:
             raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-        raise _explain_inconsistency(position, system, components, counts, combination.mine_range, len(rest))
-    return _exact_analysis(position, system, components, counts, rest, combination, cut_cells, density, backend, engine)
+        raise _explain_inconsistency(position, given, engine, density)
+    return _exact_analysis(
+        position, settled, given, components, counts, rest, combination, cut_cells, density, backend, engine
+    )
+
+
+def _forced_groups(settled: Settled) -> list:
+    """The cells settled before counting, as (cells, probability) groups."""
+    groups = []
+    if settled.safe_cells:
+        groups.append((tuple(sorted(settled.safe_cells)), Fraction(0)))
+    if settled.mine_cells:
+        groups.append((tuple(sorted(settled.mine_cells)), Fraction(1)))
+    return groups
 
 
 def _bound_chains(components, rest: tuple, max_chain: int | None):
@@ -133,13 +155,14 @@ def _combine(counts, components, rest: tuple, mines_left: int | None, density):
     return combine_with_density(counts, box_sizes, rest_size=len(rest), density=density)
 
 
-def _exact_analysis(position, system, components, counts, rest, combination, cut_cells, density, backend, engine):
+def _exact_analysis(position, settled, given, components, counts, rest, combination, cut_cells, density, backend, engine):
     """The analysis of a fully counted position (exact unless chains were cut)."""
     groups = [
         (box.cells, p)
         for component, probabilities in zip(components, combination.box_probabilities)
         for box, p in zip(component.boxes, probabilities)
     ]
+    groups += _forced_groups(settled)
     if rest:
         groups.append((rest, combination.rest_probability))
     inexact = frozenset()
@@ -154,7 +177,7 @@ def _exact_analysis(position, system, components, counts, rest, combination, cut
         components=tuple(_report(c, n) for c, n in zip(components, counts)),
         backend=backend if isinstance(backend, str) else engine.name,
         inexact_cells=inexact,
-        mines_left=system.mines_left,
+        mines_left=given.mines_left,
         density=density,
         approximate=bool(cut_cells),
     )
@@ -184,7 +207,7 @@ def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCou
         return None
 
 
-def _partial_analysis(position, system, components, counts, rest, density, budget, backend, engine) -> Analysis:
+def _partial_analysis(position, settled, given, components, counts, rest, density, budget, backend, engine) -> Analysis:
     """What can still be said when some component was not counted within the budget.
 
     Certain cells come from the SAT check (the mine total included) and are
@@ -194,6 +217,7 @@ def _partial_analysis(position, system, components, counts, rest, density, budge
     known total, which couples everything, every uncertain cell is estimated
     as if the total were the density it implies.
     """
+    system = settled.system
     try:
         certain = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget)
     except BudgetExceededError:
@@ -203,7 +227,7 @@ def _partial_analysis(position, system, components, counts, rest, density, budge
     safe, full, rest_verdict = certain
     exact_density = density is not None
     estimate = density if exact_density else Fraction(system.mines_left, max(1, len(system.cells)))
-    groups, inexact = [], set()
+    groups, inexact = _forced_groups(settled), set()
     for c, (component, count) in enumerate(zip(components, counts)):
         if count is not None:
             sizes = [[box.size for box in component.boxes]]
@@ -235,7 +259,7 @@ def _partial_analysis(position, system, components, counts, rest, density, budge
         ),
         backend=backend if isinstance(backend, str) else engine.name,
         inexact_cells=frozenset(inexact),
-        mines_left=system.mines_left,
+        mines_left=given.mines_left,
         density=density,
     )
 
@@ -273,8 +297,18 @@ def _report(component: Component, count: ComponentCount) -> ComponentReport:
     )
 
 
-def _explain_inconsistency(position, system, components, counts, mine_range, rest_size) -> InconsistentPositionError:
-    """An error naming a small set of clues that no layout satisfies together."""
+def _explain_inconsistency(position, system, engine, density) -> InconsistentPositionError:
+    """An error naming a small set of clues that no layout satisfies together.
+
+    Counted again on the clues as given, not as settled: a settled rule's
+    conflict may rest on cells other clues forced, and the message should
+    name those clues too.
+    """
+    components = split_components(system)
+    counts = [engine.count(component) for component in components]
+    rest = system.unconstrained_cells
+    mine_range = _combine(counts, components, rest, system.mines_left, density).mine_range
+    rest_size = len(rest)
     for component, count in zip(components, counts):
         if count.total == 0:
             labels = _minimal_conflict(system, set(component.labels))

@@ -109,7 +109,7 @@ def test_node_limit_gives_partial_exact_certainties(backend):
     position = Position.from_file(DATA / "lattice15-2.txt")
     analysis = solve(position, backend=backend, node_limit=50)
     assert not analysis.exact and analysis.model_count is None
-    assert not analysis.components[0].exact
+    assert any(not report.exact for report in analysis.components)  # the wide chain was cut short
     proved = certain_cells(position)
     assert analysis.safe_cells == proved.safe and analysis.mine_cells == proved.mines
     floats = analysis.probabilities()

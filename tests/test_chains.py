@@ -46,12 +46,12 @@ def test_cli_writes_svg_and_png(tmp_path):
     [("3x1x1\n.1.", 1), ("5x1x2\n.1.1.", 2), ("7x1x2\n.1.1.1.", 3), ("3x1x1\n1..", 0)],
 )
 def test_chain_length_is_the_cell_graph_diameter(text, length):
-    (component,) = solve(Position.from_string(text)).components
+    (component,) = solve(Position.from_string(text), settle=False).components
     assert component.length == length
 
 
 def test_chain_width_on_a_lattice():
-    (component,) = solve(Position.from_file(DATA / "lattice15-2.txt")).components
+    (component,) = solve(Position.from_file(DATA / "lattice15-2.txt"), settle=False).components
     # a 7x7 lattice of clues: the sweep keeps one row of rules open (8), influence crosses 7 steps
     assert (component.width, component.length) == (8, 7)
 

@@ -92,7 +92,7 @@ def test_inconsistency_names_a_minimal_conflicting_set():
 
 
 def test_components_report_chain_statistics():
-    analysis = solve(Position.from_file(DATA / "scatter15-2.txt"))
+    analysis = solve(Position.from_file(DATA / "scatter15-2.txt"), settle=False)
     assert len(analysis.components) == 11
     for component in analysis.components:
         assert component.layouts > 0 and component.n_cells >= component.n_boxes >= 1
@@ -113,3 +113,36 @@ def test_solve_rejects_non_positions():
         solve("3x1x1\n.1.")
     with pytest.raises(cspmines.UnknownBackendError, match="choose one of"):
         solve(Position.from_string("3x1x1\n.1."), backend="nope")
+
+
+def test_settling_forced_cells_changes_no_answer():
+    from randompositions import random_position
+
+    rng = np.random.default_rng(2611)
+    settled_some = 0
+    for _ in range(400):
+        position = random_position(rng, max_covered=14, corrupt=rng.random() < 0.3)
+        options = {} if position.mines is not None else {"density": Fraction(1, 4)}
+        try:
+            raw = solve(position, settle=False, **options)
+        except InconsistentPositionError as error:
+            with pytest.raises(InconsistentPositionError) as caught:
+                solve(position, **options)
+            assert str(caught.value) == str(error)  # the same clues named
+            continue
+        settled = solve(position, **options)
+        assert settled.model_count == raw.model_count
+        assert settled.mines_left == raw.mines_left
+        assert np.array_equal(settled.probabilities(exact=True), raw.probabilities(exact=True))
+        chained = {cell for report in settled.components for cell in report.cells}
+        settled_some += sum(c.n_cells for c in raw.components) > len(chained)
+    assert settled_some >= 40
+
+
+def test_settling_shrinks_the_chains_of_real_play():
+    position = Position.from_file(DATA / "expert-5-013.txt")  # a player who never flags: 96 known mines
+    raw, settled = solve(position, settle=False), solve(position)
+    assert sum(c.n_cells for c in raw.components) == 102
+    assert sum(c.n_cells for c in settled.components) == 102 - 96
+    assert len(settled.mine_cells) == len(raw.mine_cells) == 96
+    assert settled.model_count == raw.model_count

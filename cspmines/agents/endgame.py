@@ -184,9 +184,13 @@ def pocket_move(analysis, *, limit: int = 150, budget: int = 20_000) -> tuple[in
         low, high = report.mine_range
         if low != high or not 2 <= report.layouts <= limit:
             continue
-        pocket = set(report.cells)
-        if any(flat[n] == COVERED and n not in pocket for c in pocket for n in position.neighbours(c)):
+        # the cells its clues force were settled out of the chain; they belong to the pocket
+        pocket = set(report.cells) | {n for clue in report.clues for n in position.neighbours(clue) if flat[n] == COVERED}
+        touching = {n for c in pocket for n in position.neighbours(c)}
+        if any(flat[n] == COVERED and n not in pocket for n in touching):
             continue
+        if any(flat[n] == COVERED and n not in pocket for clue in touching if flat[clue] >= 0 for n in position.neighbours(clue)):
+            continue  # a clue of a forced cell reaches beyond: not closed
         layouts = list_layouts(position, limit=limit, cells=pocket)
         if not layouts or len(layouts) < 2:
             continue
