@@ -7,6 +7,8 @@ game with the exact agent and records every component of every position
 the engine solves: cells, boxes, clues, length (the diameter of its cell
 graph), width (most rules open at once while counting), layouts and time,
 and whether a full row or column of revealed zeros cuts the board in two.
+Chains are taken as the clues give them (``solve(settle=False)``): the
+cells single clues force stay in them.
 ``cspmines chains`` runs it over many games (the seeding of ``cspmines
 bench``) and aggregates.
 
@@ -76,7 +78,9 @@ class _Surveyor:
         self.player.reset(rules=rules, seed=seed)
 
     def act(self, position):
-        self.record(solve(position))
+        # chains as the clues give them: the engine settles forced cells out of its
+        # chains first (solve's ``settle``), which would hide the chains players build
+        self.record(solve(position, settle=False))
         return self.player.act(position)
 
 

@@ -84,8 +84,8 @@ def rules_from_position(position: Position) -> tuple[Rule, ...]:
     """
     grid = position.grid
     clue = grid >= 0
-    covered_around = neighbour_sum(grid == COVERED)
-    need = np.where(clue, grid - neighbour_sum((grid == FLAG) | (grid == MINE)), 0)
+    covered_around, known_around = neighbour_sum(np.stack((grid == COVERED, (grid == FLAG) | (grid == MINE))))
+    need = np.where(clue, grid - known_around, 0)
     bad = clue & ((need < 0) | (need > covered_around))
     if bad.any():
         row, col = (int(i) for i in np.argwhere(bad)[0])
@@ -111,17 +111,20 @@ def rules_from_position(position: Position) -> tuple[Rule, ...]:
 def neighbour_sum(mask: np.ndarray) -> np.ndarray:
     """For every cell, how many of its up to 8 neighbours are set in ``mask``.
 
+    ``mask`` may stack several boards (``(..., height, width)``): one call
+    sums them all, which costs little more than one.
+
     >>> neighbour_sum(np.array([[1, 0, 0], [0, 0, 1]], dtype=bool)).tolist()
     [[0, 2, 1], [1, 2, 0]]
     """
-    height, width = mask.shape
-    padded = np.zeros((height + 2, width + 2), dtype=np.int8)  # np.pad costs more than the sums
-    padded[1:-1, 1:-1] = mask
+    *lead, height, width = mask.shape
+    padded = np.zeros((*lead, height + 2, width + 2), dtype=np.int8)  # np.pad costs more than the sums
+    padded[..., 1:-1, 1:-1] = mask
     total = np.zeros(mask.shape, dtype=np.int8)
     for dr in (0, 1, 2):
         for dc in (0, 1, 2):
             if dr != 1 or dc != 1:
-                total += padded[dr : dr + height, dc : dc + width]
+                total += padded[..., dr : dr + height, dc : dc + width]
     return total
 
 
