@@ -251,7 +251,8 @@ def settle_forced(system: ConstraintSystem) -> Settled:
         mines |= new_mines
     if not safe and not mines:
         return Settled(system, frozenset(), frozenset())
-    cells = tuple(c for c in system.cells if c not in safe and c not in mines)
+    decided = safe | mines
+    cells = tuple(c for c in system.cells if c not in decided)
     mines_left = None if system.mines_left is None else system.mines_left - len(mines)
     if mines_left is not None and not 0 <= mines_left <= len(cells):
         return Settled(system, frozenset(), frozenset())
