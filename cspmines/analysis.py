@@ -205,6 +205,24 @@ class Analysis:
         """Covered cells that are certainly mines, in flat order."""
         return tuple(sorted(c for cells, p in self._groups if p == 1 for c in cells if c not in self.inexact_cells))
 
+    def least_probabilities(self, count: int, *, below=2) -> tuple:
+        """The ``count`` least mine probabilities, one per covered cell, least first,
+        counting only cells whose probability is under ``below`` (1: not certain mines).
+
+        >>> import cspmines
+        >>> analysis = cspmines.solve(cspmines.Position.from_string("4x1x2\\n.1.."))
+        >>> analysis.least_probabilities(3)
+        (Fraction(1, 2), Fraction(1, 2), Fraction(1, 1))
+        >>> analysis.least_probabilities(3, below=1)
+        (Fraction(1, 2), Fraction(1, 2))
+        """
+        least = []
+        for cells, p in sorted(self._groups, key=lambda group: group[1]):
+            if p >= below or len(least) >= count:
+                break
+            least.extend([p] * min(len(cells), count - len(least)))
+        return tuple(least)
+
     def best_cells(self) -> tuple:
         """The covered cells of least mine probability, in flat order."""
         least = min((p for _cells, p in self._groups), default=None)

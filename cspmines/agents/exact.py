@@ -38,7 +38,7 @@ from ..position import COVERED, FLAG, MINE, Position, neighbour_array
 from ..solve import solve
 from .base import Action, SeededAgent
 from .endgame import best_move, pocket_move
-from .guessing import best_guess, forced_fifty_fifty, shortlist
+from .guessing import best_guess, fifty_fifty_influence, forced_fifty_fifty, look_ahead, shortlist
 
 __all__ = ["ExactAgent", "trivial_deductions"]
 
@@ -103,6 +103,17 @@ class ExactAgent(SeededAgent):
         With at most this many layouts left, search the game tree exhaustively
         for the move that maximises the chance of winning
         (:mod:`cspmines.agents.endgame`); 0 turns it off. Default 150.
+    blend : float, keyword-only
+        In the look-ahead, value the position after a safe move as
+        ``(1 - blend) * best safety + blend * second best`` (Hill blends
+        0.2); 0 takes the best cell alone.
+    influence : float, keyword-only
+        50/50 influence (:func:`~cspmines.agents.guessing.fifty_fifty_influence`):
+        a cell where a 50/50 may form earns the score bonus
+        ``1 + influence * P(50/50 forms) / P(safe)`` (Hill uses 0.9), such
+        cells join the shortlist, and with ``fifty_fifty`` a cell that is a
+        mine only as half of a 50/50 ("a 50/50, or safe") is guessed first.
+        0 turns it off.
     pockets : int, keyword-only
         Play an isolated pocket (a chain of influence nothing else can tell
         about, every layout with the same number of mines) of at most this
@@ -128,12 +139,17 @@ class ExactAgent(SeededAgent):
         fifty_fifty: bool = True,
         endgame: int = 150,
         pockets: int = 150,
+        blend: float = 0.0,
+        influence: float = 0.0,
     ):
-        if min(lookahead, endgame, pockets, progress) < 0 or not 0 <= margin < 1:
+        if min(lookahead, endgame, pockets, progress, influence) < 0 or not 0 <= margin < 1 or not 0 <= blend <= 1:
             raise ValueError(
-                "lookahead, endgame, pockets and progress must be >= 0 and margin in [0, 1), got "
-                f"lookahead={lookahead}, endgame={endgame}, pockets={pockets}, progress={progress}, margin={margin}"
+                "lookahead, endgame, pockets, progress and influence must be >= 0, margin in [0, 1) and blend "
+                f"in [0, 1], got lookahead={lookahead}, endgame={endgame}, pockets={pockets}, progress={progress}, "
+                f"influence={influence}, margin={margin}, blend={blend}"
             )
+        self.blend = blend
+        self.influence = influence
         self.endgame = endgame
         self.lookahead = lookahead
         self.margin = margin
@@ -210,19 +226,41 @@ class ExactAgent(SeededAgent):
             pair = forced_fifty_fifty(analysis)
             if pair is not None:
                 return min(pair)
+        spread = None
+        if self.influence and self.lookahead:
+            spread = fifty_fifty_influence(analysis, backend=self.backend)
+            pseudo = spread.pseudo
+            if self.fifty_fifty and pseudo is not None and pseudo not in self.mines:
+                if not look_ahead(analysis, pseudo, backend=self.backend).dead:  # a dead one tells nothing
+                    return pseudo
         if self.pockets:
             played = pocket_move(analysis, limit=self.pockets)
             if played is not None:
                 return played[0]
         if self.lookahead:
-            choice = self._best_look_ahead(analysis, choice)
+            choice = self._best_look_ahead(analysis, choice, spread)
         return choice
 
-    def _best_look_ahead(self, analysis, choice: int) -> int:
-        """Among the shortlist, the living cell of best secondary safety (progress as a bonus)."""
+    def _best_look_ahead(self, analysis, choice: int, spread) -> int:
+        """Among the shortlist, the living cell of best secondary safety (progress as a bonus,
+        50/50 influence as a multiplier)."""
         cells = shortlist(analysis, size=self.lookahead, margin=self.margin, exclude=self.mines)
         if choice not in cells:
             cells = [choice, *cells[: self.lookahead - 1]]
+        multipliers = None
+        if spread is not None and spread.chance:
+            safety = lambda c: 1.0 - float(analysis.probability(c))  # noqa: E731
+            floor = (1.0 - self.margin) * max(safety(c) for c in cells)
+            # a cell whose mine costs a coin flip anyway may be worth more than its safety says
+            extra = [c for c, chance in spread.chance.items() if c not in self.mines and safety(c) + chance >= floor]
+            cells += sorted(set(extra) - set(cells), key=lambda c: (-(safety(c) + spread.chance[c]), c))
+            multipliers = spread.multipliers(analysis, self.influence)
         return best_guess(
-            analysis, cells, progress_weight=self.progress, avoid_dead=self.avoid_dead, backend=self.backend
+            analysis,
+            cells,
+            progress_weight=self.progress,
+            avoid_dead=self.avoid_dead,
+            blend=self.blend,
+            influence=multipliers,
+            backend=self.backend,
         ).cell

@@ -37,10 +37,10 @@ import itertools
 from dataclasses import dataclass
 
 from ..errors import InconsistentPositionError
-from ..position import COVERED, FLAG, MINE, Position
+from ..position import COVERED, FLAG, MINE, WITHHELD, Position
 from ..solve import solve
 
-__all__ = ["Lookahead", "best_guess", "forced_fifty_fifty", "look_ahead", "shortlist"]
+__all__ = ["Influence", "Lookahead", "best_guess", "fifty_fifty_influence", "forced_fifty_fifty", "look_ahead", "shortlist"]
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,10 @@ class Lookahead:
     progress: float
     dead: bool
     pruned: bool = False
+    influence: float = 1.0  # 50/50 influence multiplier (see fifty_fifty_influence)
 
     def score(self, progress_weight: float) -> float:
-        return self.secondary * (1.0 + progress_weight * self.progress)
+        return self.secondary * self.influence * (1.0 + progress_weight * self.progress)
 
 
 def shortlist(analysis, *, size: int, margin: float, exclude=frozenset()) -> list[int]:
@@ -104,16 +105,30 @@ def _two_steps_from(position: Position, cell: int, front: set) -> bool:
     return any(m in front for n in position.neighbours(cell) for m in position.neighbours(n))
 
 
-def look_ahead(analysis, cell: int, *, bound: float = -1.0, progress_weight: float = 0.0, backend: str = "auto") -> Lookahead:
+def look_ahead(
+    analysis,
+    cell: int,
+    *,
+    bound: float = -1.0,
+    progress_weight: float = 0.0,
+    blend: float = 0.0,
+    influence: float = 1.0,
+    backend: str = "auto",
+) -> Lookahead:
     """Open ``cell`` in thought: every clue it can show, solved exactly.
 
     Stops early (``pruned``) once the cell's score cannot exceed ``bound``;
     the layouts' weights are exact when the position has a mine total.
+    The next move's safety is the best cell's, or with ``blend`` > 0
+    ``(1 - blend) * best + blend * second best`` (a move that leaves two
+    good cells beats one that leaves one); a clue that leaves only mines
+    covered has won. ``influence`` multiplies the score (the cell's 50/50
+    influence, :func:`fifty_fifty_influence`).
 
     >>> from cspmines import Position, solve
     >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
     >>> look_ahead(analysis, 3)   # safe 3 times in 4, and then it can only show 1
-    Lookahead(cell=3, safety=0.75, secondary=0.5, progress=0.0, dead=True, pruned=False)
+    Lookahead(cell=3, safety=0.75, secondary=0.5, progress=0.0, dead=True, pruned=False, influence=1.0)
     >>> look_ahead(analysis, 3, bound=0.9).pruned   # it cannot reach 0.9
     True
     """
@@ -129,16 +144,15 @@ def look_ahead(analysis, cell: int, *, bound: float = -1.0, progress_weight: flo
     outcomes = 0  # clues the cell can show
     for clue in range(known, known + unknown + 1):
         # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
-        if exact_weights and (secondary + left) * (1.0 + progress_weight * (progress + left)) <= bound:
-            return Lookahead(cell, safety, secondary + left, progress + left, False, pruned=True)
+        if exact_weights and (secondary + left) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
+            return Lookahead(cell, safety, secondary + left, progress + left, False, pruned=True, influence=influence)
         grid = seen.grid.copy()
         grid.flat[cell] = clue
         try:
             after = solve(Position(grid, mines=seen.mines), density=analysis.density, backend=backend, explain=False)
         except InconsistentPositionError:
             continue
-        safest_next = after.best_cells()  # a proved-safe cell when there is one
-        next_safe = 1.0 - float(after.probability(safest_next[0])) if safest_next else 1.0
+        next_safe = _next_safety(after, blend)
         if exact_weights:
             weight = after.model_count / analysis.model_count
             left -= weight
@@ -149,15 +163,38 @@ def look_ahead(analysis, cell: int, *, bound: float = -1.0, progress_weight: flo
         secondary += weight * next_safe
         progress += weight * bool(after.safe_cells)
     if not outcomes:
-        return Lookahead(cell, 0.0, 0.0, 0.0, True)
+        return Lookahead(cell, 0.0, 0.0, 0.0, True, influence=influence)
     if not exact_weights:  # weights are relative: scale them to the cell's safety
         secondary = safety * secondary / total
         progress = safety * progress / total
-    return Lookahead(cell, safety, secondary, progress, dead=outcomes == 1)
+    return Lookahead(cell, safety, secondary, progress, dead=outcomes == 1, influence=influence)
 
 
-def best_guess(analysis, cells, *, progress_weight: float = 0.0, avoid_dead: bool = True, backend: str = "auto") -> Lookahead:
-    """The cell of ``cells`` with the best score (secondary safety with the progress bonus).
+def _next_safety(after, blend: float) -> float:
+    """The value of the position after a safe move: the safety of its best cell,
+    blended with the second best's; 1 when every covered cell left is a mine (won)."""
+    least = after.least_probabilities(2, below=1)
+    if not least:
+        return 1.0
+    best = 1.0 - float(least[0])
+    if not blend:
+        return best
+    second = 1.0 - float(least[-1])
+    return (1.0 - blend) * best + blend * second
+
+
+def best_guess(
+    analysis,
+    cells,
+    *,
+    progress_weight: float = 0.0,
+    avoid_dead: bool = True,
+    blend: float = 0.0,
+    influence=None,
+    backend: str = "auto",
+) -> Lookahead:
+    """The cell of ``cells`` with the best score (secondary safety with the progress bonus,
+    times the 50/50 influence multiplier ``influence[cell]`` where one is given).
 
     Cells are looked at in the order given, each cut short once it cannot
     beat the best so far (ties go to the earlier cell). With ``avoid_dead``
@@ -173,7 +210,15 @@ def best_guess(analysis, cells, *, progress_weight: float = 0.0, avoid_dead: boo
     """
     best, best_score, dead = None, -1.0, []
     for cell in cells:
-        view = look_ahead(analysis, cell, bound=best_score, progress_weight=progress_weight, backend=backend)
+        view = look_ahead(
+            analysis,
+            cell,
+            bound=best_score,
+            progress_weight=progress_weight,
+            blend=blend,
+            influence=1.0 if influence is None else influence.get(cell, 1.0),
+            backend=backend,
+        )
         if view.pruned:
             continue
         if view.dead and avoid_dead:
@@ -224,3 +269,129 @@ def _exactly_one_mine(analysis, a: int, b: int) -> bool:
         return False
     # a mine at a forces b safe, so P(a and b) = 0 and P(a or b) = 1/2 + 1/2 = 1
     return with_a.probability(b) == 0
+
+
+@dataclass(frozen=True)
+class Influence:
+    """The 50/50s that may form around covered cells (see :func:`fifty_fifty_influence`).
+
+    Attributes
+    ----------
+    chance : dict
+        cell -> the chance of the layouts in which a 50/50 forms around it,
+        at most its chance of being a mine and of being safe.
+    pseudo : int or None
+        A cell that is a mine only in layouts where it is one half of a
+        50/50: "a 50/50, or safe", as good to guess now as ever.
+    """
+
+    chance: dict
+    pseudo: int | None = None
+
+    def multipliers(self, analysis, weight: float) -> dict:
+        """cell -> ``1 + weight * chance / P(safe)``: the score bonus of a cell whose
+        mine would have cost a coin flip anyway."""
+        out = {}
+        for cell, chance in self.chance.items():
+            safety = 1.0 - float(analysis.probability(cell))
+            if safety > 0:
+                out[cell] = 1.0 + weight * chance / safety
+        return out
+
+
+def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
+    """Where 50/50s may form: two side-by-side cells, or a 2x2 block, whose
+    flanks are all known mines or the board's edge but for at most one cell.
+
+    If that cell is a mine too (and one cell of the pair, or one diagonal of
+    the block), no clue can ever tell the two apart: a coin flip that must
+    be taken some time. A guess at a cell in such a place loses, in those
+    layouts, what the coin flip would have lost anyway, so its score earns a
+    bonus (Hill's "50/50 influence"). For every place found the layouts that
+    make it a 50/50 are counted exactly (one solve with the mines flagged and
+    the other cells opened without a clue); the flanking cell that completes
+    it shares the influence. Only with a known mine total (exact weights).
+
+    >>> from cspmines import Position, solve
+    >>> # a pair on the bottom edge: the flags close it off, the clues above see both cells
+    >>> influence = fifty_fifty_influence(solve(Position.from_string("3x2x3\\n13F\\n..F")))
+    >>> sorted(influence.chance.items()), influence.pseudo
+    ([(3, 0.5), (4, 0.5)], 3)
+    """
+    position = analysis.position
+    if position.mines is None or not analysis.model_count:
+        return Influence({})
+    width, height = position.width, position.height
+    flat = position.grid.ravel()
+    total = analysis.model_count
+    mine = {c for c in position.covered_cells if analysis.probability(c) == 1}
+    mines_left = analysis.mines_left - len(mine)
+
+    def hidden(cell: int) -> bool:
+        return flat[cell] == COVERED and cell not in mine
+
+    def missing_flanks(cells) -> list | None:
+        """The flanking cells still to be mines, or None if one is opened."""
+        missing = []
+        for r, c in cells:
+            if 0 <= r < height and 0 <= c < width:
+                cell = r * width + c
+                if flat[cell] not in (COVERED, FLAG, MINE):
+                    return None
+                if hidden(cell):
+                    missing.append(cell)
+        return missing
+
+    def layouts_with(mines, safes) -> int:
+        grid = position.grid.copy()
+        grid.flat[list(mines)] = FLAG
+        grid.flat[list(safes)] = WITHHELD
+        try:
+            return solve(Position(grid, mines=position.mines), backend=backend, explain=False).model_count
+        except InconsistentPositionError:
+            return 0
+
+    pairs: dict = {}  # cell -> layouts where a side-by-side 50/50 takes it in
+    blocks: dict = {}  # cell -> most layouts where a 2x2 50/50 takes it in
+    enabling: dict = {}  # flanking cell -> layouts where it completes a 50/50
+    pseudo = None
+    for r in range(height):
+        for c in range(width):
+            a = r * width + c
+            if not hidden(a):
+                continue
+            for dr, dc in ((0, 1), (1, 0)):
+                if r + dr >= height or c + dc >= width or not hidden(b := a + dr * width + dc):
+                    continue
+                if dc:
+                    flanks = [(r + k, c - 1) for k in (-1, 0, 1)] + [(r + k, c + 2) for k in (-1, 0, 1)]
+                else:
+                    flanks = [(r - 1, c + k) for k in (-1, 0, 1)] + [(r + 2, c + k) for k in (-1, 0, 1)]
+                missing = missing_flanks(flanks)
+                if missing is None or len(missing) > 1 or len(missing) + 1 > mines_left:
+                    continue
+                layouts = layouts_with(missing + [a], [b])  # the same with b the mine: a symmetry
+                if not layouts:
+                    continue
+                for cell in (a, b):
+                    pairs[cell] = pairs.get(cell, 0) + layouts
+                    if pseudo is None and layouts == analysis.probability(cell) * total:
+                        pseudo = cell  # a mine only as half of this 50/50
+                for cell in missing:
+                    enabling[cell] = enabling.get(cell, 0) + layouts
+            if r + 1 < height and c + 1 < width and mines_left >= 2:
+                block = (a, a + 1, a + width, a + width + 1)
+                if all(hidden(cell) for cell in block):
+                    corners = [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)]
+                    if missing_flanks(corners) == []:
+                        layouts = layouts_with([block[0], block[3]], [block[1], block[2]])
+                        for cell in block:
+                            blocks[cell] = max(blocks.get(cell, 0), layouts)
+    chance = {}
+    for cell in set(pairs) | set(blocks) | set(enabling):
+        mine_layouts = analysis.probability(cell) * total
+        cap = min(mine_layouts, total - mine_layouts)
+        layouts = min(pairs.get(cell, 0) + blocks.get(cell, 0) + enabling.get(cell, 0), cap)
+        if layouts > 0:
+            chance[cell] = float(layouts / total)
+    return Influence(chance, pseudo)
