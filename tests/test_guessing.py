@@ -198,3 +198,23 @@ def test_fifty_fifty_influence_is_bounded_and_its_pseudo_cells_are_coin_flips():
             for b in sides
         ), str(position)
     assert influenced >= 20 and pseudos >= 3
+
+
+def test_dominance_only_swaps_to_a_cell_safe_wherever_the_choice_is():
+    from cspmines.agents.guessing import best_guess, shortlist
+
+    swapped = 0
+    for position, analysis in consistent_positions(1000, 5):
+        cells = shortlist(analysis, size=6, margin=0.3)
+        if not cells:
+            continue
+        plain = best_guess(analysis, cells, progress_weight=0.2)
+        chosen = best_guess(analysis, cells, progress_weight=0.2, dominance=True)
+        if chosen.cell == plain.cell:
+            continue
+        swapped += 1
+        layouts = mine_layouts(position)
+        mined_choice = {layout for layout in layouts if plain.cell in layout}
+        mined_swap = {layout for layout in layouts if chosen.cell in layout}
+        assert mined_swap < mined_choice  # strictly fewer losing layouts, none new
+    assert swapped >= 2

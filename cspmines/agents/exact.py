@@ -114,6 +114,10 @@ class ExactAgent(SeededAgent):
         cells join the shortlist, and with ``fifty_fifty`` a cell that is a
         mine only as half of a 50/50 ("a 50/50, or safe") is guessed first.
         0 turns it off.
+    dominance : bool, keyword-only
+        When the look-ahead's choice, if safe, proves a safer cell safe
+        whatever it shows, open that cell instead (it is safe wherever the
+        choice is, and more).
     pockets : int, keyword-only
         Play an isolated pocket (a chain of influence nothing else can tell
         about, every layout with the same number of mines) of at most this
@@ -141,6 +145,7 @@ class ExactAgent(SeededAgent):
         pockets: int = 150,
         blend: float = 0.0,
         influence: float = 0.0,
+        dominance: bool = False,
     ):
         if min(lookahead, endgame, pockets, progress, influence) < 0 or not 0 <= margin < 1 or not 0 <= blend <= 1:
             raise ValueError(
@@ -149,6 +154,7 @@ class ExactAgent(SeededAgent):
                 f"influence={influence}, margin={margin}, blend={blend}"
             )
         self.blend = blend
+        self.dominance = dominance
         self.influence = influence
         self.endgame = endgame
         self.lookahead = lookahead
@@ -262,5 +268,6 @@ class ExactAgent(SeededAgent):
             avoid_dead=self.avoid_dead,
             blend=self.blend,
             influence=multipliers,
+            dominance=self.dominance,
             backend=self.backend,
         ).cell

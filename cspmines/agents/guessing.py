@@ -34,7 +34,7 @@ True
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position
@@ -59,6 +59,7 @@ class Lookahead:
     dead: bool
     pruned: bool = False
     influence: float = 1.0  # 50/50 influence multiplier (see fifty_fifty_influence)
+    implied_safe: frozenset = field(default=frozenset(), repr=False, compare=False)  # safe whatever it shows
 
     def score(self, progress_weight: float) -> float:
         return self.secondary * self.influence * (1.0 + progress_weight * self.progress)
@@ -142,6 +143,7 @@ def look_ahead(
     left = safety  # chance of this cell being safe with a clue not yet looked at
     secondary = progress = total = 0.0
     outcomes = 0  # clues the cell can show
+    implied = None  # cells proved safe whatever the clue: safe wherever this cell is
     for clue in range(known, known + unknown + 1):
         # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
         if exact_weights and (secondary + left) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
@@ -153,6 +155,7 @@ def look_ahead(
         except InconsistentPositionError:
             continue
         next_safe = _next_safety(after, blend)
+        implied = set(after.safe_cells) if implied is None else implied.intersection(after.safe_cells)
         if exact_weights:
             weight = after.model_count / analysis.model_count
             left -= weight
@@ -167,7 +170,9 @@ def look_ahead(
     if not exact_weights:  # weights are relative: scale them to the cell's safety
         secondary = safety * secondary / total
         progress = safety * progress / total
-    return Lookahead(cell, safety, secondary, progress, dead=outcomes == 1, influence=influence)
+    return Lookahead(
+        cell, safety, secondary, progress, dead=outcomes == 1, influence=influence, implied_safe=frozenset(implied)
+    )
 
 
 def _next_safety(after, blend: float) -> float:
@@ -191,10 +196,15 @@ def best_guess(
     avoid_dead: bool = True,
     blend: float = 0.0,
     influence=None,
+    dominance: bool = False,
     backend: str = "auto",
 ) -> Lookahead:
     """The cell of ``cells`` with the best score (secondary safety with the progress bonus,
     times the 50/50 influence multiplier ``influence[cell]`` where one is given).
+
+    With ``dominance``, a cell that the winner's safety proves safe, and
+    that is itself safer, replaces it: it is safe wherever the winner is,
+    and more, so opening it first loses nothing and may tell more.
 
     Cells are looked at in the order given, each cut short once it cannot
     beat the best so far (ties go to the earlier cell). With ``avoid_dead``
@@ -225,7 +235,13 @@ def best_guess(
             dead.append(view)
         elif view.score(progress_weight) > best_score:
             best, best_score = view, view.score(progress_weight)
-    return best if best is not None else max(dead, key=lambda view: view.secondary)
+    best = best if best is not None else max(dead, key=lambda view: view.secondary)
+    if dominance:
+        safer = [c for c in best.implied_safe if 1.0 - float(analysis.probability(c)) > best.safety + 1e-9]
+        if safer:
+            cell = min(safer, key=lambda c: (analysis.probability(c), c))
+            return look_ahead(analysis, cell, progress_weight=progress_weight, blend=blend, backend=backend)
+    return best
 
 
 def forced_fifty_fifty(analysis) -> tuple[int, int] | None:
