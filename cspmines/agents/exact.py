@@ -7,11 +7,14 @@ this order of preference:
 
 1. with few layouts left, the move of an exhaustive search of the game tree
    (``endgame``);
-2. a forced 50/50, which must be guessed some time (``fifty_fifty``);
+2. a forced 50/50, which must be guessed some time (``fifty_fifty``), or a
+   cell that is a mine only as half of a 50/50 (``influence``);
 3. the best move inside an isolated pocket, a game of its own played
    exactly (``pockets``);
-4. the candidate of best secondary safety, with a bonus for progress, dead
-   cells last (``lookahead``, ``margin``, ``progress``, ``avoid_dead``; see
+4. the candidate of best secondary safety (the next move's safety blended
+   with the second best's), with a bonus for progress and for 50/50
+   influence, dead cells last (``lookahead``, ``margin``, ``blend``,
+   ``progress``, ``influence``, ``avoid_dead``, ``dominance``; see
    :mod:`cspmines.agents.guessing`);
 5. with every option off: the cell least likely to be a mine, ties broken
    towards cells with fewer neighbours (a corner is likelier to open a zero).
