@@ -81,6 +81,11 @@ def test_agent_options_are_parsed_and_checked():
     assert (agent.lookahead, agent.margin, agent.max_chain) == (6, 0.05, None)
     with pytest.raises(ValueError, match="lookahead"):
         make_agent("exact:lookahead=-1")
+    agent = make_agent("exact:blend=0,influence=0,dominance=true")
+    assert (agent.blend, agent.influence, agent.dominance) == (0, 0, True)
+    for bad in ("blend=1.5", "influence=-0.1"):
+        with pytest.raises(ValueError, match="blend"):
+            make_agent(f"exact:{bad}")
     with pytest.raises(Exception, match="does not take"):
         make_agent("random:speed=3")
 
