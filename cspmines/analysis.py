@@ -205,9 +205,10 @@ class Analysis:
         """Covered cells that are certainly mines, in flat order."""
         return tuple(sorted(c for cells, p in self._groups if p == 1 for c in cells if c not in self.inexact_cells))
 
-    def least_probabilities(self, count: int, *, below=2) -> tuple:
+    def least_probabilities(self, count: int, *, below=None) -> tuple:
         """The ``count`` least mine probabilities, one per covered cell, least first,
-        counting only cells whose probability is under ``below`` (1: not certain mines).
+        counting only cells whose probability is under ``below`` when given (1: not
+        certain mines).
 
         >>> import cspmines
         >>> analysis = cspmines.solve(cspmines.Position.from_string("4x1x2\\n.1.."))
@@ -215,10 +216,16 @@ class Analysis:
         (Fraction(1, 2), Fraction(1, 2), Fraction(1, 1))
         >>> analysis.least_probabilities(3, below=1)
         (Fraction(1, 2), Fraction(1, 2))
+        >>> analysis.least_probabilities(-1)
+        Traceback (most recent call last):
+        ...
+        ValueError: count must be >= 0, got -1
         """
+        if count < 0:
+            raise ValueError(f"count must be >= 0, got {count}")
         least = []
         for cells, p in sorted(self._groups, key=lambda group: group[1]):
-            if p >= below or len(least) >= count:
+            if (below is not None and p >= below) or len(least) >= count:
                 break
             least.extend([p] * min(len(cells), count - len(least)))
         return tuple(least)

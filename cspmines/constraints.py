@@ -25,7 +25,7 @@ import numpy as np
 from .errors import InconsistentPositionError
 from .position import COVERED, FLAG, MINE, Position, neighbour_array
 
-__all__ = ["Rule", "ConstraintSystem", "Settled", "rules_from_position", "neighbour_sum", "settle_forced"]
+__all__ = ["ConstraintSystem", "Rule", "Settled", "neighbour_sum", "rules_from_position", "settle_forced"]
 
 
 @dataclass(frozen=True)
@@ -194,6 +194,11 @@ class Settled:
     safe_cells: frozenset
     mine_cells: frozenset
 
+    @classmethod
+    def unchanged(cls, system: ConstraintSystem) -> Settled:
+        """The system as it is, nothing taken out."""
+        return cls(system, frozenset(), frozenset())
+
 
 def settle_forced(system: ConstraintSystem) -> Settled:
     """Take out every cell a rule forces on its own, repeatedly, before counting.
@@ -232,7 +237,7 @@ def settle_forced(system: ConstraintSystem) -> Settled:
         if not new_safe and not new_mines:
             break
         if not new_safe.isdisjoint(new_mines):
-            return Settled(system, frozenset(), frozenset())
+            return Settled.unchanged(system)
         decided = new_safe | new_mines
         kept = []
         for rule in rules:
@@ -243,17 +248,17 @@ def settle_forced(system: ConstraintSystem) -> Settled:
             left = cells - decided
             need = rule.mines - len(cells & new_mines)
             if not 0 <= need <= len(left):
-                return Settled(system, frozenset(), frozenset())
+                return Settled.unchanged(system)
             if left:
                 kept.append(Rule(left, need, rule.label))
         rules = kept
         safe |= new_safe
         mines |= new_mines
     if not safe and not mines:
-        return Settled(system, frozenset(), frozenset())
+        return Settled.unchanged(system)
     decided = safe | mines
     cells = tuple(c for c in system.cells if c not in decided)
     mines_left = None if system.mines_left is None else system.mines_left - len(mines)
     if mines_left is not None and not 0 <= mines_left <= len(cells):
-        return Settled(system, frozenset(), frozenset())
+        return Settled.unchanged(system)
     return Settled(ConstraintSystem(tuple(rules), cells, mines_left), frozenset(safe), frozenset(mines))

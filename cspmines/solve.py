@@ -108,7 +108,7 @@ def solve(
     counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit)
 
     given = ConstraintSystem.from_position(position, mines=mines)
-    settled = settle_forced(given) if settle else Settled(given, frozenset(), frozenset())
+    settled = settle_forced(given) if settle else Settled.unchanged(given)
     system = settled.system
     components = split_components(system)
     components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
@@ -120,7 +120,11 @@ def solve(
     if combination.model_count == 0:
         if not explain:
             raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-        raise _explain_inconsistency(position, given, engine, density)
+        if system is not given:  # explain on the clues as given: a settled conflict may rest on other clues
+            components = split_components(given)
+            counts = [engine.count(component) for component in components]
+            rest = given.unconstrained_cells
+        raise _explain_inconsistency(position, given, components, counts, rest, density)
     return _exact_analysis(
         position, settled, given, components, counts, rest, combination, cut_cells, density, backend, engine
     )
@@ -297,16 +301,9 @@ def _report(component: Component, count: ComponentCount) -> ComponentReport:
     )
 
 
-def _explain_inconsistency(position, system, engine, density) -> InconsistentPositionError:
-    """An error naming a small set of clues that no layout satisfies together.
-
-    Counted again on the clues as given, not as settled: a settled rule's
-    conflict may rest on cells other clues forced, and the message should
-    name those clues too.
-    """
-    components = split_components(system)
-    counts = [engine.count(component) for component in components]
-    rest = system.unconstrained_cells
+def _explain_inconsistency(position, system, components, counts, rest, density) -> InconsistentPositionError:
+    """An error naming a small set of clues that no layout satisfies together
+    (``components`` and ``counts`` are those of ``system``, the clues as given)."""
     mine_range = _combine(counts, components, rest, system.mines_left, density).mine_range
     rest_size = len(rest)
     for component, count in zip(components, counts):

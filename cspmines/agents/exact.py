@@ -239,9 +239,9 @@ class ExactAgent(SeededAgent):
         if self.influence and self.lookahead:
             spread = fifty_fifty_influence(analysis, backend=self.backend)
             pseudo = spread.pseudo
-            if self.fifty_fifty and pseudo is not None and pseudo not in self.mines:
-                if not look_ahead(analysis, pseudo, backend=self.backend).dead:  # a dead one tells nothing
-                    return pseudo
+            guessable = self.fifty_fifty and pseudo is not None and pseudo not in self.mines
+            if guessable and not look_ahead(analysis, pseudo, backend=self.backend).dead:  # a dead one tells nothing
+                return pseudo
         if self.pockets:
             played = pocket_move(analysis, limit=self.pockets)
             if played is not None:
@@ -258,7 +258,7 @@ class ExactAgent(SeededAgent):
             cells = [choice, *cells[: self.lookahead - 1]]
         multipliers = None
         if spread is not None and spread.chance:
-            safety = lambda c: 1.0 - float(analysis.probability(c))  # noqa: E731
+            safety = lambda c: 1.0 - float(analysis.probability(c))
             floor = (1.0 - self.margin) * max(safety(c) for c in cells)
             # a cell whose mine costs a coin flip anyway may be worth more than its safety says
             extra = [c for c, chance in spread.chance.items() if c not in self.mines and safety(c) + chance >= floor]

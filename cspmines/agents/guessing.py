@@ -155,7 +155,8 @@ def look_ahead(
         except InconsistentPositionError:
             continue
         next_safe = _next_safety(after, blend)
-        implied = set(after.safe_cells) if implied is None else implied.intersection(after.safe_cells)
+        proved = after.safe_cells  # a sort over every group: read once
+        implied = set(proved) if implied is None else implied.intersection(proved)
         if exact_weights:
             weight = after.model_count / analysis.model_count
             left -= weight
@@ -164,7 +165,7 @@ def look_ahead(
         outcomes += 1
         total += weight
         secondary += weight * next_safe
-        progress += weight * bool(after.safe_cells)
+        progress += weight * bool(proved)
     if not outcomes:
         return Lookahead(cell, 0.0, 0.0, 0.0, True, influence=influence)
     if not exact_weights:  # weights are relative: scale them to the cell's safety
