@@ -205,10 +205,10 @@ class Analysis:
         """Covered cells that are certainly mines, in flat order."""
         return tuple(sorted(c for cells, p in self._groups if p == 1 for c in cells if c not in self.inexact_cells))
 
-    def least_probabilities(self, count: int, *, below=None) -> tuple:
+    def least_probabilities(self, count: int, *, below=None, keep=None) -> tuple:
         """The ``count`` least mine probabilities, one per covered cell, least first,
         counting only cells whose probability is under ``below`` when given (1: not
-        certain mines).
+        certain mines) and, when given, for which ``keep(cell)`` is true.
 
         >>> import cspmines
         >>> analysis = cspmines.solve(cspmines.Position.from_string("4x1x2\\n.1.."))
@@ -216,6 +216,8 @@ class Analysis:
         (Fraction(1, 2), Fraction(1, 2), Fraction(1, 1))
         >>> analysis.least_probabilities(3, below=1)
         (Fraction(1, 2), Fraction(1, 2))
+        >>> analysis.least_probabilities(3, keep=lambda cell: cell != 0)
+        (Fraction(1, 2), Fraction(1, 1))
         >>> analysis.least_probabilities(-1)
         Traceback (most recent call last):
         ...
@@ -227,7 +229,8 @@ class Analysis:
         for cells, p in sorted(self._groups, key=lambda group: group[1]):
             if (below is not None and p >= below) or len(least) >= count:
                 break
-            least.extend([p] * min(len(cells), count - len(least)))
+            kept = len(cells) if keep is None else sum(1 for cell in cells if keep(cell))
+            least.extend([p] * min(kept, count - len(least)))
         return tuple(least)
 
     def best_cells(self) -> tuple:

@@ -35,30 +35,45 @@ def consistent_positions(count: int, seed: int):
         yield position, analysis
 
 
-def expected_view(position: Position, layouts: list, cell: int, blend: Fraction = Fraction(0)):
+def expected_view(position: Position, layouts: list, cell: int, blend=Fraction(0), linked=False, living=False):
     """(safety, secondary safety, progress, dead) from the definitions: after a safe move the
-    next move's safety (blended with the second best cell's), 1 if only mines are left."""
+    next move's safety (blended with the second best cell's), 1 if only mines are left; with
+    ``living`` the next move among cells with a covered neighbour not known to be a mine
+    (if there is one); with ``linked`` progress only where more is proved than the cells
+    safe in every layout where ``cell`` is."""
     around = set(position.neighbours(cell))
     groups = defaultdict(list)
     for layout in layouts:
         if cell not in layout:
             groups[len(layout & around)].append(layout)
     others = [c for c in position.covered_cells if c != cell]
-    secondary = progress = Fraction(0)
+    secondary = Fraction(0)
+    proved = []  # (weight, cells proved safe) per clue
     for group in groups.values():
         weight = Fraction(len(group), len(layouts))
-        safe_share = [Fraction(sum(c not in layout for layout in group), len(group)) for c in others]
-        living = sorted((share for share in safe_share if share > 0), reverse=True)  # certain mines out
-        best = living[0] if living else Fraction(1)
-        second = living[1] if len(living) > 1 else best
+        safe_share = {c: Fraction(sum(c not in layout for layout in group), len(group)) for c in others}
+        candidates = [c for c in others if safe_share[c] > 0]  # certain mines out
+        if living:
+            unknown = {c for c in others if safe_share[c] > 0}
+            asking = [c for c in candidates if unknown & (set(position.neighbours(c)) - {c})]
+            candidates = asking or candidates
+        ranked = sorted((safe_share[c] for c in candidates), reverse=True)
+        best = ranked[0] if ranked else Fraction(1)
+        second = ranked[1] if len(ranked) > 1 else best
         secondary += weight * ((1 - blend) * best + blend * second)
-        progress += weight * any(share == 1 for share in safe_share)
+        proved.append((weight, {c for c in others if safe_share[c] == 1}))
+    implied = set.intersection(*(cells for _, cells in proved)) if proved and linked else set()
+    progress = sum((weight for weight, cells in proved if len(cells) > len(implied)), Fraction(0))
     safety = Fraction(sum(cell not in layout for layout in layouts), len(layouts))
     return safety, secondary, progress, len(groups) == 1
 
 
-@pytest.mark.parametrize("seed, blend", [(0, 0), (1, 0), (2, Fraction(1, 5)), (3, Fraction(1, 2))])
-def test_look_ahead_matches_its_definition_on_random_positions(seed, blend):
+@pytest.mark.parametrize(
+    "seed, blend, linked, living",
+    [(0, 0, False, False), (1, 0, False, False), (2, Fraction(1, 5), False, False), (3, Fraction(1, 2), False, False),
+     (4, Fraction(1, 5), True, False), (5, 0, False, True), (6, Fraction(1, 5), True, True)],
+)
+def test_look_ahead_matches_its_definition_on_random_positions(seed, blend, linked, living):
     checked = 0
     for position, analysis in consistent_positions(30, seed):
         layouts = mine_layouts(position)
@@ -66,8 +81,8 @@ def test_look_ahead_matches_its_definition_on_random_positions(seed, blend):
         for cell in position.covered_cells:
             if analysis.probability(cell) in (0, 1):
                 continue
-            view = look_ahead(analysis, cell, blend=float(blend))
-            safety, secondary, progress, dead = expected_view(position, layouts, cell, blend)
+            view = look_ahead(analysis, cell, blend=float(blend), linked=linked, living=living)
+            safety, secondary, progress, dead = expected_view(position, layouts, cell, blend, linked, living)
             assert not view.pruned
             assert view.safety == pytest.approx(float(safety), abs=1e-12)
             assert view.secondary == pytest.approx(float(secondary), abs=1e-12), (str(position), cell)
@@ -95,6 +110,21 @@ def test_shortlist_keeps_the_safe_enough_cells_safest_first():
         assert min(safety) >= (1 - margin) * safety[0] - 1e-12
         assert all(analysis.probability(c) != 1 for c in cells)
     assert len(shortlist(analysis, size=3, margin=0.3)) == 3
+
+
+def test_shortlist_off_front_adds_the_cells_off_the_front_fewest_covered_neighbours_first():
+    analysis = solve(Position.from_string("6x4x5\n......\n.2....\n......\n...1.."))
+    position = analysis.position
+    front = {cell for report in analysis.components for cell in report.cells}
+    plain = shortlist(analysis, size=2, margin=0.3)
+    wide = shortlist(analysis, size=2, margin=0.3, off_front=5)
+    assert wide[:2] == plain and len(wide) == 7
+    extra = wide[2:]
+    assert not front & set(extra)
+    around = [sum(1 for n in position.neighbours(c) if position.grid.flat[n] == -1) for c in extra]
+    assert around == sorted(around) and min(around) == 3  # the corners first
+    off = [c for c in position.covered_cells if c not in front]
+    assert len(shortlist(analysis, size=0, margin=0.3, off_front=100)) == len(off)  # fewer than 30: every one
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -121,6 +121,16 @@ class ExactAgent(SeededAgent):
         When the look-ahead's choice, if safe, proves a safer cell safe
         whatever it shows, open that cell instead (it is safe wherever the
         choice is, and more).
+    linked : bool, keyword-only
+        Count as progress only a clue that proves more than the cells that
+        are safe whenever the guess is (Hill's linked tiles).
+    living : bool, keyword-only
+        In the look-ahead, seek the next move among cells whose clue is not
+        yet known (Hill's living tiles).
+    off_front : int, keyword-only
+        Look ahead from up to this many cells off the front too, chosen as
+        Hill does (:func:`~cspmines.agents.guessing.shortlist`); 0 keeps the
+        two most promising.
     pockets : int, keyword-only
         Play an isolated pocket (a chain of influence nothing else can tell
         about, every layout with the same number of mines) of at most this
@@ -149,13 +159,19 @@ class ExactAgent(SeededAgent):
         blend: float = 0.2,
         influence: float = 0.9,
         dominance: bool = False,
+        linked: bool = False,
+        living: bool = False,
+        off_front: int = 0,
     ):
-        if min(lookahead, endgame, pockets, progress, influence) < 0 or not 0 <= margin < 1 or not 0 <= blend <= 1:
+        if min(lookahead, endgame, pockets, progress, influence, off_front) < 0 or not 0 <= margin < 1 or not 0 <= blend <= 1:
             raise ValueError(
-                "lookahead, endgame, pockets, progress and influence must be >= 0, margin in [0, 1) and blend "
-                f"in [0, 1], got lookahead={lookahead}, endgame={endgame}, pockets={pockets}, progress={progress}, "
-                f"influence={influence}, margin={margin}, blend={blend}"
+                "lookahead, endgame, pockets, progress, influence and off_front must be >= 0, margin in [0, 1) and "
+                f"blend in [0, 1], got lookahead={lookahead}, endgame={endgame}, pockets={pockets}, "
+                f"progress={progress}, influence={influence}, off_front={off_front}, margin={margin}, blend={blend}"
             )
+        self.linked = linked
+        self.living = living
+        self.off_front = off_front
         self.blend = blend
         self.dominance = dominance
         self.influence = influence
@@ -253,7 +269,7 @@ class ExactAgent(SeededAgent):
     def _best_look_ahead(self, analysis, choice: int, spread) -> int:
         """Among the shortlist, the living cell of best secondary safety (progress as a bonus,
         50/50 influence as a multiplier)."""
-        cells = shortlist(analysis, size=self.lookahead, margin=self.margin, exclude=self.mines)
+        cells = shortlist(analysis, size=self.lookahead, margin=self.margin, exclude=self.mines, off_front=self.off_front)
         if choice not in cells:
             cells = [choice, *cells[: self.lookahead - 1]]
         multipliers = None
@@ -272,5 +288,7 @@ class ExactAgent(SeededAgent):
             blend=self.blend,
             influence=multipliers,
             dominance=self.dominance,
+            linked=self.linked,
+            living=self.living,
             backend=self.backend,
         ).cell

@@ -65,7 +65,7 @@ class Lookahead:
         return self.secondary * self.influence * (1.0 + progress_weight * self.progress)
 
 
-def shortlist(analysis, *, size: int, margin: float, exclude=frozenset()) -> list[int]:
+def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_front: int = 0) -> list[int]:
     """The cells worth looking ahead from, safest first.
 
     Every front cell whose safety is at least ``(1 - margin)`` times the best
@@ -73,6 +73,13 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset()) -> lis
     the one with the fewest covered neighbours (likeliest to open a zero) and
     the one two steps from the front with the fewest (its clue can reach the
     front). At most ``size`` cells.
+
+    With ``off_front`` > 0 the cells off the front are chosen wider, as Hill
+    does, and come on top of the ``size`` cells: every one of them when
+    fewer than 30 are left, else those two steps straight out from a clue
+    of the front (their clue can join it) and those with two or three
+    covered neighbours (likely to open up), at most ``off_front`` of them,
+    fewest covered neighbours first.
 
     >>> from cspmines import Position, solve
     >>> shortlist(solve(Position.from_string("4x2x2\\n1...\\n1...")), size=2, margin=0.5)
@@ -91,15 +98,36 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset()) -> lis
         return sum(1 for n in position.neighbours(cell) if flat[n] == COVERED)
 
     on_front = [c for c in cells if c in front and safety[c] >= floor]
-    off_front = [c for c in cells if c not in front and safety[c] >= floor]
+    off = [c for c in cells if c not in front and safety[c] >= floor]
+    wide = off_front
     picked = []
-    if off_front:
-        picked.append(min(off_front, key=lambda c: (covered_around(c), c)))
-        near = [c for c in off_front if _two_steps_from(position, c, front)]
+    if off and not wide:
+        picked.append(min(off, key=lambda c: (covered_around(c), c)))
+        near = [c for c in off if _two_steps_from(position, c, front)]
         if near:
             picked.append(min(near, key=lambda c: (covered_around(c), c)))
-    merged = sorted(dict.fromkeys(on_front + picked), key=lambda c: (-safety[c], covered_around(c), c))
-    return merged[:size]
+    merged = sorted(dict.fromkeys(on_front + picked), key=lambda c: (-safety[c], covered_around(c), c))[:size]
+    if off and wide:
+        if len(off) >= 30:
+            straight = _straight_two_from_clues(analysis)
+            off = [c for c in off if c in straight or 2 <= covered_around(c) <= 3]
+        merged += sorted(off, key=lambda c: (covered_around(c), c))[:wide]
+    return merged
+
+
+def _straight_two_from_clues(analysis) -> set:
+    """The cells two steps up, down, left or right of a clue that touches a covered cell."""
+    position = analysis.position
+    width, height = position.width, position.height
+    flat = position.grid.ravel()
+    clues = [clue for clue in position.clue_cells if any(flat[n] == COVERED for n in position.neighbours(clue))]
+    out = set()
+    for clue in clues:
+        r, c = divmod(clue, width)
+        for dr, dc in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+            if 0 <= r + dr < height and 0 <= c + dc < width:
+                out.add((r + dr) * width + c + dc)
+    return out
 
 
 def _two_steps_from(position: Position, cell: int, front: set) -> bool:
@@ -114,6 +142,8 @@ def look_ahead(
     progress_weight: float = 0.0,
     blend: float = 0.0,
     influence: float = 1.0,
+    linked: bool = False,
+    living: bool = False,
     backend: str = "auto",
 ) -> Lookahead:
     """Open ``cell`` in thought: every clue it can show, solved exactly.
@@ -124,7 +154,12 @@ def look_ahead(
     ``(1 - blend) * best + blend * second best`` (a move that leaves two
     good cells beats one that leaves one); a clue that leaves only mines
     covered has won. ``influence`` multiplies the score (the cell's 50/50
-    influence, :func:`fifty_fifty_influence`).
+    influence, :func:`fifty_fifty_influence`). With ``linked``, a clue counts
+    as progress only if it proves more than the cells that are safe
+    whenever this one is (Hill's "linked tiles": those come with the cell
+    whatever it shows, so they are no news). With ``living``, the next move
+    is sought among cells that can still tell something (see
+    :func:`_next_safety`).
 
     >>> from cspmines import Position, solve
     >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
@@ -144,6 +179,7 @@ def look_ahead(
     secondary = progress = total = 0.0
     outcomes = 0  # clues the cell can show
     implied = None  # cells proved safe whatever the clue: safe wherever this cell is
+    proofs = []  # (weight, number of cells proved) of each clue
     for clue in range(known, known + unknown + 1):
         # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
         if exact_weights and (secondary + left) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
@@ -154,7 +190,7 @@ def look_ahead(
             after = solve(Position(grid, mines=seen.mines), density=analysis.density, backend=backend, explain=False)
         except InconsistentPositionError:
             continue
-        next_safe = _next_safety(after, blend)
+        next_safe = _next_safety(after, blend, living)
         proved = after.safe_cells  # a sort over every group: read once
         implied = set(proved) if implied is None else implied.intersection(proved)
         if exact_weights:
@@ -166,8 +202,11 @@ def look_ahead(
         total += weight
         secondary += weight * next_safe
         progress += weight * bool(proved)
+        proofs.append((weight, len(proved)))
     if not outcomes:
         return Lookahead(cell, 0.0, 0.0, 0.0, True, influence=influence)
+    if linked:  # the linked cells are the ones proved whatever the clue
+        progress = sum(weight for weight, count in proofs if count > len(implied))
     if not exact_weights:  # weights are relative: scale them to the cell's safety
         secondary = safety * secondary / total
         progress = safety * progress / total
@@ -176,10 +215,24 @@ def look_ahead(
     )
 
 
-def _next_safety(after, blend: float) -> float:
+def _next_safety(after, blend: float, living: bool = False) -> float:
     """The value of the position after a safe move: the safety of its best cell,
-    blended with the second best's; 1 when every covered cell left is a mine (won)."""
-    least = after.least_probabilities(2, below=1)
+    blended with the second best's; 1 when every covered cell left is a mine (won).
+    With ``living``, cells whose clue is already known (no covered neighbour
+    but proved mines) do not count while another cell does: opening them
+    tells nothing, so they are not where the next guess will be made."""
+    least = ()
+    if living:
+        position = after.position
+        flat = position.grid.ravel()
+        mines = set(after.mine_cells)
+
+        def open_question(cell: int) -> bool:
+            return any(flat[n] == COVERED and n not in mines for n in position.neighbours(cell))
+
+        least = after.least_probabilities(2, below=1, keep=open_question)
+    if not least:
+        least = after.least_probabilities(2, below=1)
     if not least:
         return 1.0
     best = 1.0 - float(least[0])
@@ -198,6 +251,8 @@ def best_guess(
     blend: float = 0.0,
     influence=None,
     dominance: bool = False,
+    linked: bool = False,
+    living: bool = False,
     backend: str = "auto",
 ) -> Lookahead:
     """The cell of ``cells`` with the best score (secondary safety with the progress bonus,
@@ -228,6 +283,8 @@ def best_guess(
             progress_weight=progress_weight,
             blend=blend,
             influence=1.0 if influence is None else influence.get(cell, 1.0),
+            linked=linked,
+            living=living,
             backend=backend,
         )
         if view.pruned:
@@ -241,7 +298,9 @@ def best_guess(
         safer = [c for c in best.implied_safe if 1.0 - float(analysis.probability(c)) > best.safety + 1e-9]
         if safer:
             cell = min(safer, key=lambda c: (analysis.probability(c), c))
-            return look_ahead(analysis, cell, progress_weight=progress_weight, blend=blend, backend=backend)
+            return look_ahead(
+                analysis, cell, progress_weight=progress_weight, blend=blend, linked=linked, living=living, backend=backend
+            )
     return best
 
 
