@@ -248,3 +248,32 @@ def test_dominance_only_swaps_to_a_cell_safe_wherever_the_choice_is():
         mined_swap = {layout for layout in layouts if chosen.cell in layout}
         assert mined_swap < mined_choice  # strictly fewer losing layouts, none new
     assert swapped >= 2
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_in_small_space_measures_the_space_networkx_finds(seed):
+    import networkx as nx
+
+    from cspmines.agents.guessing import in_small_space
+    from cspmines.position import COVERED
+
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for _ in range(40):
+        position = random_position(rng, max_covered=14)
+        flat = position.grid.ravel()
+        unknown = [c for c in range(flat.size) if flat[c] == COVERED]
+        graph = nx.Graph()
+        graph.add_nodes_from(unknown)
+        for c in unknown:
+            for n in position.neighbours(c):
+                if flat[n] == COVERED:
+                    graph.add_edge(c, n)
+                elif flat[n] >= 0 or flat[n] == -4:  # an opened cell joins everything around it
+                    graph.add_edges_from((c, m) for m in position.neighbours(n) if flat[m] == COVERED)
+        for c in unknown:
+            size = len(nx.node_connected_component(graph, c))
+            for threshold in (2, 4, 8):
+                assert in_small_space(position, c, threshold=threshold) == (size < threshold), (str(position), c)
+            checked += 1
+    assert checked > 50

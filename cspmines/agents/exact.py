@@ -41,7 +41,7 @@ from ..position import COVERED, FLAG, MINE, Position, neighbour_array
 from ..solve import solve
 from .base import Action, SeededAgent
 from .endgame import best_move, pocket_move
-from .guessing import best_guess, fifty_fifty_influence, forced_fifty_fifty, look_ahead, shortlist
+from .guessing import best_guess, fifty_fifty_influence, forced_fifty_fifty, in_small_space, look_ahead, shortlist
 
 __all__ = ["ExactAgent", "trivial_deductions"]
 
@@ -131,6 +131,10 @@ class ExactAgent(SeededAgent):
         Look ahead from up to this many cells off the front too, chosen as
         Hill does (:func:`~cspmines.agents.guessing.shortlist`); 0 keeps the
         two most promising.
+    space : int, keyword-only
+        Put off guesses in a space of fewer than this many unknown cells
+        (:func:`~cspmines.agents.guessing.in_small_space`) while a candidate
+        elsewhere remains (Hill uses 8); 0 turns it off.
     pockets : int, keyword-only
         Play an isolated pocket (a chain of influence nothing else can tell
         about, every layout with the same number of mines) of at most this
@@ -162,16 +166,19 @@ class ExactAgent(SeededAgent):
         linked: bool = False,
         living: bool = False,
         off_front: int = 0,
+        space: int = 0,
     ):
-        if min(lookahead, endgame, pockets, progress, influence, off_front) < 0 or not 0 <= margin < 1 or not 0 <= blend <= 1:
+        if min(lookahead, endgame, pockets, progress, influence, off_front, space) < 0 or not 0 <= margin < 1 or not 0 <= blend <= 1:
             raise ValueError(
-                "lookahead, endgame, pockets, progress, influence and off_front must be >= 0, margin in [0, 1) and "
-                f"blend in [0, 1], got lookahead={lookahead}, endgame={endgame}, pockets={pockets}, "
-                f"progress={progress}, influence={influence}, off_front={off_front}, margin={margin}, blend={blend}"
+                "lookahead, endgame, pockets, progress, influence, off_front and space must be >= 0, margin in "
+                f"[0, 1) and blend in [0, 1], got lookahead={lookahead}, endgame={endgame}, pockets={pockets}, "
+                f"progress={progress}, influence={influence}, off_front={off_front}, space={space}, "
+                f"margin={margin}, blend={blend}"
             )
         self.linked = linked
         self.living = living
         self.off_front = off_front
+        self.space = space
         self.blend = blend
         self.dominance = dominance
         self.influence = influence
@@ -280,6 +287,10 @@ class ExactAgent(SeededAgent):
             extra = [c for c, chance in spread.chance.items() if c not in self.mines and safety(c) + chance >= floor]
             cells += sorted(set(extra) - set(cells), key=lambda c: (-(safety(c) + spread.chance[c]), c))
             multipliers = spread.multipliers(analysis, self.influence)
+        if self.space:
+            position = analysis.position
+            roomy = [c for c in cells if not in_small_space(position, c, mines=self.mines, threshold=self.space)]
+            cells = roomy or cells  # a guess in a small space waits while one elsewhere remains
         return best_guess(
             analysis,
             cells,

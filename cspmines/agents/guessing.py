@@ -40,7 +40,16 @@ from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position
 from ..solve import solve
 
-__all__ = ["Influence", "Lookahead", "best_guess", "fifty_fifty_influence", "forced_fifty_fifty", "look_ahead", "shortlist"]
+__all__ = [
+    "Influence",
+    "Lookahead",
+    "best_guess",
+    "fifty_fifty_influence",
+    "forced_fifty_fifty",
+    "in_small_space",
+    "look_ahead",
+    "shortlist",
+]
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,43 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
             off = [c for c in off if c in straight or 2 <= covered_around(c) <= 3]
         merged += sorted(off, key=lambda c: (covered_around(c), c))[:wide]
     return merged
+
+
+def in_small_space(position: Position, cell: int, *, mines=frozenset(), threshold: int = 8) -> bool:
+    """Whether ``cell`` lies in a space of fewer than ``threshold`` unknown cells.
+
+    A space is the cells, covered and not known mines, that join up through
+    neighbours or across one opened cell (Hill's space counter). A guess in
+    a small space tells little about the rest of the board, and the mine
+    total may yet settle it, so it is worth putting off while a guess
+    elsewhere is as good.
+
+    >>> p = Position.from_string("5x1x1\\n..1..")
+    >>> in_small_space(p, 0, threshold=4), in_small_space(p, 0, threshold=5)
+    (False, True)
+    """
+    flat = position.grid.ravel()
+
+    def unknown(n: int) -> bool:
+        return flat[n] == COVERED and n not in mines
+
+    seen = {cell}
+    todo = [cell]
+    while todo:
+        for n in position.neighbours(todo.pop()):
+            if unknown(n):
+                reached = [n]
+            elif flat[n] >= 0 or flat[n] == WITHHELD:  # across an opened cell
+                reached = [m for m in position.neighbours(n) if unknown(m)]
+            else:
+                continue
+            for m in reached:
+                if m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+            if len(seen) >= threshold:
+                return False
+    return True
 
 
 def _straight_two_from_clues(analysis) -> set:
