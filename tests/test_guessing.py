@@ -277,3 +277,21 @@ def test_in_small_space_measures_the_space_networkx_finds(seed):
                 assert in_small_space(position, c, threshold=threshold) == (size < threshold), (str(position), c)
             checked += 1
     assert checked > 50
+
+
+def test_on_guess_reports_every_guess_and_the_fatal_one():
+    from cspmines.agents.exact import ExactAgent
+    from cspmines.games import Board, Game, play
+
+    outcomes = set()
+    for seed in range(10):
+        board = Board.random("intermediate", seed=seed)
+        guesses = []
+        record = play(ExactAgent(on_guess=guesses.append), Game(board), seed=seed)
+        assert all(0 < guess.safety < 1 or guess.reason == "endgame" for guess in guesses)
+        assert all(guess.reason in {"endgame", "fifty-fifty", "pseudo fifty-fifty", "pocket", "look-ahead"} for guess in guesses)
+        assert [guess.covered for guess in guesses] == sorted((guess.covered for guess in guesses), reverse=True)
+        if not record.won:
+            assert guesses and board.is_mine(guesses[-1].cell)  # a lost game ends on a guess
+        outcomes.add(record.won)
+    assert outcomes == {True, False}

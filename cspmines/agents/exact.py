@@ -33,6 +33,8 @@ otherwise plays as in ``classic``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..constraints import neighbour_sum
@@ -43,7 +45,24 @@ from .base import Action, SeededAgent
 from .endgame import best_move, pocket_move
 from .guessing import best_guess, fifty_fifty_influence, forced_fifty_fifty, in_small_space, look_ahead, shortlist
 
-__all__ = ["ExactAgent", "trivial_deductions"]
+__all__ = ["ExactAgent", "Guess", "trivial_deductions"]
+
+
+@dataclass(frozen=True)
+class Guess:
+    """One move of the exact agent that was not proved safe.
+
+    ``reason`` names the rule that chose it: ``"endgame"``, ``"fifty-fifty"``,
+    ``"pseudo fifty-fifty"``, ``"pocket"``, ``"look-ahead"``, ``"least risk"``
+    (every option off) or, under minesearch, ``"likeliest mine"``;
+    ``safety`` is its exact chance of being safe and ``covered`` the number
+    of covered cells when it was made (how far the game had gone).
+    """
+
+    cell: int
+    reason: str
+    safety: float
+    covered: int
 
 
 def trivial_deductions(position: Position, known_mines: set) -> tuple[set, set]:
@@ -82,6 +101,9 @@ class ExactAgent(SeededAgent):
         Cut chains longer than this many boxes (approximate probabilities).
     on_analysis : callable, keyword-only
         Called with each :class:`~cspmines.analysis.Analysis` (for studies).
+    on_guess : callable, keyword-only
+        Called with a :class:`Guess` for every move not proved safe (for
+        studies of where games are lost).
     lookahead : int, keyword-only
         Secondary safety: look ahead from up to this many candidate cells
         (:func:`~cspmines.agents.guessing.shortlist`) and open the one that
@@ -153,6 +175,7 @@ class ExactAgent(SeededAgent):
         backend: str = "auto",
         max_chain: int | None = None,
         on_analysis=None,
+        on_guess=None,
         lookahead: int = 5,
         margin: float = 0.05,
         progress: float = 0.2,
@@ -192,6 +215,7 @@ class ExactAgent(SeededAgent):
         self.backend = backend
         self.max_chain = max_chain  # bounded chains (an approximation), see cspmines.bounded
         self.on_analysis = on_analysis  # called with every Analysis the agent computes (studies)
+        self.on_guess = on_guess  # called with every Guess (where games are lost: benchmarks/losses.py)
         super().__init__()
 
     def start(self) -> None:
@@ -242,10 +266,18 @@ class ExactAgent(SeededAgent):
         return None
 
     def _guess(self, position: Position, analysis) -> int:
+        cell, reason = self._choose_guess(position, analysis)
+        if self.on_guess is not None:
+            safety = 1.0 - float(analysis.probability(cell))
+            self.on_guess(Guess(cell, reason, safety, len(position.covered_cells)))
+        return cell
+
+    def _choose_guess(self, position: Position, analysis) -> tuple[int, str]:
+        """(the cell to guess, which rule chose it: see :class:`Guess`)."""
         table = position.neighbours
         if self.rules == "minesearch":
             candidates = [c for c in position.covered_cells if c not in self.safe]
-            return max(candidates, key=lambda c: (analysis.probability(c), -len(table(c)), -c))
+            return max(candidates, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), "likeliest mine"
         candidates = [c for c in position.covered_cells if c not in self.mines]
         best = min(analysis.probability(c) for c in candidates)
         tied = [c for c in candidates if analysis.probability(c) == best]
@@ -253,25 +285,25 @@ class ExactAgent(SeededAgent):
         if self.endgame and analysis.model_count is not None and analysis.model_count <= self.endgame:
             searched = best_move(analysis.position, limit=self.endgame)  # the engine's view, flags added
             if searched is not None:
-                return searched[0]
+                return searched[0], "endgame"
         if self.fifty_fifty:
             pair = forced_fifty_fifty(analysis)
             if pair is not None:
-                return min(pair)
+                return min(pair), "fifty-fifty"
         spread = None
         if self.influence and self.lookahead:
             spread = fifty_fifty_influence(analysis, backend=self.backend)
             pseudo = spread.pseudo
             guessable = self.fifty_fifty and pseudo is not None and pseudo not in self.mines
             if guessable and not look_ahead(analysis, pseudo, backend=self.backend).dead:  # a dead one tells nothing
-                return pseudo
+                return pseudo, "pseudo fifty-fifty"
         if self.pockets:
             played = pocket_move(analysis, limit=self.pockets)
             if played is not None:
-                return played[0]
+                return played[0], "pocket"
         if self.lookahead:
-            choice = self._best_look_ahead(analysis, choice, spread)
-        return choice
+            return self._best_look_ahead(analysis, choice, spread), "look-ahead"
+        return choice, "least risk"
 
     def _best_look_ahead(self, analysis, choice: int, spread) -> int:
         """Among the shortlist, the living cell of best secondary safety (progress as a bonus,
