@@ -43,7 +43,14 @@ from ..position import COVERED, FLAG, MINE, Position, neighbour_array
 from ..solve import solve
 from .base import Action, SeededAgent
 from .endgame import best_move, pocket_move
-from .guessing import best_guess, fifty_fifty_influence, forced_fifty_fifty, in_small_space, look_ahead, shortlist
+from .guessing import (
+    best_guess,
+    fifty_fifty_influence,
+    forced_fifty_fifty,
+    in_small_space,
+    look_ahead,
+    shortlist,
+)
 
 __all__ = ["ExactAgent", "Guess", "trivial_deductions"]
 
