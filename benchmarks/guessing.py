@@ -28,13 +28,18 @@ def _play(args) -> tuple[bool, float]:
     return record.won, time.perf_counter() - started
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def board_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options that say which shared boards are played, and on how many workers."""
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--preset", default="expert")
     parser.add_argument("--first-click", default="safe")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = board_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--option", action="append", default=None, help="k=v[,k=v]: ExactAgent options")
     args = parser.parse_args(argv)
     suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)

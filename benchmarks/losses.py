@@ -18,6 +18,8 @@ import sys
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
+from guessing import board_arguments  # the script beside this one
+
 from cspmines.agents.base import parse_agent_spec
 from cspmines.agents.exact import ExactAgent
 from cspmines.bench import Suite, board_for
@@ -38,12 +40,7 @@ def _stage(covered: int, size: int) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--preset", default="expert")
-    parser.add_argument("--first-click", default="safe")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
+    parser = board_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--option", default="", help="k=v[,k=v]: ExactAgent options")
     args = parser.parse_args(argv)
     suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
