@@ -108,19 +108,19 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
 
     on_front = [c for c in cells if c in front and safety[c] >= floor]
     off = [c for c in cells if c not in front and safety[c] >= floor]
-    wide = off_front
     picked = []
-    if off and not wide:
+    if off and not off_front:  # the two most promising cells off the front
+
         picked.append(min(off, key=lambda c: (covered_around(c), c)))
         near = [c for c in off if _two_steps_from(position, c, front)]
         if near:
             picked.append(min(near, key=lambda c: (covered_around(c), c)))
     merged = sorted(dict.fromkeys(on_front + picked), key=lambda c: (-safety[c], covered_around(c), c))[:size]
-    if off and wide:
+    if off and off_front:  # Hill's wider set, on top
         if len(off) >= 30:
             straight = _straight_two_from_clues(analysis)
             off = [c for c in off if c in straight or 2 <= covered_around(c) <= 3]
-        merged += sorted(off, key=lambda c: (covered_around(c), c))[:wide]
+        merged += sorted(off, key=lambda c: (covered_around(c), c))[:off_front]
     return merged
 
 
