@@ -86,6 +86,11 @@ def test_agent_options_are_parsed_and_checked():
     for bad in ("blend=1.5", "influence=-0.1"):
         with pytest.raises(ValueError, match="blend"):
             make_agent(f"exact:{bad}")
+    agent = make_agent("exact:linked=true,living=true,off_front=8,space=8")
+    assert (agent.linked, agent.living, agent.off_front, agent.space) == (True, True, 8, 8)
+    for bad in ("off_front=-1", "space=-2"):
+        with pytest.raises(ValueError, match=bad):
+            make_agent(f"exact:{bad}")
     with pytest.raises(Exception, match="does not take"):
         make_agent("random:speed=3")
 

@@ -255,7 +255,7 @@ def test_in_small_space_measures_the_space_networkx_finds(seed):
     import networkx as nx
 
     from cspmines.agents.guessing import in_small_space
-    from cspmines.position import COVERED
+    from cspmines.position import COVERED, WITHHELD
 
     rng = np.random.default_rng(seed)
     checked = 0
@@ -269,11 +269,11 @@ def test_in_small_space_measures_the_space_networkx_finds(seed):
             for n in position.neighbours(c):
                 if flat[n] == COVERED:
                     graph.add_edge(c, n)
-                elif flat[n] >= 0 or flat[n] == -4:  # an opened cell joins everything around it
+                elif flat[n] >= 0 or flat[n] == WITHHELD:  # an opened cell joins everything around it
                     graph.add_edges_from((c, m) for m in position.neighbours(n) if flat[m] == COVERED)
         for c in unknown:
             size = len(nx.node_connected_component(graph, c))
-            for threshold in (2, 4, 8):
+            for threshold in (0, 1, 2, 4, 8):
                 assert in_small_space(position, c, threshold=threshold) == (size < threshold), (str(position), c)
             checked += 1
     assert checked > 50

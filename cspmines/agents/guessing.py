@@ -93,7 +93,13 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     >>> from cspmines import Position, solve
     >>> shortlist(solve(Position.from_string("4x2x2\\n1...\\n1...")), size=2, margin=0.5)
     [3, 1]
+    >>> shortlist(solve(Position.from_string("4x2x2\\n1...\\n1...")), size=2, margin=0.5, off_front=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: size and off_front must be >= 0, got size=2, off_front=-1
     """
+    if size < 0 or off_front < 0:
+        raise ValueError(f"size and off_front must be >= 0, got size={size}, off_front={off_front}")
     position = analysis.position
     flat = position.grid.ravel()
     front = {cell for report in analysis.components for cell in report.cells}
@@ -136,8 +142,16 @@ def in_small_space(position: Position, cell: int, *, mines=frozenset(), threshol
     >>> p = Position.from_string("5x1x1\\n..1..")
     >>> in_small_space(p, 0, threshold=4), in_small_space(p, 0, threshold=5)
     (False, True)
+    >>> in_small_space(p, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: cell 2 is not a covered cell of this 5x1 position
     """
     flat = position.grid.ravel()
+    if not 0 <= cell < flat.size or flat[cell] != COVERED:
+        raise ValueError(f"cell {cell} is not a covered cell of this {position.width}x{position.height} position")
+    if threshold <= 1:
+        return False  # the cell alone fills such a space
 
     def unknown(n: int) -> bool:
         return flat[n] == COVERED and n not in mines
