@@ -154,6 +154,90 @@ def test_forced_fifty_fifty_examples():
     assert forced_fifty_fifty(solve(Position.from_string("2x2\n..\n.."), density=0.5)) is None
 
 
+def game_tree_value(position: Position, layouts: list) -> Fraction:
+    """The chance of winning with best play, from the definition: with one layout left the
+    game is won; otherwise the best over the cells that change something (a mine in some
+    layouts, or a clue that differs) of the sum over clues of P(clue) * value after it."""
+    covered = position.covered_cells
+    around = {c: [n for n in position.neighbours(c) if n in set(covered)] for c in covered}
+    memo: dict = {}
+
+    def value(members: frozenset) -> Fraction:
+        if len(members) <= 1:
+            return Fraction(1)
+        if members not in memo:
+            best = Fraction(0)
+            for cell in covered:
+                split = defaultdict(set)
+                for i in members:
+                    if cell not in layouts[i]:
+                        split[sum(n in layouts[i] for n in around[cell])].add(i)
+                if sum(map(len, split.values())) == len(members) and len(split) == 1:
+                    continue  # safe in every layout and tells nothing: changes nothing
+                total = sum(Fraction(len(group), len(members)) * value(frozenset(group)) for group in split.values())
+                best = max(best, total)
+            memo[members] = best
+        return memo[members]
+
+    return value(frozenset(range(len(layouts))))
+
+
+def endgame_positions(count, seed):
+    """(position, layouts) late in a game on a small board: mines laid at random, safe cells
+    opened at random until few are covered, at least three layouts left (clues counted here,
+    not by the engine)."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        width, height = int(rng.integers(3, 6)), int(rng.integers(3, 5))
+        mines = int(rng.integers(2, 5))
+        cells = width * height
+        layout = set(rng.choice(cells, size=mines, replace=False).tolist())
+        covered_left = int(rng.integers(mines + 2, min(cells, 13) + 1))
+        safe = [c for c in range(cells) if c not in layout]
+        opened = set(rng.choice(safe, size=cells - covered_left, replace=False).tolist())
+        rows = []
+        for r in range(height):
+            row = ""
+            for c in range(width):
+                cell = r * width + c
+                if cell in opened:
+                    around = [(rr, cc) for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)]
+                    row += str(sum(rr * width + cc in layout for rr, cc in around if 0 <= rr < height and 0 <= cc < width))
+                else:
+                    row += "."
+            rows.append(row)
+        position = Position.from_string(f"{width}x{height}x{mines}\n" + "\n".join(rows))
+        layouts = mine_layouts(position)
+        if len(layouts) >= 3:
+            found += 1
+            yield position, layouts
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_endgame_search_wins_as_often_as_the_game_tree_allows(seed):
+    from cspmines.agents.endgame import best_move
+
+    checked = 0
+    for position, layouts in endgame_positions(25, seed):
+        searched = best_move(position, limit=len(layouts))
+        expected = game_tree_value(position, layouts)
+        cell, chance = searched
+        assert chance == pytest.approx(float(expected), abs=1e-12)
+        # the move it names is worth that much: play it, then best play after every clue
+        after = Fraction(0)
+        for clue in {sum(n in layout for n in position.neighbours(cell)) for layout in layouts if cell not in layout}:
+            group = [layout for layout in layouts if cell not in layout and sum(n in layout for n in position.neighbours(cell)) == clue]
+            after += Fraction(len(group), len(layouts)) * game_tree_value(position, group)
+        assert after == expected
+        checked += 1
+    assert checked == 25
+    assert best_move(Position.from_string("2x1x1\n1."), limit=10) is None  # one layout: nothing to search
+    # a budget too small for the tree says so instead of answering
+    wide = Position.from_string("8x2x4\n.1...1..\n........")
+    assert best_move(wide, limit=10_000, budget=1) is None
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_pocket_move_plays_a_closed_pocket_as_the_whole_board_search_would(seed):
     from cspmines.agents.endgame import best_move, pocket_move

@@ -64,72 +64,99 @@ def list_layouts(position: Position, *, limit: int, cells=None) -> list[frozense
 
 
 class _Search:
+    """The game tree over a fixed list of equally likely layouts, searched depth first.
+
+    A state is the set of layouts still possible (a bit mask over the list):
+    which cells were opened to reach it does not matter, since once one
+    layout is left every safe cell is known. Per cell, the layouts where it
+    is a mine and the layouts where it is safe split by the clue it shows
+    are kept as bit masks, so a move is evaluated with a few big-integer
+    operations. Moves are tried safest first and a move stops being
+    evaluated once it cannot beat the best found: its value is at most its
+    chance of being safe. Values are exact; only losing moves are cut.
+    """
+
     def __init__(self, position: Position, layouts: list, budget: int, cells=None):
         self.cells = position.covered_cells if cells is None else tuple(sorted(cells))
-        self.index = {cell: i for i, cell in enumerate(self.cells)}
-        self.masks = [sum(1 << self.index[c] for c in layout) for layout in layouts]
-        self.around = {c: sum(1 << self.index[n] for n in position.neighbours(c) if n in self.index) for c in self.cells}
+        flat_layouts = [sorted(layout) for layout in layouts]
+        self.mine_in = {cell: 0 for cell in self.cells}
+        for i, layout in enumerate(flat_layouts):
+            for cell in layout:
+                self.mine_in[cell] |= 1 << i
+        self.by_clue = {}
+        for cell in self.cells:
+            around = [self.mine_in[n] for n in position.neighbours(cell) if n in self.mine_in]
+            split: dict[int, int] = {}
+            for i in range(len(layouts)):
+                bit = 1 << i
+                if not self.mine_in[cell] & bit:
+                    clue = sum(1 for mask in around if mask & bit)
+                    split[clue] = split.get(clue, 0) | bit
+            self.by_clue[cell] = tuple(split.values())
         self.memo: dict[int, float] = {}
         self.budget = budget
 
     def groups(self, members: int, cell: int) -> list[int]:
         """The layouts of ``members`` where ``cell`` is safe, split by the clue it would show."""
-        bit, around = 1 << self.index[cell], self.around[cell]
-        split: dict[int, int] = {}
-        for i in _bits(members):
-            mask = self.masks[i]
-            if not mask & bit:
-                clue = (mask & around).bit_count()
-                split[clue] = split.get(clue, 0) | (1 << i)
-        return list(split.values())
+        return [group for group in (members & mask for mask in self.by_clue[cell]) if group]
 
-    def value_of(self, members: int, cell: int) -> float:
+    def value_of(self, members: int, cell: int, beat: float = -1.0) -> float:
+        """The chance of winning from ``members`` by opening ``cell``; a value at most ``beat``
+        once it is clear the cell cannot beat it."""
         total = members.bit_count()
-        return sum(group.bit_count() / total * self.win(group) for group in self.groups(members, cell))
+        left = (members & ~self.mine_in[cell]).bit_count()
+        value = 0.0
+        for group in self.groups(members, cell):
+            size = group.bit_count()
+            left -= size
+            value += size / total * self.win(group)
+            if value + left / total <= beat:
+                break
+        return value
+
+    def moves(self, members: int) -> tuple[int | None, list[int]]:
+        """(a proved-safe cell whose clue still tells layouts apart, or None;
+        the cells that are a mine in some layouts and not others, safest first)."""
+        undetermined = []
+        for cell in self.cells:
+            mines = self.mine_in[cell] & members
+            if not mines:
+                if len(self.groups(members, cell)) > 1:
+                    return cell, []  # information for free: always best taken first
+            elif mines != members:
+                undetermined.append((mines.bit_count(), cell))
+        undetermined.sort()
+        return None, [cell for _, cell in undetermined]
+
+    def best(self, members: int) -> tuple[int | None, float]:
+        """(the best move from ``members``, the chance of winning with it)."""
+        free, undetermined = self.moves(members)
+        if free is not None:
+            return free, self.value_of(members, free)
+        total = members.bit_count()
+        choice, best = None, -1.0
+        for cell in undetermined:
+            if (members & ~self.mine_in[cell]).bit_count() / total <= best:
+                break  # the rest are no safer, and a move is worth at most its safety
+            value = self.value_of(members, cell, beat=best)
+            if value > best:
+                choice, best = cell, value
+        return choice, max(best, 0.0) if choice is not None else 1.0
 
     def win(self, members: int) -> float:
-        if members.bit_count() <= 1:
+        if members & (members - 1) == 0:  # one layout left (or none): everything is known
             return 1.0
         if members in self.memo:
             return self.memo[members]
         self.budget -= 1
         if self.budget < 0:
             raise TimeoutError
-        undetermined, free = [], None
-        union, common = _spread(self.masks[i] for i in _bits(members))
-        for cell in self.cells:
-            bit = 1 << self.index[cell]
-            if union & bit and not common & bit:
-                undetermined.append(cell)
-            elif not union & bit and free is None and len(self.groups(members, cell)) > 1:
-                free = cell  # proved safe in every layout, and its clue still tells them apart
-        if free is not None:
-            value = self.value_of(members, free)
-        elif not undetermined:
-            value = 1.0
-        else:
-            value = max(self.value_of(members, cell) for cell in undetermined)
+        value = self.best(members)[1]
         self.memo[members] = value
         return value
 
 
-def _spread(masks) -> tuple[int, int]:
-    """(cells that are a mine in some layout, cells that are a mine in every layout)."""
-    union, common = 0, ~0
-    for mask in masks:
-        union |= mask
-        common &= mask
-    return union, common
-
-
-def _bits(value: int):
-    while value:
-        low = value & -value
-        yield low.bit_length() - 1
-        value ^= low
-
-
-def best_move(position: Position, *, limit: int = 40, budget: int = 20_000) -> tuple[int, float] | None:
+def best_move(position: Position, *, limit: int = 40, budget: int = 200_000) -> tuple[int, float] | None:
     """(the cell to open, the chance of winning from here) by exhaustive search, or None
     when there are more than ``limit`` layouts or the search passes ``budget`` states."""
     layouts = list_layouts(position, limit=limit)
@@ -140,27 +167,14 @@ def best_move(position: Position, *, limit: int = 40, budget: int = 20_000) -> t
 
 def _first_move(search: _Search, n_layouts: int) -> tuple[int, float] | None:
     """(best first move, chance of winning) over all the layouts, or None past the budget."""
-    everyone = (1 << n_layouts) - 1
-    union, common = _spread(search.masks)
     try:
-        for cell in search.cells:  # information for free comes first, as in the search
-            bit = 1 << search.index[cell]
-            if not union & bit and len(search.groups(everyone, cell)) > 1:
-                return cell, search.win(everyone)
-        scored = [
-            (search.value_of(everyone, cell), -cell)
-            for cell in search.cells
-            if union & (1 << search.index[cell]) and not common & (1 << search.index[cell])
-        ]
+        cell, value = search.best((1 << n_layouts) - 1)
     except TimeoutError:
         return None
-    if not scored:
-        return None
-    value, negative_cell = max(scored)
-    return -negative_cell, value
+    return None if cell is None else (cell, value)
 
 
-def pocket_move(analysis, *, limit: int = 150, budget: int = 20_000) -> tuple[int, float] | None:
+def pocket_move(analysis, *, limit: int = 150, budget: int = 200_000) -> tuple[int, float] | None:
     """The best first move inside an isolated pocket, and the chance of clearing it.
 
     A pocket is a chain of influence cut off from everything else: no
