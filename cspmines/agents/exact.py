@@ -134,7 +134,7 @@ class ExactAgent(SeededAgent):
     endgame : int, keyword-only
         With at most this many layouts left, search the game tree exhaustively
         for the move that maximises the chance of winning
-        (:mod:`cspmines.agents.endgame`); 0 turns it off. Default 150.
+        (:mod:`cspmines.agents.endgame`); 0 turns it off. Default 1000.
     blend : float, keyword-only
         In the look-ahead, value the position after a safe move as
         ``(1 - blend) * best safety + blend * second best`` (Hill blends
@@ -168,7 +168,7 @@ class ExactAgent(SeededAgent):
         Play an isolated pocket (a chain of influence nothing else can tell
         about, every layout with the same number of mines) of at most this
         many layouts now, by the same exhaustive search
-        (:func:`~cspmines.agents.endgame.pocket_move`); 0 turns it off.
+        (:func:`~cspmines.agents.endgame.pocket_move`); 0 turns it off. Default 1000.
 
     The defaults and what each option is worth are measured by
     ``benchmarks/guessing.py`` (the README's ablation table).
@@ -188,8 +188,8 @@ class ExactAgent(SeededAgent):
         progress: float = 0.2,
         avoid_dead: bool = True,
         fifty_fifty: bool = True,
-        endgame: int = 150,
-        pockets: int = 150,
+        endgame: int = 1000,
+        pockets: int = 1000,
         blend: float = 0.2,
         influence: float = 0.9,
         dominance: bool = False,
