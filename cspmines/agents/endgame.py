@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..position import COVERED, FLAG, MINE, Position
 
-__all__ = ["best_move", "list_layouts", "pocket_move"]
+__all__ = ["best_move", "list_layouts", "pocket_move", "search_layouts"]
 
 
 def list_layouts(position: Position, *, limit: int, cells=None) -> list[frozenset] | None:
@@ -162,13 +162,24 @@ def best_move(position: Position, *, limit: int = 40, budget: int = 200_000) -> 
     layouts = list_layouts(position, limit=limit)
     if not layouts or len(layouts) < 2:
         return None
-    return _first_move(_Search(position, layouts, budget), len(layouts))
+    return search_layouts(position, layouts, budget=budget)
 
 
-def _first_move(search: _Search, n_layouts: int) -> tuple[int, float] | None:
-    """(best first move, chance of winning) over all the layouts, or None past the budget."""
+def search_layouts(position: Position, layouts: list, *, budget: int = 200_000, cells=None) -> tuple[int, float] | None:
+    """(the best first move, the chance of winning) over ``layouts`` (equally likely, as
+    :func:`list_layouts` gives them), or None past ``budget`` game-tree states. With
+    ``cells``, the layouts cover those cells only (a closed pocket, see :func:`pocket_move`).
+
+    >>> from cspmines import Position
+    >>> position = Position.from_string("7x1x2\\n.1...1.")   # two 50/50s, a free cell between them
+    >>> search_layouts(position, list_layouts(position, limit=10))   # open it first: 3 games in 4
+    (3, 0.75)
+    """
+    n_layouts = len(layouts)
+    if n_layouts < 2:
+        return None
     try:
-        cell, value = search.best((1 << n_layouts) - 1)
+        cell, value = _Search(position, layouts, budget, cells=cells).best((1 << n_layouts) - 1)
     except TimeoutError:
         return None
     return None if cell is None else (cell, value)
@@ -208,7 +219,7 @@ def pocket_move(analysis, *, limit: int = 150, budget: int = 200_000) -> tuple[i
         layouts = list_layouts(position, limit=limit, cells=pocket)
         if not layouts or len(layouts) < 2:
             continue
-        played = _first_move(_Search(position, layouts, budget, cells=pocket), len(layouts))
+        played = search_layouts(position, layouts, budget=budget, cells=pocket)
         if played is not None and (best is None or played[1] > best[1]):
             best = played
     return best

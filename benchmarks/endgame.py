@@ -1,0 +1,74 @@
+"""The endgame search, timed on positions from real games.
+
+Usage::
+
+    python benchmarks/endgame.py --games 300 --limit 150 --limit 1000 --limit 5000
+
+Plays ``--games`` expert games with the exact agent at its defaults and
+keeps every position the engine solved with at most the largest limit of
+layouts (the positions where a larger ``endgame=`` would search). For each
+limit it then lists the layouts and searches the game tree
+(:func:`cspmines.agents.endgame.best_move`), and prints how many positions
+were searched, how many passed the state budget, and the time spent
+listing and searching (total, and the slowest position).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from guessing import board_arguments  # the script beside this one
+
+from cspmines.agents.endgame import list_layouts, search_layouts
+from cspmines.agents.exact import ExactAgent
+from cspmines.bench import Suite, board_for
+from cspmines.games import Game, play
+
+
+def late_positions(suite, games: int, most: int) -> list:
+    """The positions the engine solved with 2 to ``most`` layouts, in ``games`` games."""
+    kept = []
+
+    def keep(analysis):
+        if analysis.model_count is not None and 2 <= analysis.model_count <= most:
+            kept.append(analysis.position)
+
+    for i in range(games):
+        play(ExactAgent(on_analysis=keep), Game(board_for(suite, i)), seed=i)
+    return kept
+
+
+def main(argv=None) -> int:
+    parser = board_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
+    parser.add_argument("--limit", type=int, action="append", help="most layouts to search (repeatable)")
+    parser.add_argument("--budget", type=int, default=200_000, help="most game-tree states per search")
+    args = parser.parse_args(argv)
+    limits = sorted(args.limit or [150, 1000, 5000])
+    suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
+    positions = late_positions(suite, args.games, limits[-1])
+    print(f"{len(positions)} positions with 2 to {limits[-1]} layouts from {args.games} {args.preset} games")
+    print(f"{'limit':>6} {'searched':>9} {'past budget':>12} {'listing s':>10} {'search s':>9} {'slowest s':>10}")
+    for limit in limits:
+        searched = past_budget = 0
+        listing = searching = slowest = 0.0
+        for position in positions:
+            started = time.perf_counter()
+            layouts = list_layouts(position, limit=limit)
+            listed = time.perf_counter()
+            listing += listed - started
+            if not layouts or len(layouts) < 2:
+                continue
+            found = search_layouts(position, layouts, budget=args.budget)
+            took = time.perf_counter() - listed
+            searching += took
+            slowest = max(slowest, took)
+            searched += found is not None
+            past_budget += found is None
+        print(f"{limit:>6} {searched:>9} {past_budget:>12} {listing:>10.2f} {searching:>9.2f} {slowest:>10.3f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
