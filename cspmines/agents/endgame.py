@@ -78,9 +78,8 @@ class _Search:
 
     def __init__(self, position: Position, layouts: list, budget: int, cells=None):
         self.cells = position.covered_cells if cells is None else tuple(sorted(cells))
-        flat_layouts = [sorted(layout) for layout in layouts]
         self.mine_in = {cell: 0 for cell in self.cells}
-        for i, layout in enumerate(flat_layouts):
+        for i, layout in enumerate(layouts):
             for cell in layout:
                 self.mine_in[cell] |= 1 << i
         self.by_clue = {}
