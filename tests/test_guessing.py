@@ -379,3 +379,44 @@ def test_on_guess_reports_every_guess_and_the_fatal_one():
             assert guesses and board.is_mine(guesses[-1].cell)  # a lost game ends on a guess
         outcomes.add(record.won)
     assert outcomes == {True, False}
+
+
+def test_hotspots_are_pairs_that_one_more_mine_seals_into_a_coin_flip():
+    from cspmines.agents.guessing import fifty_fifty_influence, hotspot_ratio
+
+    checked = 0
+    for position, analysis in consistent_positions(1200, 78):
+        hotspots = fifty_fifty_influence(analysis).hotspots
+        if not hotspots:
+            continue
+        layouts = mine_layouts(position)
+        as_set = set(layouts)
+        before = 1.0
+        for hotspot in hotspots:
+            a, b = sorted(hotspot.cells - {hotspot.enabler})
+            assert b - a in (1, position.width)  # side by side
+            assert analysis.probability(a) == analysis.probability(b) == Fraction(1, 2)
+            risk = analysis.probability(hotspot.enabler)
+            assert Fraction(1, 10) < risk < 1
+            assert hotspot.survival(analysis) == pytest.approx(1 - float(risk) / 2)
+            # with the enabler a mine, no clue can ever tell a from b: moving the mine gives a layout too
+            sealed = [layout for layout in layouts if hotspot.enabler in layout and (a in layout) != (b in layout)]
+            assert sealed and all(layout ^ {a, b} in as_set for layout in sealed), str(position)
+            before *= hotspot.survival(analysis)
+        # a guess inside every hotspot settles them all: its ratio is 1 / before whatever it shows
+        for cell in set.intersection(*(set(h.cells) for h in hotspots)):
+            assert hotspot_ratio(hotspots, cell, analysis, before) == pytest.approx(1 / before)
+            plain = look_ahead(analysis, cell, blend=0.2)
+            charged = look_ahead(analysis, cell, blend=0.2, hotspots=hotspots)
+            assert charged.secondary == pytest.approx(plain.secondary / before)
+        checked += 1
+    assert checked >= 10
+
+
+def test_the_exact_agent_with_hotspots_plays_legal_games():
+    from cspmines.agents.exact import ExactAgent
+    from cspmines.games import Board, Game, play
+
+    records = [play(ExactAgent(hotspots=True), Game(Board.random("intermediate", seed=s)), seed=s) for s in range(6)]
+    assert all(record.status in ("won", "lost") for record in records)
+    assert any(record.won for record in records)

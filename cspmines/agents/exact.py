@@ -169,6 +169,11 @@ class ExactAgent(SeededAgent):
         about, every layout with the same number of mines) of at most this
         many layouts now, by the same exhaustive search
         (:func:`~cspmines.agents.endgame.pocket_move`); 0 turns it off. Default 1000.
+    hotspots : bool, keyword-only
+        In the look-ahead, weight each clue's next safety by how it changes
+        the chance of getting past the pairs that one more mine would seal
+        into a 50/50 (:class:`~cspmines.agents.guessing.Hotspot`, Hill's risk
+        hotspots). Needs ``influence``, which finds them.
 
     The defaults and what each option is worth are measured by
     ``benchmarks/guessing.py`` (the README's ablation table).
@@ -197,6 +202,7 @@ class ExactAgent(SeededAgent):
         living: bool = False,
         off_front: int = 0,
         space: int = 0,
+        hotspots: bool = False,
     ):
         if min(lookahead, endgame, pockets, progress, influence, off_front, space) < 0 or not 0 <= margin < 1 or not 0 <= blend <= 1:
             raise ValueError(
@@ -206,6 +212,7 @@ class ExactAgent(SeededAgent):
                 f"margin={margin}, blend={blend}"
             )
         self.linked = linked
+        self.hotspots = hotspots
         self.living = living
         self.off_front = off_front
         self.space = space
@@ -340,5 +347,6 @@ class ExactAgent(SeededAgent):
             dominance=self.dominance,
             linked=self.linked,
             living=self.living,
+            hotspots=spread.hotspots if self.hotspots and spread is not None else (),
             backend=self.backend,
         ).cell

@@ -35,17 +35,23 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position
 from ..solve import solve
 
+# a hotspot whose enabler is safer than 90% is not worth charging for (Hill's threshold)
+HOTSPOT_ENABLER_RISK = Fraction(1, 10)
+
 __all__ = [
+    "Hotspot",
     "Influence",
     "Lookahead",
     "best_guess",
     "fifty_fifty_influence",
     "forced_fifty_fifty",
+    "hotspot_ratio",
     "in_small_space",
     "look_ahead",
     "shortlist",
@@ -204,6 +210,7 @@ def look_ahead(
     influence: float = 1.0,
     linked: bool = False,
     living: bool = False,
+    hotspots=(),
     backend: str = "auto",
 ) -> Lookahead:
     """Open ``cell`` in thought: every clue it can show, solved exactly.
@@ -219,7 +226,10 @@ def look_ahead(
     whenever this one is (Hill's "linked tiles": those come with the cell
     whatever it shows, so they are no news). With ``living``, the next move
     is sought among cells that can still tell something (see
-    :func:`_next_safety`).
+    :func:`_next_safety`). With ``hotspots`` (:class:`Hotspot`), each clue's
+    next safety is weighted by how it changes the chance of getting past
+    them (:func:`hotspot_ratio`), and a cell that settles one of them keeps
+    no ``influence`` multiplier (its 50/50 is counted there).
 
     >>> from cspmines import Position, solve
     >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
@@ -240,10 +250,16 @@ def look_ahead(
     outcomes = 0  # clues the cell can show
     implied = None  # cells proved safe whatever the clue: safe wherever this cell is
     proofs = []  # (weight, number of cells proved) of each clue
+    before = 1.0  # the chance of getting past the hotspots as the board stands
+    for hotspot in hotspots:
+        before *= hotspot.survival(analysis)
+    if any(cell in hotspot.cells for hotspot in hotspots):
+        influence = 1.0
+    ceiling = 1.0 / before  # the most a hotspot ratio can be
     for clue in range(known, known + unknown + 1):
         # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
-        if exact_weights and (secondary + left) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
-            return Lookahead(cell, safety, secondary + left, progress + left, False, pruned=True, influence=influence)
+        if exact_weights and (secondary + left * ceiling) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
+            return Lookahead(cell, safety, secondary + left * ceiling, progress + left, False, pruned=True, influence=influence)
         grid = seen.grid.copy()
         grid.flat[cell] = clue
         try:
@@ -251,6 +267,8 @@ def look_ahead(
         except InconsistentPositionError:
             continue
         next_safe = _next_safety(after, blend, living)
+        if hotspots:
+            next_safe *= hotspot_ratio(hotspots, cell, after, before)
         proved = after.safe_cells  # a sort over every group: read once
         implied = set(proved) if implied is None else implied.intersection(proved)
         if exact_weights:
@@ -313,10 +331,13 @@ def best_guess(
     dominance: bool = False,
     linked: bool = False,
     living: bool = False,
+    hotspots=(),
     backend: str = "auto",
 ) -> Lookahead:
     """The cell of ``cells`` with the best score (secondary safety with the progress bonus,
     times the 50/50 influence multiplier ``influence[cell]`` where one is given).
+
+    ``hotspots`` are passed on to :func:`look_ahead`.
 
     With ``dominance``, a cell that the winner's safety proves safe, and
     that is itself safer, replaces it: it is safe wherever the winner is,
@@ -345,6 +366,7 @@ def best_guess(
             influence=1.0 if influence is None else influence.get(cell, 1.0),
             linked=linked,
             living=living,
+            hotspots=hotspots,
             backend=backend,
         )
         if view.pruned:
@@ -359,7 +381,14 @@ def best_guess(
         if safer:
             cell = min(safer, key=lambda c: (analysis.probability(c), c))
             return look_ahead(
-                analysis, cell, progress_weight=progress_weight, blend=blend, linked=linked, living=living, backend=backend
+                analysis,
+                cell,
+                progress_weight=progress_weight,
+                blend=blend,
+                linked=linked,
+                living=living,
+                hotspots=hotspots,
+                backend=backend,
             )
     return best
 
@@ -419,10 +448,14 @@ class Influence:
     pseudo : int or None
         A cell that is a mine only in layouts where it is one half of a
         50/50: "a 50/50, or safe", as good to guess now as ever.
+    hotspots : tuple of Hotspot
+        The pairs, each a mine with chance 1/2, that one more mine at a
+        flanking cell would seal into a 50/50 (see :class:`Hotspot`).
     """
 
     chance: dict
     pseudo: int | None = None
+    hotspots: tuple = ()
 
     def multipliers(self, analysis, weight: float) -> dict:
         """cell -> ``1 + weight * chance / P(safe)``: the score bonus of a cell whose
@@ -433,6 +466,38 @@ class Influence:
             if safety > 0:
                 out[cell] = 1.0 + weight * chance / safety
         return out
+
+
+@dataclass(frozen=True)
+class Hotspot:
+    """A pair of side-by-side cells, each a mine with chance 1/2, closed off by known
+    mines and the board's edge but for one flanking cell, the ``enabler``.
+
+    If the enabler is a mine too, the pair can never be told apart: the game
+    will cost a coin flip there. So the chance of getting past the pair is
+    about ``1/2 + 1/2 * P(enabler is safe)`` (:meth:`survival`), and a guess
+    that makes the enabler likelier to be a mine costs that much in the long
+    run (Hill's risk hotspots). Opening one of ``cells`` (the pair and the
+    enabler) settles the question at once, so such a guess is not charged.
+    """
+
+    enabler: int
+    cells: frozenset
+
+    def survival(self, analysis) -> float:
+        """The chance of getting past this pair as ``analysis`` sees the board."""
+        return 0.5 + 0.5 * (1.0 - float(analysis.probability(self.enabler)))
+
+
+def hotspot_ratio(hotspots, cell: int, after, before: float) -> float:
+    """How a guess at ``cell`` that led to ``after`` changes the chance of getting past
+    ``hotspots``: the product of their survival in ``after`` (those that ``cell``
+    settles left out) over ``before``, the product as the board stands."""
+    ratio = 1.0
+    for hotspot in hotspots:
+        if cell not in hotspot.cells:
+            ratio *= hotspot.survival(after)
+    return ratio / before
 
 
 def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
@@ -491,6 +556,7 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
     blocks: dict = {}  # cell -> most layouts where a 2x2 50/50 takes it in
     enabling: dict = {}  # flanking cell -> layouts where it completes a 50/50
     pseudo = None
+    hotspots = []
     for r in range(height):
         for c in range(width):
             a = r * width + c
@@ -509,6 +575,9 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
                 layouts = layouts_with(missing + [a], [b])  # the same with b the mine: a symmetry
                 if not layouts:
                     continue
+                halves = analysis.probability(a) == analysis.probability(b) == Fraction(1, 2)
+                if len(missing) == 1 and halves and analysis.probability(missing[0]) > HOTSPOT_ENABLER_RISK:
+                    hotspots.append(Hotspot(missing[0], frozenset((a, b, missing[0]))))
                 for cell in (a, b):
                     pairs[cell] = pairs.get(cell, 0) + layouts
                     if pseudo is None and layouts == analysis.probability(cell) * total:
@@ -530,4 +599,4 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
         layouts = min(pairs.get(cell, 0) + blocks.get(cell, 0) + enabling.get(cell, 0), cap)
         if layouts > 0:
             chance[cell] = float(layouts / total)
-    return Influence(chance, pseudo)
+    return Influence(chance, pseudo, tuple(hotspots))
