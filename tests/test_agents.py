@@ -88,7 +88,9 @@ def test_agent_options_are_parsed_and_checked():
             make_agent(f"exact:{bad}")
     agent = make_agent("exact:linked=true,living=true,off_front=8,space=8")
     assert (agent.linked, agent.living, agent.off_front, agent.space) == (True, True, 8, 8)
-    for bad in ("off_front=-1", "space=-2"):
+    agent = make_agent("exact:hotspots=true,next_power=2")
+    assert (agent.hotspots, agent.next_power) == (True, 2)
+    for bad in ("off_front=-1", "space=-2", "next_power=-1"):
         with pytest.raises(ValueError, match=bad):
             make_agent(f"exact:{bad}")
     with pytest.raises(Exception, match="does not take"):

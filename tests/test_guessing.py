@@ -35,9 +35,9 @@ def consistent_positions(count: int, seed: int):
         yield position, analysis
 
 
-def expected_view(position: Position, layouts: list, cell: int, blend=Fraction(0), linked=False, living=False):
+def expected_view(position: Position, layouts: list, cell: int, blend=Fraction(0), linked=False, living=False, power=1):
     """(safety, secondary safety, progress, dead) from the definitions: after a safe move the
-    next move's safety (blended with the second best cell's), 1 if only mines are left; with
+    next move's safety (blended with the second best cell's, raised to ``power``), 1 if only mines are left; with
     ``living`` the next move among cells with a covered neighbour not known to be a mine
     (if there is one); with ``linked`` progress only where more is proved than the cells
     safe in every layout where ``cell`` is."""
@@ -60,7 +60,7 @@ def expected_view(position: Position, layouts: list, cell: int, blend=Fraction(0
         ranked = sorted((safe_share[c] for c in candidates), reverse=True)
         best = ranked[0] if ranked else Fraction(1)
         second = ranked[1] if len(ranked) > 1 else best
-        secondary += weight * ((1 - blend) * best + blend * second)
+        secondary += weight * ((1 - blend) * best + blend * second) ** power
         proved.append((weight, {c for c in others if safe_share[c] == 1}))
     implied = set.intersection(*(cells for _, cells in proved)) if proved and linked else set()
     progress = sum((weight for weight, cells in proved if len(cells) > len(implied)), Fraction(0))
@@ -69,11 +69,12 @@ def expected_view(position: Position, layouts: list, cell: int, blend=Fraction(0
 
 
 @pytest.mark.parametrize(
-    "seed, blend, linked, living",
-    [(0, 0, False, False), (1, 0, False, False), (2, Fraction(1, 5), False, False), (3, Fraction(1, 2), False, False),
-     (4, Fraction(1, 5), True, False), (5, 0, False, True), (6, Fraction(1, 5), True, True)],
+    "seed, blend, linked, living, power",
+    [(0, 0, False, False, 1), (1, 0, False, False, 1), (2, Fraction(1, 5), False, False, 1),
+     (3, Fraction(1, 2), False, False, 1), (4, Fraction(1, 5), True, False, 1), (5, 0, False, True, 1),
+     (6, Fraction(1, 5), True, True, 1), (7, Fraction(1, 5), False, False, 2), (8, 0, False, False, 3)],
 )
-def test_look_ahead_matches_its_definition_on_random_positions(seed, blend, linked, living):
+def test_look_ahead_matches_its_definition_on_random_positions(seed, blend, linked, living, power):
     checked = 0
     for position, analysis in consistent_positions(30, seed):
         layouts = mine_layouts(position)
@@ -81,8 +82,8 @@ def test_look_ahead_matches_its_definition_on_random_positions(seed, blend, link
         for cell in position.covered_cells:
             if analysis.probability(cell) in (0, 1):
                 continue
-            view = look_ahead(analysis, cell, blend=float(blend), linked=linked, living=living)
-            safety, secondary, progress, dead = expected_view(position, layouts, cell, blend, linked, living)
+            view = look_ahead(analysis, cell, blend=float(blend), linked=linked, living=living, next_power=power)
+            safety, secondary, progress, dead = expected_view(position, layouts, cell, blend, linked, living, power)
             assert not view.pruned
             assert view.safety == pytest.approx(float(safety), abs=1e-12)
             assert view.secondary == pytest.approx(float(secondary), abs=1e-12), (str(position), cell)

@@ -174,6 +174,10 @@ class ExactAgent(SeededAgent):
         the chance of getting past the pairs that one more mine would seal
         into a 50/50 (:class:`~cspmines.agents.guessing.Hotspot`, Hill's risk
         hotspots). Needs ``influence``, which finds them.
+    next_power : float, keyword-only
+        In the look-ahead, raise the next move's safety to this power (1:
+        secondary safety as defined; above 1 a poor next move costs more,
+        as the guess after it is likely no better).
 
     The defaults and what each option is worth are measured by
     ``benchmarks/guessing.py`` (the README's ablation table).
@@ -203,16 +207,19 @@ class ExactAgent(SeededAgent):
         off_front: int = 0,
         space: int = 0,
         hotspots: bool = False,
+        next_power: float = 1.0,
     ):
-        if min(lookahead, endgame, pockets, progress, influence, off_front, space) < 0 or not 0 <= margin < 1 or not 0 <= blend <= 1:
+        counts = min(lookahead, endgame, pockets, progress, influence, off_front, space, next_power)
+        if counts < 0 or not 0 <= margin < 1 or not 0 <= blend <= 1:
             raise ValueError(
-                "lookahead, endgame, pockets, progress, influence, off_front and space must be >= 0, margin in "
-                f"[0, 1) and blend in [0, 1], got lookahead={lookahead}, endgame={endgame}, pockets={pockets}, "
-                f"progress={progress}, influence={influence}, off_front={off_front}, space={space}, "
-                f"margin={margin}, blend={blend}"
+                "lookahead, endgame, pockets, progress, influence, off_front, space and next_power must be >= 0, "
+                f"margin in [0, 1) and blend in [0, 1], got lookahead={lookahead}, endgame={endgame}, "
+                f"pockets={pockets}, progress={progress}, influence={influence}, off_front={off_front}, "
+                f"space={space}, next_power={next_power}, margin={margin}, blend={blend}"
             )
         self.linked = linked
         self.hotspots = hotspots
+        self.next_power = next_power
         self.living = living
         self.off_front = off_front
         self.space = space
@@ -348,5 +355,6 @@ class ExactAgent(SeededAgent):
             linked=self.linked,
             living=self.living,
             hotspots=spread.hotspots if self.hotspots and spread is not None else (),
+            next_power=self.next_power,
             backend=self.backend,
         ).cell

@@ -211,6 +211,7 @@ def look_ahead(
     linked: bool = False,
     living: bool = False,
     hotspots=(),
+    next_power: float = 1.0,
     backend: str = "auto",
 ) -> Lookahead:
     """Open ``cell`` in thought: every clue it can show, solved exactly.
@@ -230,6 +231,10 @@ def look_ahead(
     next safety is weighted by how it changes the chance of getting past
     them (:func:`hotspot_ratio`), and a cell that settles one of them keeps
     no ``influence`` multiplier (its 50/50 is counted there).
+    ``next_power`` raises the next move's safety to that power before it
+    is weighted (above 1 a poor next move costs more: the guess after it is
+    likely no better, so a clue that leaves a good move is worth more than
+    its one step; 0 leaves the cell's own safety alone).
 
     >>> from cspmines import Position, solve
     >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
@@ -266,7 +271,7 @@ def look_ahead(
             after = solve(Position(grid, mines=seen.mines), density=analysis.density, backend=backend, explain=False)
         except InconsistentPositionError:
             continue
-        next_safe = _next_safety(after, blend, living)
+        next_safe = _next_safety(after, blend, living) ** next_power
         if hotspots:
             next_safe *= hotspot_ratio(hotspots, cell, after, before)
         proved = after.safe_cells  # a sort over every group: read once
@@ -332,12 +337,13 @@ def best_guess(
     linked: bool = False,
     living: bool = False,
     hotspots=(),
+    next_power: float = 1.0,
     backend: str = "auto",
 ) -> Lookahead:
     """The cell of ``cells`` with the best score (secondary safety with the progress bonus,
     times the 50/50 influence multiplier ``influence[cell]`` where one is given).
 
-    ``hotspots`` are passed on to :func:`look_ahead`.
+    ``hotspots`` and ``next_power`` are passed on to :func:`look_ahead`.
 
     With ``dominance``, a cell that the winner's safety proves safe, and
     that is itself safer, replaces it: it is safe wherever the winner is,
@@ -367,6 +373,7 @@ def best_guess(
             linked=linked,
             living=living,
             hotspots=hotspots,
+            next_power=next_power,
             backend=backend,
         )
         if view.pruned:
@@ -388,6 +395,7 @@ def best_guess(
                 linked=linked,
                 living=living,
                 hotspots=hotspots,
+                next_power=next_power,
                 backend=backend,
             )
     return best
