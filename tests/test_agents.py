@@ -15,7 +15,12 @@ from cspmines.agents.partition import blocks
 from cspmines.games import Board, Game, PRESETS, play
 
 #: Every registered agent, and the exact agent's options as variants of it.
-AGENTS = (*agent_names(), "exact:lookahead=0,fifty_fifty=false,endgame=0,pockets=0", "exact:endgame=40,progress=0.2")
+AGENTS = (
+    *agent_names(),
+    "exact:lookahead=0,fifty_fifty=false,endgame=0,pockets=0",
+    "exact:endgame=40,progress=0.2",
+    "exact:hotspots=true,next_power=2",
+)
 RULES = ("classic", "minesearch", "score")
 
 

@@ -242,7 +242,13 @@ def look_ahead(
     Lookahead(cell=3, safety=0.75, secondary=0.5, progress=0.0, dead=True, pruned=False, influence=1.0)
     >>> look_ahead(analysis, 3, bound=0.9).pruned   # it cannot reach 0.9
     True
+    >>> look_ahead(analysis, 3, next_power=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: next_power must be >= 0, got -1
     """
+    if next_power < 0:
+        raise ValueError(f"next_power must be >= 0, got {next_power}")
     seen = analysis.position
     flat = seen.grid.ravel()
     around = seen.neighbours(cell)
@@ -487,6 +493,14 @@ class Hotspot:
     that makes the enabler likelier to be a mine costs that much in the long
     run (Hill's risk hotspots). Opening one of ``cells`` (the pair and the
     enabler) settles the question at once, so such a guess is not charged.
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("4x1x2\\n...."))
+    >>> hotspots = fifty_fifty_influence(analysis).hotspots
+    >>> hotspots[0]   # cells 0 and 1 against the edge: cell 2 a mine would seal them
+    Hotspot(enabler=2, cells=frozenset({0, 1, 2}))
+    >>> hotspots[0].survival(analysis)   # the enabler is a mine half the time
+    0.75
     """
 
     enabler: int
@@ -500,7 +514,21 @@ class Hotspot:
 def hotspot_ratio(hotspots, cell: int, after, before: float) -> float:
     """How a guess at ``cell`` that led to ``after`` changes the chance of getting past
     ``hotspots``: the product of their survival in ``after`` (those that ``cell``
-    settles left out) over ``before``, the product as the board stands."""
+    settles left out) over ``before``, the product as the board stands.
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("4x1x2\\n...."))
+    >>> hotspots = fifty_fifty_influence(analysis).hotspots
+    >>> before = hotspots[0].survival(analysis) * hotspots[1].survival(analysis)
+    >>> hotspot_ratio(hotspots, 0, analysis, before)   # nothing learned, the first pair settled
+    1.3333333333333333
+    >>> hotspot_ratio(hotspots, 0, analysis, 0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: before must be a chance above 0, got 0.0
+    """
+    if not before > 0:
+        raise ValueError(f"before must be a chance above 0, got {before}")
     ratio = 1.0
     for hotspot in hotspots:
         if cell not in hotspot.cells:
