@@ -1,8 +1,9 @@
 """The ``cspmines`` command line: a thin layer over the Python API.
 
 Exit status: 0 on success, 2 on bad input (malformed or inconsistent
-position, bad option), 130 when interrupted. Errors are one line on standard
-error, never a traceback.
+position, bad option), 130 when interrupted, 1 (silently) when the reader of
+standard output goes away, as in ``cspmines solve ... | head``. Errors are
+one line on standard error, never a traceback.
 
 Examples
 --------
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from . import __version__
@@ -31,6 +33,8 @@ from .render import analysis_json, board_text, summary_text
 from .solve import solve
 
 __all__ = ["main"]
+
+BROKEN_PIPE = 1  # the exit status when standard output is closed under us (Python's own choice)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -283,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     except (CspminesError, ValueError) as error:
         print(f"cspmines: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`cspmines solve ... | head`): nothing is wrong here
+        return BROKEN_PIPE
     except OSError as error:
         print(f"cspmines: error: {error.strerror or error}: {getattr(error, 'filename', '')}", file=sys.stderr)
         return 2
@@ -295,7 +301,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def entry_point() -> None:
     """The ``cspmines`` console script."""
-    sys.exit(main())
+    status = main()
+    try:
+        sys.stdout.flush()  # now, while a closed pipe can still be told from a real failure
+    except BrokenPipeError:
+        status = BROKEN_PIPE
+    if status == BROKEN_PIPE:
+        # Python flushes stdout once more on exit; aim it at the null device so that stays quiet too
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -89,3 +89,17 @@ def test_missing_file_exits_2():
 
 def test_bad_option_exits_2():
     assert run("solve", "-", "--backend", "nope", stdin="").returncode == 2
+
+
+def test_closed_standard_output_exits_quietly():
+    # the reader is gone before the command writes a line, as with `cspmines solve ... | head -0`
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cspmines", "solve", str(DATA / "beginner-5-000.txt")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    process.stdout.close()
+    error = process.stderr.read()
+    process.stderr.close()
+    assert process.wait(timeout=60) == 1
+    assert error == b""
