@@ -7,6 +7,7 @@
 """
 
 from .analysis import Analysis, ComponentReport
+from .certain import Certainty, certain_cells
 from .errors import (
     BackendUnavailableError,
     BudgetExceededError,
@@ -16,8 +17,8 @@ from .errors import (
     PositionFormatError,
     UnknownBackendError,
 )
-from .certain import Certainty, certain_cells
 from .position import Position
+from .sampling import sample_layouts
 from .solve import solve
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "ComponentReport",
     "Position",
     "solve",
+    "sample_layouts",
     "certain_cells",
     "Certainty",
     "CspminesError",

@@ -1,0 +1,114 @@
+"""sample_layouts against the brute-force oracle: only allowed layouts, each as often as the position says."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from bruteforce import brute_force, mine_layouts
+from randompositions import random_position
+
+from cspmines import InconsistentPositionError, MissingTotalError, Position
+from cspmines.position import COVERED, FLAG, MINE
+from cspmines.sampling import sample_layouts
+
+DRAWS = 300
+
+
+def consistent_positions(count: int, *, seed: int, with_total: bool):
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        position = random_position(rng, max_covered=9)
+        if (position.mines is not None) != with_total:
+            continue
+        density = None if with_total else Fraction(int(rng.integers(1, 10)), 10)
+        if brute_force(position, density=density).model_count:
+            found.append((position, density))
+    return found
+
+
+def known_mines(position: Position) -> frozenset:
+    return frozenset(int(c) for c in np.flatnonzero(np.isin(position.grid.ravel(), (FLAG, MINE))))
+
+
+def covered_cells(position: Position) -> list:
+    return [c for c in range(position.size) if position.grid.flat[c] == COVERED]
+
+
+def within(observed: int, expected: float, draws: int) -> bool:
+    """Inside five standard deviations of the binomial count (a fixed seed: this never flickers)."""
+    p = expected / draws
+    return abs(observed - expected) <= 5 * math.sqrt(draws * p * (1 - p)) + 1e-9
+
+
+def test_draws_are_the_allowed_layouts_each_equally_often():
+    for n, (position, _) in enumerate(consistent_positions(25, seed=11, with_total=True)):
+        allowed = mine_layouts(position)
+        known = known_mines(position)
+        draws = sample_layouts(position, DRAWS, seed=n)
+        seen = Counter(layout - known for layout in draws)
+        assert all(layout >= known for layout in draws)
+        assert set(seen) <= set(allowed), f"a layout the position does not allow: {position!r}"
+        for layout in allowed:
+            assert within(seen[layout], DRAWS / len(allowed), DRAWS), f"{sorted(layout)} in {position!r}: {seen[layout]}"
+
+
+def few_clues(rng: np.random.Generator) -> Position:
+    """A 5x4 board with two to four safe cells opened: a short front and many cells off it."""
+    while True:
+        mine = rng.random(20) < 0.25
+        grid = np.full(20, COVERED, dtype=np.int8)
+        for cell in rng.choice(np.flatnonzero(~mine), size=int(rng.integers(2, 5)), replace=False):
+            grid[cell] = sum(mine[n] for n in Position(grid.reshape(4, 5)).neighbours(int(cell)))
+        position = Position(grid.reshape(4, 5), mines=int(mine.sum()))
+        if np.count_nonzero(grid == COVERED) <= 18:
+            return position
+
+
+def test_the_front_is_drawn_by_its_share_of_layouts_not_its_own_count():
+    """A front layout with fewer mines leaves more ways to place the rest off the front: it must come up more."""
+    rng = np.random.default_rng(13)
+    tried = 0
+    while tried < 8:
+        position = few_clues(rng)
+        front = {m for c in position.clue_cells for m in position.neighbours(c) if position.grid.flat[m] == COVERED}
+        shares = Counter(layout & front for layout in mine_layouts(position))
+        if len({len(part) for part in shares}) == 1:
+            continue  # every front layout leaves the same mines off it: any draw of the front looks fair
+        tried += 1
+        total = sum(shares.values())
+        draws = sample_layouts(position, DRAWS, seed=100 + tried)
+        seen = Counter(layout & front for layout in draws)
+        assert set(seen) <= set(shares)
+        for part, share in shares.items():
+            assert within(seen[part], DRAWS * share / total, DRAWS), (position, sorted(part), seen[part], share, total)
+
+
+def test_draws_follow_the_density_when_the_total_is_unknown():
+    for n, (position, density) in enumerate(consistent_positions(15, seed=12, with_total=False)):
+        oracle = brute_force(position, density=density)
+        draws = sample_layouts(position, DRAWS, seed=n, density=density)
+        for cell in covered_cells(position):
+            hits = sum(cell in layout for layout in draws)
+            assert within(hits, float(oracle.probabilities[cell]) * DRAWS, DRAWS), (position, cell, hits)
+
+
+def test_the_same_seed_draws_the_same_layouts():
+    position = Position.from_string("5x3x4\n1....\n.....\n.....")
+    assert sample_layouts(position, 20, seed=3) == sample_layouts(position, 20, seed=3)
+    assert sample_layouts(position, 20, seed=3) != sample_layouts(position, 20, seed=4)
+    assert sample_layouts(position, 0, seed=3) == []
+
+
+def test_bad_input_is_reported():
+    with pytest.raises(InconsistentPositionError):
+        sample_layouts(Position.from_string("3x1x2\n.0."), 1)
+    with pytest.raises(MissingTotalError):
+        sample_layouts(Position.from_string("3x1\n.1."), 1)
+    with pytest.raises(ValueError, match="count must be >= 0"):
+        sample_layouts(Position.from_string("3x1x1\n.1."), -2)
