@@ -23,10 +23,12 @@ True
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 from networkx.utils import create_py_random_state
 
+from .errors import BudgetExceededError
 from .position import COVERED, FLAG, MINE, WITHHELD, Position
 from .solve import solve
 
@@ -41,6 +43,7 @@ def sample_layouts(
     mines: int | None = None,
     density=None,
     backend: str = "auto",
+    time_limit: float | None = None,
 ) -> list[frozenset]:
     """``count`` mine layouts drawn independently and uniformly from those ``position`` allows.
 
@@ -58,6 +61,10 @@ def sample_layouts(
         ``density**k * (1 - density)**(n - k)`` for its ``k`` mines.
     backend : str, keyword-only
         The engine backend used for the counts.
+    time_limit : float, keyword-only
+        Stop after this many seconds (checked before every count, so one
+        count may overrun it) with a :class:`~cspmines.errors.BudgetExceededError`
+        whose ``layouts`` attribute holds the layouts drawn so far.
 
     Returns
     -------
@@ -71,6 +78,8 @@ def sample_layouts(
         No layout fits the position.
     MissingTotalError
         The total is unknown and neither ``mines`` nor ``density`` was given.
+    BudgetExceededError
+        ``time_limit`` was reached first.
 
     Examples
     --------
@@ -81,19 +90,37 @@ def sample_layouts(
     Traceback (most recent call last):
     ...
     ValueError: count must be >= 0, got -1
+    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 5, time_limit=0)
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.BudgetExceededError: time limit of 0 s reached after 0 of 5 layouts
     """
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
+    if time_limit is not None and time_limit < 0:
+        raise ValueError(f"time_limit must be >= 0, got {time_limit}")
     rng = create_py_random_state(seed)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     first = solve(position, mines=mines, density=density, backend=backend)  # raises on an inconsistent position
-    return [_draw_one(position, first, rng, mines=mines, density=density, backend=backend) for _ in range(count)]
+    layouts = []
+    while len(layouts) < count:
+        layout = _draw_one(position, first, rng, mines=mines, density=density, backend=backend, deadline=deadline)
+        if layout is None:
+            error = BudgetExceededError(f"time limit of {time_limit} s reached after {len(layouts)} of {count} layouts")
+            error.layouts = layouts  # what was drawn is still a fair sample
+            raise error
+        layouts.append(layout)
+    return layouts
 
 
-def _draw_one(position: Position, analysis, rng, *, mines, density, backend) -> frozenset:
-    """One layout: front cells by the chain rule, then the cells off the front together."""
+def _draw_one(position: Position, analysis, rng, *, mines, density, backend, deadline=None) -> frozenset | None:
+    """One layout: front cells by the chain rule, then the cells off the front together
+    (None once ``deadline`` has passed)."""
     grid = position.grid.copy()
     flat = grid.ravel()
     while True:
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
         _settle(flat, analysis)
         undecided = [cell for report in analysis.components for cell in report.cells if flat[cell] == COVERED]
         if not undecided:

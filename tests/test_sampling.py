@@ -12,7 +12,7 @@ import pytest
 from bruteforce import brute_force, mine_layouts
 from randompositions import random_position
 
-from cspmines import InconsistentPositionError, MissingTotalError, Position
+from cspmines import BudgetExceededError, InconsistentPositionError, MissingTotalError, Position
 from cspmines.position import COVERED, FLAG, MINE
 from cspmines.sampling import sample_layouts
 
@@ -112,3 +112,14 @@ def test_bad_input_is_reported():
         sample_layouts(Position.from_string("3x1\n.1."), 1)
     with pytest.raises(ValueError, match="count must be >= 0"):
         sample_layouts(Position.from_string("3x1x1\n.1."), -2)
+
+
+def test_a_time_limit_stops_the_draw_and_keeps_what_was_drawn():
+    position = Position.from_string("5x3x4\n1....\n.....\n.....")
+    with pytest.raises(BudgetExceededError, match=r"time limit of 0.05 s reached after \d+ of 1000000 layouts") as caught:
+        sample_layouts(position, 1_000_000, seed=5, time_limit=0.05)
+    drawn = caught.value.layouts
+    assert 0 < len(drawn) < 1_000_000
+    assert drawn == sample_layouts(position, len(drawn), seed=5)  # the same draws as without a limit
+    with pytest.raises(ValueError, match="time_limit must be >= 0"):
+        sample_layouts(position, 1, time_limit=-1)
