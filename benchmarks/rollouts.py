@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from guessing import board_arguments  # the script beside this one
 
-from cspmines import Position, sample_layouts
+from cspmines import sample_layouts
 from cspmines.agents.base import Action, parse_agent_spec
 from cspmines.agents.exact import ExactAgent
 from cspmines.agents.guessing import fifty_fifty_influence, look_ahead, shortlist
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
         print(f"{len(calls)} close calls (runner-up within {args.ratio:.0%}) in {args.games} {args.preset} games, "
               f"{args.layouts} layouts each", flush=True)
         for i, (position, chosen, others, covered) in calls:
-            layouts = sample_layouts(Position(position.grid, mines=position.mines), args.layouts, seed=args.seed + i)
+            layouts = sample_layouts(position, args.layouts, seed=args.seed + i)
             cells = [chosen, *others]
             runs = [(position, layout, cell, options, j) for cell in cells for j, layout in enumerate(layouts)]
             won = list(pool.map(_play_on, runs, chunksize=10))

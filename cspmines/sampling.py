@@ -29,7 +29,7 @@ from fractions import Fraction
 from networkx.utils import create_py_random_state
 
 from .errors import BudgetExceededError
-from .position import COVERED, FLAG, MINE, WITHHELD, Position
+from .position import COVERED, FLAG, WITHHELD, Position
 from .solve import solve
 
 __all__ = ["sample_layouts"]
@@ -128,14 +128,12 @@ def _draw_one(position: Position, analysis, rng, *, mines, density, backend, dea
         cell = min(undecided)
         flat[cell] = FLAG if _bernoulli(rng, analysis.probability(cell)) else WITHHELD
         analysis = solve(Position(grid, mines=position.mines), mines=mines, density=density, backend=backend, explain=False)
-    rest = [cell for cell in range(flat.size) if flat[cell] == COVERED]
+    decided = Position(grid, mines=position.mines)
+    rest, known = decided.covered_cells, frozenset(decided.known_mine_cells)
     if analysis.density is not None:
-        chosen = {cell for cell in rest if _bernoulli(rng, analysis.density)}
-    else:
-        total = mines if mines is not None else position.mines
-        known = int(sum(1 for code in flat if code in (FLAG, MINE)))
-        chosen = set(rng.sample(rest, total - known))
-    return frozenset(cell for cell in range(flat.size) if flat[cell] in (FLAG, MINE)) | chosen
+        return known | {cell for cell in rest if _bernoulli(rng, analysis.density)}
+    total = mines if mines is not None else position.mines
+    return known | set(rng.sample(rest, total - len(known)))
 
 
 def _settle(flat, analysis) -> None:

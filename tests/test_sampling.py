@@ -13,7 +13,7 @@ from bruteforce import brute_force, mine_layouts
 from randompositions import random_position
 
 from cspmines import BudgetExceededError, InconsistentPositionError, MissingTotalError, Position
-from cspmines.position import COVERED, FLAG, MINE
+from cspmines.position import COVERED
 from cspmines.sampling import sample_layouts
 
 DRAWS = 300
@@ -32,14 +32,6 @@ def consistent_positions(count: int, *, seed: int, with_total: bool):
     return found
 
 
-def known_mines(position: Position) -> frozenset:
-    return frozenset(int(c) for c in np.flatnonzero(np.isin(position.grid.ravel(), (FLAG, MINE))))
-
-
-def covered_cells(position: Position) -> list:
-    return [c for c in range(position.size) if position.grid.flat[c] == COVERED]
-
-
 def within(observed: int, expected: float, draws: int) -> bool:
     """Inside five standard deviations of the binomial count (a fixed seed: this never flickers)."""
     p = expected / draws
@@ -49,7 +41,7 @@ def within(observed: int, expected: float, draws: int) -> bool:
 def test_draws_are_the_allowed_layouts_each_equally_often():
     for n, (position, _) in enumerate(consistent_positions(25, seed=11, with_total=True)):
         allowed = mine_layouts(position)
-        known = known_mines(position)
+        known = frozenset(position.known_mine_cells)
         draws = sample_layouts(position, DRAWS, seed=n)
         seen = Counter(layout - known for layout in draws)
         assert all(layout >= known for layout in draws)
@@ -93,7 +85,7 @@ def test_draws_follow_the_density_when_the_total_is_unknown():
     for n, (position, density) in enumerate(consistent_positions(15, seed=12, with_total=False)):
         oracle = brute_force(position, density=density)
         draws = sample_layouts(position, DRAWS, seed=n, density=density)
-        for cell in covered_cells(position):
+        for cell in position.covered_cells:
             hits = sum(cell in layout for layout in draws)
             assert within(hits, float(oracle.probabilities[cell]) * DRAWS, DRAWS), (position, cell, hits)
 
