@@ -3,20 +3,25 @@
 Monte Carlo studies (rollouts of a policy from a real position, the value of
 a guess measured by playing on) need boards that agree with what the player
 sees, each as likely as the position says. :func:`sample_layouts` draws
-them exactly, by the chain rule: a cell of the front is decided with its
-exact mine probability given the cells decided before it (one
-:func:`~cspmines.solve.solve` per undecided cell, the decided cells shown
-to the engine as flags and clueless openings), and once the front is
-decided the cells off it, which no clue can tell apart, share the mines
-left uniformly (or each is a mine with the density's chance when the total
-is unknown). Probabilities are compared as exact fractions against exact
-random integers, so the draw is uniform, not merely close to it.
+them exactly, in the engine's own terms: the cells single clues force are
+set aside, each chain of influence is counted once by the ``enumerate``
+backend's dynamic programme, which is kept; then, for every layout, the
+number of mines in each chain is drawn by its share of the position's
+layouts (the chains' counts and the binomial of the cells off the front,
+combined as :mod:`cspmines.combine` does), each chain's layout is drawn
+with that many mines by walking its programme backwards
+(:class:`~cspmines.backends.frontier.LayoutSampler`), and the cells off the
+front, which no clue can tell apart, take the mines left uniformly (or each
+is a mine with the density's chance when the total is unknown). Every
+weight is an exact integer drawn against an exact random integer, so the
+draw is uniform, not merely close to it, and a layout after the first
+costs no count at all.
 
 >>> from cspmines import Position
 >>> position = Position.from_string("4x2x2\\n1...\\n1...")
 >>> layouts = sample_layouts(position, 4, seed=1)
 >>> [sorted(layout) for layout in layouts]
-[[1, 2], [2, 5], [5, 7], [5, 7]]
+[[2, 5], [5, 7], [2, 5], [1, 7]]
 >>> all(len(layout & {1, 5}) == 1 for layout in layouts)   # the 1s see exactly one mine
 True
 """
@@ -24,13 +29,18 @@ True
 from __future__ import annotations
 
 import time
-from fractions import Fraction
+from math import comb
 
 from networkx.utils import create_py_random_state
 
-from .errors import BudgetExceededError
-from .position import COVERED, FLAG, WITHHELD, Position
-from .solve import solve
+from .backends import Budget
+from .backends.frontier import FrontierBackend
+from .combine import convolve
+from .components import split_components
+from .constraints import ConstraintSystem, settle_forced
+from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
+from .position import Position
+from .solve import as_probability, solve
 
 __all__ = ["sample_layouts"]
 
@@ -60,11 +70,14 @@ def sample_layouts(
         no total: with ``density`` each layout is weighted by
         ``density**k * (1 - density)**(n - k)`` for its ``k`` mines.
     backend : str, keyword-only
-        The engine backend used for the counts.
+        The backend that explains an inconsistent position (as
+        :func:`~cspmines.solve.solve` does). The layouts themselves are drawn
+        from the ``enumerate`` backend's dynamic programme, whatever the name.
     time_limit : float, keyword-only
-        Stop after this many seconds (checked before every count, so one
-        count may overrun it) with a :class:`~cspmines.errors.BudgetExceededError`
-        whose ``layouts`` attribute holds the layouts drawn so far.
+        Stop after this many seconds with a
+        :class:`~cspmines.errors.BudgetExceededError` whose ``layouts``
+        attribute holds the layouts drawn so far (the one count at the start
+        is bounded too; each draw after it is checked before it starts).
 
     Returns
     -------
@@ -85,7 +98,7 @@ def sample_layouts(
     --------
     >>> from cspmines import Position
     >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 3, seed=7)
-    [frozenset({2}), frozenset({0}), frozenset({2})]
+    [frozenset({2}), frozenset({0}), frozenset({0})]
     >>> sample_layouts(Position.from_string("3x1x1\\n.1."), -1)
     Traceback (most recent call last):
     ...
@@ -100,53 +113,98 @@ def sample_layouts(
     if time_limit is not None and time_limit < 0:
         raise ValueError(f"time_limit must be >= 0, got {time_limit}")
     rng = create_py_random_state(seed)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    first = solve(position, mines=mines, density=density, backend=backend)  # raises on an inconsistent position
-    layouts = []
+    started = time.perf_counter()
+    layouts: list[frozenset] = []
+
+    def out_of_time() -> BudgetExceededError:
+        error = BudgetExceededError(f"time limit of {time_limit} s reached after {len(layouts)} of {count} layouts")
+        error.layouts = layouts  # what was drawn is still a fair sample
+        return error
+
+    if time_limit == 0:
+        raise out_of_time()
+    try:
+        draw = _Draw(position, mines=mines, density=density, backend=backend, time_limit=time_limit)
+    except BudgetExceededError:
+        raise out_of_time() from None
     while len(layouts) < count:
-        layout = _draw_one(position, first, rng, mines=mines, density=density, backend=backend, deadline=deadline)
-        if layout is None:
-            error = BudgetExceededError(f"time limit of {time_limit} s reached after {len(layouts)} of {count} layouts")
-            error.layouts = layouts  # what was drawn is still a fair sample
-            raise error
-        layouts.append(layout)
+        if time_limit is not None and time.perf_counter() - started >= time_limit:
+            raise out_of_time()
+        layouts.append(draw.one(rng))
     return layouts
 
 
-def _draw_one(position: Position, analysis, rng, *, mines, density, backend, deadline=None) -> frozenset | None:
-    """One layout: front cells by the chain rule, then the cells off the front together
-    (None once ``deadline`` has passed)."""
-    grid = position.grid.copy()
-    flat = grid.ravel()
-    while True:
-        if deadline is not None and time.perf_counter() >= deadline:
-            return None
-        _settle(flat, analysis)
-        undecided = [cell for report in analysis.components for cell in report.cells if flat[cell] == COVERED]
-        if not undecided:
-            break
-        cell = min(undecided)
-        flat[cell] = FLAG if _bernoulli(rng, analysis.probability(cell)) else WITHHELD
-        analysis = solve(Position(grid, mines=position.mines), mines=mines, density=density, backend=backend, explain=False)
-    decided = Position(grid, mines=position.mines)
-    rest, known = decided.covered_cells, frozenset(decided.known_mine_cells)
-    if analysis.density is not None:
-        return known | {cell for cell in rest if _bernoulli(rng, analysis.density)}
-    total = mines if mines is not None else position.mines
-    return known | set(rng.sample(rest, total - len(known)))
+class _Draw:
+    """Everything a draw needs, counted once: the forced cells, each chain's kept
+    programme, and the weights that share the mines among the chains and the rest."""
+
+    def __init__(self, position: Position, *, mines, density, backend, time_limit):
+        if density is not None:
+            density, mines = as_probability(density), None
+        elif mines is None and position.mines is None:
+            raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
+        settled = settle_forced(ConstraintSystem.from_position(position, mines=mines))
+        system = settled.system
+        budget = Budget(time_limit=time_limit) if time_limit is not None else None
+        frontier = FrontierBackend()
+        components = split_components(system)
+        self.samplers = [frontier.sampler(component, budget=budget) for component in components]
+        self.sizes = [component.n_cells for component in components]
+        self.rest = system.unconstrained_cells
+        self.known = frozenset(position.known_mine_cells) | settled.mine_cells
+        self.density = density
+        consistent = self._prepare_density() if density is not None else self._prepare_total(system.mines_left)
+        if not consistent:
+            solve(position, mines=mines, density=density, backend=backend)  # raises, naming the clues
+            raise InconsistentPositionError("no mine layout fits the position")
+
+    def _prepare_total(self, mines_left: int) -> bool:
+        """Suffix products of the chains' polynomials and the rest's binomials, up to ``mines_left``:
+        ``after[i][t]`` counts the layouts of chains i.. and the rest with t mines among them."""
+        self.mines_left = mines_left
+        if mines_left < 0:
+            return False
+        polynomial = [comb(len(self.rest), t) for t in range(min(len(self.rest), mines_left) + 1)]
+        self.after = [polynomial]
+        for sampler in reversed(self.samplers):
+            polynomial = convolve(sampler.models, polynomial)[: mines_left + 1]
+            self.after.append(polynomial)
+        self.after.reverse()
+        return len(self.after[0]) > mines_left and self.after[0][mines_left] > 0
+
+    def _prepare_density(self) -> bool:
+        """Each chain's mine numbers weighted by ``models[k] * a**k * (b - a)**(n - k)``
+        for the density a/b (the common factor b**n dropped: integers)."""
+        a, b = self.density.numerator, self.density.denominator
+        self.weights = [
+            [w * a**k * (b - a) ** (n - k) for k, w in enumerate(sampler.models)]
+            for sampler, n in zip(self.samplers, self.sizes)
+        ]
+        return all(any(weights) for weights in self.weights)
+
+    def one(self, rng) -> frozenset:
+        """One layout: each chain's mine number, its layout, then the rest."""
+        mines = set(self.known)
+        if self.density is None:
+            left = self.mines_left
+            for sampler, later in zip(self.samplers, self.after[1:]):
+                k = _pick(rng, [w * later[left - k] if 0 <= left - k < len(later) else 0 for k, w in enumerate(sampler.models)])
+                mines.update(sampler.draw(k, rng))
+                left -= k
+            mines.update(rng.sample(self.rest, left))
+        else:
+            for sampler, weights in zip(self.samplers, self.weights):
+                mines.update(sampler.draw(_pick(rng, weights), rng))
+            a, b = self.density.numerator, self.density.denominator
+            mines.update(cell for cell in self.rest if rng.randrange(b) < a)
+        return frozenset(mines)
 
 
-def _settle(flat, analysis) -> None:
-    """Mark the cells the analysis proves: mines as flags, safe cells as clueless openings."""
-    for cell in analysis.mine_cells:
-        if flat[cell] == COVERED:
-            flat[cell] = FLAG
-    for cell in analysis.safe_cells:
-        if flat[cell] == COVERED:
-            flat[cell] = WITHHELD
-
-
-def _bernoulli(rng, probability) -> bool:
-    """True with exactly this chance (a Fraction is drawn against an exact random integer)."""
-    chance = Fraction(probability)
-    return rng.randrange(chance.denominator) < chance.numerator
+def _pick(rng, weights) -> int:
+    """An index drawn with chance proportional to its integer weight (exact)."""
+    pick = rng.randrange(sum(weights))
+    for index, weight in enumerate(weights):
+        if pick < weight:
+            return index
+        pick -= weight
+    raise AssertionError("unreachable: pick < sum(weights)")

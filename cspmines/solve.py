@@ -100,7 +100,7 @@ def solve(
     if not isinstance(position, Position):
         raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
     if density is not None:
-        density = _as_probability(density)
+        density = as_probability(density)
         mines = None
     elif mines is None and position.mines is None:
         raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
@@ -281,7 +281,7 @@ def _report_cut(component: Component) -> ComponentReport:
     )
 
 
-def _as_probability(value) -> Fraction:
+def as_probability(value) -> Fraction:
     fraction = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
     if not 0 <= fraction <= 1:
         raise ValueError(f"density must lie between 0 and 1, got {value!r}")

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
-
 from bruteforce import brute_force, mine_layouts
 from randompositions import random_position
 
-from cspmines import BudgetExceededError, InconsistentPositionError, MissingTotalError, Position
+from cspmines import BudgetExceededError, InconsistentPositionError, MissingTotalError, Position, solve
+from cspmines.backends.frontier import FrontierBackend
+from cspmines.components import split_components
+from cspmines.constraints import ConstraintSystem
 from cspmines.position import COVERED
 from cspmines.sampling import sample_layouts
+
+POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
 
 DRAWS = 300
 
@@ -90,6 +97,18 @@ def test_draws_follow_the_density_when_the_total_is_unknown():
             assert within(hits, float(oracle.probabilities[cell]) * DRAWS, DRAWS), (position, cell, hits)
 
 
+@pytest.mark.parametrize("text", ["5x1\n.1.1.", "6x2\n.1.1..\n......", "4x3\n.2..\n..1.\n...."])
+@pytest.mark.parametrize("density", [Fraction(1, 10), Fraction(7, 10)])
+def test_a_density_weighs_a_chain_by_its_mine_number(text, density):
+    """Chains whose layouts hold different numbers of mines: a layout of k mines weighs p**k (1-p)**(n-k)."""
+    position = Position.from_string(text)
+    oracle = brute_force(position, density=density)
+    draws = sample_layouts(position, 1000, seed=2, density=density)
+    for cell in position.covered_cells:
+        hits = sum(cell in layout for layout in draws)
+        assert within(hits, float(oracle.probabilities[cell]) * 1000, 1000), (text, cell, hits)
+
+
 def test_the_same_seed_draws_the_same_layouts():
     position = Position.from_string("5x3x4\n1....\n.....\n.....")
     assert sample_layouts(position, 20, seed=3) == sample_layouts(position, 20, seed=3)
@@ -115,3 +134,60 @@ def test_a_time_limit_stops_the_draw_and_keeps_what_was_drawn():
     assert drawn == sample_layouts(position, len(drawn), seed=5)  # the same draws as without a limit
     with pytest.raises(ValueError, match="time_limit must be >= 0"):
         sample_layouts(position, 1, time_limit=-1)
+
+
+def component_layouts(component) -> dict:
+    """Every mine set of the component's cells that meets its rules, by mine number (brute force)."""
+    box_of = {cell: b for b, box in enumerate(component.boxes) for cell in box.cells}
+    found: dict = {}
+    for bits in itertools.product((0, 1), repeat=component.n_cells):
+        mines = frozenset(cell for cell, bit in zip(component.cells, bits) if bit)
+        per_box = Counter(box_of[cell] for cell in mines)
+        if all(sum(per_box[b] for b in rule.boxes) == rule.mines for rule in component.rules):
+            found.setdefault(len(mines), []).append(mines)
+    return found
+
+
+def test_a_chain_is_drawn_uniformly_for_each_mine_number():
+    """The kept programme, walked backwards, gives each layout of a chain with k mines the same chance."""
+    rng = np.random.default_rng(21)
+    checked = 0
+    while checked < 30:
+        position = random_position(rng, max_covered=12)
+        for component in split_components(ConstraintSystem.from_position(position)):
+            if component.n_cells > 12:
+                continue
+            layouts = component_layouts(component)
+            sampler = FrontierBackend().sampler(component)
+            assert sampler.models == FrontierBackend().count(component).models
+            assert {k: len(v) for k, v in layouts.items()} == {k: w for k, w in enumerate(sampler.models) if w}
+            for k, allowed in layouts.items():
+                source = random.Random(checked * 10 + k)
+                draws = Counter(frozenset(sampler.draw(k, source)) for _ in range(DRAWS))
+                assert set(draws) <= set(allowed), (component, k)
+                for layout in allowed:
+                    assert within(draws[layout], DRAWS / len(allowed), DRAWS), (component, k, sorted(layout), draws[layout])
+            with pytest.raises(ValueError, match="no layout of this component holds"):
+                sampler.draw(len(sampler.models), random.Random(0))
+            checked += 1
+
+
+@pytest.mark.parametrize("name", ["expert-5-027", "lattice9-2", "scatter15-2", "dense-5-023"])
+def test_cells_are_mines_as_often_as_the_exact_probabilities_say(name):
+    """On reference positions too wide for the oracle: each cell's share of 2,000 draws against solve()."""
+    position = Position.from_file(POSITIONS / f"{name}.txt")
+    exact = solve(position)
+    draws = sample_layouts(position, 2000, seed=9)
+    for cell in position.covered_cells:
+        hits = sum(cell in layout for layout in draws)
+        assert within(hits, float(exact.probability(cell)) * len(draws), len(draws)), (name, cell, hits)
+    for layout in draws[:50]:  # each drawn board shows the clues the position shows
+        for clue in position.clue_cells:
+            assert sum(n in layout for n in position.neighbours(clue)) == position.grid.flat[clue], (name, clue)
+
+
+def test_a_time_limit_also_bounds_the_count_before_the_first_draw():
+    position = Position.from_file(POSITIONS / "lattice15-2.txt")  # its count takes about 0.4 s
+    with pytest.raises(BudgetExceededError, match="reached after 0 of 10 layouts") as caught:
+        sample_layouts(position, 10, seed=1, time_limit=0.01)
+    assert caught.value.layouts == []

@@ -46,7 +46,7 @@ import numpy as np
 from ..components import Component
 from .base import Budget, ComponentCount
 
-__all__ = ["FrontierBackend", "elimination_order", "greedy_order", "front_width", "unpack"]
+__all__ = ["FrontierBackend", "LayoutSampler", "elimination_order", "greedy_order", "front_width", "unpack"]
 
 
 
@@ -371,12 +371,43 @@ class FrontierBackend:
 
     def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
         started = time.perf_counter()
+        sweep = _Sweep.forward(component, budget)
+        tallies, completion_offset, total = sweep.backward(component.n_boxes, budget)
+        bits = sweep.bits
+        return ComponentCount(
+            models=(0,) * completion_offset + unpack(total, bits) if total else (0,),
+            tallies=tuple((0,) * low + unpack(t, bits) if t else (0,) for low, t in tallies),
+            stats={
+                "backend": self.name,
+                "peak_states": max((len(layer) for _, layer in sweep.layers), default=1),
+                "states": sum(len(layer) for _, layer in sweep.layers),
+                "seconds": time.perf_counter() - started,
+            },
+        )
+
+    def sampler(self, component: Component, *, budget: Budget | None = None) -> LayoutSampler:
+        """A :class:`LayoutSampler` of ``component``: one forward pass, kept."""
+        return LayoutSampler(component, _Sweep.forward(component, budget))
+
+
+class _Sweep:
+    """The forward pass over the states, kept for the backward pass or for drawing.
+
+    ``layers[i] = (offset, {state before step i: packed weights / x**offset})``;
+    ``final`` is the layer after the last step (the end is state 0).
+    """
+
+    __slots__ = ("steps", "layers", "final_offset", "final", "bits")
+
+    def __init__(self, steps, layers, final_offset, final, bits):
+        self.steps, self.layers, self.final_offset, self.final, self.bits = steps, layers, final_offset, final, bits
+
+    @classmethod
+    def forward(cls, component: Component, budget: Budget | None) -> _Sweep:
         n_cells = component.n_cells
         largest_box = max(len(box.cells) for box in component.boxes)
         bits = -(-(n_cells + largest_box.bit_length() + 1) // 8) * 8  # coefficient slot, whole bytes
         _order, steps, live = plan_steps(component, budget=budget)
-
-        # Forward: layers[i] = (offset, {state before step i: packed weights / x**offset}).
         layers = []
         offset, layer = 0, {0: 1}
         for index, step in enumerate(steps):
@@ -395,12 +426,16 @@ class FrontierBackend:
                         following[after] = get(after, 0) + ((poly * weights[m]) << (m * bits))
             low, layer = _divide_out_x(following, bits)
             offset += low
+        return cls(steps, layers, offset, layer, bits)
 
-        # Backward: completions of each state, and each box's tally from forward x backward.
-        completions = {0: 1} if 0 in layer else {}
+    def backward(self, n_boxes: int, budget: Budget | None) -> tuple[list, int, int]:
+        """(each box's (offset, packed tally), the models' offset, the packed models):
+        completions of each state, and each box's tally from forward x backward."""
+        bits = self.bits
+        completions = {0: 1} if 0 in self.final else {}
         completion_offset = 0
-        tallies = [(0, 0)] * component.n_boxes
-        for step, (forward_offset, layer) in zip(reversed(steps), reversed(layers)):
+        tallies = [(0, 0)] * n_boxes
+        for step, (forward_offset, layer) in zip(reversed(self.steps), reversed(self.layers)):
             if budget is not None:
                 budget.spend(len(layer))
             before: dict[int, int] = {}
@@ -421,18 +456,79 @@ class FrontierBackend:
             tallies[step.box] = (forward_offset + completion_offset, tally)
             low, completions = _divide_out_x(before, bits)
             completion_offset += low
+        return tallies, completion_offset, completions.get(0, 0)
 
-        total = completions.get(0, 0)
-        return ComponentCount(
-            models=(0,) * completion_offset + unpack(total, bits) if total else (0,),
-            tallies=tuple((0,) * low + unpack(t, bits) if t else (0,) for low, t in tallies),
-            stats={
-                "backend": self.name,
-                "peak_states": max((len(layer) for _, layer in layers), default=1),
-                "states": sum(len(layer) for _, layer in layers),
-                "seconds": time.perf_counter() - started,
-            },
-        )
+
+class LayoutSampler:
+    """Layouts of one component drawn uniformly, by walking the kept forward pass backwards.
+
+    The forward pass leaves, for every state before each step, the number of
+    ways to reach it with each number of mines. Given the component's mine
+    number, the last box's mine number is drawn in proportion to the ways
+    of reaching each state it can come from, times the box's binomial; then
+    the box before it from that state, and so on to the first. Each box's
+    mines go to its cells uniformly. A draw costs one lookup per box and
+    mine number, not a count.
+
+    Attributes
+    ----------
+    models : tuple of int
+        As :attr:`ComponentCount.models`: layouts of the component by mine number.
+
+    Examples
+    --------
+    >>> import random
+    >>> from cspmines.components import Box, LocalRule
+    >>> pair = Component(boxes=(Box((0, 1), (0,)), Box((2,), (0, 1)), Box((3,), (1,))),
+    ...                  rules=(LocalRule((0, 1), 1), LocalRule((1, 2), 1)))
+    >>> sampler = FrontierBackend().sampler(pair)
+    >>> sampler.models                      # cell 2 alone, or one of 0, 1 with cell 3
+    (0, 1, 2)
+    >>> sorted(sampler.draw(2, random.Random(3)))
+    [0, 3]
+    >>> sampler.draw(0, random.Random(3))
+    Traceback (most recent call last):
+    ...
+    ValueError: no layout of this component holds 0 mines
+    """
+
+    def __init__(self, component: Component, sweep: _Sweep):
+        self._component = component
+        self._sweep = sweep
+        total = sweep.final.get(0, 0)
+        self.models = (0,) * sweep.final_offset + unpack(total, sweep.bits) if total else (0,)
+
+    def draw(self, mines: int, rng) -> list:
+        """The mine cells of one layout with ``mines`` mines, each such layout equally likely.
+
+        ``rng`` is a :class:`random.Random`; exact integers throughout.
+        """
+        if not 0 <= mines < len(self.models) or not self.models[mines]:
+            raise ValueError(f"no layout of this component holds {mines} mines")
+        sweep, boxes = self._sweep, self._component.boxes
+        bits = sweep.bits
+        digits = (1 << bits) - 1
+        chosen: list = []
+        after, left = 0, mines
+        for step, (offset, layer) in zip(reversed(sweep.steps), reversed(sweep.layers)):
+            options = []
+            for m in range(min(step.size, left) + 1):
+                key = after + m * step.mask - step.opening
+                poly = layer.get(key)
+                power = left - m - offset
+                if poly is None or power < 0 or m not in _choices(key + step.opening, step):
+                    continue
+                ways = ((poly >> (power * bits)) & digits) * step.weights[m]
+                if ways:
+                    options.append((m, key, ways))
+            pick = rng.randrange(sum(ways for _, _, ways in options))
+            for m, key, ways in options:
+                if pick < ways:
+                    break
+                pick -= ways
+            chosen.extend(rng.sample(boxes[step.box].cells, m))
+            after, left = key, left - m
+        return chosen
 
 
 def _divide_out_x(layer: dict, bits: int) -> tuple[int, dict]:
