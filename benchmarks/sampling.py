@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/sampling.py --layouts 200
 
-For every reference position in ``../shared/positions`` (or ``--positions``)
+For every reference position in ``tests/data`` (or ``--positions``)
 times :func:`cspmines.sample_layouts`: one layout (the count of each chain
 of influence, kept for the draws, plus one draw) and then ``--layouts``
 more (draws only), and prints both per position and the median and largest
@@ -21,12 +21,12 @@ from pathlib import Path
 
 from cspmines import Position, sample_layouts
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "positions"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"  # the reference positions, bundled
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=Path, default=SHARED, help="a folder of positions (*.txt)")
+    parser.add_argument("--positions", type=Path, default=DATA, help="a folder of positions (*.txt)")
     parser.add_argument("--layouts", type=int, default=200, help="layouts drawn after the first")
     args = parser.parse_args()
     families = defaultdict(list)

@@ -21,7 +21,7 @@ from cspmines.constraints import ConstraintSystem
 from cspmines.position import COVERED
 from cspmines.sampling import sample_layouts
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).parent / "data"  # the reference positions, bundled
 
 DRAWS = 300
 
