@@ -16,7 +16,7 @@ cspmines.errors.UnknownBackendError: unknown backend 'nope'; choose one of auto,
 from .auto import AutoBackend
 from .base import Backend, Budget, ComponentCount, backend_names, get_backend, register_backend, trim_zeros
 from .cpsat import CpSatBackend
-from .frontier import FrontierBackend
+from .frontier import FrontierBackend, LayoutSampler
 from .sat import SatBackend
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "AutoBackend",
     "CpSatBackend",
     "FrontierBackend",
+    "LayoutSampler",
     "SatBackend",
 ]
 
