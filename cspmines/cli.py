@@ -56,6 +56,15 @@ def _build_parser() -> argparse.ArgumentParser:
     solve_cmd.add_argument("--png", help="also write the picture as PNG here (needs matplotlib)")
     solve_cmd.add_argument("--outline", action="store_true", help="outline the components in the picture")
 
+    sample = commands.add_parser("sample", help="mine layouts drawn uniformly from those a position allows")
+    sample.add_argument("file", help="position file in the shared text format, or - for standard input")
+    sample.add_argument("--count", type=int, default=1, help="how many layouts (default 1)")
+    sample.add_argument("--seed", type=int, help="the same seed draws the same layouts")
+    sample.add_argument("--mines", type=int, help="the mine total, overriding the file's header")
+    sample.add_argument("--density", type=float, help="mine density when the total is unknown")
+    sample.add_argument("--time-limit", type=float, help="seconds allowed; the layouts drawn by then are printed")
+    sample.add_argument("--json", action="store_true", help="one board JSON object per line (as Board.from_json reads)")
+
     bench = commands.add_parser("bench", help="play seeded benchmark suites of agents")
     bench.add_argument("--agent", action="append", required=True, help="an agent, NAME or NAME:key=value,... (repeat for several)")
     board = bench.add_mutually_exclusive_group()
@@ -124,6 +133,32 @@ def _run_solve(args, out) -> int:
     color = args.color == "always" or (args.color == "auto" and getattr(out, "isatty", lambda: False)())
     out.write(board_text(analysis, color=color) + "\n")
     out.write(summary_text(analysis, exact=args.exact) + "\n")
+    return 0
+
+
+def _run_sample(args, out) -> int:
+    """Each layout as a whole board: the position format with mines as ``*``, or board JSON."""
+    from .errors import BudgetExceededError
+    from .games.board import Board
+    from .sampling import sample_layouts
+
+    position = Position.from_file(args.file)
+    cut_short = None
+    try:
+        layouts = sample_layouts(
+            position, args.count, seed=args.seed, mines=args.mines, density=args.density, time_limit=args.time_limit
+        )
+    except BudgetExceededError as error:
+        layouts, cut_short = error.layouts, error
+    for index, layout in enumerate(layouts):
+        mines = [[position.cell(row, col) in layout for col in range(position.width)] for row in range(position.height)]
+        if args.json:
+            cells = [[row, col] for row in range(position.height) for col in range(position.width) if mines[row][col]]
+            out.write(json.dumps({"width": position.width, "height": position.height, "mines": cells}) + "\n")
+        else:
+            out.write(("\n" if index else "") + str(Board(mines)) + "\n")
+    if cut_short is not None:
+        print(f"cspmines: cut short: {cut_short}", file=sys.stderr)
     return 0
 
 
@@ -280,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "solve":
             return _run_solve(args, out)
+        if args.command == "sample":
+            return _run_sample(args, out)
         if args.command == "bench":
             return _run_bench(args, out)
         if args.command == "chains":

@@ -103,3 +103,45 @@ def test_closed_standard_output_exits_quietly():
     process.stderr.close()
     assert process.wait(timeout=60) == 1
     assert error == b""
+
+
+def _boards(text: str) -> list:
+    from cspmines.games.board import Board
+
+    return [Board.from_position_text(block) for block in text.strip().split("\n\n")]
+
+
+def test_sample_prints_whole_boards_that_show_the_position(capsys):
+    from cspmines import Position
+
+    path = DATA / "expert-5-027.txt"
+    position = Position.from_file(path)
+    assert main(["sample", str(path), "--count", "5", "--seed", "3"]) == 0
+    boards = _boards(capsys.readouterr().out)
+    assert len(boards) == 5 and len(set(boards)) > 1
+    for board in boards:
+        assert board.n_mines == position.mines
+        for cell in position.clue_cells:  # every drawn board gives each opened cell the clue it shows
+            assert board.clue(cell) == position.grid.flat[cell] and not board.is_mine(cell)
+    assert main(["sample", str(path), "--count", "5", "--seed", "3"]) == 0
+    assert _boards(capsys.readouterr().out) == boards  # the same seed, the same boards
+
+
+def test_sample_json_lines_read_back_as_boards(capsys):
+    from cspmines.games.board import Board
+
+    assert main(["sample", str(DATA / "beginner-5-000.txt"), "--count", "3", "--seed", "1", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    assert all(Board.from_json(line).n_mines == 10 for line in lines)
+
+
+def test_sample_reports_bad_input_and_a_cut_short_draw():
+    inconsistent = run("sample", "-", stdin="3x1x2\n.0.\n")
+    assert inconsistent.returncode == 2 and "inconsistent position" in inconsistent.stderr
+    missing = run("sample", "-", stdin="3x1\n.1.\n")
+    assert missing.returncode == 2 and "pass mines= or density=" in missing.stderr
+    assert run("sample", "-", "--density", "0.2", stdin="3x1\n.1.\n").returncode == 0
+    cut = run("sample", str(DATA / "lattice13-2.txt"), "--count", "1000000", "--time-limit", "0.3", "--json")
+    assert cut.returncode == 0 and "cut short: time limit of 0.3 s reached after" in cut.stderr
+    assert 0 < len(cut.stdout.splitlines()) < 1_000_000
