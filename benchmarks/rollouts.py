@@ -34,7 +34,6 @@ from cspmines.agents.guessing import fifty_fifty_influence, look_ahead, shortlis
 from cspmines.bench import Suite, board_for
 from cspmines.games import Game, play
 from cspmines.games.board import Board
-from cspmines.position import FLAG
 
 
 class _CloseCall(Exception):
@@ -78,18 +77,10 @@ def _find_close_call(args):
 
 
 def _play_on(args) -> bool:
-    """Rebuild the position on ``layout``, open ``first``, and let the agent play the rest."""
+    """Resume the position on ``layout``, open ``first``, and let the agent play the rest."""
     position, layout, first, options, seed = args
     mines = [[position.cell(row, col) in layout for col in range(position.width)] for row in range(position.height)]
-    game = Game(Board(mines))
-    grid = position.grid.ravel()
-    for cell in range(position.size):
-        if grid[cell] >= 0 and game.position.grid.flat[cell] < 0:
-            game.apply(Action.open(cell))
-    for cell in range(position.size):
-        if grid[cell] == FLAG:
-            game.apply(Action.flag(cell))
-    assert (game.position.grid == position.grid).all(), "the layout does not reproduce the position"
+    game = Game.from_position(position, Board(mines))
     game.apply(Action.open(first))
     if game.status != "playing":
         return game.won

@@ -7,8 +7,19 @@ import json
 import numpy as np
 import pytest
 
+from cspmines import Position, sample_layouts
 from cspmines.agents import Action, make_agent
-from cspmines.games import AgentError, Board, BoardFormatError, Game, IllegalMoveError, PRESETS, parse_size, play
+from cspmines.games import (
+    PRESETS,
+    AgentError,
+    Board,
+    BoardFormatError,
+    BoardMismatchError,
+    Game,
+    IllegalMoveError,
+    parse_size,
+    play,
+)
 from cspmines.position import COVERED, FLAG, MINE, WITHHELD
 
 
@@ -161,3 +172,53 @@ def test_records_are_reproducible():
     records = [play(make_agent("knowledge-base"), Game(board, rules="score"), seed=5) for _ in range(2)]
     assert [m.action for m in records[0].history] == [m.action for m in records[1].history]
     assert records[0].moves == len(records[0].history) and records[0].guesses <= records[0].moves
+
+
+def test_a_game_resumes_from_a_position_as_it_stood():
+    """Mid-game, the position and the board rebuild the same game: same view, counts and replies to moves."""
+    board = Board.random("intermediate", seed=4, first_click="safe")
+    game = Game(board, rules="score")
+    agent = make_agent("exact")
+    for _ in range(25):
+        if game.status != "playing":
+            break
+        game.apply(agent.act(game.position))
+    resumed = Game.from_position(game.position, board, rules="score")
+    assert (resumed.position.grid == game.position.grid).all()
+    assert (resumed.opened, resumed.mines_opened, resumed.status) == (game.opened, game.mines_opened, game.status)
+    for cell in range(board.size):
+        if game.position.grid.flat[cell] == COVERED and game.status == "playing":
+            game.apply(Action.open(cell))
+            resumed.apply(Action.open(cell))
+            assert (resumed.position.grid == game.position.grid).all() and resumed.status == game.status
+
+
+def test_a_drawn_layout_resumes_the_position_and_plays_to_the_end():
+    position = Position.from_string("5x3x3\n1....\n.....\n.....")
+    for layout in sample_layouts(position, 10, seed=2):
+        board = Board([[position.cell(r, c) in layout for c in range(5)] for r in range(3)])
+        game = Game.from_position(position, board)
+        assert (game.position.grid == position.grid).all() and game.status == "playing"
+        assert play(make_agent("exact"), game, seed=1).status in ("won", "lost")
+
+
+@pytest.mark.parametrize(
+    "text, mines, message",
+    [
+        ("3x1x1\n1..", [[False, False, True]], r"\(0, 0\) shows 1, the board's clue there is 0"),
+        ("3x1x1\n1..", [[True, False, False]], r"\(0, 0\) is open, the board has a mine there"),
+        ("3x1x1\nF1.", [[False, False, True]], r"\(0, 0\) is flagged, the board has no mine there"),
+        ("3x1x1\n*1.", [[False, False, True]], r"\(0, 0\) shows a mine, the board has none there"),
+        ("3x1x2\n.1.", [[True, False, False]], "the board has 1 mines, the position's total is 2"),
+        ("2x1x1\n.1", [[True, False, False]], "the board is 3x1, the position 2x1"),
+    ],
+)
+def test_a_board_that_cannot_show_the_position_is_named(text, mines, message):
+    with pytest.raises(BoardMismatchError, match=message):
+        Game.from_position(Position.from_string(text), Board(mines))
+
+
+def test_a_classic_position_with_an_opened_mine_is_lost():
+    position = Position.from_string("3x1x1\n*1.")
+    assert Game.from_position(position, Board([[True, False, False]])).status == "lost"
+    assert Game.from_position(position, Board([[True, False, False]]), rules="minesearch").status == "won"

@@ -1,7 +1,7 @@
 """Games: seeded boards, the rule variants of the seeds, and a runner for agents."""
 
 from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, parse_size
-from .game import Game, IllegalMoveError
+from .game import BoardMismatchError, Game, IllegalMoveError
 from .play import AgentError, GameRecord, MoveRecord, play
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "parse_size",
     "Game",
     "IllegalMoveError",
+    "BoardMismatchError",
     "play",
     "GameRecord",
     "MoveRecord",

@@ -38,11 +38,15 @@ from ..errors import CspminesError
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position, neighbour_table
 from .board import Board
 
-__all__ = ["Game", "IllegalMoveError"]
+__all__ = ["Game", "IllegalMoveError", "BoardMismatchError"]
 
 
 class IllegalMoveError(CspminesError, ValueError):
     """A move on a cell that is not covered, outside the board, or after the game ended."""
+
+
+class BoardMismatchError(CspminesError, ValueError):
+    """A board that cannot show a position: another size or total, or a cell it would show otherwise."""
 
 
 class Game:
@@ -76,6 +80,61 @@ class Game:
         self._position = None
         if board.first_click is not None:
             self._open(board.first_click)
+
+    @classmethod
+    def from_position(cls, position: Position, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed=None) -> "Game":
+        """The game on ``board`` as it stands when the player sees ``position``: play on from there.
+
+        Every opened cell shows its clue (or stays withheld, ``?``), flags
+        stay, an opened mine counts as opened (a classic game showing one is
+        lost). A board drawn by :func:`cspmines.sample_layouts` from the
+        position always fits; one that does not raises an error naming the
+        first cell it would show otherwise. ``rules``, ``withheld`` and
+        ``seed`` are as for :class:`Game` and apply to the moves from here.
+
+        >>> from cspmines import Position
+        >>> position = Position.from_string("3x2x1\\n1..\\n...")
+        >>> game = Game.from_position(position, Board([[False, True, False], [False, False, False]]))
+        >>> game.apply(Action.open(5)); print(game.position)
+        3x2x1
+        1..
+        ..1
+        >>> Game.from_position(position, Board([[False, False, False], [False, False, True]]))
+        Traceback (most recent call last):
+        ...
+        cspmines.games.game.BoardMismatchError: the board cannot show this position: (0, 0) shows 1, the board's clue there is 0
+        """
+        if (position.width, position.height) != (board.width, board.height):
+            raise BoardMismatchError(
+                f"the board is {board.width}x{board.height}, the position {position.width}x{position.height}"
+            )
+        if position.mines is not None and position.mines != board.n_mines:
+            raise BoardMismatchError(f"the board has {board.n_mines} mines, the position's total is {position.mines}")
+        game = cls(Board(board.mines), rules=rules, withheld=withheld, seed=seed)  # no first click: the position has it
+        game.board = board
+        for cell, code in enumerate(position.grid.ravel().tolist()):
+            mine = board.is_mine(cell)
+            where = position.row_col(cell)
+            if code >= 0 or code == WITHHELD:
+                if mine:
+                    raise BoardMismatchError(f"the board cannot show this position: {where} is open, the board has a mine there")
+                if code >= 0 and board.clue(cell) != code:
+                    raise BoardMismatchError(
+                        f"the board cannot show this position: {where} shows {code}, the board's clue there is {board.clue(cell)}"
+                    )
+                game.opened += 1
+            elif code == FLAG and not mine:
+                raise BoardMismatchError(f"the board cannot show this position: {where} is flagged, the board has no mine there")
+            elif code == MINE:
+                if not mine:
+                    raise BoardMismatchError(f"the board cannot show this position: {where} shows a mine, the board has none there")
+                game.mines_opened += 1
+            game._view[cell] = code
+        if rules == "classic" and game.mines_opened:
+            game.status = "lost"
+        else:
+            game._check_end()
+        return game
 
     # -- what the player sees ------------------------------------------------
     @property
