@@ -188,7 +188,9 @@ class _Draw:
         if self.density is None:
             left = self.mines_left
             for sampler, later in zip(self.samplers, self.after[1:]):
-                k = _pick(rng, [w * later[left - k] if 0 <= left - k < len(later) else 0 for k, w in enumerate(sampler.models)])
+                # this chain holds j mines in as many layouts as it has, times those of everything after it
+                shares = [w * later[left - j] if 0 <= left - j < len(later) else 0 for j, w in enumerate(sampler.models)]
+                k = _pick(rng, shares)
                 mines.update(sampler.draw(k, rng))
                 left -= k
             mines.update(rng.sample(self.rest, left))
