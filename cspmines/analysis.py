@@ -229,8 +229,16 @@ class Analysis:
         for cells, p in sorted(self._groups, key=lambda group: group[1]):
             if (below is not None and p >= below) or len(least) >= count:
                 break
-            kept = len(cells) if keep is None else sum(1 for cell in cells if keep(cell))
-            least.extend([p] * min(kept, count - len(least)))
+            wanted = count - len(least)
+            if keep is None:
+                kept = len(cells)
+            else:  # stop asking once enough cells are kept: ``keep`` may be costly, groups large
+                kept = 0
+                for cell in cells:
+                    kept += bool(keep(cell))
+                    if kept >= wanted:
+                        break
+            least.extend([p] * min(kept, wanted))
         return tuple(least)
 
     def best_cells(self) -> tuple:

@@ -38,7 +38,7 @@ def consistent_positions(count: int, seed: int):
 def expected_view(position: Position, layouts: list, cell: int, blend=Fraction(0), linked=False, living=False, power=1):
     """(safety, secondary safety, progress, dead) from the definitions: after a safe move the
     next move's safety (blended with the second best cell's, raised to ``power``), 1 if only mines are left; with
-    ``living`` the next move among cells with a covered neighbour not known to be a mine
+    ``living`` the next move among cells with a neighbour in doubt, unless those are exactly some clue's
     (if there is one); with ``linked`` progress only where more is proved than the cells
     safe in every layout where ``cell`` is."""
     around = set(position.neighbours(cell))
@@ -53,9 +53,14 @@ def expected_view(position: Position, layouts: list, cell: int, blend=Fraction(0
         weight = Fraction(len(group), len(layouts))
         safe_share = {c: Fraction(sum(c not in layout for layout in group), len(group)) for c in others}
         candidates = [c for c in others if safe_share[c] > 0]  # certain mines out
-        if living:
-            unknown = {c for c in others if safe_share[c] > 0}
-            asking = [c for c in candidates if unknown & (set(position.neighbours(c)) - {c})]
+        if living:  # a cell whose doubtful neighbours are none, or exactly some clue's, is dead
+            decided = {c for c in others if safe_share[c] in (0, 1)}
+
+            def doubt(c):
+                return frozenset(n for n in position.neighbours(c) if n in others and n not in decided)
+
+            clue_sets = {doubt(c) for c in [*position.clue_cells, cell]}
+            asking = [c for c in candidates if doubt(c) and doubt(c) not in clue_sets]
             candidates = asking or candidates
         ranked = sorted((safe_share[c] for c in candidates), reverse=True)
         best = ranked[0] if ranked else Fraction(1)

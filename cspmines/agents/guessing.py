@@ -304,22 +304,51 @@ def look_ahead(
     )
 
 
+def clue_is_settled(analysis):
+    """A test of whether a covered cell's clue is already known, so opening it tells nothing.
+
+    It is when each of its covered neighbours is proved (a mine or safe), or
+    when the neighbours still in doubt are exactly those of one clue, whose
+    number then fixes how many mines they hold. (A sufficient test, cheap
+    enough for every position the look-ahead imagines; a cell can be dead
+    for subtler reasons.)
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n1.."))
+    >>> settled = clue_is_settled(analysis)
+    >>> settled(2), settled(5)   # safe, and their doubtful neighbours are the 1s': they will show 1
+    (True, True)
+    >>> settled(1)   # safe only when 4 is the mine, so it would show 1 too, but this test cannot see that
+    False
+    """
+    position = analysis.position
+    flat = position.grid.ravel()
+    decided = set(analysis.mine_cells) | set(analysis.safe_cells)
+
+    def doubtful(cell: int) -> frozenset:
+        return frozenset(n for n in position.neighbours(cell) if flat[n] == COVERED and n not in decided)
+
+    def settled(cell: int) -> bool:
+        around = doubtful(cell)
+        if not around:
+            return True
+        anchor = next(iter(around))
+        # a clue holding all of them is a neighbour of each, so of this one
+        return any(flat[c] >= 0 and doubtful(c) == around for c in position.neighbours(anchor))
+
+    return settled
+
+
 def _next_safety(after, blend: float, living: bool = False) -> float:
     """The value of the position after a safe move: the safety of its best cell,
     blended with the second best's; 1 when every covered cell left is a mine (won).
-    With ``living``, cells whose clue is already known (no covered neighbour
-    but proved mines) do not count while another cell does: opening them
-    tells nothing, so they are not where the next guess will be made."""
+    With ``living``, dead cells (:func:`clue_is_settled`) do not count while
+    another cell does: opening them tells nothing, so they are not where the
+    next guess will be made."""
     least = ()
     if living:
-        position = after.position
-        flat = position.grid.ravel()
-        mines = set(after.mine_cells)
-
-        def open_question(cell: int) -> bool:
-            return any(flat[n] == COVERED and n not in mines for n in position.neighbours(cell))
-
-        least = after.least_probabilities(2, below=1, keep=open_question)
+        settled = clue_is_settled(after)
+        least = after.least_probabilities(2, below=1, keep=lambda cell: not settled(cell))
     if not least:
         least = after.least_probabilities(2, below=1)
     if not least:
