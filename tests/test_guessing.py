@@ -418,3 +418,29 @@ def test_hotspots_are_pairs_that_one_more_mine_seals_into_a_coin_flip():
         checked += 1
     assert checked >= 10
 
+
+
+def test_the_single_safest_cell_after_every_clue_matches_its_definition():
+    """``next_cell``: the one cell safer than every other after each clue the cell can show, if always the same."""
+    found = 0
+    for position, analysis in consistent_positions(150, 31):
+        layouts = mine_layouts(position)
+        for cell in position.covered_cells:
+            if analysis.probability(cell) in (0, 1):
+                continue
+            around = set(position.neighbours(cell))
+            groups = defaultdict(list)
+            for layout in layouts:
+                if cell not in layout:
+                    groups[len(layout & around)].append(layout)
+            others = [c for c in position.covered_cells if c != cell]
+            singles = set()
+            for group in groups.values():
+                risk = {c: Fraction(sum(c in layout for layout in group), len(group)) for c in others}
+                least = min(risk.values(), default=Fraction(1))
+                tied = [c for c in others if risk[c] == least]
+                singles.add(tied[0] if len(tied) == 1 and least < 1 else None)
+            expected = next(iter(singles)) if len(singles) == 1 else None
+            assert look_ahead(analysis, cell).next_cell == expected, (str(position), cell)
+            found += expected is not None
+    assert found > 5  # the case arises, so the test can fail

@@ -75,6 +75,8 @@ class Lookahead:
     pruned: bool = False
     influence: float = 1.0  # 50/50 influence multiplier (see fifty_fifty_influence)
     implied_safe: frozenset = field(default=frozenset(), repr=False, compare=False)  # safe whatever it shows
+    # the one cell safer than every other after each clue it can show, when that is always the same cell
+    next_cell: int | None = field(default=None, repr=False, compare=False)
 
     def score(self, progress_weight: float) -> float:
         return self.secondary * self.influence * (1.0 + progress_weight * self.progress)
@@ -260,6 +262,7 @@ def look_ahead(
     secondary = progress = total = 0.0
     outcomes = 0  # clues the cell can show
     implied = None  # cells proved safe whatever the clue: safe wherever this cell is
+    next_cells = set()  # the single safest cell after each clue (None: no single one)
     proofs = []  # (weight, number of cells proved) of each clue
     before = 1.0  # the chance of getting past the hotspots as the board stands
     for hotspot in hotspots:
@@ -281,6 +284,7 @@ def look_ahead(
         if hotspots:
             next_safe *= hotspot_ratio(hotspots, cell, after, before)
         proved = after.safe_cells  # a sort over every group: read once
+        next_cells.add(_single_safest(after))
         implied = set(proved) if implied is None else implied.intersection(proved)
         if exact_weights:
             weight = after.model_count / analysis.model_count
@@ -300,8 +304,21 @@ def look_ahead(
         secondary = safety * secondary / total
         progress = safety * progress / total
     return Lookahead(
-        cell, safety, secondary, progress, dead=outcomes == 1, influence=influence, implied_safe=frozenset(implied)
+        cell,
+        safety,
+        secondary,
+        progress,
+        dead=outcomes == 1,
+        influence=influence,
+        implied_safe=frozenset(implied),
+        next_cell=next(iter(next_cells)) if len(next_cells) == 1 else None,
     )
+
+
+def _single_safest(after) -> int | None:
+    """The covered cell safer than every other after a clue (None when cells tie or only mines are left)."""
+    best = after.best_cells()
+    return best[0] if len(best) == 1 and after.probability(best[0]) < 1 else None
 
 
 def clue_is_settled(analysis):
@@ -382,7 +399,10 @@ def best_guess(
 
     With ``dominance``, a cell that the winner's safety proves safe, and
     that is itself safer, replaces it: it is safe wherever the winner is,
-    and more, so opening it first loses nothing and may tell more.
+    and more, so opening it first loses nothing and may tell more. Failing
+    that, a cell of ``cells`` that is the single safest after every clue
+    the winner can show, and safer than the winner now, replaces it (Hill's
+    complex domination: it is the next move whatever happens, so it goes first).
 
     Cells are looked at in the order given, each cut short once it cannot
     beat the best so far (ties go to the earlier cell). With ``avoid_dead``
@@ -420,6 +440,9 @@ def best_guess(
     best = best if best is not None else max(dead, key=lambda view: view.secondary)
     if dominance:
         safer = [c for c in best.implied_safe if 1.0 - float(analysis.probability(c)) > best.safety + 1e-9]
+        after_every_clue = best.next_cell
+        if not safer and after_every_clue in cells and 1.0 - float(analysis.probability(after_every_clue)) > best.safety + 1e-9:
+            safer = [after_every_clue]  # it would be the next move whatever this one shows, and it is safer: open it now
         if safer:
             cell = min(safer, key=lambda c: (analysis.probability(c), c))
             return look_ahead(
