@@ -149,13 +149,16 @@ class ExactAgent(SeededAgent):
     dominance : bool, keyword-only
         When the look-ahead's choice, if safe, proves a safer cell safe
         whatever it shows, open that cell instead (it is safe wherever the
-        choice is, and more).
+        choice is, and more); failing that, when a shortlisted cell is the
+        single safest after every clue the choice can show and is safer
+        now, open it first (Hill's complex domination).
     linked : bool, keyword-only
         Count as progress only a clue that proves more than the cells that
         are safe whenever the guess is (Hill's linked tiles).
     living : bool, keyword-only
         In the look-ahead, seek the next move among cells whose clue is not
-        yet known (Hill's living tiles).
+        yet known (Hill's living tiles; the test is
+        :func:`~cspmines.agents.guessing.clue_is_settled`).
     off_front : int, keyword-only
         Look ahead from up to this many cells off the front too, chosen as
         Hill does (:func:`~cspmines.agents.guessing.shortlist`); 0 keeps the
