@@ -35,18 +35,23 @@ def consistent_positions(count: int, seed: int):
         yield position, analysis
 
 
+def layouts_by_clue(position: Position, layouts: list, cell: int) -> tuple[dict, list]:
+    """The layouts where ``cell`` is safe, by the clue it shows there, and the other covered cells."""
+    around = set(position.neighbours(cell))
+    groups = defaultdict(list)
+    for layout in layouts:
+        if cell not in layout:
+            groups[len(layout & around)].append(layout)
+    return groups, [c for c in position.covered_cells if c != cell]
+
+
 def expected_view(position: Position, layouts: list, cell: int, blend=Fraction(0), linked=False, living=False, power=1):
     """(safety, secondary safety, progress, dead) from the definitions: after a safe move the
     next move's safety (blended with the second best cell's, raised to ``power``), 1 if only mines are left; with
     ``living`` the next move among cells with a neighbour in doubt, unless those are exactly some clue's
     (if there is one); with ``linked`` progress only where more is proved than the cells
     safe in every layout where ``cell`` is."""
-    around = set(position.neighbours(cell))
-    groups = defaultdict(list)
-    for layout in layouts:
-        if cell not in layout:
-            groups[len(layout & around)].append(layout)
-    others = [c for c in position.covered_cells if c != cell]
+    groups, others = layouts_by_clue(position, layouts, cell)
     secondary = Fraction(0)
     proved = []  # (weight, cells proved safe) per clue
     for group in groups.values():
@@ -428,12 +433,7 @@ def test_the_single_safest_cell_after_every_clue_matches_its_definition():
         for cell in position.covered_cells:
             if analysis.probability(cell) in (0, 1):
                 continue
-            around = set(position.neighbours(cell))
-            groups = defaultdict(list)
-            for layout in layouts:
-                if cell not in layout:
-                    groups[len(layout & around)].append(layout)
-            others = [c for c in position.covered_cells if c != cell]
+            groups, others = layouts_by_clue(position, layouts, cell)
             singles = set()
             for group in groups.values():
                 risk = {c: Fraction(sum(c in layout for layout in group), len(group)) for c in others}
