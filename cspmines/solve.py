@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from fractions import Fraction
 from numbers import Real
 
@@ -112,7 +113,7 @@ def solve(
     system = settled.system
     components = split_components(system)
     components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
-    counts = _count_smallest_first(engine, components, counting)
+    counts = _count_smallest_first(engine, components, counting, cache=isinstance(backend, str) and not counting.limited)
     if any(count is None for count in counts):
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
         return _partial_analysis(position, settled, given, components, counts, rest, density, deciding, backend, engine)
@@ -191,13 +192,33 @@ def _exact_analysis(position, settled, given, components, counts, rest, combinat
 _COUNTING_SHARE = 0.8
 
 
-def _count_smallest_first(engine, components, budget: Budget) -> list:
+def _count_smallest_first(engine, components, budget: Budget, *, cache: bool = False) -> list:
     """Counts in the components' order, counted smallest first: under a budget the cheap
-    components are settled before a wide one spends what is left."""
+    components are settled before a wide one spends what is left. With ``cache``, a
+    component counted lately by the same backend is not counted again."""
     counts = [None] * len(components)
     for index in sorted(range(len(components)), key=lambda i: components[i].n_boxes):
-        counts[index] = _count_or_none(engine, components[index], budget)
+        component = components[index]
+        key = (engine.name, component.boxes, component.rules) if cache else None
+        counts[index] = _RECENT_COUNTS.get(key) if cache else None
+        if counts[index] is not None:
+            _RECENT_COUNTS.move_to_end(key)
+            continue
+        counts[index] = _count_or_none(engine, component, budget)
+        if cache and counts[index] is not None:
+            _RECENT_COUNTS[key] = counts[index]
+            if len(_RECENT_COUNTS) > _RECENT_LIMIT:
+                _RECENT_COUNTS.popitem(last=False)
     return counts
+
+
+#: Counts of recent components by backend and structure (boxes and rules), least recently
+#: used out first. Positions solved one after another mostly share their chains: each
+#: position the look-ahead imagines differs from the board in one chain, and so does the
+#: next move's. A count depends on the structure alone, so a recurring chain is not
+#: counted again. Solves under a budget do not use it (their budget must be spent as asked).
+_RECENT_COUNTS: OrderedDict = OrderedDict()
+_RECENT_LIMIT = 2048
 
 
 def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCount | None:

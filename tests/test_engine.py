@@ -146,3 +146,15 @@ def test_settling_shrinks_the_chains_of_real_play():
     assert sum(c.n_cells for c in settled.components) == 102 - 96
     assert len(settled.mine_cells) == len(raw.mine_cells) == 96
     assert settled.model_count == raw.model_count
+
+
+def test_recent_chains_are_not_counted_again_and_never_skip_a_budget():
+    position = Position.from_file(DATA / "lattice11-2.txt")
+    first = solve(position)
+    again = solve(position)
+    assert again.model_count == first.model_count
+    # the same counts, not counted again: each report carries the first count's own figures
+    assert all(a.stats is b.stats for a, b in zip(again.components, first.components))
+    assert all(a.stats is not b.stats for a, b in zip(solve(position, backend="enumerate").components, first.components))
+    limited = solve(position, node_limit=5)  # a budget is spent as asked, whatever was counted before
+    assert not limited.exact and limited.model_count is None

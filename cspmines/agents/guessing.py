@@ -126,7 +126,8 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     if off and not off_front:  # the two most promising cells off the front
 
         picked.append(min(off, key=lambda c: (covered_around(c), c)))
-        near = [c for c in off if _two_steps_from(position, c, front)]
+        beside_front = {n for f in front for n in position.neighbours(f)}  # once, not per cell
+        near = [c for c in off if any(n in beside_front for n in position.neighbours(c))]  # two steps from it
         if near:
             picked.append(min(near, key=lambda c: (covered_around(c), c)))
     merged = sorted(dict.fromkeys(on_front + picked), key=lambda c: (-safety[c], covered_around(c), c))[:size]
@@ -196,10 +197,6 @@ def _straight_two_from_clues(analysis) -> set:
             if 0 <= r + dr < height and 0 <= c + dc < width:
                 out.add((r + dr) * width + c + dc)
     return out
-
-
-def _two_steps_from(position: Position, cell: int, front: set) -> bool:
-    return any(m in front for n in position.neighbours(cell) for m in position.neighbours(n))
 
 
 def look_ahead(
@@ -620,7 +617,8 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
         return flat[cell] == COVERED and cell not in mine
 
     def missing_flanks(cells) -> list | None:
-        """The flanking cells still to be mines, or None if one is opened."""
+        """The flanking cells still to be mines, or None if one is opened or two are
+        still to be (no place needs more than one: stop looking early, most fail)."""
         missing = []
         for r, c in cells:
             if 0 <= r < height and 0 <= c < width:
@@ -628,6 +626,8 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
                 if flat[cell] not in (COVERED, FLAG, MINE):
                     return None
                 if hidden(cell):
+                    if missing:
+                        return None
                     missing.append(cell)
         return missing
 
@@ -658,7 +658,7 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
                 else:
                     flanks = [(r - 1, c + k) for k in (-1, 0, 1)] + [(r + 2, c + k) for k in (-1, 0, 1)]
                 missing = missing_flanks(flanks)
-                if missing is None or len(missing) > 1 or len(missing) + 1 > mines_left:
+                if missing is None or len(missing) + 1 > mines_left:
                     continue
                 layouts = layouts_with(missing + [a], [b])  # the same with b the mine: a symmetry
                 if not layouts:
