@@ -296,7 +296,7 @@ class Position:
         return int(self._grid.flat[cell])
 
     def _cells_where(self, mask: np.ndarray) -> tuple[int, ...]:
-        return tuple(int(i) for i in np.flatnonzero(mask))
+        return tuple(np.flatnonzero(mask).tolist())  # Python ints, converted in C
 
     @functools.cached_property
     def covered_cells(self) -> tuple[int, ...]:

@@ -57,6 +57,8 @@ __all__ = [
     "shortlist",
 ]
 
+HALF = Fraction(1, 2)  # compared with exact probabilities: a Fraction compares fastest with a Fraction
+
 
 @dataclass(frozen=True)
 class Lookahead:
@@ -473,7 +475,7 @@ def forced_fifty_fifty(analysis) -> tuple[int, int] | None:
     """
     position = analysis.position
     flat = position.grid.ravel()
-    halves = [c for c in position.covered_cells if analysis.probability(c) == 0.5]
+    halves = [c for c in position.covered_cells if analysis.probability(c) == HALF]
     around = {c: set(position.neighbours(c)) for c in halves}
     for a, b in itertools.combinations(halves, 2):
         if not around[a] & (around[b] | {b}):
