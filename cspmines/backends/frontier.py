@@ -4,7 +4,9 @@ Boxes are assigned one at a time in an order that keeps few rules open.
 A state is the remaining need of every rule; partial assignments that leave
 the same state are merged, so a wide front costs what its width costs, not
 what its number of layouts costs. A forward pass counts, a backward pass over
-the same states gives every box's tally without storing tallies in states.
+the same states gives every box's tally without storing tallies in states,
+and the forward pass kept draws layouts uniformly (:class:`LayoutSampler`,
+walking it backwards).
 
 Two encodings keep the inner loop in C:
 
