@@ -79,8 +79,7 @@ def _find_close_call(args):
 def _play_on(args) -> bool:
     """Resume the position on ``layout``, open ``first``, and let the agent play the rest."""
     position, layout, first, options, seed = args
-    mines = [[position.cell(row, col) in layout for col in range(position.width)] for row in range(position.height)]
-    game = Game.from_position(position, Board(mines))
+    game = Game.from_position(position, Board.from_layout(position.width, position.height, layout))
     game.apply(Action.open(first))
     if game.status != "playing":
         return game.won

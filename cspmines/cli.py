@@ -151,12 +151,11 @@ def _run_sample(args, out) -> int:
     except BudgetExceededError as error:
         layouts, cut_short = error.layouts, error
     for index, layout in enumerate(layouts):
-        mines = [[position.cell(row, col) in layout for col in range(position.width)] for row in range(position.height)]
+        board = Board.from_layout(position.width, position.height, layout)
         if args.json:
-            cells = [[row, col] for row in range(position.height) for col in range(position.width) if mines[row][col]]
-            out.write(json.dumps({"width": position.width, "height": position.height, "mines": cells}) + "\n")
+            out.write(board.to_json() + "\n")
         else:
-            out.write(("\n" if index else "") + str(Board(mines)) + "\n")
+            out.write(("\n" if index else "") + str(board) + "\n")
     if cut_short is not None:
         print(f"cspmines: cut short: {cut_short}", file=sys.stderr)
     return 0

@@ -38,9 +38,9 @@ from .backends.frontier import FrontierBackend
 from .combine import convolve
 from .components import split_components
 from .constraints import ConstraintSystem, settle_forced
-from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
+from .errors import BudgetExceededError, InconsistentPositionError
 from .position import Position
-from .solve import as_probability, solve
+from .solve import solve, total_or_density
 
 __all__ = ["sample_layouts"]
 
@@ -139,10 +139,7 @@ class _Draw:
     programme, and the weights that share the mines among the chains and the rest."""
 
     def __init__(self, position: Position, *, mines, density, backend, time_limit):
-        if density is not None:
-            density, mines = as_probability(density), None
-        elif mines is None and position.mines is None:
-            raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
+        mines, density = total_or_density(position, mines, density)
         settled = settle_forced(ConstraintSystem.from_position(position, mines=mines))
         system = settled.system
         budget = Budget(time_limit=time_limit) if time_limit is not None else None

@@ -100,11 +100,7 @@ def solve(
     """
     if not isinstance(position, Position):
         raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
-    if density is not None:
-        density = as_probability(density)
-        mines = None
-    elif mines is None and position.mines is None:
-        raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
+    mines, density = total_or_density(position, mines, density)
     engine = get_backend(backend)
     counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit)
 
@@ -199,16 +195,17 @@ def _count_smallest_first(engine, components, budget: Budget, *, cache: bool = F
     counts = [None] * len(components)
     for index in sorted(range(len(components)), key=lambda i: components[i].n_boxes):
         component = components[index]
-        key = (engine.name, component.boxes, component.rules) if cache else None
-        counts[index] = _RECENT_COUNTS.get(key) if cache else None
-        if counts[index] is not None:
-            _RECENT_COUNTS.move_to_end(key)
+        if not cache:
+            counts[index] = _count_or_none(engine, component, budget)
             continue
-        counts[index] = _count_or_none(engine, component, budget)
-        if cache and counts[index] is not None:
-            _RECENT_COUNTS[key] = counts[index]
+        key = (engine.name, component.boxes, component.rules)
+        if key in _RECENT_COUNTS:
+            _RECENT_COUNTS.move_to_end(key)
+        else:  # no budget here: the count cannot be cut short
+            _RECENT_COUNTS[key] = engine.count(component)
             if len(_RECENT_COUNTS) > _RECENT_LIMIT:
                 _RECENT_COUNTS.popitem(last=False)
+        counts[index] = _RECENT_COUNTS[key]
     return counts
 
 
@@ -300,6 +297,24 @@ def _report_cut(component: Component) -> ComponentReport:
         stats={"backend": None, "cut": "budget"},
         component=component,
     )
+
+
+def total_or_density(position: Position, mines: int | None, density) -> tuple[int | None, Fraction | None]:
+    """(mines, density) as the counting takes them: a density, read exactly, sets the total
+    aside; without one, a total must be known.
+
+    >>> total_or_density(Position.from_string("3x1\\n.1."), None, 0.2)
+    (None, Fraction(1, 5))
+    >>> total_or_density(Position.from_string("3x1\\n.1."), None, None)
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.MissingTotalError: the position's mine total is unknown: pass mines= or density=
+    """
+    if density is not None:
+        return None, as_probability(density)
+    if mines is None and position.mines is None:
+        raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
+    return mines, None
 
 
 def as_probability(value) -> Fraction:

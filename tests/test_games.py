@@ -196,7 +196,7 @@ def test_a_game_resumes_from_a_position_as_it_stood():
 def test_a_drawn_layout_resumes_the_position_and_plays_to_the_end():
     position = Position.from_string("5x3x3\n1....\n.....\n.....")
     for layout in sample_layouts(position, 10, seed=2):
-        board = Board([[position.cell(r, c) in layout for c in range(5)] for r in range(3)])
+        board = Board.from_layout(5, 3, layout)
         game = Game.from_position(position, board)
         assert (game.position.grid == position.grid).all() and game.status == "playing"
         assert play(make_agent("exact"), game, seed=1).status in ("won", "lost")

@@ -213,6 +213,7 @@ def look_ahead(
     living: bool = False,
     hotspots=(),
     next_power: float = 1.0,
+    follow_next: bool = False,
     backend: str = "auto",
 ) -> Lookahead:
     """Open ``cell`` in thought: every clue it can show, solved exactly.
@@ -235,7 +236,10 @@ def look_ahead(
     ``next_power`` raises the next move's safety to that power before it
     is weighted (above 1 a poor next move costs more: the guess after it is
     likely no better, so a clue that leaves a good move is worth more than
-    its one step; 0 leaves the cell's own safety alone).
+    its one step; 0 leaves the cell's own safety alone). With ``follow_next``,
+    ``next_cell`` is the cell that is the single safest after every clue,
+    if there is one (what :func:`best_guess`'s ``dominance`` needs; off, it
+    costs nothing).
 
     >>> from cspmines import Position, solve
     >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
@@ -283,7 +287,8 @@ def look_ahead(
         if hotspots:
             next_safe *= hotspot_ratio(hotspots, cell, after, before)
         proved = after.safe_cells  # a sort over every group: read once
-        next_cells.add(_single_safest(after))
+        if follow_next:
+            next_cells.add(_single_safest(after))
         implied = set(proved) if implied is None else implied.intersection(proved)
         if exact_weights:
             weight = after.model_count / analysis.model_count
@@ -428,6 +433,7 @@ def best_guess(
             living=living,
             hotspots=hotspots,
             next_power=next_power,
+            follow_next=dominance,
             backend=backend,
         )
         if view.pruned:

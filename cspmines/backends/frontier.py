@@ -287,6 +287,11 @@ def unpack(packed: int, bits: int) -> tuple[int, ...]:
     return tuple(int.from_bytes(raw[i : i + width], "little") for i in range(0, width * count, width))
 
 
+def _coefficients(low: int, packed: int, bits: int) -> tuple[int, ...]:
+    """The polynomial ``x**low`` times the packed one, as coefficients ((0,) for zero)."""
+    return (0,) * low + unpack(packed, bits) if packed else (0,)
+
+
 class _Step:
     """Everything the inner loop needs to place one box."""
 
@@ -377,8 +382,8 @@ class FrontierBackend:
         tallies, completion_offset, total = sweep.backward(component.n_boxes, budget)
         bits = sweep.bits
         return ComponentCount(
-            models=(0,) * completion_offset + unpack(total, bits) if total else (0,),
-            tallies=tuple((0,) * low + unpack(t, bits) if t else (0,) for low, t in tallies),
+            models=_coefficients(completion_offset, total, bits),
+            tallies=tuple(_coefficients(low, t, bits) for low, t in tallies),
             stats={
                 "backend": self.name,
                 "peak_states": max((len(layer) for _, layer in sweep.layers), default=1),
@@ -498,7 +503,7 @@ class LayoutSampler:
         self._component = component
         self._sweep = sweep
         total = sweep.final.get(0, 0)
-        self.models = (0,) * sweep.final_offset + unpack(total, sweep.bits) if total else (0,)
+        self.models = _coefficients(sweep.final_offset, total, sweep.bits)
 
     def draw(self, mines: int, rng) -> list:
         """The mine cells of one layout with ``mines`` mines, each such layout equally likely.

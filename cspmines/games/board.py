@@ -154,6 +154,39 @@ class Board:
             mines[r, c] = True
         return cls(mines)
 
+    def to_json(self) -> str:
+        """This board as :meth:`from_json` reads it.
+
+        >>> board = Board([[False, True], [False, False]])
+        >>> board.to_json()
+        '{"width": 2, "height": 2, "mines": [[0, 1]]}'
+        >>> Board.from_json(board.to_json()) == board
+        True
+        """
+        cells = [list(divmod(int(cell), self.width)) for cell in np.flatnonzero(self._mines.ravel())]
+        return json.dumps({"width": self.width, "height": self.height, "mines": cells})
+
+    @classmethod
+    def from_layout(cls, width: int, height: int, cells) -> "Board":
+        """The ``width`` x ``height`` board with mines in the flat ``cells`` (a layout as
+        :func:`cspmines.sample_layouts` draws it).
+
+        >>> print(Board.from_layout(3, 2, {1, 5}))
+        3x2x2
+        1*2
+        12*
+        >>> Board.from_layout(3, 2, {6})
+        Traceback (most recent call last):
+        ...
+        cspmines.games.board.BoardFormatError: mine cell 6 is outside the 3x2 board
+        """
+        mines = np.zeros(width * height, dtype=bool)
+        for cell in cells:
+            if not 0 <= cell < mines.size:
+                raise BoardFormatError(f"mine cell {cell} is outside the {width}x{height} board")
+            mines[cell] = True
+        return cls(mines.reshape(height, width))
+
     @classmethod
     def from_mbf(cls, data: bytes, *, source: str = "<bytes>") -> "Board":
         """The MBF binary format: width, height (one byte each), mine count (two bytes,
