@@ -199,13 +199,14 @@ def _count_smallest_first(engine, components, budget: Budget, *, cache: bool = F
             counts[index] = _count_or_none(engine, component, budget)
             continue
         key = (engine.name, component.boxes, component.rules)
-        if key in _RECENT_COUNTS:
-            _RECENT_COUNTS.move_to_end(key)
-        else:  # no budget here: the count cannot be cut short
-            _RECENT_COUNTS[key] = engine.count(component)
-            if len(_RECENT_COUNTS) > _RECENT_LIMIT:
+        count = _RECENT_COUNTS.get(key)
+        if count is None:  # no budget here: the count cannot be cut short
+            count = _RECENT_COUNTS[key] = engine.count(component)
+            while len(_RECENT_COUNTS) > _RECENT_LIMIT:
                 _RECENT_COUNTS.popitem(last=False)
-        counts[index] = _RECENT_COUNTS[key]
+        else:
+            _RECENT_COUNTS.move_to_end(key)
+        counts[index] = count
     return counts
 
 

@@ -1,0 +1,79 @@
+"""What reusing recent chains' counts saves in play.
+
+Usage::
+
+    python benchmarks/count_cache.py --games 60 --rounds 3
+
+Plays the same ``--games`` classic expert games (safe corner, default
+``exact`` agent) with ``solve``'s cache of recent counts on and off, in
+alternating rounds (this machine's speed drifts), and prints for each: the
+counts the backends made, the CPU time, and the median and mean CPU
+milliseconds per game. The moves are the same either way (checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import statistics
+import time
+
+from cspmines.agents import make_agent
+from cspmines.backends.frontier import FrontierBackend
+from cspmines.games import Board, Game, play
+
+solve_module = importlib.import_module("cspmines.solve")  # the package re-exports the function under this name
+
+
+def run(games: int, *, cache: bool) -> tuple[list, int, list]:
+    """(each game's moves, counts made, CPU seconds per game)."""
+    solve_module._RECENT_LIMIT = 2048 if cache else 0
+    solve_module._RECENT_COUNTS.clear()
+    made = 0
+    original = FrontierBackend.count
+
+    def counting(self, component, *, budget=None):
+        nonlocal made
+        made += 1
+        return original(self, component, budget=budget)
+
+    FrontierBackend.count = counting
+    try:
+        moves, seconds = [], []
+        for seed in range(games):
+            started = time.process_time()
+            record = play(make_agent("exact"), Game(Board.random("expert", seed=seed, first_click="safe")), seed=seed)
+            seconds.append(time.process_time() - started)
+            moves.append([(move.action.kind, move.action.cell) for move in record.history])
+    finally:
+        FrontierBackend.count = original
+        solve_module._RECENT_LIMIT = 2048
+    return moves, made, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    totals = {True: [0, []], False: [0, []]}
+    reference = None
+    for _ in range(args.rounds):
+        for cache in (False, True):
+            moves, made, seconds = run(args.games, cache=cache)
+            reference = reference or moves
+            assert moves == reference, "the cache changed a game"
+            totals[cache][0] += made
+            totals[cache][1] += seconds
+    print(f"{args.games} expert games x {args.rounds} rounds, default exact agent, CPU time")
+    print(f"{'cache':>6} {'counts made':>12} {'CPU s':>8} {'median ms/game':>15} {'mean ms/game':>13}")
+    for cache in (False, True):
+        made, seconds = totals[cache]
+        print(
+            f"{'on' if cache else 'off':>6} {made // args.rounds:12d} {sum(seconds) / args.rounds:8.1f}"
+            f" {statistics.median(seconds) * 1e3:15.1f} {statistics.mean(seconds) * 1e3:13.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
