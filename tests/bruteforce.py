@@ -24,7 +24,6 @@ class Oracle:
 
 
 def brute_force(position: Position, *, mines: int | None = None, density: Fraction | None = None) -> Oracle:
-    grid = position.grid
     covered, rows, weights = _valid_layouts(position, mines=mines, density=density)
     index = {cell: j for j, cell in enumerate(covered)}
     model_count = len(rows)

@@ -12,7 +12,7 @@ from cspmines import Position, certain_cells
 from cspmines.agents import Action, agent_names, make_agent
 from cspmines.agents.knowledgebase import KnowledgeBaseAgent
 from cspmines.agents.partition import blocks
-from cspmines.games import Board, Game, PRESETS, play
+from cspmines.games import PRESETS, Board, Game, play
 
 #: Every registered agent, and the exact agent's options as variants of it.
 AGENTS = (
@@ -179,6 +179,7 @@ def test_risk_score_orderly_probing_on_an_empty_board():
 def test_endgame_lists_every_layout_and_values_moves_exactly():
     from cspmines import solve
     from cspmines.agents.endgame import best_move, list_layouts
+
     from randompositions import random_position
 
     rng = np.random.default_rng(5)

@@ -14,14 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bruteforce import brute_force
-from randompositions import random_position
-
 import cspmines
 from cspmines import BackendUnavailableError, InconsistentPositionError, Position, certain_cells, solve
 from cspmines.backends import SatBackend, backend_names, get_backend
 from cspmines.components import split_components
 from cspmines.constraints import ConstraintSystem
+
+from bruteforce import brute_force
+from randompositions import random_position
 
 DATA = Path(__file__).parent / "data"
 REFERENCES = sorted(DATA.glob("*.txt"))

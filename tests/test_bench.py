@@ -11,7 +11,7 @@ import pytest
 import cspmines.bench as bench
 from cspmines.agents import register_agent
 from cspmines.agents.base import _AGENTS
-from cspmines.bench import Suite, SuiteError, TIMING_FIELDS, board_for, run_suite, summarize, sweep_suites, wilson_interval
+from cspmines.bench import TIMING_FIELDS, Suite, SuiteError, board_for, run_suite, summarize, sweep_suites, wilson_interval
 from cspmines.cli import main
 
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from randompositions import random_position
-
 from cspmines import InconsistentPositionError, Position, solve
 from cspmines.bench import Suite
 from cspmines.chains import chain_game, summarize_chains, zero_cut
 from cspmines.cli import main
+
+from randompositions import random_position
 
 DATA = Path(__file__).parent / "data"
 SVG = "{http://www.w3.org/2000/svg}"

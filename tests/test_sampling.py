@@ -11,8 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bruteforce import brute_force, mine_layouts
-from randompositions import random_position
 
 from cspmines import BudgetExceededError, InconsistentPositionError, MissingTotalError, Position, solve
 from cspmines.backends.frontier import FrontierBackend
@@ -20,6 +18,9 @@ from cspmines.components import split_components
 from cspmines.constraints import ConstraintSystem
 from cspmines.position import COVERED
 from cspmines.sampling import sample_layouts
+
+from bruteforce import brute_force, mine_layouts
+from randompositions import random_position
 
 POSITIONS = Path(__file__).parent / "data"  # the reference positions, bundled
 

@@ -337,7 +337,9 @@ class ExactAgent(SeededAgent):
             cells = [choice, *cells[: self.lookahead - 1]]
         multipliers = None
         if spread is not None and spread.chance:
-            safety = lambda c: 1.0 - float(analysis.probability(c))
+            def safety(cell: int) -> float:
+                return 1.0 - float(analysis.probability(cell))
+
             floor = (1.0 - self.margin) * max(safety(c) for c in cells)
             # a cell whose mine costs a coin flip anyway may be worth more than its safety says
             extra = [c for c, chance in spread.chance.items() if c not in self.mines and safety(c) + chance >= floor]

@@ -420,21 +420,25 @@ def best_guess(
     >>> best_guess(analysis, [3, 1, 5], avoid_dead=False).cell
     3
     """
+    # how every cell is looked at, here and for a dominating cell below
+    options = dict(
+        progress_weight=progress_weight,
+        blend=blend,
+        linked=linked,
+        living=living,
+        hotspots=hotspots,
+        next_power=next_power,
+        backend=backend,
+    )
     best, best_score, dead = None, -1.0, []
     for cell in cells:
         view = look_ahead(
             analysis,
             cell,
             bound=best_score,
-            progress_weight=progress_weight,
-            blend=blend,
             influence=1.0 if influence is None else influence.get(cell, 1.0),
-            linked=linked,
-            living=living,
-            hotspots=hotspots,
-            next_power=next_power,
             follow_next=dominance,
-            backend=backend,
+            **options,
         )
         if view.pruned:
             continue
@@ -450,17 +454,7 @@ def best_guess(
             safer = [after_every_clue]  # it would be the next move whatever this one shows, and it is safer: open it now
         if safer:
             cell = min(safer, key=lambda c: (analysis.probability(c), c))
-            return look_ahead(
-                analysis,
-                cell,
-                progress_weight=progress_weight,
-                blend=blend,
-                linked=linked,
-                living=living,
-                hotspots=hotspots,
-                next_power=next_power,
-                backend=backend,
-            )
+            return look_ahead(analysis, cell, **options)
     return best
 
 
