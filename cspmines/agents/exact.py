@@ -330,8 +330,24 @@ class ExactAgent(SeededAgent):
         return choice, "least risk"
 
     def _best_look_ahead(self, analysis, choice: int, spread) -> int:
-        """Among the shortlist, the living cell of best secondary safety (progress as a bonus,
+        """Among the candidates, the living cell of best secondary safety (progress as a bonus,
         50/50 influence as a multiplier)."""
+        cells, multipliers = self.candidates(analysis, choice, spread)
+        return best_guess(
+            analysis,
+            cells,
+            avoid_dead=self.avoid_dead,
+            influence=multipliers,
+            dominance=self.dominance,
+            **self.scoring(spread),
+        ).cell
+
+    def candidates(self, analysis, choice: int, spread) -> tuple[list[int], dict | None]:
+        """The cells the look-ahead weighs against ``choice`` (the least risky cell), and their
+        50/50 influence multipliers (None without influence).
+
+        ``spread`` is the position's :func:`fifty_fifty_influence`, or None.
+        """
         cells = shortlist(analysis, size=self.lookahead, margin=self.margin, exclude=self.mines, off_front=self.off_front)
         if choice not in cells:
             cells = [choice, *cells[: self.lookahead - 1]]
@@ -349,17 +365,16 @@ class ExactAgent(SeededAgent):
             position = analysis.position
             roomy = [c for c in cells if not in_small_space(position, c, mines=self.mines, threshold=self.space)]
             cells = roomy or cells  # a guess in a small space waits while one elsewhere remains
-        return best_guess(
-            analysis,
-            cells,
+        return cells, multipliers
+
+    def scoring(self, spread) -> dict:
+        """How the look-ahead scores a candidate: the options :func:`look_ahead` takes at this agent's settings."""
+        return dict(
             progress_weight=self.progress,
-            avoid_dead=self.avoid_dead,
             blend=self.blend,
-            influence=multipliers,
-            dominance=self.dominance,
             linked=self.linked,
             living=self.living,
             hotspots=spread.hotspots if self.hotspots and spread is not None else (),
             next_power=self.next_power,
             backend=self.backend,
-        ).cell
+        )
