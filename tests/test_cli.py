@@ -145,3 +145,15 @@ def test_sample_reports_bad_input_and_a_cut_short_draw():
     cut = run("sample", str(DATA / "lattice13-2.txt"), "--count", "1000000", "--time-limit", "0.3", "--json")
     assert cut.returncode == 0 and "cut short: time limit of 0.3 s reached after" in cut.stderr
     assert 0 < len(cut.stdout.splitlines()) < 1_000_000
+
+
+def test_version_is_the_installed_distributions(capsys):
+    import importlib.metadata
+    from importlib.resources import files
+
+    import cspmines
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"cspmines {cspmines.__version__}"
+    assert importlib.metadata.version("cspmines") == cspmines.__version__  # one source: pyproject reads __init__
+    assert files("cspmines").joinpath("py.typed").is_file()  # type checkers read the package's annotations
