@@ -27,7 +27,7 @@ import sys
 
 from . import __version__
 from .backends import backend_names
-from .errors import CspminesError
+from .errors import CspminesError, MissingTotalError
 from .position import Position
 from .render import analysis_json, board_text, summary_text
 from .solve import solve
@@ -320,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
             return _run_bench(args, out)
         if args.command == "chains":
             return _run_chains(args, out)
+    except MissingTotalError:  # the library's message names its keywords; here the options are what to pass
+        print("cspmines: error: the position's mine total is unknown: pass --mines N or --density P", file=sys.stderr)
+        return 2
     except (CspminesError, ValueError) as error:
         print(f"cspmines: error: {error}", file=sys.stderr)
         return 2

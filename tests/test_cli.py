@@ -140,7 +140,8 @@ def test_sample_reports_bad_input_and_a_cut_short_draw():
     inconsistent = run("sample", "-", stdin="3x1x2\n.0.\n")
     assert inconsistent.returncode == 2 and "inconsistent position" in inconsistent.stderr
     missing = run("sample", "-", stdin="3x1\n.1.\n")
-    assert missing.returncode == 2 and "pass mines= or density=" in missing.stderr
+    assert missing.returncode == 2 and "pass --mines N or --density P" in missing.stderr
+    assert run("solve", "-", stdin="3x1\n.1.\n").stderr.endswith("pass --mines N or --density P\n")
     assert run("sample", "-", "--density", "0.2", stdin="3x1\n.1.\n").returncode == 0
     cut = run("sample", str(DATA / "lattice13-2.txt"), "--count", "1000000", "--time-limit", "0.3", "--json")
     assert cut.returncode == 0 and "cut short: time limit of 0.3 s reached after" in cut.stderr
