@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .position import Position
+
+if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
+    from .components import Component
 
 __all__ = ["Analysis", "ComponentReport"]
 
@@ -52,7 +56,7 @@ class ComponentReport:
     layouts: int
     exact: bool = True
     stats: dict = field(default_factory=dict, compare=False)
-    component: object = field(default=None, compare=False, repr=False)
+    component: Component | None = field(default=None, compare=False, repr=False)
 
     @property
     def length(self) -> int:
@@ -117,7 +121,7 @@ class Analysis:
         self.density = density
         self.approximate = approximate  # chains were cut (max_chain): see inexact_cells
         self._groups = groups  # list of (cells, Fraction or float) sharing one probability
-        self._cell_probability = None
+        self._cell_probability: dict | None = None
 
     def __repr__(self) -> str:
         exact = "exact" if self.exact else f"{len(self.inexact_cells)} cells inexact"
@@ -225,7 +229,7 @@ class Analysis:
         """
         if count < 0:
             raise ValueError(f"count must be >= 0, got {count}")
-        least = []
+        least: list = []
         for cells, p in sorted(self._groups, key=lambda group: group[1]):
             if (below is not None and p >= below) or len(least) >= count:
                 break

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import logging
 import statistics
 import sys
 import time
@@ -346,9 +347,9 @@ def _run_processes(fields: dict, chunks: list, workers: int, accept, task: str =
     """
     pending = list(reversed(chunks))
     while pending:
-        suspects = []
+        suspects: list = []
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            in_flight = {}
+            in_flight: dict = {}
             while (pending or in_flight) and not suspects:
                 while pending and len(in_flight) < workers * 4:
                     chunk = pending.pop()
@@ -389,10 +390,10 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
         raise SuiteError("--executor ray needs Ray: pip install 'cspmines[ray]'") from error
     if not ray.is_initialized():
         options = {"address": address} if address else {"num_cpus": workers, "include_dashboard": False}
-        ray.init(ignore_reinit_error=True, logging_level="ERROR", log_to_driver=False, **options)
+        ray.init(ignore_reinit_error=True, logging_level=logging.ERROR, log_to_driver=False, **options)
     remote = ray.remote(_play_chunk)
     pending = list(reversed(chunks))
-    in_flight = {}
+    in_flight: dict = {}
     while pending or in_flight:
         while pending and len(in_flight) < workers * 4:
             chunk = pending.pop()

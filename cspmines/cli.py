@@ -149,7 +149,7 @@ def _run_sample(args, out) -> int:
             position, args.count, seed=args.seed, mines=args.mines, density=args.density, time_limit=args.time_limit
         )
     except BudgetExceededError as error:
-        layouts, cut_short = error.layouts, error
+        layouts, cut_short = error.layouts or [], error
     for index, layout in enumerate(layouts):
         board = Board.from_layout(position.width, position.height, layout)
         if args.json:
@@ -210,7 +210,8 @@ def _run_bench(args, out) -> int:
             raise ValueError("--out and --resume go with a single suite, not a sweep")
         points = _sweep_points(args, suite)
         x_label = "mine density" if args.density_sweep else "cells (grid area)"
-        rows, seconds, played = [], 0.0, 0
+        rows: list[dict] = []
+        seconds, played = 0.0, 0
         for x, point in points:
             result = run_suite(point, **options)
             seconds += result.seconds
@@ -242,7 +243,9 @@ def _run_chains(args, out) -> int:
         agents=["exact"], size=args.size or args.preset or "expert", first_click=args.first_click, games=args.games, seed=args.seed
     )
     points = _sweep_points(args, suite) or [(suite.mines / (suite.width * suite.height), suite)]
-    records, summary, seconds = [], [], 0.0
+    records: list[dict] = []
+    summary: list[dict] = []
+    seconds = 0.0
     for x, point in points:
         result = run_suite(point, workers=args.workers, progress=False if args.quiet else None, task="chains")
         records.extend(result.records)
@@ -299,8 +302,8 @@ def _print_results(rows: list, seconds: float, played: int, args, out) -> None:
             f"{fmt(r['mean_seconds_per_game'] and r['mean_seconds_per_game'] * 1e3, '.2f'):>9} "
             f"{fmt(r['mean_seconds_per_move'] and r['mean_seconds_per_move'] * 1e3, '.3f'):>8} {r['errors']:6d}\n"
         )
-    rate = played / seconds if seconds else 0.0
-    out.write(f"{played} games in {seconds:.1f} s: {rate:.1f} games/s ({args.workers} worker(s), {args.executor}); measure: {label}\n")
+    games_per_second = played / seconds if seconds else 0.0
+    out.write(f"{played} games in {seconds:.1f} s: {games_per_second:.1f} games/s ({args.workers} worker(s), {args.executor}); measure: {label}\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -152,9 +152,9 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     # Connectivity only: networkx's union-find merges each rule's boxes in one call,
     # an order of magnitude cheaper than building a Graph edge by edge.
     joined = nx.utils.UnionFind(range(len(boxes)))
-    for members in boxes_of_rule.values():
-        if len(members) > 1:  # a rule over one box joins nothing
-            joined.union(*members)
+    for joint in boxes_of_rule.values():
+        if len(joint) > 1:  # a rule over one box joins nothing
+            joined.union(*joint)
     components = []
     for box_set in joined.to_sets():
         box_ids = sorted(box_set)

@@ -223,7 +223,7 @@ def settle_forced(system: ConstraintSystem) -> Settled:
     >>> settle_forced(ConstraintSystem((Rule({0}, 0), Rule({0, 1}, 2)), (0, 1), 2)).system.rules  # contradiction
     (Rule(cells=frozenset({0}), mines=0, label=None), Rule(cells=frozenset({0, 1}), mines=2, label=None))
     """
-    rules = system.rules
+    rules = list(system.rules)
     safe: set = set()
     mines: set = set()
     while True:
@@ -239,7 +239,7 @@ def settle_forced(system: ConstraintSystem) -> Settled:
         if not new_safe.isdisjoint(new_mines):
             return Settled.unchanged(system)
         decided = new_safe | new_mines
-        kept = []
+        kept: list[Rule] = []
         for rule in rules:
             cells = rule.cells
             if cells.isdisjoint(decided):

@@ -86,6 +86,9 @@ class UnknownBackendError(CspminesError, ValueError):
 class BudgetExceededError(CspminesError):
     """Work stopped at a time or node limit; :func:`cspmines.solve` catches it per component."""
 
+    #: what was done by then, where that is worth keeping (:func:`cspmines.sample_layouts`: the layouts drawn)
+    layouts: list | None = None
+
 
 class MissingTotalError(CspminesError, ValueError):
     """The mine total is unknown and neither ``mines=`` nor ``density=`` was given."""

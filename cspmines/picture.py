@@ -123,7 +123,7 @@ def render_png(subject, path, *, components: bool = False, cell_size: int = 22) 
     drawn = scene(subject, components=components)
     dpi = 100
     figure = plt.figure(figsize=(drawn["width"] * cell_size / dpi, drawn["height"] * cell_size / dpi), dpi=dpi)
-    axes = figure.add_axes([0, 0, 1, 1])
+    axes = figure.add_axes((0, 0, 1, 1))
     axes.set_xlim(0, drawn["width"])
     axes.set_ylim(drawn["height"], 0)
     axes.axis("off")

@@ -124,7 +124,7 @@ class Position:
         array.setflags(write=False)
         self._grid = array
         self._mines = mines
-        self._hash = None
+        self._hash: int | None = None
 
     # -- reading and writing -------------------------------------------------
     @classmethod

@@ -12,6 +12,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
 from .analysis import Analysis
 from .position import COVERED, FLAG, MINE, WITHHELD
 
@@ -102,7 +104,7 @@ def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
     position = analysis.position
     probabilities = analysis.probabilities()
     rc = lambda cells: [list(position.row_col(c)) for c in cells]  # noqa: E731
-    result = {
+    result: dict[str, Any] = {
         "schema": JSON_SCHEMA_VERSION,
         "width": position.width,
         "height": position.height,

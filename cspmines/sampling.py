@@ -150,7 +150,11 @@ class _Draw:
         self.rest = system.unconstrained_cells
         self.known = frozenset(position.known_mine_cells) | settled.mine_cells
         self.density = density
-        consistent = self._prepare_density() if density is not None else self._prepare_total(system.mines_left)
+        if density is not None:
+            consistent = self._prepare_density()
+        else:
+            assert system.mines_left is not None  # total_or_density gave a total
+            consistent = self._prepare_total(system.mines_left)
         if not consistent:
             solve(position, mines=mines, density=density, backend=backend)  # raises, naming the clues
             raise InconsistentPositionError("no mine layout fits the position")

@@ -151,9 +151,10 @@ def _bound_chains(components, rest: tuple, max_chain: int | None):
 
 def _combine(counts, components, rest: tuple, mines_left: int | None, density):
     box_sizes = [[box.size for box in c.boxes] for c in components]
-    if density is None:
-        return combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
-    return combine_with_density(counts, box_sizes, rest_size=len(rest), density=density)
+    if density is not None:
+        return combine_with_density(counts, box_sizes, rest_size=len(rest), density=density)
+    assert mines_left is not None  # total_or_density gave one or the other
+    return combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
 
 
 def _exact_analysis(position, settled, given, components, counts, rest, combination, cut_cells, density, backend, engine):
@@ -192,7 +193,7 @@ def _count_smallest_first(engine, components, budget: Budget, *, cache: bool = F
     """Counts in the components' order, counted smallest first: under a budget the cheap
     components are settled before a wide one spends what is left. With ``cache``, a
     component counted lately by the same backend is not counted again."""
-    counts = [None] * len(components)
+    counts: list[ComponentCount | None] = [None] * len(components)
     for index in sorted(range(len(components)), key=lambda i: components[i].n_boxes):
         component = components[index]
         if not cache:

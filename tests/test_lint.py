@@ -1,4 +1,4 @@
-"""The tree passes the lint rules set in pyproject.toml ([tool.ruff])."""
+"""The tree passes the lint and type checks set in pyproject.toml ([tool.ruff], [tool.mypy])."""
 
 from __future__ import annotations
 
@@ -9,12 +9,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def run(*command: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, cwd=ROOT)
+
+
 def test_ruff_finds_nothing():
     # pyflakes errors (unused names, undefined names), import order and statement style,
     # over the package, the tests, the benchmarks and the notebooks
-    result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise", str(ROOT)],
-        capture_output=True,
-        text=True,
-    )
+    result = run("ruff", "check", "--no-cache", "--output-format", "concise", str(ROOT))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_package_type_checks():
+    # the package ships py.typed: its annotations are a promise to the users' type checkers
+    result = run("mypy")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -90,7 +90,8 @@ def trivial_deductions(position: Position, known_mines: set) -> tuple[set, set]:
     need = np.where(clue, grid - neighbour_sum((grid == FLAG) | (grid == MINE)), -1)
     table = neighbour_array(position.width, position.height)
     flat_covered = covered.ravel()
-    safe, mines = set(), set()
+    safe: set[int] = set()
+    mines: set[int] = set()
     for source, into in (((need == 0) & (covered_around > 0), safe), ((need > 0) & (need == covered_around), mines)):
         for cell in np.flatnonzero(source).tolist():
             into.update(n for n in table[cell].tolist() if n >= 0 and flat_covered[n])
@@ -318,8 +319,8 @@ class ExactAgent(SeededAgent):
         if self.influence and self.lookahead:
             spread = fifty_fifty_influence(analysis, backend=self.backend)
             pseudo = spread.pseudo
-            guessable = self.fifty_fifty and pseudo is not None and pseudo not in self.mines
-            if guessable and not look_ahead(analysis, pseudo, backend=self.backend).dead:  # a dead one tells nothing
+            guessable = self.fifty_fifty and pseudo not in self.mines
+            if guessable and pseudo is not None and not look_ahead(analysis, pseudo, backend=self.backend).dead:  # a dead one tells nothing
                 return pseudo, "pseudo fifty-fifty"
         if self.pockets:
             played = pocket_move(analysis, limit=self.pockets)

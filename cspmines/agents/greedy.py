@@ -38,30 +38,32 @@ class GreedyAgent(SeededAgent):
     name = "greedy"
 
     def start(self) -> None:
-        self.values = None
-        self.previous = None
+        self.values: np.ndarray | None = None
+        self.previous: Position | None = None
 
-    def observe(self, position: Position) -> None:
-        """Update the value table with every square uncovered since the last call."""
+    def observe(self, position: Position) -> np.ndarray:
+        """Update the value table with every square uncovered since the last call, and return it."""
         if self.values is None:
             self.values = np.zeros(position.size)
+        values = self.values
         flat = position.grid.ravel()
         for cell in newly_revealed(self.previous, position):
             code = int(flat[cell])
             around = list(position.neighbours(cell))
             if code == MINE:
-                self.values[around] -= BOMB_PENALTY
+                values[around] -= BOMB_PENALTY
             elif code == 0:
-                self.values[around] = ZERO_VALUE
+                values[around] = ZERO_VALUE
             elif code > 0:
-                self.values[around] += code
+                values[around] += code
             # WITHHELD: nothing learnt
         self.previous = position
+        return values
 
     def act(self, position: Position) -> Action:
-        self.observe(position)
+        values = self.observe(position)
         cells = position.covered_cells
         sign = 1 if self.rules == "minesearch" else -1
-        best = max(cells, key=lambda c: (sign * self.values[c], -centre_distance(position, c), -c))
+        best = max(cells, key=lambda c: (sign * values[c], -centre_distance(position, c), -c))
         return Action.open(best)
 

@@ -302,6 +302,7 @@ def look_ahead(
         proofs.append((weight, len(proved)))
     if not outcomes:
         return Lookahead(cell, 0.0, 0.0, 0.0, True, influence=influence)
+    implied = implied or set()  # some clue was looked at, so it is a set
     if linked:  # the linked cells are the ones proved whatever the clue
         progress = sum(weight for weight, count in proofs if count > len(implied))
     if not exact_weights:  # weights are relative: scale them to the cell's safety
@@ -621,7 +622,7 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
     def missing_flanks(cells) -> list | None:
         """The flanking cells still to be mines, or None if one is opened or two are
         still to be (no place needs more than one: stop looking early, most fail)."""
-        missing = []
+        missing: list[int] = []
         for r, c in cells:
             if 0 <= r < height and 0 <= c < width:
                 cell = r * width + c
@@ -638,9 +639,11 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
         grid.flat[list(mines)] = FLAG
         grid.flat[list(safes)] = WITHHELD
         try:
-            return solve(Position(grid, mines=position.mines), backend=backend, explain=False).model_count
+            count = solve(Position(grid, mines=position.mines), backend=backend, explain=False).model_count
         except InconsistentPositionError:
             return 0
+        assert count is not None  # no budget: the count is exact
+        return count
 
     pairs: dict = {}  # cell -> layouts where a side-by-side 50/50 takes it in
     blocks: dict = {}  # cell -> most layouts where a 2x2 50/50 takes it in

@@ -51,7 +51,7 @@ class PartitionAgent(SeededAgent):
     name = "partition"
 
     def start(self) -> None:
-        self.queue = None
+        self.queue: list[tuple[int, int]] | None = None
         self.current = 0
 
     def _block_cells(self, position: Position, top: int, left: int) -> tuple[int, list[int]]:
@@ -63,9 +63,10 @@ class PartitionAgent(SeededAgent):
     def act(self, position: Position) -> Action:
         if self.queue is None:
             self.queue = blocks(position.width, position.height)
+        queue = self.queue
         flat = position.grid.ravel()
-        while self.current < len(self.queue):
-            middle, around = self._block_cells(position, *self.queue[self.current])
+        while self.current < len(queue):
+            middle, around = self._block_cells(position, *queue[self.current])
             covered = [c for c in around if flat[c] == COVERED]
             if flat[middle] == COVERED:
                 return Action.open(middle)

@@ -39,7 +39,7 @@ class SinglePointAgent(SeededAgent):
         self.safe: set = set()
         self.bombs: set = set()
         self.explore: list = []
-        self.previous = None
+        self.previous: Position | None = None
 
     def _process(self, position: Position, cell: int) -> None:
         flat = position.grid.ravel()

@@ -107,7 +107,12 @@ class Budget:
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise BudgetExceededError(f"node limit of {self.node_limit} reached")
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise BudgetExceededError(f"time limit of {self.time_limit} s reached")
+            raise out_of_time(self)
+
+
+def out_of_time(budget: Budget | None) -> BudgetExceededError:
+    """The error that says a budget's time limit was reached (for whoever noticed it)."""
+    return BudgetExceededError(f"time limit of {None if budget is None else budget.time_limit} s reached")
 
 
 class Backend(Protocol):
@@ -132,7 +137,7 @@ def backend_names() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
-def get_backend(name: str) -> Backend:
+def get_backend(name: str | Backend) -> Backend:
     """The backend registered under ``name``.
 
     Raises
@@ -142,8 +147,9 @@ def get_backend(name: str) -> Backend:
     BackendUnavailableError
         Its solver package is missing (the message says how to install it).
     """
-    if isinstance(name, str) and name in _REGISTRY:
-        return _REGISTRY[name]()
-    if hasattr(name, "count") and hasattr(name, "name"):
+    if isinstance(name, str):
+        if name in _REGISTRY:
+            return _REGISTRY[name]()
+    elif hasattr(name, "count") and hasattr(name, "name"):
         return name  # an instance that follows the protocol
     raise UnknownBackendError(f"unknown backend {name!r}; choose one of {', '.join(backend_names())}")

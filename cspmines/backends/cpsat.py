@@ -22,7 +22,7 @@ from math import comb
 
 from ..components import Component
 from ..errors import BackendUnavailableError, BudgetExceededError
-from .base import Budget, ComponentCount, trim_zeros
+from .base import Budget, ComponentCount, out_of_time, trim_zeros
 
 __all__ = ["CpSatBackend", "front_mine_range"]
 
@@ -88,7 +88,7 @@ class CpSatBackend:
         remaining = None if budget is None else budget.remaining_seconds()
         if remaining is not None:
             if remaining <= 0:
-                raise BudgetExceededError(f"time limit of {budget.time_limit} s reached")
+                raise out_of_time(budget)
             solver.parameters.max_time_in_seconds = remaining
         tally = _tally_callback(cp_model, variables, sizes, sum(sizes), budget)
         status = solver.solve(model, tally)

@@ -40,7 +40,9 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Callable
 from math import comb
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -136,6 +138,8 @@ def _race(component: Component, orders: list, budget: Budget | None) -> tuple[li
     digit_bits = _digit_bits(component)
     plans = [_plan(component, order, digit_bits) for order in orders]
     width = max(shift for plan in plans for step in plan for shift, _ in step.rules) + digit_bits
+    advance: Callable[[Any, _Step], Any]  # keys as a set of ints, or as an int64 array
+    start: Any
     if width > 62:  # keys too wide for int64: race with Python sets, skip the live sweep
         advance, live_states = _advance_set, None
         start = {0}
@@ -160,7 +164,7 @@ def _race(component: Component, orders: list, budget: Budget | None) -> tuple[li
 
 
 def _advance_set(keys: set, step: _Step) -> set:
-    following = set()
+    following: set[int] = set()
     opening, mask = step.opening, step.mask
     for key in keys:
         key += opening
@@ -188,7 +192,7 @@ def _advance_array(keys: np.ndarray, step: _Step) -> np.ndarray:
 
 def _live_states(plan: list, layers: list) -> list:
     """For each step, the states before it from which the end (key 0) is reachable, as sets."""
-    live = [None] * len(plan)
+    live: list[set[int] | None] = [None] * len(plan)
     reachable = np.zeros(1, dtype=np.int64)
     for index in range(len(plan) - 1, -1, -1):
         step, keys = plan[index], layers[index]

@@ -28,8 +28,8 @@ import time
 from math import comb
 
 from ..components import Component
-from ..errors import BackendUnavailableError, BudgetExceededError
-from .base import Budget, ComponentCount, trim_zeros
+from ..errors import BackendUnavailableError
+from .base import Budget, ComponentCount, out_of_time, trim_zeros
 
 __all__ = ["SatBackend", "BoxEncoding", "find_certain", "satisfiable"]
 
@@ -149,7 +149,7 @@ class SatBackend:
             while True:
                 answer = encoding.solve(budget=budget)
                 if answer is None:
-                    raise BudgetExceededError(f"time limit of {budget.time_limit} s reached")
+                    raise out_of_time(budget)
                 if not answer:
                     break
                 true = encoding.model_set()
@@ -276,7 +276,7 @@ def _decide_boxes(components, *, window, budget, solver, known=(frozenset(), fro
 
         answer = encoding.solve(budget=budget)
         if answer is None:
-            raise BudgetExceededError(f"time limit of {budget.time_limit} s reached")
+            raise out_of_time(budget)
         if not answer:
             return None
         learn(encoding.model_set())
@@ -286,7 +286,7 @@ def _decide_boxes(components, *, window, budget, solver, known=(frozenset(), fro
                     continue
                 answer = encoding.solve([assumption], budget=budget)
                 if answer is None:
-                    raise BudgetExceededError(f"time limit of {budget.time_limit} s reached")
+                    raise out_of_time(budget)
                 if answer:
                     learn(encoding.model_set())
                 else:

@@ -77,7 +77,7 @@ class Game:
         self.mines_opened = 0  # mines opened (found in minesearch, set off in score)
         self.moves = 0
         self.status = "playing"
-        self._position = None
+        self._position: Position | None = None
         if board.first_click is not None:
             self._open(board.first_click)
 
@@ -163,7 +163,7 @@ class Game:
         if self.board.n_mines == 0:
             return 1.0
         flagged = np.flatnonzero(self._view == FLAG)
-        return sum(1 for cell in flagged if self.board.is_mine(cell)) / self.board.n_mines
+        return sum(1 for cell in flagged.tolist() if self.board.is_mine(cell)) / self.board.n_mines
 
     # -- moves ---------------------------------------------------------------
     def apply(self, action: Action) -> None:

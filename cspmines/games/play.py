@@ -71,7 +71,7 @@ def play(agent: Agent, game: Game, *, seed=None, audit: bool = False, max_moves:
     """
     agent.reset(rules=game.rules, seed=seed)
     limit = max_moves if max_moves is not None else 4 * game.board.size
-    history = []
+    history: list[MoveRecord] = []
     started = time.perf_counter()
     while game.status == "playing":
         if len(history) >= limit:
