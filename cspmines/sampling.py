@@ -28,8 +28,10 @@ True
 
 from __future__ import annotations
 
+import random
 import time
 from math import comb
+from numbers import Real
 
 from networkx.utils import create_py_random_state
 
@@ -49,9 +51,9 @@ def sample_layouts(
     position: Position,
     count: int,
     *,
-    seed=None,
+    seed: int | random.Random | None = None,
     mines: int | None = None,
-    density=None,
+    density: Real | None = None,
     backend: str = "auto",
     time_limit: float | None = None,
 ) -> list[frozenset]:

@@ -37,7 +37,7 @@ class BoardFormatError(CspminesError, ValueError):
     """A board file or size that cannot be read; says what and where."""
 
 
-def parse_size(spec) -> tuple[int, int, int]:
+def parse_size(spec: str | tuple[int, int, int]) -> tuple[int, int, int]:
     """A preset name or ``WxHxM`` as (width, height, mines).
 
     >>> parse_size("expert"), parse_size("8x6x5")
@@ -99,7 +99,7 @@ class Board:
         self._clues.setflags(write=False)
 
     @classmethod
-    def random(cls, size="beginner", *, seed=None, first_click: str = "safe") -> "Board":
+    def random(cls, size: str | tuple[int, int, int] = "beginner", *, seed: int | np.random.Generator | None = None, first_click: str = "safe") -> "Board":
         """A uniformly random board given the first-click policy.
 
         Parameters

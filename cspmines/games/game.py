@@ -62,7 +62,7 @@ class Game:
         Drives the withholding only (the board is already fixed).
     """
 
-    def __init__(self, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed=None):
+    def __init__(self, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed: int | np.random.Generator | None = None):
         if rules not in RULES:
             raise ValueError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
         if not 0 <= withheld < 1:
@@ -82,7 +82,7 @@ class Game:
             self._open(board.first_click)
 
     @classmethod
-    def from_position(cls, position: Position, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed=None) -> "Game":
+    def from_position(cls, position: Position, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed: int | np.random.Generator | None = None) -> "Game":
         """The game on ``board`` as it stands when the player sees ``position``: play on from there.
 
         Every opened cell shows its clue (or stays withheld, ``?``), flags

@@ -12,6 +12,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..agents.base import Action, Agent
 from ..certain import certain_cells
 from ..errors import CspminesError
@@ -55,7 +57,7 @@ class GameRecord:
         return self.status == "won"
 
 
-def play(agent: Agent, game: Game, *, seed=None, audit: bool = False, max_moves: int | None = None) -> GameRecord:
+def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = None, audit: bool = False, max_moves: int | None = None) -> GameRecord:
     """Let ``agent`` play ``game`` to the end.
 
     Parameters
