@@ -37,6 +37,8 @@ import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
+
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position
 from ..solve import solve
@@ -650,41 +652,40 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
     enabling: dict = {}  # flanking cell -> layouts where it completes a 50/50
     pseudo = None
     hotspots = []
-    for r in range(height):
-        for c in range(width):
-            a = r * width + c
-            if not hidden(a):
+    # numpy marks the few places closed off enough to be looked at; missing_flanks has the last word
+    across, down, square = _closed_off_places(position.grid, mine)
+    for a in np.flatnonzero(across | down | square).tolist():  # row by row: the first pseudo cell found wins
+        r, c = divmod(a, width)
+        for (dr, dc), place in (((0, 1), across), ((1, 0), down)):
+            if not place.flat[a]:
                 continue
-            for dr, dc in ((0, 1), (1, 0)):
-                if r + dr >= height or c + dc >= width or not hidden(b := a + dr * width + dc):
-                    continue
-                if dc:
-                    flanks = [(r + k, c - 1) for k in (-1, 0, 1)] + [(r + k, c + 2) for k in (-1, 0, 1)]
-                else:
-                    flanks = [(r - 1, c + k) for k in (-1, 0, 1)] + [(r + 2, c + k) for k in (-1, 0, 1)]
-                missing = missing_flanks(flanks)
-                if missing is None or len(missing) + 1 > mines_left:
-                    continue
-                layouts = layouts_with(missing + [a], [b])  # the same with b the mine: a symmetry
-                if not layouts:
-                    continue
-                halves = analysis.probability(a) == analysis.probability(b) == Fraction(1, 2)
-                if len(missing) == 1 and halves and analysis.probability(missing[0]) > HOTSPOT_ENABLER_RISK:
-                    hotspots.append(Hotspot(missing[0], frozenset((a, b, missing[0]))))
-                for cell in (a, b):
-                    pairs[cell] = pairs.get(cell, 0) + layouts
-                    if pseudo is None and layouts == analysis.probability(cell) * total:
-                        pseudo = cell  # a mine only as half of this 50/50
-                for cell in missing:
-                    enabling[cell] = enabling.get(cell, 0) + layouts
-            if r + 1 < height and c + 1 < width and mines_left >= 2:
-                block = (a, a + 1, a + width, a + width + 1)
-                if all(hidden(cell) for cell in block):
-                    corners = [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)]
-                    if missing_flanks(corners) == []:
-                        layouts = layouts_with([block[0], block[3]], [block[1], block[2]])
-                        for cell in block:
-                            blocks[cell] = max(blocks.get(cell, 0), layouts)
+            b = a + dr * width + dc
+            if dc:
+                flanks = [(r + k, c - 1) for k in (-1, 0, 1)] + [(r + k, c + 2) for k in (-1, 0, 1)]
+            else:
+                flanks = [(r - 1, c + k) for k in (-1, 0, 1)] + [(r + 2, c + k) for k in (-1, 0, 1)]
+            missing = missing_flanks(flanks)
+            if missing is None or len(missing) + 1 > mines_left:
+                continue
+            layouts = layouts_with(missing + [a], [b])  # the same with b the mine: a symmetry
+            if not layouts:
+                continue
+            halves = analysis.probability(a) == analysis.probability(b) == Fraction(1, 2)
+            if len(missing) == 1 and halves and analysis.probability(missing[0]) > HOTSPOT_ENABLER_RISK:
+                hotspots.append(Hotspot(missing[0], frozenset((a, b, missing[0]))))
+            for cell in (a, b):
+                pairs[cell] = pairs.get(cell, 0) + layouts
+                if pseudo is None and layouts == analysis.probability(cell) * total:
+                    pseudo = cell  # a mine only as half of this 50/50
+            for cell in missing:
+                enabling[cell] = enabling.get(cell, 0) + layouts
+        if square.flat[a] and mines_left >= 2:
+            block = (a, a + 1, a + width, a + width + 1)
+            corners = [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)]
+            if all(hidden(cell) for cell in block) and missing_flanks(corners) == []:
+                layouts = layouts_with([block[0], block[3]], [block[1], block[2]])
+                for cell in block:
+                    blocks[cell] = max(blocks.get(cell, 0), layouts)
     chance = {}
     for cell in set(pairs) | set(blocks) | set(enabling):
         mine_layouts = analysis.probability(cell) * total
@@ -693,3 +694,35 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
         if layouts > 0:
             chance[cell] = float(layouts / total)
     return Influence(chance, pseudo, tuple(hotspots))
+
+
+def _closed_off_places(grid: np.ndarray, known_mines) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where a 50/50 may form, by the cell at its top left: side-by-side pairs across and down of
+    hidden cells (covered, not known mines) whose six flanking cells hold no opened cell and at
+    most one hidden one, and 2x2 blocks of hidden cells whose four corner cells are all closed
+    (known mines or off the board). Boolean grids of the board's shape."""
+    height, width = grid.shape
+    hidden = grid == COVERED
+    if known_mines:
+        hidden.flat[list(known_mines)] = False
+    opened = ~np.isin(grid, (COVERED, FLAG, MINE))
+    # padded by two on every side, where nothing is hidden or opened: the board's edge closes a place off
+    hidden_p, opened_p = (np.pad(x.astype(np.int8), 2) for x in (hidden, opened))
+
+    def at(x: np.ndarray, dr: int, dc: int) -> np.ndarray:
+        """``x`` at (r + dr, c + dc) for every cell (r, c) of the board."""
+        return x[2 + dr : 2 + dr + height, 2 + dc : 2 + dc + width]
+
+    def flanks(x: np.ndarray, cells) -> np.ndarray:
+        """How many of ``cells`` (offsets) hold a 1 in ``x``, for every cell of the board."""
+        return np.sum([at(x, dr, dc) for dr, dc in cells], axis=0)
+
+    here = at(hidden_p, 0, 0).astype(bool)
+    across_flanks = [(k, -1) for k in (-1, 0, 1)] + [(k, 2) for k in (-1, 0, 1)]
+    down_flanks = [(-1, k) for k in (-1, 0, 1)] + [(2, k) for k in (-1, 0, 1)]
+    across = here & (at(hidden_p, 0, 1) == 1) & (flanks(opened_p, across_flanks) == 0) & (flanks(hidden_p, across_flanks) <= 1)
+    down = here & (at(hidden_p, 1, 0) == 1) & (flanks(opened_p, down_flanks) == 0) & (flanks(hidden_p, down_flanks) <= 1)
+    corners = [(-1, -1), (-1, 2), (2, -1), (2, 2)]
+    block = here & (at(hidden_p, 0, 1) == 1) & (at(hidden_p, 1, 0) == 1) & (at(hidden_p, 1, 1) == 1)
+    square = block & (flanks(opened_p + hidden_p, corners) == 0)
+    return across, down, square
