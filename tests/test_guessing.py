@@ -250,6 +250,25 @@ def test_endgame_search_wins_as_often_as_the_game_tree_allows(seed):
     assert best_move(wide, limit=10_000, budget=1) is None
 
 
+def test_the_bit_sliced_count_groups_layouts_by_their_count():
+    from cspmines.agents.endgame import _split_by_count
+
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        n_layouts, n_masks = int(rng.integers(1, 70)), int(rng.integers(0, 9))
+        def random_mask() -> int:
+            return sum(1 << i for i in range(n_layouts) if rng.random() < 0.5)
+
+        masks = [random_mask() for _ in range(n_masks)]
+        within = random_mask()
+        expected: dict = {}
+        for i in range(n_layouts):
+            if within >> i & 1:
+                count = sum(mask >> i & 1 for mask in masks)
+                expected[count] = expected.get(count, 0) | 1 << i
+        assert sorted(_split_by_count(masks, within)) == sorted(expected.values())
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_pocket_move_plays_a_closed_pocket_as_the_whole_board_search_would(seed):
     from cspmines.agents.endgame import best_move, pocket_move

@@ -74,75 +74,85 @@ class _Search:
     operations. Moves are tried safest first and a move stops being
     evaluated once it cannot beat the best found: its value is at most its
     chance of being safe. Values are exact; only losing moves are cut.
+
+    A cell that is a mine in every layout of a state, or safe in every one
+    and showing the same clue in each, stays so in every state below it, so
+    each state hands its children only the cells that still matter.
     """
 
     def __init__(self, position: Position, layouts: list, budget: int, cells=None):
-        self.cells = position.covered_cells if cells is None else tuple(sorted(cells))
-        self.mine_in = {cell: 0 for cell in self.cells}
+        cells = position.covered_cells if cells is None else tuple(sorted(cells))
+        mine_in = {cell: 0 for cell in cells}
         for i, layout in enumerate(layouts):
             for cell in layout:
-                self.mine_in[cell] |= 1 << i
-        self.by_clue = {}
-        for cell in self.cells:
-            around = [self.mine_in[n] for n in position.neighbours(cell) if n in self.mine_in]
-            split: dict[int, int] = {}
-            for i in range(len(layouts)):
-                bit = 1 << i
-                if not self.mine_in[cell] & bit:
-                    clue = sum(1 for mask in around if mask & bit)
-                    split[clue] = split.get(clue, 0) | bit
-            self.by_clue[cell] = tuple(split.values())
+                mine_in[cell] |= 1 << i
+        self.mine_in = mine_in
+        # (cell, layouts where it is a mine, layouts where it is safe by the clue it shows), in cell order
+        self.cells: list[tuple[int, int, tuple[int, ...]]] = []
+        everything = (1 << len(layouts)) - 1
+        for cell in cells:
+            around = [mine_in[n] for n in position.neighbours(cell) if n in mine_in]
+            split = _split_by_count(around, everything & ~mine_in[cell])
+            # in the order of the first layout that shows each clue (the order sums are made in)
+            split.sort(key=lambda mask: (mask & -mask).bit_length())
+            self.cells.append((cell, mine_in[cell], tuple(split)))
         self.memo: dict[int, float] = {}
         self.budget = budget
 
-    def groups(self, members: int, cell: int) -> list[int]:
-        """The layouts of ``members`` where ``cell`` is safe, split by the clue it would show."""
-        return [group for group in (members & mask for mask in self.by_clue[cell]) if group]
-
-    def value_of(self, members: int, cell: int, beat: float = -1.0) -> float:
-        """The chance of winning from ``members`` by opening ``cell``; a value at most ``beat``
-        once it is clear the cell cannot beat it."""
+    def value_of(self, members: int, move: tuple, cells: list, beat: float = -1.0) -> float:
+        """The chance of winning from ``members`` by opening the cell of ``move`` (an entry of
+        ``cells``); a value at most ``beat`` once it is clear the cell cannot beat it."""
+        _cell, mines, by_clue = move
         total = members.bit_count()
-        left = (members & ~self.mine_in[cell]).bit_count()
+        left = (members & ~mines).bit_count()
         value = 0.0
-        for group in self.groups(members, cell):
+        for mask in by_clue:
+            group = members & mask  # the layouts where the cell is safe and shows this clue
+            if not group:
+                continue
             size = group.bit_count()
             left -= size
-            value += size / total * self.win(group)
+            value += size / total * self.win(group, cells)
             if value + left / total <= beat:
                 break
         return value
 
-    def moves(self, members: int) -> tuple[int | None, list[int]]:
-        """(a proved-safe cell whose clue still tells layouts apart, or None;
-        the cells that are a mine in some layouts and not others, safest first)."""
+    def moves(self, members: int, cells: list) -> tuple[tuple | None, list, list]:
+        """(a proved-safe cell whose clue still tells layouts apart, or None; the cells that
+        are a mine in some layouts and not others, safest first; the cells that still matter)."""
         undetermined = []
-        for cell in self.cells:
-            mines = self.mine_in[cell] & members
+        live = []
+        for entry in cells:
+            mines = entry[1] & members
             if not mines:
-                if len(self.groups(members, cell)) > 1:
-                    return cell, []  # information for free: always best taken first
+                shown = 0  # clues the cell can still show
+                for mask in entry[2]:
+                    if mask & members:
+                        shown += 1
+                if shown > 1:
+                    return entry, [], cells  # information for free: always best taken first
             elif mines != members:
-                undetermined.append((mines.bit_count(), cell))
-        undetermined.sort()
-        return None, [cell for _, cell in undetermined]
+                undetermined.append((mines.bit_count(), entry[0], entry))
+                live.append(entry)
+        undetermined.sort(key=lambda item: item[:2])
+        return None, [entry for _, _, entry in undetermined], live
 
-    def best(self, members: int) -> tuple[int | None, float]:
+    def best(self, members: int, cells: list | None = None) -> tuple[int | None, float]:
         """(the best move from ``members``, the chance of winning with it)."""
-        free, undetermined = self.moves(members)
+        free, undetermined, live = self.moves(members, self.cells if cells is None else cells)
         if free is not None:
-            return free, self.value_of(members, free)
+            return free[0], self.value_of(members, free, live)
         total = members.bit_count()
         choice, best = None, -1.0
-        for cell in undetermined:
-            if (members & ~self.mine_in[cell]).bit_count() / total <= best:
+        for move in undetermined:
+            if (members & ~move[1]).bit_count() / total <= best:
                 break  # the rest are no safer, and a move is worth at most its safety
-            value = self.value_of(members, cell, beat=best)
+            value = self.value_of(members, move, live, beat=best)
             if value > best:
-                choice, best = cell, value
+                choice, best = move[0], value
         return choice, max(best, 0.0) if choice is not None else 1.0
 
-    def win(self, members: int) -> float:
+    def win(self, members: int, cells: list) -> float:
         if members & (members - 1) == 0:  # one layout left (or none): everything is known
             return 1.0
         if members in self.memo:
@@ -150,9 +160,31 @@ class _Search:
         self.budget -= 1
         if self.budget < 0:
             raise TimeoutError
-        value = self.best(members)[1]
+        value = self.best(members, cells)[1]
         self.memo[members] = value
         return value
+
+
+def _split_by_count(masks: list[int], within: int) -> list[int]:
+    """The layouts of ``within`` grouped by how many of ``masks`` hold them (empty groups left
+    out): a bit-sliced adder counts for every layout at once, one bit plane per binary digit."""
+    planes: list[int] = []
+    for mask in masks:
+        carry = mask
+        for digit, plane in enumerate(planes):
+            planes[digit], carry = plane ^ carry, plane & carry
+            if not carry:
+                break
+        if carry:
+            planes.append(carry)
+    groups = []
+    for count in range(1 << len(planes)):
+        group = within
+        for digit, plane in enumerate(planes):
+            group &= plane if count >> digit & 1 else ~plane
+        if group:
+            groups.append(group)
+    return groups
 
 
 def best_move(position: Position, *, limit: int = 40, budget: int = 200_000) -> tuple[int, float] | None:
