@@ -281,13 +281,16 @@ class ExactAgent(SeededAgent):
         return Action.open(self._guess(position, analysis))
 
     def _proved_move(self, flat) -> Action | None:
-        pending = sorted(c for c in self.mines if flat[c] == COVERED)
+        def first_pending() -> int | None:  # the first proved mine still covered (classic play never asks)
+            return min((c for c in self.mines if flat[c] == COVERED), default=None)
+
         if self.rules == "minesearch":  # a proved safe cell would cost a cell for nothing
-            return Action.open(pending[0], certain=True) if pending else None
+            pending = first_pending()
+            return Action.open(pending, certain=True) if pending is not None else None
         if self.safe:
             return Action.open(min(self.safe), certain=True)
-        if pending and self.rules == "score":
-            return Action.flag(pending[0], certain=True)
+        if self.rules == "score" and (pending := first_pending()) is not None:
+            return Action.flag(pending, certain=True)
         return None
 
     def _guess(self, position: Position, analysis) -> int:
