@@ -1,0 +1,42 @@
+"""Every benchmark script runs, on a few games, and prints its table (the figures are not checked:
+tests never assert on time; this keeps the scripts from rotting as the package changes)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+DATA = Path(__file__).resolve().parent / "data"
+
+# script, its arguments ({tmp}: a scratch folder), a line its output must contain
+RUNS = [
+    ("backends.py", ["--filter", "expert-5-013", "--min-seconds", "0.01", "--time-limit", "0.5"], "auto vs best"),
+    ("bounded.py", ["--games", "3", "--error-games", "2", "--limits", "5", "--preset", "beginner"], "max_chain"),
+    ("count_cache.py", ["--games", "2", "--rounds", "1"], "counts made"),
+    ("endgame.py", ["--games", "3", "--limit", "150", "--workers", "1"], "past budget"),
+    ("engine.py", ["--filter", "expert-5-013", "--no-peer", "--min-runs", "1", "--min-seconds", "0"], "all exact: True"),
+    ("games.py", ["--agent", "exact", "--agent", "greedy", "--preset", "beginner", "--games", "3"], "greedy"),
+    ("guessing.py", ["--games", "4", "--preset", "beginner", "--workers", "1", "--option=", "--option", "lookahead=0"], "lookahead=0 against defaults"),
+    ("losses.py", ["--games", "4", "--preset", "beginner", "--workers", "1"], "lost games by the number of the fatal guess"),
+    ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
+    ("sampling.py", ["--positions", "{tmp}", "--layouts", "3"], "expert-5-013"),
+    ("suites.py", ["classic", "--games", "2", "--workers", "1", "--out", "{tmp}"], "54.3% (Hill)"),
+]
+
+
+@pytest.mark.parametrize("script, arguments, expected", RUNS, ids=[run[0] for run in RUNS])
+def test_benchmark_script_runs(script, arguments, expected, tmp_path):
+    shutil.copy(DATA / "expert-5-013.txt", tmp_path)  # the one position sampling.py reads
+    command = [sys.executable, str(BENCHMARKS / script), *(a.replace("{tmp}", str(tmp_path)) for a in arguments)]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=BENCHMARKS, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert expected in result.stdout, result.stdout
+
+
+def test_every_benchmark_script_is_run_here():
+    assert {run[0] for run in RUNS} == {path.name for path in BENCHMARKS.glob("*.py")}
