@@ -20,7 +20,9 @@ Opening a zero is treated as one clue (its cascade would only tell more).
 
 from __future__ import annotations
 
-from ..position import COVERED, FLAG, MINE, Position
+from ..constraints import rules_from_position
+from ..errors import InconsistentPositionError
+from ..position import COVERED, Position
 
 __all__ = ["best_move", "list_layouts", "pocket_move", "search_layouts"]
 
@@ -34,18 +36,20 @@ def list_layouts(position: Position, *, limit: int, cells=None) -> list[frozense
     """
     from pysat.solvers import Solver
 
-    flat = position.grid.ravel()
     covered = position.covered_cells if cells is None else tuple(sorted(cells))
     var = {cell: i + 1 for i, cell in enumerate(covered)}
-    clues = position.clue_cells if cells is None else {n for c in covered for n in position.neighbours(c) if flat[n] >= 0}
+    try:
+        rules = rules_from_position(position)  # one per clue with covered neighbours, in the clues' order
+    except InconsistentPositionError:
+        return []
+    if cells is not None:
+        rules = tuple(rule for rule in rules if not rule.cells.isdisjoint(var))
     solver = Solver(name="minicard")
     try:
-        for cell in clues:
-            lits = [var[n] for n in position.neighbours(cell) if flat[n] == COVERED]
-            need = int(flat[cell]) - sum(1 for n in position.neighbours(cell) if flat[n] in (FLAG, MINE))
-            if lits:
-                solver.add_atmost(lits, need)
-                solver.add_atmost([-lit for lit in lits], len(lits) - need)
+        for rule in rules:
+            lits = [var[n] for n in sorted(rule.cells)]
+            solver.add_atmost(lits, rule.mines)
+            solver.add_atmost([-lit for lit in lits], len(lits) - rule.mines)
         if position.mines is not None and cells is None:
             left = position.mines - len(position.known_mine_cells)
             lits = list(var.values())
