@@ -209,6 +209,17 @@ class Analysis:
         """Covered cells that are certainly mines, in flat order."""
         return tuple(sorted(c for cells, p in self._groups if p == 1 for c in cells if c not in self.inexact_cells))
 
+    def cells_where(self, test) -> tuple[int, ...]:
+        """The covered cells whose mine probability passes ``test``, in flat order
+        (``test`` is asked once per group of cells sharing a probability, not per cell).
+
+        >>> from fractions import Fraction
+        >>> from cspmines import Position, solve
+        >>> solve(Position.from_string("4x2x2\\n1...\\n1...")).cells_where(lambda p: p < Fraction(1, 2))
+        (2, 3, 6, 7)
+        """
+        return tuple(sorted(c for cells, p in self._groups if test(p) for c in cells))
+
     def least_probabilities(self, count: int, *, below=None, keep=None) -> tuple:
         """The ``count`` least mine probabilities, one per covered cell, least first,
         counting only cells whose probability is under ``below`` when given (1: not

@@ -108,6 +108,17 @@ def test_analysis_is_consistent_between_exact_and_float():
     assert "Analysis" in repr(analysis)
 
 
+@pytest.mark.parametrize("density", [None, Fraction(1, 5)])
+def test_cells_where_reads_every_covered_cell_once(density):
+    half = Fraction(1, 2)
+    for path in REFERENCES[::4]:
+        position = Position.from_file(path)
+        analysis = solve(position, density=density if position.mines is None else None)
+        assert analysis.cells_where(lambda p: True) == position.covered_cells  # every covered cell, in flat order
+        for test in (lambda p: p == 0, lambda p: p != 1, lambda p: p == half, lambda p: p < half):
+            assert analysis.cells_where(test) == tuple(c for c in position.covered_cells if test(analysis.probability(c)))
+
+
 def test_solve_rejects_non_positions():
     with pytest.raises(TypeError):
         solve("3x1x1\n.1.")

@@ -115,7 +115,7 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     position = analysis.position
     flat = position.grid.ravel()
     front = {cell for report in analysis.components for cell in report.cells}
-    cells = [c for c in position.covered_cells if c not in exclude and analysis.probability(c) != 1]
+    cells = [c for c in analysis.cells_where(lambda p: p != 1) if c not in exclude]
     if not cells:
         return []
     safety = {c: 1.0 - float(analysis.probability(c)) for c in cells}
@@ -478,7 +478,7 @@ def forced_fifty_fifty(analysis) -> tuple[int, int] | None:
     """
     position = analysis.position
     flat = position.grid.ravel()
-    halves = [c for c in position.covered_cells if analysis.probability(c) == HALF]
+    halves = analysis.cells_where(lambda p: p == HALF)
     around = {c: set(position.neighbours(c)) for c in halves}
     for a, b in itertools.combinations(halves, 2):
         if not around[a] & (around[b] | {b}):
@@ -615,7 +615,7 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
     width, height = position.width, position.height
     flat = position.grid.ravel()
     total = analysis.model_count
-    mine = {c for c in position.covered_cells if analysis.probability(c) == 1}
+    mine = set(analysis.cells_where(lambda p: p == 1))
     mines_left = analysis.mines_left - len(mine)
 
     def hidden(cell: int) -> bool:
