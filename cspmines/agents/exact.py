@@ -306,9 +306,8 @@ class ExactAgent(SeededAgent):
         if self.rules == "minesearch":
             candidates = [c for c in position.covered_cells if c not in self.safe]
             return max(candidates, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), "likeliest mine"
-        candidates = [c for c in position.covered_cells if c not in self.mines]
-        best = min(analysis.probability(c) for c in candidates)
-        tied = [c for c in candidates if analysis.probability(c) == best]
+        (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
+        tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
         choice = min(tied, key=lambda c: (len(table(c)), c))
         if self.endgame and analysis.model_count is not None and analysis.model_count <= self.endgame:
             searched = best_move(analysis.position, limit=self.endgame)  # the engine's view, flags added
