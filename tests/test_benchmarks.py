@@ -22,6 +22,7 @@ RUNS = [
     ("engine.py", ["--filter", "expert-5-013", "--no-peer", "--min-runs", "1", "--min-seconds", "0"], "all exact: True"),
     ("games.py", ["--agent", "exact", "--agent", "greedy", "--preset", "beginner", "--games", "3"], "greedy"),
     ("guessing.py", ["--games", "4", "--preset", "beginner", "--workers", "1", "--option=", "--option", "lookahead=0"], "lookahead=0 against defaults"),
+    ("memory.py", ["--filter", "expert-5-013", "--games", "1"], "held after them all"),
     ("losses.py", ["--games", "4", "--preset", "beginner", "--workers", "1"], "lost games by the number of the fatal guess"),
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
     ("sampling.py", ["--positions", "{tmp}", "--layouts", "3"], "expert-5-013"),
