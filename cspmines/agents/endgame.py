@@ -90,7 +90,6 @@ class _Search:
         for i, layout in enumerate(layouts):
             for cell in layout:
                 mine_in[cell] |= 1 << i
-        self.mine_in = mine_in
         # (cell, layouts where it is a mine, layouts where it is safe by the clue it shows), in cell order
         self.cells: list[tuple[int, int, tuple[int, ...]]] = []
         everything = (1 << len(layouts)) - 1
