@@ -36,7 +36,7 @@ from numbers import Real
 from networkx.utils import create_py_random_state
 
 from .backends import Budget
-from .backends.frontier import FrontierBackend
+from .backends.frontier import FrontierBackend, weighted_index
 from .combine import convolve
 from .components import split_components
 from .constraints import ConstraintSystem, settle_forced
@@ -193,23 +193,13 @@ class _Draw:
             for sampler, later in zip(self.samplers, self.after[1:]):
                 # this chain holds j mines in as many layouts as it has, times those of everything after it
                 shares = [w * later[left - j] if 0 <= left - j < len(later) else 0 for j, w in enumerate(sampler.models)]
-                k = _pick(rng, shares)
+                k = weighted_index(rng, shares)
                 mines.update(sampler.draw(k, rng))
                 left -= k
             mines.update(rng.sample(self.rest, left))
         else:
             for sampler, weights in zip(self.samplers, self.weights):
-                mines.update(sampler.draw(_pick(rng, weights), rng))
+                mines.update(sampler.draw(weighted_index(rng, weights), rng))
             a, b = self.density.numerator, self.density.denominator
             mines.update(cell for cell in self.rest if rng.randrange(b) < a)
         return frozenset(mines)
-
-
-def _pick(rng, weights) -> int:
-    """An index drawn with chance proportional to its integer weight (exact)."""
-    pick = rng.randrange(sum(weights))
-    for index, weight in enumerate(weights):
-        if pick < weight:
-            return index
-        pick -= weight
-    raise AssertionError("unreachable: pick < sum(weights)")

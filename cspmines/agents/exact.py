@@ -321,8 +321,12 @@ class ExactAgent(SeededAgent):
         if self.influence and self.lookahead:
             spread = fifty_fifty_influence(analysis, backend=self.backend)
             pseudo = spread.pseudo
-            guessable = self.fifty_fifty and pseudo not in self.mines
-            if guessable and pseudo is not None and not look_ahead(analysis, pseudo, backend=self.backend).dead:  # a dead one tells nothing
+            if (
+                self.fifty_fifty
+                and pseudo is not None
+                and pseudo not in self.mines
+                and not look_ahead(analysis, pseudo, backend=self.backend).dead  # a dead one tells nothing
+            ):
                 return pseudo, "pseudo fifty-fifty"
         if self.pockets:
             played = pocket_move(analysis, limit=self.pockets)

@@ -615,7 +615,7 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
     width, height = position.width, position.height
     flat = position.grid.ravel()
     total = analysis.model_count
-    mine = set(analysis.cells_where(lambda p: p == 1))
+    mine = set(analysis.mine_cells)  # exact here: a model count was asked for above
     mines_left = analysis.mines_left - len(mine)
 
     def hidden(cell: int) -> bool:
@@ -660,17 +660,14 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
             if not place.flat[a]:
                 continue
             b = a + dr * width + dc
-            if dc:
-                flanks = [(r + k, c - 1) for k in (-1, 0, 1)] + [(r + k, c + 2) for k in (-1, 0, 1)]
-            else:
-                flanks = [(r - 1, c + k) for k in (-1, 0, 1)] + [(r + 2, c + k) for k in (-1, 0, 1)]
-            missing = missing_flanks(flanks)
+            flanks = _ACROSS_FLANKS if dc else _DOWN_FLANKS
+            missing = missing_flanks([(r + fr, c + fc) for fr, fc in flanks])
             if missing is None or len(missing) + 1 > mines_left:
                 continue
             layouts = layouts_with(missing + [a], [b])  # the same with b the mine: a symmetry
             if not layouts:
                 continue
-            halves = analysis.probability(a) == analysis.probability(b) == Fraction(1, 2)
+            halves = analysis.probability(a) == analysis.probability(b) == HALF
             if len(missing) == 1 and halves and analysis.probability(missing[0]) > HOTSPOT_ENABLER_RISK:
                 hotspots.append(Hotspot(missing[0], frozenset((a, b, missing[0]))))
             for cell in (a, b):
@@ -681,7 +678,7 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
                 enabling[cell] = enabling.get(cell, 0) + layouts
         if square.flat[a] and mines_left >= 2:
             block = (a, a + 1, a + width, a + width + 1)
-            corners = [(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1), (r + 2, c + 2)]
+            corners = [(r + fr, c + fc) for fr, fc in _BLOCK_CORNERS]
             if all(hidden(cell) for cell in block) and missing_flanks(corners) == []:
                 layouts = layouts_with([block[0], block[3]], [block[1], block[2]])
                 for cell in block:
@@ -694,6 +691,13 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
         if layouts > 0:
             chance[cell] = float(layouts / total)
     return Influence(chance, pseudo, tuple(hotspots))
+
+
+# offsets from a pair's or block's top-left cell: the cells beside a pair across (two columns
+# of three), beside a pair down (two rows of three), and at a 2x2 block's diagonal corners
+_ACROSS_FLANKS = tuple((k, -1) for k in (-1, 0, 1)) + tuple((k, 2) for k in (-1, 0, 1))
+_DOWN_FLANKS = tuple((-1, k) for k in (-1, 0, 1)) + tuple((2, k) for k in (-1, 0, 1))
+_BLOCK_CORNERS = ((-1, -1), (-1, 2), (2, -1), (2, 2))
 
 
 def _closed_off_places(grid: np.ndarray, known_mines) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -718,11 +722,8 @@ def _closed_off_places(grid: np.ndarray, known_mines) -> tuple[np.ndarray, np.nd
         return np.sum([at(x, dr, dc) for dr, dc in cells], axis=0)
 
     here = at(hidden_p, 0, 0).astype(bool)
-    across_flanks = [(k, -1) for k in (-1, 0, 1)] + [(k, 2) for k in (-1, 0, 1)]
-    down_flanks = [(-1, k) for k in (-1, 0, 1)] + [(2, k) for k in (-1, 0, 1)]
-    across = here & (at(hidden_p, 0, 1) == 1) & (flanks(opened_p, across_flanks) == 0) & (flanks(hidden_p, across_flanks) <= 1)
-    down = here & (at(hidden_p, 1, 0) == 1) & (flanks(opened_p, down_flanks) == 0) & (flanks(hidden_p, down_flanks) <= 1)
-    corners = [(-1, -1), (-1, 2), (2, -1), (2, 2)]
+    across = here & (at(hidden_p, 0, 1) == 1) & (flanks(opened_p, _ACROSS_FLANKS) == 0) & (flanks(hidden_p, _ACROSS_FLANKS) <= 1)
+    down = here & (at(hidden_p, 1, 0) == 1) & (flanks(opened_p, _DOWN_FLANKS) == 0) & (flanks(hidden_p, _DOWN_FLANKS) <= 1)
     block = here & (at(hidden_p, 0, 1) == 1) & (at(hidden_p, 1, 0) == 1) & (at(hidden_p, 1, 1) == 1)
-    square = block & (flanks(opened_p + hidden_p, corners) == 0)
+    square = block & (flanks(opened_p + hidden_p, _BLOCK_CORNERS) == 0)
     return across, down, square

@@ -532,14 +532,26 @@ class LayoutSampler:
                 ways = ((poly >> (power * bits)) & digits) * step.weights[m]
                 if ways:
                     options.append((m, key, ways))
-            pick = rng.randrange(sum(ways for _, _, ways in options))
-            for m, key, ways in options:
-                if pick < ways:
-                    break
-                pick -= ways
+            m, key, _ways = options[weighted_index(rng, [ways for _, _, ways in options])]
             chosen.extend(rng.sample(boxes[step.box].cells, m))
             after, left = key, left - m
         return chosen
+
+
+def weighted_index(rng, weights: list[int]) -> int:
+    """An index drawn with chance proportional to its integer weight, exactly (``rng`` a
+    :class:`random.Random`; the weights sum to more than 0).
+
+    >>> import random
+    >>> weighted_index(random.Random(1), [0, 3, 0])
+    1
+    """
+    pick = rng.randrange(sum(weights))
+    for index, weight in enumerate(weights):
+        if pick < weight:
+            return index
+        pick -= weight
+    raise AssertionError("unreachable: pick < sum(weights)")
 
 
 def _divide_out_x(layer: dict, bits: int) -> tuple[int, dict]:
