@@ -354,6 +354,12 @@ class ExactAgent(SeededAgent):
         50/50 influence multipliers (None without influence).
 
         ``spread`` is the position's :func:`fifty_fifty_influence`, or None.
+
+        >>> from cspmines import Position, solve
+        >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+        >>> # 2 (the choice, beside the front), 3 (a corner off the front), 1 (on it, within the margin)
+        >>> ExactAgent(lookahead=3, margin=0.5).candidates(analysis, 2, None)
+        ([2, 3, 1], None)
         """
         cells = shortlist(analysis, size=self.lookahead, margin=self.margin, exclude=self.mines, off_front=self.off_front)
         if choice not in cells:
@@ -375,7 +381,11 @@ class ExactAgent(SeededAgent):
         return cells, multipliers
 
     def scoring(self, spread) -> dict:
-        """How the look-ahead scores a candidate: the options :func:`look_ahead` takes at this agent's settings."""
+        """How the look-ahead scores a candidate: the options :func:`look_ahead` takes at this agent's settings.
+
+        >>> ExactAgent(progress=0.5).scoring(None)["progress_weight"]
+        0.5
+        """
         return dict(
             progress_weight=self.progress,
             blend=self.blend,

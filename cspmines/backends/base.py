@@ -111,7 +111,11 @@ class Budget:
 
 
 def out_of_time(budget: Budget | None) -> BudgetExceededError:
-    """The error that says a budget's time limit was reached (for whoever noticed it)."""
+    """The error that says a budget's time limit was reached (for whoever noticed it).
+
+    >>> out_of_time(Budget(time_limit=0.5))
+    BudgetExceededError('time limit of 0.5 s reached')
+    """
     return BudgetExceededError(f"time limit of {None if budget is None else budget.time_limit} s reached")
 
 

@@ -545,7 +545,13 @@ def weighted_index(rng, weights: list[int]) -> int:
     >>> import random
     >>> weighted_index(random.Random(1), [0, 3, 0])
     1
+    >>> weighted_index(random.Random(1), [0, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: weights must be >= 0 with a positive sum, got [0, 0]
     """
+    if sum(weights) <= 0 or min(weights, default=0) < 0:
+        raise ValueError(f"weights must be >= 0 with a positive sum, got {weights}")
     pick = rng.randrange(sum(weights))
     for index, weight in enumerate(weights):
         if pick < weight:
