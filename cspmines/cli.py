@@ -65,6 +65,16 @@ def _build_parser() -> argparse.ArgumentParser:
     sample.add_argument("--time-limit", type=float, help="seconds allowed; the layouts drawn by then are printed")
     sample.add_argument("--json", action="store_true", help="one board JSON object per line (as Board.from_json reads)")
 
+    move = commands.add_parser("move", help="the move agents would make on a position, judged by the exact engine")
+    move.add_argument("file", help="position file in the shared text format, or - for standard input")
+    move.add_argument(
+        "--agent", action="append", help="an agent, NAME or NAME:key=value,... (repeat for several; default exact)"
+    )
+    move.add_argument("--rules", choices=("classic", "minesearch", "score"), default="classic")
+    move.add_argument("--seed", type=int, help="the agents' random seed (the same seed, the same moves)")
+    move.add_argument("--mines", type=int, help="the mine total, overriding the file's header")
+    move.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+
     bench = commands.add_parser("bench", help="play seeded benchmark suites of agents")
     bench.add_argument("--agent", action="append", required=True, help="an agent, NAME or NAME:key=value,... (repeat for several)")
     board = bench.add_mutually_exclusive_group()
@@ -158,6 +168,52 @@ def _run_sample(args, out) -> int:
             out.write(("\n" if index else "") + str(board) + "\n")
     if cut_short is not None:
         print(f"cspmines: cut short: {cut_short}", file=sys.stderr)
+    return 0
+
+
+def _run_move(args, out) -> int:
+    """Each agent's move, the chosen cell's exact chance of a mine, and the least chance on the board."""
+    from .agents.advice import suggest
+
+    position = Position.from_file(args.file)
+    if args.mines is not None:
+        position = position.with_mines(args.mines)
+    if position.mines is None:  # agents play games, where the total is known: a density will not do
+        print("cspmines: error: the position's mine total is unknown: pass --mines N", file=sys.stderr)
+        return 2
+    analysis = solve(position)
+    suggestions = [
+        suggest(position, spec, rules=args.rules, seed=args.seed, analysis=analysis) for spec in args.agent or ["exact"]
+    ]
+    least = suggestions[0].least
+    at_least = analysis.cells_where(lambda p: p == least)
+    if args.json:
+        moves = [
+            {
+                "agent": s.agent,
+                "action": s.action.kind,
+                "cell": list(position.row_col(s.action.cell)),
+                "certain": s.action.certain,
+                "reason": s.reason,
+                "mine_probability": float(s.mine_probability),
+                "mine_fraction": str(s.mine_probability),
+            }
+            for s in suggestions
+        ]
+        summary = {"least_mine_probability": float(least), "least_mine_fraction": str(least)}
+        json.dump({"schema": 1, "rules": args.rules, "moves": moves, **summary, "cells_at_least": len(at_least)}, out)
+        out.write("\n")
+        return 0
+    width = max(len(s.agent) for s in suggestions)
+    for s in suggestions:
+        row, col = position.row_col(s.action.cell)
+        line = f"{s.agent:<{width}}  {s.action.kind} ({row},{col})  mine chance {float(s.mine_probability):.4f} ({s.mine_probability})"
+        if s.reason is not None:
+            line += f"  {s.reason}"
+        if not s.claim_holds:
+            line += "  (claimed certain; the engine disagrees)"
+        out.write(line + "\n")
+    out.write(f"least mine chance: {float(least):.4f} ({least}) at {len(at_least)} cell(s)\n")
     return 0
 
 
@@ -319,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run_solve(args, out)
         if args.command == "sample":
             return _run_sample(args, out)
+        if args.command == "move":
+            return _run_move(args, out)
         if args.command == "bench":
             return _run_bench(args, out)
         if args.command == "chains":

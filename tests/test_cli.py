@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from cspmines import Position, solve
 from cspmines.cli import main
 
 DATA = Path(__file__).parent / "data"
@@ -158,3 +160,56 @@ def test_version_is_the_installed_distributions(capsys):
     assert capsys.readouterr().out.strip() == f"cspmines {cspmines.__version__}"
     assert importlib.metadata.version("cspmines") == cspmines.__version__  # one source: pyproject reads __init__
     assert files("cspmines").joinpath("py.typed").is_file()  # type checkers read the package's annotations
+
+
+def test_move_sets_each_agents_move_beside_the_exact_probabilities(capsys):
+    example = DATA / "beginner-5-000.txt"
+    assert main(["move", str(example), "--agent", "exact", "--agent", "greedy", "--seed", "1", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    analysis = solve(Position.from_file(example))
+    position = analysis.position
+    assert [move["agent"] for move in printed["moves"]] == ["exact", "greedy"]
+    for move in printed["moves"]:
+        cell = position.cell(*move["cell"])
+        assert Fraction(move["mine_fraction"]) == analysis.probability(cell)
+        assert move["mine_probability"] == pytest.approx(float(analysis.probability(cell)))
+    (least,) = analysis.least_probabilities(1)
+    assert Fraction(printed["least_mine_fraction"]) == least
+    assert printed["cells_at_least"] == len(analysis.cells_where(lambda p: p == least))
+    # the text form says the same, one line an agent and a summary
+    assert main(["move", str(example), "--agent", "exact", "--agent", "greedy", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and lines[0].startswith("exact") and lines[1].startswith("greedy")
+    for line, move in zip(lines, printed["moves"]):
+        row, col = move["cell"]
+        assert f"{move['action']} ({row},{col})" in line and f"({move['mine_fraction']})" in line
+    assert lines[2].startswith(f"least mine chance: {float(least):.4f}")
+
+
+def test_move_defaults_to_the_exact_agent_and_names_its_rule():
+    result = run("move", "-", stdin="5x3x3\n1....\n2....\n.....\n")
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("exact") and first.endswith("endgame") and "(1/9)" in first
+
+
+@pytest.mark.parametrize(
+    "stdin, extra, words",
+    [
+        ("3x1\n.1.\n", (), "mine total is unknown: pass --mines N"),
+        ("3x1x1\n*1.\n", (), "under classic rules the game is lost"),
+        ("3x1x1\n.1.\n", ("--agent", "nope"), "unknown agent 'nope'"),
+        ("3x1x2\n.0.\n", (), "inconsistent"),
+    ],
+)
+def test_move_reports_bad_input_in_one_line(stdin, extra, words):
+    result = run("move", "-", *extra, stdin=stdin)
+    assert result.returncode == 2 and result.stdout == ""
+    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_move_takes_a_total_and_rules():
+    result = run("move", "-", "--mines", "1", "--rules", "minesearch", "--json", stdin="3x1\n.1.\n")
+    assert result.returncode == 0, result.stderr
+    (move,) = json.loads(result.stdout)["moves"]
+    assert json.loads(result.stdout)["rules"] == "minesearch" and move["mine_fraction"] == "1/2"

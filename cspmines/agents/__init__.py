@@ -5,6 +5,7 @@
 ('exact', 'greedy', 'knowledge-base', 'partition', 'random', 'risk-score', 'set-theory', 'single-point')
 """
 
+from .advice import GameOverError, Suggestion, suggest
 from .base import RULES, Action, Agent, UnknownAgentError, agent_names, make_agent, register_agent
 from .exact import ExactAgent
 from .greedy import GreedyAgent
@@ -18,6 +19,9 @@ from .singlepoint import SinglePointAgent
 __all__ = [
     "Action",
     "Agent",
+    "GameOverError",
+    "Suggestion",
+    "suggest",
     "RULES",
     "UnknownAgentError",
     "agent_names",

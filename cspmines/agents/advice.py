@@ -1,0 +1,143 @@
+"""What an agent would play on a position, judged by the exact engine.
+
+A solver author's question: on this board, which cell does my agent open,
+and how likely was that cell to be a mine? :func:`suggest` asks an agent for
+its next move on a :class:`~cspmines.position.Position` and sets the move
+beside the engine's exact probabilities: the chosen cell's chance of being a
+mine and the least chance any covered cell has, so a heuristic's move can be
+told from the best one available. For the ``exact`` agent it also says which
+rule chose a guess (see :class:`~cspmines.agents.exact.Guess`).
+
+>>> from cspmines import Position
+>>> position = Position.from_string("5x3x3\\n1....\\n2....\\n.....")
+>>> exact = suggest(position, "exact", seed=1)
+>>> position.row_col(exact.action.cell), exact.reason, exact.mine_probability, exact.least
+((2, 3), 'endgame', Fraction(1, 9), Fraction(1, 9))
+>>> heuristic = suggest(position, "knowledge-base", seed=1)
+>>> position.row_col(heuristic.action.cell), heuristic.reason, heuristic.mine_probability
+((0, 1), None, Fraction(1, 2))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..analysis import Analysis
+from ..errors import CspminesError
+from ..position import COVERED, FLAG, MINE, Position
+from ..solve import solve
+from .base import RULES, Action, make_agent
+from .exact import ExactAgent, Guess
+
+__all__ = ["GameOverError", "Suggestion", "suggest"]
+
+
+class GameOverError(CspminesError, ValueError):
+    """The position has no move left to suggest: the game is won or lost under its rules."""
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One agent's next move on a position, with the engine's view of it.
+
+    Attributes
+    ----------
+    agent : str
+        The agent as it was named (``"exact:lookahead=3"``).
+    rules : str
+        The rules it played under (see :data:`~cspmines.agents.base.RULES`).
+    action : Action
+        The move: open or flag one cell.
+    reason : str or None
+        ``"proved"`` when the agent claims the move is certain; for the
+        ``exact`` agent's guesses the rule that chose it (``"look-ahead"``,
+        ``"endgame"``, ...); None when the agent does not say (some
+        baselines open cells they have proved without claiming so: the
+        engine's ``mine_probability`` of 0 tells).
+    mine_probability : Fraction
+        The exact chance that the chosen cell is a mine.
+    least : Fraction
+        The least chance of a mine among the covered cells: what the safest
+        available move risks (0 when some cell is proved safe).
+    """
+
+    agent: str
+    rules: str
+    action: Action
+    reason: str | None
+    mine_probability: Fraction
+    least: Fraction
+
+    @property
+    def claim_holds(self) -> bool:
+        """False when the agent calls its move certain and the engine disagrees
+        (an open that may hit a mine, or a flag that may be wrong; under
+        minesearch, where opening a mine finds it, an open of a cell that is
+        neither surely safe nor surely a mine)."""
+        if self.reason != "proved":
+            return True
+        if self.action.kind == "flag":
+            return self.mine_probability == 1
+        return self.mine_probability == 0 or (self.rules == "minesearch" and self.mine_probability == 1)
+
+
+def suggest(
+    position: Position,
+    agent: str = "exact",
+    *,
+    rules: str = "classic",
+    seed=None,
+    analysis: Analysis | None = None,
+) -> Suggestion:
+    """The move ``agent`` (a name, with options after a colon) makes on ``position``.
+
+    The agent starts a new game under ``rules`` with ``seed`` and sees only
+    the position, so a stateful agent plays as it would on its first move
+    there. ``analysis`` is the engine's exact solve of ``position`` (it is
+    computed when not given; pass it to judge several agents on one solve).
+
+    Raises
+    ------
+    MissingTotalError
+        The position has no mine total (agents play games, where it is known).
+    InconsistentPositionError
+        No mine layout fits the position.
+    GameOverError
+        Nothing is left to play: no covered cell, a classic position showing
+        an opened mine, every covered cell a mine (classic), or every mine
+        found or flagged (minesearch).
+
+    >>> from cspmines import Position
+    >>> flag = suggest(Position.from_string("3x1x1\\n1.."), "set-theory")   # the cell beside the 1 is a mine
+    >>> flag.action, flag.reason, flag.claim_holds
+    (Action(kind='flag', cell=1, certain=True), 'proved', True)
+    >>> suggest(Position.from_string("3x1x1\\n*1."), "exact")
+    Traceback (most recent call last):
+    ...
+    cspmines.agents.advice.GameOverError: the position shows an opened mine: under classic rules the game is lost
+    """
+    if rules not in RULES:
+        raise ValueError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+    flat = position.grid.ravel()
+    if rules == "classic" and (flat == MINE).any():
+        raise GameOverError("the position shows an opened mine: under classic rules the game is lost")
+    if not (flat == COVERED).any():
+        raise GameOverError("no covered cell is left to open or flag")
+    # a flagged cell cannot be opened, so under minesearch a flag counts as found
+    if rules == "minesearch" and position.mines is not None and ((flat == MINE) | (flat == FLAG)).sum() >= position.mines:
+        raise GameOverError("every mine is found or flagged: under minesearch nothing is left to find")
+    if analysis is None:
+        analysis = solve(position)
+    if rules == "classic" and len(analysis.mine_cells) == len(position.covered_cells):
+        raise GameOverError("every covered cell is a mine: the game is won")
+    player = make_agent(agent)
+    guesses: list[Guess] = []
+    if isinstance(player, ExactAgent):
+        player.on_guess = guesses.append
+    player.reset(rules=rules, seed=seed)
+    action = player.act(position)
+    reason: str | None = "proved" if action.certain else (guesses[-1].reason if guesses else None)
+    chance = Fraction(analysis.probability(action.cell))
+    (least,) = analysis.least_probabilities(1)
+    return Suggestion(agent, rules, action, reason, chance, Fraction(least))

@@ -1,0 +1,137 @@
+"""suggest(): an agent's move on a position, judged against the brute-force oracle."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from cspmines import InconsistentPositionError, MissingTotalError, Position
+from cspmines.agents import ExactAgent, agent_names, make_agent
+from cspmines.agents.advice import GameOverError, suggest
+from cspmines.position import COVERED, FLAG, MINE
+
+from bruteforce import brute_force
+from randompositions import random_position
+
+GUESS_REASONS = {"endgame", "fifty-fifty", "pseudo fifty-fifty", "pocket", "look-ahead", "least risk", "likeliest mine"}
+
+
+def _playable_positions(count: int, seed: int):
+    """Random small positions with a total, consistent, with a covered cell that is not a mine in every layout."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        position = random_position(rng, max_covered=12)
+        if position.mines is None:
+            continue
+        oracle = brute_force(position)
+        if not oracle.model_count or all(p == 1 for p in oracle.probabilities.values()):
+            continue
+        found += 1
+        yield position, oracle
+
+
+@pytest.mark.parametrize("rules", ["classic", "score", "minesearch"])
+def test_every_agent_is_judged_by_the_exact_probabilities(rules):
+    """The chosen cell's chance and the least chance are the oracle's; a certain claim of the
+    exact agent always holds; its guesses name a rule."""
+    checked = 0
+    for index, (position, oracle) in enumerate(_playable_positions(40, seed=800 + len(rules))):
+        opened_mines = int((position.grid == MINE).sum())
+        found = opened_mines + int((position.grid == FLAG).sum())
+        over = (rules == "classic" and opened_mines) or (rules == "minesearch" and found == position.mines)
+        if over:
+            with pytest.raises(GameOverError, match="opened mine|every mine is found"):
+                suggest(position, "exact", rules=rules)
+            continue
+        for name in agent_names():
+            suggestion = suggest(position, name, rules=rules, seed=index)
+            cell = suggestion.action.cell
+            assert position.grid.flat[cell] in (COVERED, FLAG), (name, position)
+            assert suggestion.mine_probability == oracle.probabilities[cell]
+            assert suggestion.least == min(oracle.probabilities.values())
+            assert isinstance(suggestion.mine_probability, Fraction)
+            if name == "exact":
+                assert suggestion.claim_holds, position
+                assert suggestion.reason == "proved" if suggestion.action.certain else suggestion.reason in GUESS_REASONS
+            else:
+                assert suggestion.reason in ("proved", None)
+            checked += 1
+    assert checked > 150
+
+
+def test_suggest_is_the_agents_own_first_move():
+    """The same move as the agent makes when it starts a game on the position with that seed."""
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        position = random_position(rng, max_covered=12)
+        if position.mines is None or (position.grid == MINE).any() or not brute_force(position).model_count:
+            continue
+        oracle = brute_force(position)
+        if all(p == 1 for p in oracle.probabilities.values()):
+            continue
+        for name in ("exact", "greedy", "partition", "knowledge-base"):
+            agent = make_agent(name)
+            agent.reset(rules="classic", seed=3)
+            assert suggest(position, name, seed=3).action == agent.act(position)
+
+
+def test_the_exact_agents_guess_reason_is_its_own():
+    """The reason is what the agent reports through on_guess for that move."""
+    position = Position.from_string("5x3x3\n1....\n2....\n.....")
+    reported = []
+    agent = ExactAgent(on_guess=reported.append)
+    agent.reset(rules="classic", seed=0)
+    action = agent.act(position)
+    suggestion = suggest(position, "exact", seed=0)
+    assert suggestion.action == action and suggestion.reason == reported[-1].reason == "endgame"
+    assert suggest(position, "exact:endgame=0", seed=0).reason == "look-ahead"
+
+
+def test_a_wrong_claim_is_shown():
+    """claim_holds is False when an agent calls a move certain and the engine disagrees."""
+    from cspmines.agents.advice import Suggestion
+    from cspmines.agents.base import Action
+
+    def judged(action, reason, chance, rules="classic"):
+        return Suggestion("x", rules, action, reason, Fraction(chance), Fraction(0)).claim_holds
+
+    assert not judged(Action.open(0, certain=True), "proved", Fraction(1, 3))
+    assert not judged(Action.open(0, certain=True), "proved", 1)  # a mine opened as safe
+    assert judged(Action.open(0, certain=True), "proved", 1, rules="minesearch")  # a mine found on purpose
+    assert not judged(Action.open(0, certain=True), "proved", Fraction(1, 2), rules="minesearch")
+    assert not judged(Action.flag(0, certain=True), "proved", Fraction(2, 3))
+    assert judged(Action.flag(0, certain=True), "proved", 1)
+    assert judged(Action.open(0), None, Fraction(1, 3))  # a guess claims nothing
+
+
+@pytest.mark.parametrize(
+    "text, rules, error, words",
+    [
+        ("3x1x1\n*1.", "classic", GameOverError, "opened mine"),
+        ("2x1x1\n1F", "score", GameOverError, "no covered cell"),
+        ("3x1x1\n1..", "bogus", ValueError, "rules must be one of"),
+        ("3x1x1\n*1.", "minesearch", GameOverError, "every mine is found"),
+        ("3x1x1\nF1.", "minesearch", GameOverError, "found or flagged"),
+        ("3x1x1\n.1.", "classic", None, None),
+        ("3x1x2\n.1.", "classic", InconsistentPositionError, "inconsistent"),
+        ("3x1\n.1.", "classic", MissingTotalError, "total"),
+    ],
+)
+def test_positions_with_no_move_are_refused(text, rules, error, words):
+    position = Position.from_string(text)
+    if error is None:
+        assert suggest(position, "exact", rules=rules).mine_probability == Fraction(1, 2)
+        return
+    with pytest.raises(error, match=words):
+        suggest(position, "exact", rules=rules)
+
+
+def test_a_won_classic_position_is_refused_but_score_still_flags():
+    position = Position.from_string("3x1x2\n.2.")
+    with pytest.raises(GameOverError, match="won"):
+        suggest(position, "exact")
+    suggestion = suggest(position, "exact", rules="score")
+    assert suggestion.action.kind == "flag" and suggestion.mine_probability == 1 and suggestion.claim_holds
