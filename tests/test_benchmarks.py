@@ -24,6 +24,7 @@ RUNS = [
     ("games.py", ["--agent", "exact", "--agent", "greedy", "--preset", "beginner", "--games", "3"], "greedy"),
     ("guessing.py", ["--games", "4", "--preset", "beginner", "--workers", "1", "--option=", "--option", "lookahead=0"], "lookahead=0 against defaults"),
     ("memory.py", ["--filter", "expert-5-013", "--games", "1"], "held after them all"),
+    ("moves.py", ["--games", "2", "--preset", "beginner", "--workers", "1", "--agent", "exact", "--agent", "greedy"], "a guess is needed"),
     ("losses.py", ["--games", "4", "--preset", "beginner", "--workers", "1"], "lost games by the number of the fatal guess"),
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
     ("sampling.py", ["--positions", "{tmp}", "--layouts", "3"], "expert-5-013"),

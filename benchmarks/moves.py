@@ -1,0 +1,112 @@
+"""How good each agent's single move is, judged by the exact engine on positions from real play.
+
+Usage::
+
+    python benchmarks/moves.py --games 100 --preset expert --every 5
+
+Plays the shared boards (the same as ``cspmines bench`` with the same seed)
+with the exact agent and keeps every ``--every``-th position it meets, and
+every position where it has to guess. Each agent is then asked for its move
+on each kept position (:func:`cspmines.agents.suggest`, its first move of a
+game there) and the move is set beside the engine's exact probabilities:
+
+* where some cell is proved safe: how often the agent opens one (or flags a
+  proved mine), and the mean chance of a mine of what it opens;
+* where no cell is proved safe (a guess is needed): the mean chance of a
+  mine of the agent's move, its mean excess over the least chance on the
+  board, and how often it picks a cell of the least chance.
+
+Win rates (``cspmines bench``) fold many moves and luck together; this
+measures one move at a time, on the same positions for every agent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+
+from guessing import board_arguments  # the script beside this one
+
+from cspmines import solve
+from cspmines.agents import agent_names, make_agent, suggest
+from cspmines.bench import Suite, board_for
+from cspmines.games import Game
+
+
+def _positions(args) -> list:
+    """The kept positions of game ``i``: every ``every``-th, and each one where the exact agent guesses."""
+    suite, i, every = args
+    game = Game(board_for(suite, i))
+    agent = make_agent("exact")
+    agent.reset(rules="classic", seed=i)
+    kept, move = [], 0
+    while game.status == "playing":
+        position = game.position
+        action = agent.act(position)
+        if move % every == 0 or not action.certain:
+            kept.append(position)
+        game.apply(action)
+        move += 1
+    return kept
+
+
+def _judge(args) -> list:
+    """(agent, a proved safe cell exists, open or flag, the cell's mine chance, the least chance) per agent."""
+    position, agents, seed = args
+    analysis = solve(position)
+    rows = []
+    for agent in agents:
+        suggestion = suggest(position, agent, seed=seed, analysis=analysis)
+        least = suggestion.least
+        rows.append((agent, least == 0, suggestion.action.kind, suggestion.mine_probability, least))
+    return rows
+
+
+def mean(values) -> float:
+    values = list(values)
+    return statistics.fmean(values) if values else float("nan")
+
+
+def main(argv=None) -> int:
+    parser = board_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
+    parser.set_defaults(games=100)
+    parser.add_argument("--every", type=int, default=5, help="keep every N-th position (guesses are always kept)")
+    parser.add_argument("--agent", action="append", help="agents to judge (default: every registered agent)")
+    args = parser.parse_args(argv)
+    agents = args.agent or list(agent_names())
+    suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        positions = [p for kept in pool.map(_positions, [(suite, i, args.every) for i in range(args.games)]) for p in kept]
+        judged = pool.map(_judge, [(p, agents, args.seed + k) for k, p in enumerate(positions)], chunksize=8)
+        by_agent = defaultdict(list)
+        for rows in judged:
+            for agent, *row in rows:
+                by_agent[agent].append(row)
+    with_safe = sum(1 for has_safe, *_ in by_agent[agents[0]] if has_safe)
+    print(
+        f"{len(positions)} positions from {args.games} classic {args.preset} games (first click {args.first_click}, "
+        f"seed {args.seed}): {with_safe} with a proved safe cell, {len(positions) - with_safe} needing a guess"
+    )
+    print("a proved move opens a proved safe cell or flags a proved mine; mine chances are of the cells opened")
+    print(f"{'':>16} | {'a safe cell exists':^24} | {'a guess is needed':^38}")
+    header = f"{'agent':>16} | {'proved move':>11} {'mine chance':>11} | {'flags':>6} {'mine chance':>11} {'excess':>8} {'at least':>8}"
+    print(header)
+    print("-" * len(header))
+    for agent in agents:
+        rows = by_agent[agent]
+        safe_rows = [(kind, chance) for has_safe, kind, chance, _ in rows if has_safe]
+        guess_rows = [(kind, chance, least) for has_safe, kind, chance, least in rows if not has_safe]
+        proved = mean((chance == 0) if kind == "open" else (chance == 1) for kind, chance in safe_rows)
+        opened = [(chance, least) for kind, chance, least in guess_rows if kind == "open"]
+        print(
+            f"{agent:>16} | {proved:>11.1%} {mean(float(c) for k, c in safe_rows if k == 'open'):>11.4f} | "
+            f"{mean(kind == 'flag' for kind, _, _ in guess_rows):>6.1%} {mean(float(c) for c, _ in opened):>11.4f} "
+            f"{mean(float(c - least) for c, least in opened):>8.4f} {mean(c == least for c, least in opened):>8.1%}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
