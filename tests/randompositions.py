@@ -40,3 +40,19 @@ def random_position(rng: np.random.Generator, *, max_covered: int = 14, corrupt:
         if np.count_nonzero(grid == COVERED) <= max_covered:
             total = int(mine.sum()) if rng.random() < 0.75 else None
             return Position(grid.reshape(height, width), mines=total)
+
+
+def positions_with_total(count: int, seed: int, *, max_covered: int, accept):
+    """``count`` random positions with a mine total, each with what ``accept(position)`` says of it;
+    a position it answers None for is passed over."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        position = random_position(rng, max_covered=max_covered)
+        if position.mines is None:
+            continue
+        verdict = accept(position)
+        if verdict is None:
+            continue
+        found += 1
+        yield position, verdict

@@ -13,24 +13,19 @@ from cspmines.agents.advice import GameOverError, suggest
 from cspmines.position import COVERED, FLAG, MINE
 
 from bruteforce import brute_force
-from randompositions import random_position
+from randompositions import positions_with_total, random_position
 
 GUESS_REASONS = {"endgame", "fifty-fifty", "pseudo fifty-fifty", "pocket", "look-ahead", "least risk", "likeliest mine"}
 
 
 def _playable_positions(count: int, seed: int):
-    """Random small positions with a total, consistent, with a covered cell that is not a mine in every layout."""
-    rng = np.random.default_rng(seed)
-    found = 0
-    while found < count:
-        position = random_position(rng, max_covered=12)
-        if position.mines is None:
-            continue
+    """Random consistent positions with a total and a covered cell that is not a mine in every layout, with their oracles."""
+
+    def playable(position: Position):
         oracle = brute_force(position)
-        if not oracle.model_count or all(p == 1 for p in oracle.probabilities.values()):
-            continue
-        found += 1
-        yield position, oracle
+        return oracle if oracle.model_count and any(p < 1 for p in oracle.probabilities.values()) else None
+
+    return positions_with_total(count, seed, max_covered=12, accept=playable)
 
 
 @pytest.mark.parametrize("rules", ["classic", "score", "minesearch"])

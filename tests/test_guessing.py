@@ -18,22 +18,19 @@ from cspmines.agents.guessing import forced_fifty_fifty, look_ahead, shortlist
 from cspmines.errors import InconsistentPositionError
 
 from bruteforce import mine_layouts
-from randompositions import random_position
+from randompositions import positions_with_total, random_position
 
 
 def consistent_positions(count: int, seed: int):
-    rng = np.random.default_rng(seed)
-    found = 0
-    while found < count:
-        position = random_position(rng, max_covered=10)
-        if position.mines is None:
-            continue
+    """Random consistent positions with a total, and their analyses."""
+
+    def solved(position: Position):
         try:
-            analysis = solve(position)
+            return solve(position)
         except InconsistentPositionError:
-            continue
-        found += 1
-        yield position, analysis
+            return None
+
+    return positions_with_total(count, seed, max_covered=10, accept=solved)
 
 
 def layouts_by_clue(position: Position, layouts: list, cell: int) -> tuple[dict, list]:
