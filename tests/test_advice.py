@@ -130,3 +130,14 @@ def test_a_won_classic_position_is_refused_but_score_still_flags():
         suggest(position, "exact")
     suggestion = suggest(position, "exact", rules="score")
     assert suggestion.action.kind == "flag" and suggestion.mine_probability == 1 and suggestion.claim_holds
+
+
+def test_a_given_analysis_must_be_an_exact_solve_of_the_position():
+    from cspmines import solve
+
+    position = Position.from_string("5x3x3\n1....\n2....\n.....")
+    assert suggest(position, "greedy", analysis=solve(position)) == suggest(position, "greedy")
+    with pytest.raises(ValueError, match="same position"):
+        suggest(position, "greedy", analysis=solve(position.with_mines(4)))
+    with pytest.raises(ValueError, match="same position"):
+        suggest(position, "greedy", analysis=solve(position, max_chain=1))

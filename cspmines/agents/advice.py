@@ -95,7 +95,8 @@ def suggest(
     The agent starts a new game under ``rules`` with ``seed`` and sees only
     the position, so a stateful agent plays as it would on its first move
     there. ``analysis`` is the engine's exact solve of ``position`` (it is
-    computed when not given; pass it to judge several agents on one solve).
+    computed when not given; pass it to judge several agents on one solve;
+    a solve of another position, or one cut short, raises ``ValueError``).
 
     Raises
     ------
@@ -129,6 +130,8 @@ def suggest(
         raise GameOverError("every mine is found or flagged: under minesearch nothing is left to find")
     if analysis is None:
         analysis = solve(position)
+    elif analysis.position != position or not analysis.exact:
+        raise ValueError("analysis must be an exact solve of the same position (with its total)")
     if rules == "classic" and len(analysis.mine_cells) == len(position.covered_cells):
         raise GameOverError("every covered cell is a mine: the game is won")
     player = make_agent(agent)
