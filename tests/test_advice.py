@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cspmines import InconsistentPositionError, MissingTotalError, Position
-from cspmines.agents import ExactAgent, agent_names, make_agent
+from cspmines.agents import Action, ExactAgent, agent_names, make_agent
 from cspmines.agents.advice import GameOverError, suggest
 from cspmines.position import COVERED, FLAG, MINE
 
@@ -35,8 +35,7 @@ def test_every_agent_is_judged_by_the_exact_probabilities(rules):
     checked = 0
     for index, (position, oracle) in enumerate(_playable_positions(40, seed=800 + len(rules))):
         opened_mines = int((position.grid == MINE).sum())
-        found = opened_mines + int((position.grid == FLAG).sum())
-        over = (rules == "classic" and opened_mines) or (rules == "minesearch" and found == position.mines)
+        over = (rules == "classic" and opened_mines) or (rules == "minesearch" and opened_mines == position.mines)
         if over:
             with pytest.raises(GameOverError, match="opened mine|every mine is found"):
                 suggest(position, "exact", rules=rules)
@@ -45,7 +44,8 @@ def test_every_agent_is_judged_by_the_exact_probabilities(rules):
             suggestion = suggest(position, name, rules=rules, seed=index)
             cell = suggestion.action.cell
             assert position.grid.flat[cell] in (COVERED, FLAG), (name, position)
-            assert suggestion.mine_probability == oracle.probabilities[cell]
+            flagged = position.grid.flat[cell] == FLAG
+            assert suggestion.mine_probability == (1 if flagged else oracle.probabilities[cell])
             assert suggestion.least == min(oracle.probabilities.values())
             assert isinstance(suggestion.mine_probability, Fraction)
             if name == "exact":
@@ -109,7 +109,6 @@ def test_a_wrong_claim_is_shown():
         ("2x1x1\n1F", "score", GameOverError, "no covered cell"),
         ("3x1x1\n1..", "bogus", ValueError, "rules must be one of"),
         ("3x1x1\n*1.", "minesearch", GameOverError, "every mine is found"),
-        ("3x1x1\nF1.", "minesearch", GameOverError, "found or flagged"),
         ("3x1x1\n.1.", "classic", None, None),
         ("3x1x2\n.1.", "classic", InconsistentPositionError, "inconsistent"),
         ("3x1\n.1.", "classic", MissingTotalError, "total"),
@@ -141,3 +140,15 @@ def test_a_given_analysis_must_be_an_exact_solve_of_the_position():
         suggest(position, "greedy", analysis=solve(position.with_mines(4)))
     with pytest.raises(ValueError, match="same position"):
         suggest(position, "greedy", analysis=solve(position, max_chain=1))
+
+
+def test_under_minesearch_the_exact_agent_lifts_a_flag_when_every_mine_left_is_under_one():
+    """A flagged cell cannot be opened: the agent lifts the flag, then opens the cell, and wins."""
+    from cspmines.games import Board, Game, play
+
+    position = Position.from_string("4x2x3\n1..2\nF2FF")
+    suggestion = suggest(position, "exact", rules="minesearch")
+    assert suggestion.action == Action.flag(4, certain=True) and suggestion.mine_probability == 1
+    record = play(make_agent("exact"), Game.from_position(position, Board.from_layout(4, 2, {4, 6, 7}), rules="minesearch"), seed=0)
+    assert record.status == "won"
+    assert [m.action for m in record.history][:2] == [Action.flag(4, certain=True), Action.open(4, certain=True)]

@@ -48,7 +48,7 @@ class Suggestion:
     rules : str
         The rules it played under (see :data:`~cspmines.agents.base.RULES`).
     action : Action
-        The move: open or flag one cell.
+        The move: open or flag one cell (a flag on a flagged cell lifts it).
     reason : str or None
         ``"proved"`` when the agent claims the move is certain; for the
         ``exact`` agent's guesses the rule that chose it (``"look-ahead"``,
@@ -56,7 +56,8 @@ class Suggestion:
         baselines open cells they have proved without claiming so: the
         engine's ``mine_probability`` of 0 tells).
     mine_probability : Fraction
-        The exact chance that the chosen cell is a mine.
+        The exact chance that the chosen cell is a mine (1 for a flagged
+        cell: the engine takes a flag as a known mine).
     least : Fraction
         The least chance of a mine among the covered cells: what the safest
         available move risks (0 when some cell is proved safe).
@@ -107,7 +108,7 @@ def suggest(
     GameOverError
         Nothing is left to play: no covered cell, a classic position showing
         an opened mine, every covered cell a mine (classic), or every mine
-        found or flagged (minesearch).
+        found (minesearch).
 
     >>> from cspmines import Position
     >>> flag = suggest(Position.from_string("3x1x1\\n1.."), "set-theory")   # the cell beside the 1 is a mine
@@ -125,9 +126,8 @@ def suggest(
         raise GameOverError("the position shows an opened mine: under classic rules the game is lost")
     if not (flat == COVERED).any():
         raise GameOverError("no covered cell is left to open or flag")
-    # a flagged cell cannot be opened, so under minesearch a flag counts as found
-    if rules == "minesearch" and position.mines is not None and ((flat == MINE) | (flat == FLAG)).sum() >= position.mines:
-        raise GameOverError("every mine is found or flagged: under minesearch nothing is left to find")
+    if rules == "minesearch" and position.mines is not None and (flat == MINE).sum() >= position.mines:
+        raise GameOverError("every mine is found: under minesearch the game is won")
     if analysis is None:
         analysis = solve(position)
     elif analysis.position != position or not analysis.exact:
@@ -141,6 +141,7 @@ def suggest(
     player.reset(rules=rules, seed=seed)
     action = player.act(position)
     reason: str | None = "proved" if action.certain else (guesses[-1].reason if guesses else None)
-    chance = Fraction(analysis.probability(action.cell))
+    # the engine counts a flag as a mine (a flag action on one lifts it)
+    chance = Fraction(1) if flat[action.cell] == FLAG else Fraction(analysis.probability(action.cell))
     (least,) = analysis.least_probabilities(1)
     return Suggestion(agent, rules, action, reason, chance, Fraction(least))

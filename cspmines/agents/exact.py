@@ -286,7 +286,15 @@ class ExactAgent(SeededAgent):
 
         if self.rules == "minesearch":  # a proved safe cell would cost a cell for nothing
             pending = first_pending()
-            return Action.open(pending, certain=True) if pending is not None else None
+            if pending is not None:
+                return Action.open(pending, certain=True)
+            flagged = np.flatnonzero(flat == FLAG)
+            if len(flagged) and all(c in self.safe for c in np.flatnonzero(flat == COVERED)):
+                # every mine left is under a flag (a position given with flags), and a flagged cell
+                # cannot be opened: lift one (a flag on a flag removes it); it stays a known mine, opened next
+                self.mines.add(int(flagged[0]))
+                return Action.flag(int(flagged[0]), certain=True)
+            return None
         if self.safe:
             return Action.open(min(self.safe), certain=True)
         if self.rules == "score" and (pending := first_pending()) is not None:
