@@ -143,12 +143,13 @@ def test_a_given_analysis_must_be_an_exact_solve_of_the_position():
 
 
 def test_under_minesearch_the_exact_agent_lifts_a_flag_when_every_mine_left_is_under_one():
-    """A flagged cell cannot be opened: the agent lifts the flag, then opens the cell, and wins."""
-    from cspmines.games import Board, Game, play
-
+    """A flagged cell cannot be opened: shown such a position, the agent lifts a flag, keeping the cell
+    as a known mine, and opens it next."""
     position = Position.from_string("4x2x3\n1..2\nF2FF")
     suggestion = suggest(position, "exact", rules="minesearch")
     assert suggestion.action == Action.flag(4, certain=True) and suggestion.mine_probability == 1
-    record = play(make_agent("exact"), Game.from_position(position, Board.from_layout(4, 2, {4, 6, 7}), rules="minesearch"), seed=0)
-    assert record.status == "won"
-    assert [m.action for m in record.history][:2] == [Action.flag(4, certain=True), Action.open(4, certain=True)]
+    agent = make_agent("exact")
+    agent.reset(rules="minesearch", seed=0)
+    assert agent.act(position) == Action.flag(4, certain=True)
+    lifted = Position.from_string("4x2x3\n1..2\n.2FF")  # alone, this position cannot tell 4 from 1
+    assert agent.act(lifted) == Action.open(4, certain=True)

@@ -222,3 +222,18 @@ def test_a_classic_position_with_an_opened_mine_is_lost():
     position = Position.from_string("3x1x1\n*1.")
     assert Game.from_position(position, Board([[True, False, False]])).status == "lost"
     assert Game.from_position(position, Board([[True, False, False]]), rules="minesearch").status == "won"
+
+
+@pytest.mark.parametrize("agent", ["exact", "greedy", "knowledge-base", "partition", "random", "risk-score", "set-theory", "single-point"])
+def test_minesearch_from_a_flagged_position_lifts_the_flags_so_every_mine_can_be_found(agent):
+    """A flagged cell cannot be opened, and under minesearch opening is how a mine is found:
+    the resumed game starts with the flags lifted, and every agent finds every mine."""
+    position = Position.from_string("5x5x7\nF.111\n3?32F\n..3.4\n113..\n00.22")
+    (board_mines,) = sample_layouts(position, 1, seed=2)
+    board = Board.from_layout(5, 5, board_mines)
+    game = Game.from_position(position, board, rules="minesearch")
+    assert not (game.position.grid == FLAG).any()
+    assert (game.position.grid == COVERED).sum() == (position.grid == COVERED).sum() + (position.grid == FLAG).sum()
+    assert Game.from_position(position, board, rules="classic").position == position  # other rules keep them
+    record = play(make_agent(agent), game, seed=0)
+    assert record.status == "won" and record.mines_opened == 7

@@ -86,8 +86,9 @@ class Game:
         """The game on ``board`` as it stands when the player sees ``position``: play on from there.
 
         Every opened cell shows its clue (or stays withheld, ``?``), flags
-        stay, an opened mine counts as opened (a classic game showing one is
-        lost). A board drawn by :func:`cspmines.sample_layouts` from the
+        stay (under minesearch they are lifted: a mine is found only by
+        opening it, which a flag forbids), an opened mine counts as opened
+        (a classic game showing one is lost). A board drawn by :func:`cspmines.sample_layouts` from the
         position always fits; one that does not raises an error naming the
         first cell it would show otherwise. ``rules``, ``withheld`` and
         ``seed`` are as for :class:`Game` and apply to the moves from here.
@@ -129,7 +130,8 @@ class Game:
                 if not mine:
                     raise BoardMismatchError(f"the board cannot show this position: {where} shows a mine, the board has none there")
                 game.mines_opened += 1
-            game._view[cell] = code
+            # under minesearch a mine is found only by opening it, which a flag would forbid: lift the flags
+            game._view[cell] = COVERED if code == FLAG and rules == "minesearch" else code
         if rules == "classic" and game.mines_opened:
             game.status = "lost"
         else:
