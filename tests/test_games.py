@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from cspmines import Position, sample_layouts
-from cspmines.agents import Action, make_agent
+from cspmines import CspminesError, Position, sample_layouts
+from cspmines.agents import Action, agent_names, make_agent
 from cspmines.games import (
     PRESETS,
     AgentError,
@@ -21,6 +21,8 @@ from cspmines.games import (
     play,
 )
 from cspmines.position import COVERED, FLAG, MINE, WITHHELD
+
+from randompositions import positions_with_total
 
 
 def test_presets_and_sizes():
@@ -237,3 +239,25 @@ def test_minesearch_from_a_flagged_position_lifts_the_flags_so_every_mine_can_be
     assert Game.from_position(position, board, rules="classic").position == position  # other rules keep them
     record = play(make_agent(agent), game, seed=0)
     assert record.status == "won" and record.mines_opened == 7
+
+
+def test_every_agent_plays_on_to_the_end_from_random_positions_under_every_rule():
+    """Resumed from 150 random small positions (flags, opened mines and withheld clues among them)
+    on a board drawn from the position, every agent finishes every game it can play without an error."""
+    def drawn_board(position: Position):
+        try:
+            (layout,) = sample_layouts(position, 1, seed=position.size)
+        except CspminesError:  # inconsistent: no board shows it
+            return None
+        return Board.from_layout(position.width, position.height, layout)
+
+    finished = 0
+    for position, board in positions_with_total(150, 11, max_covered=10, accept=drawn_board):
+        for rules in ("classic", "minesearch", "score"):
+            if Game.from_position(position, board, rules=rules).status != "playing":
+                continue
+            for agent in agent_names():
+                record = play(make_agent(agent), Game.from_position(position, board, rules=rules), seed=1)
+                assert record.status in ("won", "lost", "finished"), (agent, rules, position)
+                finished += 1
+    assert finished > 2000
