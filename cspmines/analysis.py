@@ -47,6 +47,13 @@ class ComponentReport:
         False when its count was cut short by the budget.
     stats : dict
         The backend's work figures (backend, states, seconds, ...).
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> (chain,) = solve(Position.from_string("3x2x1\\n1..\\n...")).components
+    >>> chain.cells, chain.clues, chain.n_boxes, chain.mine_range, chain.layouts
+    ((1, 3, 4), (0,), 1, (1, 1), 3)
     """
 
     cells: tuple
@@ -97,6 +104,15 @@ class Analysis:
         False when a budget cut some component short, or ``max_chain`` cut a
         chain (then ``approximate`` is True): those probabilities are estimates
         (see :attr:`inexact_cells`) and ``model_count`` is ``None``.
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n..."))
+    >>> analysis.model_count, analysis.exact   # the 1's mine is at 1, 3 or 4
+    (3, True)
+    >>> analysis.probability(1), analysis.safe_cells   # 2 and 5 touch no clue: the one mine is by the 1
+    (Fraction(1, 3), (2, 5))
     """
 
     def __init__(

@@ -45,7 +45,19 @@ class SuiteError(CspminesError, ValueError):
 
 @dataclass(frozen=True)
 class Suite:
-    """What to play: agents, board, rules, how many games, from which seed."""
+    """What to play: agents, board, rules, how many games, from which seed.
+
+    Build it with :meth:`create`, which checks the options; every agent plays
+    the same boards (:func:`board_for`), so agents are compared game by game.
+
+    >>> suite = Suite.create(agents=["exact", "greedy"], size="beginner", games=20, seed=0)
+    >>> suite.width, suite.height, suite.mines, suite.first_click
+    (9, 9, 10, 'safe')
+    >>> Suite.create(agents=["nope"])
+    Traceback (most recent call last):
+    ...
+    cspmines.bench.SuiteError: unknown or missing agents ['nope']; choose from exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point
+    """
 
     agents: tuple
     width: int
@@ -99,7 +111,12 @@ def _rng(suite: Suite, i: int, stream: int) -> np.random.Generator:
 
 
 def board_for(suite: Suite, i: int) -> Board:
-    """The board of game ``i``: from ``(seed, i)`` alone."""
+    """The board of game ``i``: from ``(seed, i)`` alone, whatever the agent, worker or run.
+
+    >>> suite = Suite.create(agents=["exact"], size="beginner", games=2, seed=0)
+    >>> str(board_for(suite, 1)) == str(board_for(suite, 1)) != str(board_for(suite, 0))
+    True
+    """
     return Board.random((suite.width, suite.height, suite.mines), seed=_rng(suite, i, 0), first_click=suite.first_click)
 
 
@@ -107,6 +124,11 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
     """Play game ``i`` of ``suite`` with ``agent``; a JSON-ready record (an error record if it fails).
 
     ``player`` replaces the agent made from its name (a configured instance, for studies).
+
+    >>> suite = Suite.create(agents=["exact"], size="beginner", games=1, seed=0)
+    >>> record = play_game(suite, "exact", 0)
+    >>> record["agent"], record["game"], record["status"]
+    ('exact', 0, 'won')
     """
     base = {"agent": agent, "game": i, **suite.config}
     try:
@@ -271,6 +293,13 @@ def run_suite(
         Skip the games already in ``out``.
     progress : bool, optional
         A progress bar on standard error (default: when it is a terminal).
+
+    Examples
+    --------
+    >>> suite = Suite.create(agents=["exact", "greedy"], size="beginner", games=20, seed=0)
+    >>> result = run_suite(suite, workers=1, progress=False)
+    >>> [(row["agent"], row["wins"], row["games"]) for row in result.summary]
+    [('exact', 20, 20), ('greedy', 0, 20)]
     """
     if executor not in ("process", "ray"):
         raise SuiteError(f"executor must be process or ray, got {executor!r}")

@@ -28,6 +28,9 @@ class Certainty:
 
     ``complete`` is False when the time limit stopped the checks: what is
     listed is still proved, but more cells may be certain.
+
+    >>> certain_cells(Position.from_string("4x1x1\\n1.1."))   # the 1s share cell 1: it is the mine
+    Certainty(safe=(3,), mines=(1,), complete=True)
     """
 
     safe: tuple
@@ -57,6 +60,14 @@ def certain_cells(
     ------
     InconsistentPositionError
         No layout fits.
+
+    Examples
+    --------
+    >>> from cspmines import Position
+    >>> certain_cells(Position.from_string("3x2x2\\n1..\\n1.."))   # two mines, nothing certain
+    Certainty(safe=(), mines=(), complete=True)
+    >>> certain_cells(Position.from_string("3x2x2\\n1..\\n1.."), mines=1).safe   # one: it is by the 1s
+    (2, 5)
     """
     system = ConstraintSystem.from_position(position, mines=mines)
     components = split_components(system)

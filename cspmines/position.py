@@ -102,6 +102,20 @@ class Position:
     ------
     PositionFormatError
         Unknown codes, an empty grid, a total out of range or below the known mines.
+
+    Examples
+    --------
+    >>> position = Position([[1, COVERED, COVERED], [COVERED, COVERED, COVERED]], mines=1)
+    >>> position.covered_cells, position.clue_cells, position.row_col(4)
+    ((1, 2, 3, 4, 5), (0,), (1, 1))
+    >>> print(position)
+    3x2x1
+    1..
+    ...
+    >>> position
+    Position.from_string('3x2x1\\n1..\\n...')
+    >>> Position.from_string(str(position)) == position
+    True
     """
 
     def __init__(self, grid: Iterable, *, mines: int | None = None):

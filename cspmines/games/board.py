@@ -84,6 +84,16 @@ class Board:
     mines : array_like of bool, shape (height, width)
     first_click : int or None, keyword-only
         The cell the game opens first (``None``: the agent chooses).
+
+    Examples
+    --------
+    >>> board = Board([[False, True, False], [False, False, False]])
+    >>> print(board)
+    3x2x1
+    1*1
+    111
+    >>> board.n_mines, board.is_mine(1), board.clue(3)
+    (1, True, 1)
     """
 
     def __init__(self, mines, *, first_click: int | None = None):

@@ -60,6 +60,18 @@ class Game:
         Chance that an opened safe cell's clue is withheld.
     seed : int or numpy.random.Generator, keyword-only
         Drives the withholding only (the board is already fixed).
+
+    Examples
+    --------
+    >>> game = Game(Board([[False, True, False], [False, False, False]]))
+    >>> game.apply(Action.open(2)); print(game.position)   # no first click was made: the agent makes it
+    3x2x1
+    ..1
+    ...
+    >>> for cell in (0, 3, 4, 5):
+    ...     game.apply(Action.open(cell))
+    >>> game.status, game.opened
+    ('won', 5)
     """
 
     def __init__(self, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed: int | np.random.Generator | None = None):

@@ -36,7 +36,11 @@ class MoveRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """Everything a benchmark needs about one finished game."""
+    """Everything a benchmark needs about one finished game (see :func:`play`).
+
+    ``history`` holds a :class:`MoveRecord` per move: the action, whether it
+    was a guess, and the agent's time.
+    """
 
     agent: str
     rules: str
@@ -70,6 +74,16 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
         proved mine is recorded. Slower; for tests and studies.
     max_moves : int
         Stop a runaway agent (default: four moves per cell).
+
+    Examples
+    --------
+    >>> from cspmines.agents import make_agent
+    >>> from cspmines.games import Board, Game
+    >>> record = play(make_agent("exact"), Game(Board.random("beginner", seed=4)), seed=0)
+    >>> record.status, record.moves, record.guesses
+    ('won', 26, 0)
+    >>> record.history[0].action, record.history[0].guess
+    (Action(kind='open', cell=8, certain=True), False)
     """
     agent.reset(rules=game.rules, seed=seed)
     limit = max_moves if max_moves is not None else 4 * game.board.size
