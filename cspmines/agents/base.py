@@ -97,11 +97,17 @@ _AGENTS: dict[str, Callable[[], Agent]] = {}
 
 
 def register_agent(name: str, factory: Callable[[], Agent]) -> None:
+    """Make ``factory`` (a class or function taking the agent's options as keywords) known by ``name``
+    to :func:`make_agent`, ``cspmines bench`` and the benchmark suites; a name registered again is replaced."""
     _AGENTS[name] = factory
 
 
 def agent_names() -> tuple[str, ...]:
-    """Registered agent names, sorted."""
+    """Registered agent names, sorted.
+
+    >>> agent_names()[:3]
+    ('exact', 'greedy', 'knowledge-base')
+    """
     return tuple(sorted(_AGENTS))
 
 

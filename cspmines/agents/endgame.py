@@ -33,6 +33,11 @@ def list_layouts(position: Position, *, limit: int, cells=None) -> list[frozense
     With ``cells`` (a closed set of covered cells: every clue touching one
     of them touches no other covered cell), only the layouts of those cells
     under the clues around them, whatever the mine total.
+
+    >>> list_layouts(Position.from_string("3x2x1\\n1..\\n1.."), limit=10)   # the 1s' mine at 1 or at 4
+    [frozenset({1}), frozenset({4})]
+    >>> list_layouts(Position.from_string("3x2x2\\n1..\\n..."), limit=2) is None   # more than 2
+    True
     """
     from pysat.solvers import Solver
 
@@ -192,7 +197,14 @@ def _split_by_count(masks: list[int], within: int) -> list[int]:
 
 def best_move(position: Position, *, limit: int = 40, budget: int = 200_000) -> tuple[int, float] | None:
     """(the cell to open, the chance of winning from here) by exhaustive search, or None
-    when there are more than ``limit`` layouts or the search passes ``budget`` states."""
+    when there are more than ``limit`` layouts or the search passes ``budget`` states.
+
+    >>> cell, chance = best_move(Position.from_string("5x3x3\\n1....\\n2....\\n....."), limit=200)
+    >>> cell, round(chance, 4)
+    (13, 0.8611)
+    >>> best_move(Position.from_string("5x3x3\\n1....\\n2....\\n....."), limit=10) is None   # too many layouts
+    True
+    """
     layouts = list_layouts(position, limit=limit)
     if not layouts or len(layouts) < 2:
         return None

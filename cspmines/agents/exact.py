@@ -64,6 +64,13 @@ class Guess:
     (every option off) or, under minesearch, ``"likeliest mine"``;
     ``safety`` is its exact chance of being safe and ``covered`` the number
     of covered cells when it was made (how far the game had gone).
+
+    >>> from cspmines.games import Board, Game, play
+    >>> guesses = []
+    >>> play(ExactAgent(on_guess=guesses.append), Game(Board.random("expert", seed=1)), seed=0).status
+    'lost'
+    >>> guesses
+    [Guess(cell=427, reason='endgame', safety=0.5, covered=101)]
     """
 
     cell: int
@@ -185,6 +192,14 @@ class ExactAgent(SeededAgent):
 
     The defaults and what each option is worth are measured by
     ``benchmarks/guessing.py`` (the README's ablation table).
+
+    Examples
+    --------
+    >>> from cspmines import Position
+    >>> agent = ExactAgent(lookahead=3)
+    >>> agent.reset(rules="classic", seed=0)
+    >>> agent.act(Position.from_string("3x2x1\\n1..\\n1.."))   # the 1s' mine is at 1 or 4: 2 is safe
+    Action(kind='open', cell=2, certain=True)
     """
 
     name = "exact"
