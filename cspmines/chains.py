@@ -45,7 +45,14 @@ def zero_cut(position) -> bool:
 
 
 def component_rows(analysis) -> list[dict]:
-    """One row per component of an analysis."""
+    """One row per component of an analysis: its size, ``length`` (how far influence travels),
+    ``width`` and counting cost.
+
+    >>> from cspmines import Position, solve
+    >>> (row,) = component_rows(solve(Position.from_string("3x2x1\\n1..\\n...")))
+    >>> row["cells"], row["boxes"], row["clues"], row["length"]   # three cells all beside the one clue
+    (3, 1, 1, 1)
+    """
     return [
         {
             "cells": c.n_cells,
@@ -85,7 +92,13 @@ class _Surveyor:
 
 
 def chain_game(suite, agent: str, i: int) -> dict:
-    """Game ``i`` of ``suite`` played by the exact agent, with the chains of every position it saw."""
+    """Game ``i`` of ``suite`` played by the exact agent, with the chains of every position it saw.
+
+    >>> from cspmines.bench import Suite
+    >>> record = chain_game(Suite.create(agents=["exact"], size="beginner", games=1, seed=0), "exact", 0)
+    >>> record["status"], record["positions"], len(record["chains"]), sorted(record["chains"][0])[:3]
+    ('won', 20, 29, ['backend', 'boxes', 'cells'])
+    """
     from .bench import play_game  # bench runs this task; imported here to keep the import one-way
 
     chains, positions, cuts = [], 0, 0
@@ -102,7 +115,14 @@ def chain_game(suite, agent: str, i: int) -> dict:
 
 
 def summarize_chains(records: list) -> list[dict]:
-    """Per configuration: games, positions solved, chains met, their lengths, widths and cost."""
+    """Per configuration: games, positions solved, chains met, their lengths, widths and cost.
+
+    >>> from cspmines.bench import Suite
+    >>> suite = Suite.create(agents=["exact"], size="beginner", games=2, seed=0)
+    >>> (row,) = summarize_chains([chain_game(suite, "exact", i) for i in range(2)])
+    >>> row["games"], row["positions"], row["chains"], row["max_length"], row["win_rate"]
+    (2, 36, 60, 8, 1.0)
+    """
     groups: dict[tuple, list] = {}
     for record in records:
         if "error" in record:

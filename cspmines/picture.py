@@ -33,7 +33,13 @@ def _shade(p: float) -> str:
 
 def scene(subject, *, components: bool = False) -> dict:
     """What to draw, independent of the output format: cells with fill, text and mark;
-    outline edges per component. ``subject`` is a Position or an Analysis."""
+    outline edges per component. ``subject`` is a Position or an Analysis.
+
+    >>> from cspmines import Position, solve
+    >>> drawn = scene(solve(Position.from_string("3x2x1\\n1..\\n...")), components=True)
+    >>> drawn["cells"][2]["mark"], drawn["cells"][1]["title"], len(drawn["outlines"])   # one chain of 3 cells
+    ('safe', '(0, 1): 0.3333', 8)
+    """
     analysis = subject if hasattr(subject, "probabilities") else None
     position: Position = analysis.position if analysis is not None else subject
     probabilities = analysis.probabilities() if analysis is not None else None
@@ -77,7 +83,13 @@ def scene(subject, *, components: bool = False) -> dict:
 
 
 def render_svg(subject, *, components: bool = False, cell_size: int = 22) -> str:
-    """An SVG picture of a Position or an Analysis."""
+    """An SVG picture of a Position or an Analysis (what ``_repr_svg_`` shows in a notebook).
+
+    >>> from cspmines import Position
+    >>> svg = render_svg(Position.from_string("3x2x1\\n1..\\n..."), cell_size=20)
+    >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40"'), svg.count("<rect")
+    (True, 6)
+    """
     drawn = scene(subject, components=components)
     s = cell_size
     parts = [

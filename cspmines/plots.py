@@ -20,6 +20,11 @@ MEASURES = {
 
 
 def measure_of(rules: str) -> tuple[str, str, bool]:
+    """(the summary field, its label, whether higher is better) that rule variant is judged by.
+
+    >>> measure_of("minesearch")
+    ('mean_opened_fraction', 'fraction of cells opened', False)
+    """
     return MEASURES[rules]
 
 

@@ -51,7 +51,13 @@ def _cell_label(p: float) -> str:
 def board_text(analysis: Analysis, *, color: bool = False) -> str:
     """The board, three characters a cell: clues, ``F``/``*`` known mines,
     ``?`` withheld, and each covered cell's mine chance in percent
-    (``S`` certainly safe, ``M`` certainly a mine)."""
+    (``S`` certainly safe, ``M`` certainly a mine).
+
+    >>> from cspmines import Position, solve
+    >>> print(board_text(solve(Position.from_string("3x2x1\\n1..\\n..."))))
+      1 33  S
+     33 33  S
+    """
     position = analysis.position
     probabilities = analysis.probabilities()
     lines = []
@@ -71,7 +77,18 @@ def board_text(analysis: Analysis, *, color: bool = False) -> str:
 
 
 def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
-    """A few lines: certain cells, best guess, components, and (``exact``) counts and fractions."""
+    """A few lines: certain cells, best guess, components, and (``exact``) counts and fractions.
+
+    >>> from cspmines import Position, solve
+    >>> print(summary_text(solve(Position.from_string("3x2x1\\n1..\\n...")), exact=True))
+    safe: (0,2) (1,2)
+    mines: none
+    least risk: 0.0000 at 2 cell(s), first (0,2)
+    components: 1 (cells: 3)
+    models: 3
+    . 1/3 0
+    1/3 1/3 0
+    """
     position = analysis.position
     coords = lambda cells: " ".join(f"({r},{c})" for r, c in map(position.row_col, cells)) or "none"  # noqa: E731
     best = analysis.best_cells()
@@ -100,6 +117,11 @@ def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
 
     Big integers are decimal strings and fractions ``"n/d"`` strings, so that
     no consumer rounds them.
+
+    >>> from cspmines import Position, solve
+    >>> result = analysis_json(solve(Position.from_string("3x2x1\\n1..\\n...")), exact=True)
+    >>> result["model_count"], result["safe"], result["fractions"]
+    ('3', [[0, 2], [1, 2]], [[None, '1/3', '0'], ['1/3', '1/3', '0']])
     """
     position = analysis.position
     probabilities = analysis.probabilities()
