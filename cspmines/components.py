@@ -142,6 +142,12 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
 
     Each component's boxes and rules are renumbered locally, so backends see
     only one component and never the grid.
+
+    >>> from cspmines import Position
+    >>> from cspmines.constraints import ConstraintSystem
+    >>> left, right = split_components(ConstraintSystem.from_position(Position.from_string("5x2\\n1...1\\n.....")))
+    >>> left.cells, right.cells   # the two 1s share no cell: two chains
+    ((1, 5, 6), (3, 8, 9))
     """
     system = _without_duplicate_rules(system)
     boxes = group_boxes(system)

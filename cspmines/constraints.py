@@ -139,6 +139,12 @@ class ConstraintSystem:
         Every unknown cell, constrained or not.
     mines_left : int or None
         Mines among ``cells``; ``None`` when the total is unknown.
+
+    Examples
+    --------
+    >>> from cspmines import Position
+    >>> ConstraintSystem.from_position(Position.from_string("4x1x1\\n.1.."))
+    ConstraintSystem(rules=(Rule(cells=frozenset({0, 2}), mines=1, label=1),), cells=(0, 2, 3), mines_left=1)
     """
 
     rules: tuple
@@ -188,6 +194,12 @@ class Settled:
         The rules left over the undecided cells, and the mines left among them.
     safe_cells, mine_cells : frozenset of int
         The cells taken out, and what they are.
+
+    Examples
+    --------
+    >>> from cspmines import Position
+    >>> settle_forced(ConstraintSystem.from_position(Position.from_string("4x1x1\\n.1.1")))   # the last 1 forces 2
+    Settled(system=ConstraintSystem(rules=(), cells=(), mines_left=0), safe_cells=frozenset({0}), mine_cells=frozenset({2}))
     """
 
     system: ConstraintSystem

@@ -63,6 +63,15 @@ class InconsistentPositionError(CspminesError, ValueError):
     clues : tuple of (row, column)
         The clue cells involved (a small conflicting set where one was found);
         empty when the conflict is with the mine total alone.
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> try:
+    ...     solve(Position.from_string("8x1x3\\n.2.0.1.."))   # the 2 needs both its cells, the 0 forbids one
+    ... except InconsistentPositionError as error:
+    ...     print(error.clues)
+    ((0, 1), (0, 3))
     """
 
     def __init__(self, reason: str, *, clues: tuple[tuple[int, int], ...] = ()):
@@ -84,11 +93,30 @@ class UnknownBackendError(CspminesError, ValueError):
 
 
 class BudgetExceededError(CspminesError):
-    """Work stopped at a time or node limit; :func:`cspmines.solve` catches it per component."""
+    """Work stopped at a time or node limit; :func:`cspmines.solve` catches it per component.
+
+    So a bounded solve does not raise: it says what it could not count exactly.
+
+    >>> from importlib.resources import files
+    >>> from cspmines import Position, solve
+    >>> wide = Position.from_file(files("cspmines") / "data" / "examples" / "lattice13.txt")
+    >>> analysis = solve(wide, node_limit=100)
+    >>> analysis.exact, analysis.model_count, len(analysis.inexact_cells) > 0
+    (False, None, True)
+    """
 
     #: what was done by then, where that is worth keeping (:func:`cspmines.sample_layouts`: the layouts drawn)
     layouts: list | None = None
 
 
 class MissingTotalError(CspminesError, ValueError):
-    """The mine total is unknown and neither ``mines=`` nor ``density=`` was given."""
+    """The mine total is unknown and neither ``mines=`` nor ``density=`` was given.
+
+    >>> from cspmines import Position, solve
+    >>> solve(Position.from_string("3x1\\n.1.")).model_count
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.MissingTotalError: the position's mine total is unknown: pass mines= or density=
+    >>> solve(Position.from_string("3x1\\n.1."), mines=1).model_count
+    2
+    """

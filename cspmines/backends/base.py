@@ -38,6 +38,14 @@ class ComponentCount:
         ``tallies[box][k]``: sum over those layouts of the mines in ``box``.
     stats : dict
         Backend-specific work figures (states, solutions, seconds, ...).
+
+    Examples
+    --------
+    Two single-cell boxes with one mine between them: no layout with 0 or
+    2 mines, two with 1, each box holding the mine in one of them.
+
+    >>> ComponentCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0))).models[1]
+    2
     """
 
     models: tuple
