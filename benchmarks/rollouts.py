@@ -30,7 +30,6 @@ from guessing import board_arguments  # the script beside this one
 from cspmines import sample_layouts
 from cspmines.agents.base import Action, parse_agent_spec
 from cspmines.agents.exact import ExactAgent
-from cspmines.agents.guessing import fifty_fifty_influence, look_ahead
 from cspmines.bench import Suite, board_for
 from cspmines.games import Game, play
 from cspmines.games.board import Board
@@ -41,13 +40,9 @@ class _CloseCall(Exception):
 
 
 def _candidates(agent: ExactAgent, analysis, chosen: int) -> list:
-    """(cell, score) of the agent's choice and of its living runners-up, best first: the agent's own
-    candidates, scored as it scores them but none pruned."""
-    spread = fifty_fifty_influence(analysis) if agent.influence else None
-    cells, multipliers = agent.candidates(analysis, chosen, spread)
-    views = [look_ahead(analysis, cell, influence=(multipliers or {}).get(cell, 1.0), **agent.scoring(spread)) for cell in cells]
-    living = [view for view in views if not view.dead or view.cell == chosen]
-    return sorted(((view.cell, view.score(agent.progress)) for view in living), key=lambda pair: (-pair[1], pair[0]))
+    """(cell, score) of the agent's choice and of its living runners-up, best first, as the agent weighs them."""
+    views = agent.weigh(analysis)
+    return [(view.cell, view.score(agent.progress)) for view in views if not view.dead or view.cell == chosen]
 
 
 def _find_close_call(args):

@@ -202,3 +202,71 @@ def test_endgame_lists_every_layout_and_values_moves_exactly():
     assert (cell, value) == (3, 0.75)
     assert best_move(Position.from_string("3x2x1\n1..\n1.."), limit=10)[1] == 0.5
     assert list_layouts(Position.from_string("5x5x5\n" + "\n".join(["....."] * 5)), limit=10) is None
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"avoid_dead": False}, {"influence": 0}, {"lookahead": 3, "progress": 0.5, "blend": 0}],
+    ids=["defaults", "avoid_dead=false", "influence=0", "lookahead=3"],
+)
+def test_weigh_ranks_first_the_cell_the_look_ahead_opens(options):
+    """On every look-ahead guess of seeded expert games, the first of ``weigh`` is the guess, and
+    every view is whole (not cut short) and ranked as described."""
+    from cspmines.agents.exact import ExactAgent
+    from cspmines.agents.guessing import look_ahead
+
+    checked = 0
+    for i in range(12):
+        seen: dict = {}
+        agent = ExactAgent(on_analysis=lambda analysis: seen.__setitem__("analysis", analysis), **options)
+
+        def on_guess(guess, agent=agent, seen=seen):
+            nonlocal checked
+            if guess.reason != "look-ahead":
+                return
+            views = agent.weigh(seen["analysis"])
+            assert views[0].cell == guess.cell
+            assert not any(view.pruned for view in views)
+            living = [view for view in views if not (view.dead and agent.avoid_dead)]
+            scores = [view.score(agent.progress) for view in living]
+            assert scores == sorted(scores, reverse=True)
+            last = views[-1]  # a whole look, as look_ahead gives it
+            assert last == look_ahead(seen["analysis"], last.cell, influence=last.influence, **agent.scoring(None))
+            checked += 1
+
+        agent.on_guess = on_guess
+        play(agent, Game(Board.random("expert", seed=700 + i)), seed=i)
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("avoid_dead", [True, False])
+def test_weigh_puts_dead_cells_last_only_when_the_agent_avoids_them(avoid_dead):
+    """On small random positions (no endgame search, so the look-ahead decides), the first of
+    ``weigh`` is the agent's guess, dead cells among the candidates; with ``avoid_dead`` they come last."""
+    from cspmines import InconsistentPositionError, solve
+    from cspmines.agents.exact import ExactAgent
+
+    from randompositions import positions_with_total
+
+    def solved(position: Position):
+        try:
+            analysis = solve(position)
+        except InconsistentPositionError:
+            return None
+        return analysis if not analysis.safe_cells and len(analysis.mine_cells) < len(position.covered_cells) else None
+
+    options = dict(endgame=0, pockets=0, fifty_fifty=False, influence=0, avoid_dead=avoid_dead)
+    guesses = dead_seen = 0
+    for position, analysis in positions_with_total(150, 23, max_covered=10, accept=solved):
+        seen: list = []  # the agent's own analysis: its proved mines shown as flags
+        agent = ExactAgent(on_analysis=seen.append, **options)
+        agent.reset(rules="classic", seed=0)
+        action = agent.act(position)
+        views = agent.weigh(seen[-1])
+        assert action.cell == views[0].cell, position
+        dead = [view.dead for view in views]
+        dead_seen += any(dead)
+        if avoid_dead:
+            assert dead == sorted(dead)
+        guesses += 1
+    assert guesses == 150 and dead_seen > 20

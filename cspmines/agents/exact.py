@@ -329,9 +329,7 @@ class ExactAgent(SeededAgent):
         if self.rules == "minesearch":
             candidates = [c for c in position.covered_cells if c not in self.safe]
             return max(candidates, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), "likeliest mine"
-        (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
-        tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
-        choice = min(tied, key=lambda c: (len(table(c)), c))
+        choice = self._least_risky(analysis)
         if self.endgame and analysis.model_count is not None and analysis.model_count <= self.endgame:
             searched = best_move(analysis.position, limit=self.endgame)  # the engine's view, flags added
             if searched is not None:
@@ -358,6 +356,39 @@ class ExactAgent(SeededAgent):
         if self.lookahead:
             return self._best_look_ahead(analysis, choice, spread), "look-ahead"
         return choice, "least risk"
+
+    def _least_risky(self, analysis) -> int:
+        """The cell least likely to be a mine, ties to the one with fewest neighbours (a corner
+        is likelier to open a zero), then the first."""
+        table = analysis.position.neighbours
+        (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
+        tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
+        return min(tied, key=lambda c: (len(table(c)), c))
+
+    def weigh(self, analysis) -> list:
+        """The look-ahead's candidates on ``analysis`` as it weighs them, best first.
+
+        Each is a full :class:`~cspmines.agents.guessing.Lookahead` (none cut
+        short, so every score is exact); they are ranked as the agent ranks
+        them: living cells by score, then (with ``avoid_dead``) dead ones by
+        secondary safety, ties in candidate order. The first is the cell the
+        look-ahead opens (before a ``dominance`` swap). For a study of why a
+        guess was made; the agent itself prunes and does not call this.
+
+        >>> from cspmines import Position, solve
+        >>> views = ExactAgent().weigh(solve(Position.from_string("4x2x2\\n1...\\n1...")))
+        >>> [(view.cell, view.safety, view.dead) for view in views]   # 2, 3, 6 and 7 are safer but can only show 1
+        [(1, 0.5, False), (5, 0.5, False), (3, 0.75, True), (2, 0.75, True), (6, 0.75, True), (7, 0.75, True)]
+        """
+        spread = fifty_fifty_influence(analysis, backend=self.backend) if self.influence else None
+        cells, multipliers = self.candidates(analysis, self._least_risky(analysis), spread)
+        scoring = self.scoring(spread)
+        views = [look_ahead(analysis, cell, influence=(multipliers or {}).get(cell, 1.0), **scoring) for cell in cells]
+        living = [view for view in views if not (view.dead and self.avoid_dead)]
+        dead = [view for view in views if view.dead and self.avoid_dead]
+        living.sort(key=lambda view: -view.score(self.progress))
+        dead.sort(key=lambda view: -view.secondary)
+        return living + dead
 
     def _best_look_ahead(self, analysis, choice: int, spread) -> int:
         """Among the candidates, the living cell of best secondary safety (progress as a bonus,
