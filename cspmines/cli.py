@@ -73,6 +73,7 @@ def _build_parser() -> argparse.ArgumentParser:
     move.add_argument("--rules", choices=("classic", "minesearch", "score"), default="classic")
     move.add_argument("--seed", type=int, help="the agents' random seed (the same seed, the same moves)")
     move.add_argument("--mines", type=int, help="the mine total, overriding the file's header")
+    move.add_argument("--explain", action="store_true", help="list the cells the exact agent's look-ahead weighed, with scores")
     move.add_argument("--json", action="store_true", help="print JSON (schema in README)")
 
     bench = commands.add_parser("bench", help="play seeded benchmark suites of agents")
@@ -183,7 +184,8 @@ def _run_move(args, out) -> int:
         return 2
     analysis = solve(position)
     suggestions = [
-        suggest(position, spec, rules=args.rules, seed=args.seed, analysis=analysis) for spec in args.agent or ["exact"]
+        suggest(position, spec, rules=args.rules, seed=args.seed, analysis=analysis, explain=args.explain)
+        for spec in args.agent or ["exact"]
     ]
     least = suggestions[0].least
     at_least = analysis.cells_where(lambda p: p == least)
@@ -197,6 +199,7 @@ def _run_move(args, out) -> int:
                 "reason": s.reason,
                 "mine_probability": float(s.mine_probability),
                 "mine_fraction": str(s.mine_probability),
+                **({"candidates": [_weighed(position, view, score) for view, score in s.candidates]} if args.explain else {}),
             }
             for s in suggestions
         ]
@@ -213,8 +216,29 @@ def _run_move(args, out) -> int:
         if not s.claim_holds:
             line += "  (claimed certain; the engine disagrees)"
         out.write(line + "\n")
+        if s.candidates:
+            out.write("    cell     safe  safe twice  progress  50/50  dead  score\n")
+            for view, score in s.candidates:
+                where = "({},{})".format(*position.row_col(view.cell))
+                out.write(
+                    f"    {where:<8} {view.safety:.4f}  {view.secondary:.4f}    {view.progress:.4f}    "
+                    f"{view.influence:.2f}  {'yes' if view.dead else 'no ':<4} {score:.4f}\n"
+                )
     out.write(f"least mine chance: {float(least):.4f} ({least}) at {len(at_least)} cell(s)\n")
     return 0
+
+
+def _weighed(position: Position, view, score: float) -> dict:
+    """One look-ahead candidate as JSON."""
+    return {
+        "cell": list(position.row_col(view.cell)),
+        "safety": view.safety,
+        "secondary_safety": view.secondary,
+        "progress": view.progress,
+        "influence": view.influence,
+        "dead": view.dead,
+        "score": score,
+    }
 
 
 def _floats(text: str, what: str) -> list[float]:

@@ -153,3 +153,19 @@ def test_under_minesearch_the_exact_agent_lifts_a_flag_when_every_mine_left_is_u
     assert agent.act(position) == Action.flag(4, certain=True)
     lifted = Position.from_string("4x2x3\n1..2\n.2FF")  # alone, this position cannot tell 4 from 1
     assert agent.act(lifted) == Action.open(4, certain=True)
+
+
+def test_explain_lists_the_exact_agents_candidates_best_first():
+    """On the bundled mid-game position the look-ahead takes a cell riskier than the least, and
+    the candidates say why: the first is the move, scores fall, the safest cell is among them."""
+    from importlib.resources import files
+
+    position = Position.from_file(files("cspmines") / "data" / "examples" / "expert-guess.txt")
+    suggestion = suggest(position, "exact", explain=True)
+    assert suggestion.reason == "look-ahead" and suggestion.mine_probability > suggestion.least
+    views = [view for view, _ in suggestion.candidates]
+    scores = [score for _, score in suggestion.candidates]
+    assert views[0].cell == suggestion.action.cell and scores == sorted(scores, reverse=True)
+    assert any(1 - view.safety == pytest.approx(float(suggestion.least)) for view in views)
+    assert suggest(position, "exact").candidates == ()  # only when asked
+    assert suggest(position, "knowledge-base", explain=True).candidates == ()  # only the exact agent weighs

@@ -213,3 +213,39 @@ def test_move_takes_a_total_and_rules():
     assert result.returncode == 0, result.stderr
     (move,) = json.loads(result.stdout)["moves"]
     assert json.loads(result.stdout)["rules"] == "minesearch" and move["mine_fraction"] == "1/2"
+
+
+def test_move_explain_prints_the_candidates_in_text_and_json(capsys):
+    from importlib.resources import files
+
+    example = str(files("cspmines") / "data" / "examples" / "expert-guess.txt")
+    assert main(["move", example, "--explain", "--json"]) == 0
+    (move,) = json.loads(capsys.readouterr().out)["moves"]
+    candidates = move["candidates"]
+    assert candidates[0]["cell"] == move["cell"] and len(candidates) >= 2
+    assert [c["score"] for c in candidates] == sorted((c["score"] for c in candidates), reverse=True)
+    assert main(["move", example, "--explain"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["cell", "safe", "safe", "twice", "progress", "50/50", "dead", "score"]
+    assert len(lines) == 3 + len(candidates) and lines[2].startswith("    ({},{})".format(*move["cell"]))
+
+
+def test_the_readmes_command_examples_print_what_it_shows(capsys, monkeypatch):
+    """Each ``$ cspmines ...`` line in a README code block prints the lines that follow it there."""
+    import shlex
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    examples, block = [], None
+    for line in (root / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            block = None
+        elif line.startswith("$ cspmines "):
+            block = (shlex.split(line[2:])[1:], [])
+            examples.append(block)
+        elif block is not None:
+            block[1].append(line)
+    assert len(examples) >= 2
+    for arguments, shown in examples:
+        assert main(arguments) == 0
+        assert capsys.readouterr().out.splitlines() == shown, arguments

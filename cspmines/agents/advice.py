@@ -61,6 +61,10 @@ class Suggestion:
     least : Fraction
         The least chance of a mine among the covered cells: what the safest
         available move risks (0 when some cell is proved safe).
+    candidates : tuple of (Lookahead, float)
+        With ``explain`` and a look-ahead guess of the ``exact`` agent: each
+        cell it weighed and its score, best first
+        (:meth:`~cspmines.agents.exact.ExactAgent.weigh`); else empty.
     """
 
     agent: str
@@ -69,6 +73,7 @@ class Suggestion:
     reason: str | None
     mine_probability: Fraction
     least: Fraction
+    candidates: tuple = ()
 
     @property
     def claim_holds(self) -> bool:
@@ -90,6 +95,7 @@ def suggest(
     rules: str = "classic",
     seed=None,
     analysis: Analysis | None = None,
+    explain: bool = False,
 ) -> Suggestion:
     """The move ``agent`` (a name, with options after a colon) makes on ``position``.
 
@@ -98,6 +104,8 @@ def suggest(
     there. ``analysis`` is the engine's exact solve of ``position`` (it is
     computed when not given; pass it to judge several agents on one solve;
     a solve of another position, or one cut short, raises ``ValueError``).
+    With ``explain``, a look-ahead guess of the ``exact`` agent comes with
+    the candidates it weighed and their scores (one more look at each).
 
     Raises
     ------
@@ -136,12 +144,17 @@ def suggest(
         raise GameOverError("every covered cell is a mine: the game is won")
     player = make_agent(agent)
     guesses: list[Guess] = []
+    seen: list[Analysis] = []  # the exact agent's own solves (its proved mines shown as flags)
     if isinstance(player, ExactAgent):
         player.on_guess = guesses.append
+        player.on_analysis = seen.append
     player.reset(rules=rules, seed=seed)
     action = player.act(position)
     reason: str | None = "proved" if action.certain else (guesses[-1].reason if guesses else None)
+    candidates: tuple = ()
+    if explain and reason == "look-ahead" and isinstance(player, ExactAgent):
+        candidates = tuple((view, view.score(player.progress)) for view in player.weigh(seen[-1]))
     # the engine counts a flag as a mine (a flag action on one lifts it)
     chance = Fraction(1) if flat[action.cell] == FLAG else Fraction(analysis.probability(action.cell))
     (least,) = analysis.least_probabilities(1)
-    return Suggestion(agent, rules, action, reason, chance, Fraction(least))
+    return Suggestion(agent, rules, action, reason, chance, Fraction(least), candidates)
