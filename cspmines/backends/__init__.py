@@ -7,6 +7,21 @@ there (see each module).
 >>> from cspmines.backends import backend_names, get_backend
 >>> backend_names()
 ('auto', 'cpsat', 'enumerate', 'sat')
+
+Each counts a component to the same exact answer (here one mine in the
+middle cell, or one at each end):
+
+>>> from cspmines import Position
+>>> from cspmines.components import split_components
+>>> from cspmines.constraints import ConstraintSystem
+>>> (chain,) = split_components(ConstraintSystem.from_position(Position.from_string("5x1\\n.1.1.")))
+>>> for name in backend_names():
+...     counted = get_backend(name).count(chain)
+...     print(name, counted.models, counted.tallies)
+auto (0, 1, 1) ((0, 0, 1), (0, 1), (0, 0, 1))
+cpsat (0, 1, 1) ((0, 0, 1), (0, 1), (0, 0, 1))
+enumerate (0, 1, 1) ((0, 0, 1), (0, 1), (0, 0, 1))
+sat (0, 1, 1) ((0, 0, 1), (0, 1), (0, 0, 1))
 >>> get_backend("nope")
 Traceback (most recent call last):
 ...
