@@ -14,7 +14,9 @@ game there) and the move is set beside the engine's exact probabilities:
   proved mine), and the mean chance of a mine of what it opens;
 * where no cell is proved safe (a guess is needed): the mean chance of a
   mine of the agent's move, its mean excess over the least chance on the
-  board, and how often it picks a cell of the least chance.
+  board, and how often it picks a cell of the least chance;
+* how many moves the agent called certain that the engine does not prove
+  (a baseline's deductions are incomplete, never wrong, unless this is > 0).
 
 Win rates (``cspmines bench``) fold many moves and luck together; this
 measures one move at a time, on the same positions for every agent.
@@ -53,14 +55,15 @@ def _positions(args) -> list:
 
 
 def _judge(args) -> list:
-    """(agent, a proved safe cell exists, open or flag, the cell's mine chance, the least chance) per agent."""
+    """(agent, a proved safe cell exists, open or flag, the cell's mine chance, the least chance,
+    a certain claim the engine does not prove) per agent."""
     position, agents, seed = args
     analysis = solve(position)
     rows = []
     for agent in agents:
         suggestion = suggest(position, agent, seed=seed, analysis=analysis)
         least = suggestion.least
-        rows.append((agent, least == 0, suggestion.action.kind, suggestion.mine_probability, least))
+        rows.append((agent, least == 0, suggestion.action.kind, suggestion.mine_probability, least, not suggestion.claim_holds))
     return rows
 
 
@@ -85,6 +88,7 @@ def main(argv=None) -> int:
             for agent, *row in rows:
                 by_agent[agent].append(row)
     with_safe = sum(1 for has_safe, *_ in by_agent[agents[0]] if has_safe)
+    false_claims = {agent: sum(row[-1] for row in by_agent[agent]) for agent in agents}
     print(
         f"{len(positions)} positions from {args.games} classic {args.preset} games (first click {args.first_click}, "
         f"seed {args.seed}): {with_safe} with a proved safe cell, {len(positions) - with_safe} needing a guess"
@@ -96,8 +100,8 @@ def main(argv=None) -> int:
     print("-" * len(header))
     for agent in agents:
         rows = by_agent[agent]
-        safe_rows = [(kind, chance) for has_safe, kind, chance, _ in rows if has_safe]
-        guess_rows = [(kind, chance, least) for has_safe, kind, chance, least in rows if not has_safe]
+        safe_rows = [(kind, chance) for has_safe, kind, chance, _, _ in rows if has_safe]
+        guess_rows = [(kind, chance, least) for has_safe, kind, chance, least, _ in rows if not has_safe]
         proved = mean((chance == 0) if kind == "open" else (chance == 1) for kind, chance in safe_rows)
         opened = [(chance, least) for kind, chance, least in guess_rows if kind == "open"]
         print(
@@ -105,6 +109,7 @@ def main(argv=None) -> int:
             f"{mean(kind == 'flag' for kind, _, _ in guess_rows):>6.1%} {mean(float(c) for c, _ in opened):>11.4f} "
             f"{mean(float(c - least) for c, least in opened):>8.4f} {mean(c == least for c, least in opened):>8.1%}"
         )
+    print("moves claimed certain that the engine does not prove: " + ", ".join(f"{a} {n}" for a, n in false_claims.items()))
     return 0
 
 
