@@ -338,9 +338,8 @@ class ExactAgent(SeededAgent):
             pair = forced_fifty_fifty(analysis)
             if pair is not None:
                 return min(pair), "fifty-fifty"
-        spread = None
-        if self.influence and self.lookahead:
-            spread = fifty_fifty_influence(analysis, backend=self.backend)
+        spread = self._influence_spread(analysis)
+        if spread is not None:
             pseudo = spread.pseudo
             if (
                 self.fifty_fifty
@@ -356,6 +355,10 @@ class ExactAgent(SeededAgent):
         if self.lookahead:
             return self._best_look_ahead(analysis, choice, spread), "look-ahead"
         return choice, "least risk"
+
+    def _influence_spread(self, analysis):
+        """The position's 50/50 influence (:func:`fifty_fifty_influence`) when the look-ahead uses it, else None."""
+        return fifty_fifty_influence(analysis, backend=self.backend) if self.influence and self.lookahead else None
 
     def _least_risky(self, analysis) -> int:
         """The cell least likely to be a mine, ties to the one with fewest neighbours (a corner
@@ -380,7 +383,7 @@ class ExactAgent(SeededAgent):
         >>> [(view.cell, view.safety, view.dead) for view in views]   # 2, 3, 6 and 7 are safer but can only show 1
         [(1, 0.5, False), (5, 0.5, False), (3, 0.75, True), (2, 0.75, True), (6, 0.75, True), (7, 0.75, True)]
         """
-        spread = fifty_fifty_influence(analysis, backend=self.backend) if self.influence else None
+        spread = self._influence_spread(analysis)
         cells, multipliers = self.candidates(analysis, self._least_risky(analysis), spread)
         scoring = self.scoring(spread)
         views = [look_ahead(analysis, cell, influence=(multipliers or {}).get(cell, 1.0), **scoring) for cell in cells]

@@ -552,14 +552,15 @@ def weighted_index(rng, weights: list[int]) -> int:
     ...
     ValueError: weights must be >= 0 with a positive sum, got [0, 0]
     """
-    if sum(weights) <= 0 or min(weights, default=0) < 0:
+    total = sum(weights)
+    if total <= 0 or min(weights, default=0) < 0:
         raise ValueError(f"weights must be >= 0 with a positive sum, got {weights}")
-    pick = rng.randrange(sum(weights))
+    pick = rng.randrange(total)
     for index, weight in enumerate(weights):
         if pick < weight:
             return index
         pick -= weight
-    raise AssertionError("unreachable: pick < sum(weights)")
+    raise AssertionError("unreachable: pick < the weights' sum")
 
 
 def _divide_out_x(layer: dict, bits: int) -> tuple[int, dict]:
