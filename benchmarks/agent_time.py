@@ -2,14 +2,16 @@
 
 Usage::
 
-    python benchmarks/agent_time.py --games 300 --rounds 2 --against 289d0e1
+    python benchmarks/agent_time.py --games 500 --preset expert --preset intermediate --rounds 1 --against 289d0e1
 
-Plays the same ``--games`` classic expert games (safe corner, default
-``exact`` agent, boards from ``--seed``) in a fresh process per round and
-prints the median and mean CPU milliseconds per game, each game's fastest
-round counting. With ``--against REV`` the revision is checked out into a
-temporary git worktree and played in alternating rounds with this tree (this
-machine's speed drifts), and the games' results are checked to be the same.
+Plays the same ``--games`` classic games of each ``--preset`` (safe corner,
+default ``exact`` agent, boards from ``--seed``) in a fresh process per
+round and prints the median and mean CPU milliseconds per game, each game's
+fastest round counting. With ``--against REV`` the revision is checked out
+into a temporary git worktree and played in alternating rounds with this
+tree (this machine's speed drifts), and every game's whole move history
+(each action, in order) is checked to be the same: a change that should
+not change play is proved not to.
 """
 
 from __future__ import annotations
@@ -29,21 +31,22 @@ PLAYER = """
 import json, sys, time
 from cspmines.agents import make_agent
 from cspmines.games import Board, Game, play
-games, seed = int(sys.argv[1]), int(sys.argv[2])
+games, seed, preset = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 rows = []
 for i in range(games):
-    board = Board.random("expert", seed=seed + i, first_click="safe")
+    board = Board.random(preset, seed=seed + i, first_click="safe")
     started = time.process_time()
     record = play(make_agent("exact"), Game(board, rules="classic"), seed=i)
-    rows.append((time.process_time() - started, record.status, record.moves))
+    history = [[move.action.kind, move.action.cell] for move in record.history]
+    rows.append((time.process_time() - started, record.status, history))
 print(json.dumps(rows))
 """
 
 
-def one_round(source: Path, games: int, seed: int) -> list:
-    """[(CPU seconds, status, moves)] per game, the package imported from ``source``."""
+def one_round(source: Path, games: int, seed: int, preset: str) -> list:
+    """[(CPU seconds, status, move history)] per game, the package imported from ``source``."""
     env = dict(os.environ, PYTHONPATH=str(source))
-    done = subprocess.run([sys.executable, "-c", PLAYER, str(games), str(seed)], env=env, cwd=tempfile.gettempdir(),
+    done = subprocess.run([sys.executable, "-c", PLAYER, str(games), str(seed), preset], env=env, cwd=tempfile.gettempdir(),
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -53,8 +56,10 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=9000)
+    parser.add_argument("--preset", action="append", help="a board preset or WxHxM (repeatable; default expert)")
     parser.add_argument("--against", help="a git revision to time beside this tree")
     args = parser.parse_args(argv)
+    presets = args.preset or ["expert"]
     with tempfile.TemporaryDirectory() as scratch:
         sources = {"this tree": ROOT}
         if args.against:
@@ -62,24 +67,27 @@ def main(argv=None) -> int:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(worktree), args.against], check=True)
             sources[args.against] = worktree
         try:
-            rounds: dict[str, list] = {name: [] for name in sources}
+            rounds = {(name, preset): [] for preset in presets for name in sources}
             for _ in range(args.rounds):
-                for name, source in sources.items():
-                    rounds[name].append(one_round(source, args.games, args.seed))
+                for (name, preset), played in rounds.items():
+                    played.append(one_round(sources[name], args.games, args.seed, preset))
         finally:
             if args.against:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)], check=True)
-    print(f"{args.games} expert games x {args.rounds} rounds, default exact agent, CPU ms per game (fastest round)")
-    print(f"{'version':>12} {'median':>8} {'mean':>8} {'wins':>6}")
+    print(f"{args.games} games a preset x {args.rounds} rounds, default exact agent, CPU ms per game (fastest round)")
+    print(f"{'preset':>12} {'version':>12} {'median':>8} {'mean':>8} {'wins':>6}")
     results = {}
-    for name, played in rounds.items():
+    for (name, preset), played in rounds.items():
         per_game = [min(times) * 1e3 for times in zip(*([row[0] for row in r] for r in played))]
-        results[name] = [row[1:] for row in played[0]]
-        wins = sum(status == "won" for status, _ in results[name])
-        print(f"{name:>12} {statistics.median(per_game):8.1f} {statistics.mean(per_game):8.1f} {wins:6d}")
+        results[name, preset] = [row[1:] for row in played[0]]
+        wins = sum(status == "won" for status, _ in results[name, preset])
+        print(f"{preset:>12} {name:>12} {statistics.median(per_game):8.1f} {statistics.mean(per_game):8.1f} {wins:6d}")
     if args.against:
-        same = results["this tree"] == results[args.against]
-        print(f"same results (status and moves of every game): {same}")
+        for preset in presets:
+            mine, theirs = results["this tree", preset], results[args.against, preset]
+            differ = [i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b]
+            print(f"{preset}: same move histories in {len(mine) - len(differ)} of {len(mine)} games"
+                  + (f" (first differing game: {differ[0]})" if differ else ""))
     return 0
 
 

@@ -8,7 +8,7 @@ Plays ``--games`` expert games with the exact agent at its defaults and
 keeps every position the engine solved with at most the largest limit of
 layouts (the positions where a larger ``endgame=`` would search). For each
 limit it then lists the layouts and searches the game tree
-(:func:`cspmines.agents.endgame.best_move`), and prints how many positions
+(:func:`cspmines.agents.exact.endgame.best_move`), and prints how many positions
 were searched, how many passed the state budget, and the time spent
 listing and searching (total, and the slowest position).
 """
@@ -21,7 +21,7 @@ import time
 
 from guessing import board_arguments  # the script beside this one
 
-from cspmines.agents.endgame import list_layouts, search_layouts
+from cspmines.agents.exact.endgame import list_layouts, search_layouts
 from cspmines.agents.exact import ExactAgent
 from cspmines.bench import Suite, board_for
 from cspmines.games import Game, play

@@ -19,7 +19,7 @@ from .errors import (
 )
 from .position import Position
 from .sampling import sample_layouts
-from .solve import solve
+from .solver import solve
 
 __all__ = [
     "Analysis",

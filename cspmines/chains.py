@@ -9,8 +9,9 @@ graph), width (most rules open at once while counting), layouts and time,
 and whether a full row or column of revealed zeros cuts the board in two.
 Chains are taken as the clues give them (``solve(settle=False)``): the
 cells single clues force stay in them.
-``cspmines chains`` runs it over many games (the seeding of ``cspmines
-bench``) and aggregates.
+It is a task for :func:`cspmines.bench.run_suite` (``task=chain_game``):
+``cspmines chains`` runs it over many games, seeded as ``cspmines bench``
+seeds them, and aggregates.
 
 >>> from cspmines.bench import Suite
 >>> record = chain_game(Suite.create(agents=["exact"], size="beginner", games=1, seed=3), "exact", 0)
@@ -26,7 +27,8 @@ import statistics
 import numpy as np
 
 from .agents.exact import ExactAgent
-from .solve import solve
+from .bench import play_game
+from .solver import solve
 
 __all__ = ["chain_game", "component_rows", "summarize_chains", "zero_cut", "plot_chains"]
 
@@ -99,8 +101,6 @@ def chain_game(suite, agent: str, i: int) -> dict:
     >>> record["status"], record["positions"], len(record["chains"]), sorted(record["chains"][0])[:3]
     ('won', 20, 29, ['backend', 'boxes', 'cells'])
     """
-    from .bench import play_game  # bench runs this task; imported here to keep the import one-way
-
     chains, positions, cuts = [], 0, 0
 
     def record(analysis) -> None:

@@ -30,7 +30,7 @@ from .backends import backend_names
 from .errors import CspminesError, MissingTotalError
 from .position import Position
 from .render import analysis_json, board_text, summary_text
-from .solve import solve
+from .solver import solve
 
 __all__ = ["main"]
 
@@ -317,7 +317,7 @@ def _run_bench(args, out) -> int:
 
 def _run_chains(args, out) -> int:
     from .bench import Suite, run_suite
-    from .chains import plot_chains, summarize_chains
+    from .chains import chain_game, plot_chains, summarize_chains
 
     suite = Suite.create(
         agents=["exact"], size=args.size or args.preset or "expert", first_click=args.first_click, games=args.games, seed=args.seed
@@ -327,7 +327,7 @@ def _run_chains(args, out) -> int:
     summary: list[dict] = []
     seconds = 0.0
     for x, point in points:
-        result = run_suite(point, workers=args.workers, progress=False if args.quiet else None, task="chains")
+        result = run_suite(point, workers=args.workers, progress=False if args.quiet else None, task=chain_game)
         records.extend(result.records)
         seconds += result.seconds
         summary.extend({"x": x, **row} for row in summarize_chains(result.records))

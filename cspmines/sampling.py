@@ -42,7 +42,7 @@ from .components import split_components
 from .constraints import ConstraintSystem, settle_forced
 from .errors import BudgetExceededError, InconsistentPositionError
 from .position import Position
-from .solve import solve, total_or_density
+from .solver import solve, total_or_density
 
 __all__ = ["sample_layouts"]
 
@@ -68,12 +68,12 @@ def sample_layouts(
         The source of randomness (networkx's convention): the same seed gives
         the same layouts.
     mines, density : keyword-only
-        As for :func:`~cspmines.solve.solve` when the position's header has
+        As for :func:`~cspmines.solver.solve` when the position's header has
         no total: with ``density`` each layout is weighted by
         ``density**k * (1 - density)**(n - k)`` for its ``k`` mines.
     backend : str, keyword-only
         The backend that explains an inconsistent position (as
-        :func:`~cspmines.solve.solve` does). The layouts themselves are drawn
+        :func:`~cspmines.solver.solve` does). The layouts themselves are drawn
         from the ``enumerate`` backend's dynamic programme, whatever the name.
     time_limit : float, keyword-only
         Stop after this many seconds with a

@@ -82,19 +82,19 @@ def test_exact_agent_never_loses_a_board_that_needs_no_guess():
 
 
 def test_agent_options_are_parsed_and_checked():
-    agent = make_agent("exact:lookahead=6,margin=0.05,max_chain=none")
-    assert (agent.lookahead, agent.margin, agent.max_chain) == (6, 0.05, None)
+    options = make_agent("exact:lookahead=6,margin=0.05,max_chain=none").options
+    assert (options.lookahead, options.margin, options.max_chain) == (6, 0.05, None)
     with pytest.raises(ValueError, match="lookahead"):
         make_agent("exact:lookahead=-1")
-    agent = make_agent("exact:blend=0,influence=0,dominance=true")
-    assert (agent.blend, agent.influence, agent.dominance) == (0, 0, True)
+    options = make_agent("exact:blend=0,influence=0,dominance=true").options
+    assert (options.blend, options.influence, options.dominance) == (0, 0, True)
     for bad in ("blend=1.5", "influence=-0.1"):
-        with pytest.raises(ValueError, match="blend"):
+        with pytest.raises(ValueError, match=bad.split("=")[0]):
             make_agent(f"exact:{bad}")
-    agent = make_agent("exact:linked=true,living=true,off_front=8,space=8")
-    assert (agent.linked, agent.living, agent.off_front, agent.space) == (True, True, 8, 8)
-    agent = make_agent("exact:hotspots=true,next_power=2")
-    assert (agent.hotspots, agent.next_power) == (True, 2)
+    options = make_agent("exact:linked=true,living=true,off_front=8,space=8").options
+    assert (options.linked, options.living, options.off_front, options.space) == (True, True, 8, 8)
+    options = make_agent("exact:hotspots=true,next_power=2").options
+    assert (options.hotspots, options.next_power) == (True, 2)
     for bad in ("off_front=-1", "space=-2", "next_power=-1"):
         with pytest.raises(ValueError, match=bad):
             make_agent(f"exact:{bad}")
@@ -178,7 +178,7 @@ def test_risk_score_orderly_probing_on_an_empty_board():
 
 def test_endgame_lists_every_layout_and_values_moves_exactly():
     from cspmines import solve
-    from cspmines.agents.endgame import best_move, list_layouts
+    from cspmines.agents.exact.endgame import best_move, list_layouts
 
     from randompositions import random_position
 
@@ -213,7 +213,7 @@ def test_weigh_ranks_first_the_cell_the_look_ahead_opens(options):
     """On every look-ahead guess of seeded expert games, the first of ``weigh`` is the guess, and
     every view is whole (not cut short) and ranked as described."""
     from cspmines.agents.exact import ExactAgent
-    from cspmines.agents.guessing import look_ahead
+    from cspmines.agents.exact.lookahead import look_ahead
 
     checked = 0
     for i in range(12):
@@ -227,11 +227,11 @@ def test_weigh_ranks_first_the_cell_the_look_ahead_opens(options):
             views = agent.weigh(seen["analysis"])
             assert views[0].cell == guess.cell
             assert not any(view.pruned for view in views)
-            living = [view for view in views if not (view.dead and agent.avoid_dead)]
-            scores = [view.score(agent.progress) for view in living]
+            living = [view for view in views if not (view.dead and agent.options.avoid_dead)]
+            scores = [view.score(agent.options.progress) for view in living]
             assert scores == sorted(scores, reverse=True)
             last = views[-1]  # a whole look, as look_ahead gives it
-            assert last == look_ahead(seen["analysis"], last.cell, influence=last.influence, **agent.scoring(None))
+            assert last == look_ahead(seen["analysis"], last.cell, agent.options, influence=last.influence)
             checked += 1
 
         agent.on_guess = on_guess

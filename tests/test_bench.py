@@ -8,10 +8,21 @@ import os
 
 import pytest
 
-import cspmines.bench as bench
 from cspmines.agents import register_agent
 from cspmines.agents.base import _AGENTS
-from cspmines.bench import TIMING_FIELDS, Suite, SuiteError, board_for, run_suite, summarize, sweep_suites, wilson_interval
+from cspmines.bench import (
+    TIMING_FIELDS,
+    Suite,
+    SuiteError,
+    board_for,
+    paired_means,
+    paired_wins,
+    play_game,
+    run_suite,
+    summarize,
+    sweep_suites,
+    wilson_interval,
+)
 from cspmines.cli import main
 
 
@@ -33,6 +44,39 @@ def test_every_agent_meets_the_same_boards():
     other = Suite.create(agents=["random"], size="8x8x10", games=12, seed=5, withheld=0.05)
     assert all(board_for(SUITE, i) == board_for(other, i) for i in range(12))
     assert board_for(SUITE, 0) != board_for(SUITE, 1)
+
+
+def test_boards_are_distinct_and_depend_on_seed_and_game_alone():
+    """What every paired comparison rests on: game i's board is a function of (seed, i) and nothing
+    else (not the agents, the rules, the number of games), and different games get different boards."""
+    base = Suite.create(agents=["exact"], size="9x9x10", games=60, seed=7)
+    boards = [str(board_for(base, i)) for i in range(60)]
+    assert len(set(boards)) == 60  # distinct: a board tied to i mod k, or to the seed alone, fails here
+    variants = [
+        Suite.create(agents=["random", "greedy"], size="9x9x10", games=3, seed=7),
+        Suite.create(agents=["exact"], size="9x9x10", games=500, seed=7, rules="minesearch", withheld=0.3),
+    ]
+    for variant in variants:
+        assert all(str(board_for(variant, i)) == boards[i] for i in range(3))
+    assert str(board_for(base, 59)) == str(board_for(variants[1], 59))
+    other_seed = Suite.create(agents=["exact"], size="9x9x10", games=60, seed=8)
+    assert sum(str(board_for(other_seed, i)) == boards[i] for i in range(60)) == 0
+    # across seeds too: game i of seed s is not game j of seed s' for nearby (s, i) != (s', j)
+    assert len({str(board_for(Suite.create(agents=["exact"], size="9x9x10", seed=s), i)) for s in range(5) for i in range(20)}) == 100
+
+
+def test_paired_comparisons_count_each_board_once():
+    first = [True, True, False, False, True]
+    second = [True, False, True, True, True]
+    paired = paired_wins(first, second)
+    assert (paired.games, paired.gained, paired.lost) == (5, 2, 1) and paired.difference == pytest.approx(0.2)
+    assert paired.low < paired.difference < paired.high
+    same = paired_wins(first, first)
+    assert (same.difference, same.low, same.high) == (0, 0, 0)  # no board differs: no spread
+    means = paired_means([0.3, 0.5, 0.4], [0.2, 0.5, 0.1])
+    assert means.difference == pytest.approx(-0.4 / 3) and (means.gained, means.lost) == (0, 2)
+    with pytest.raises(ValueError, match="same boards"):
+        paired_wins([True], [True, False])
 
 
 def test_summary_fields_and_wilson_interval():
@@ -60,17 +104,15 @@ def test_out_and_resume_play_only_what_is_missing(tmp_path):
         run_suite(Suite.create(agents=["exact"], size="8x8x10", games=9, seed=2), out=out, resume=True, progress=False)
 
 
-def test_interrupt_leaves_a_valid_file(tmp_path, monkeypatch):
-    real = bench.play_game
-
+def test_interrupt_leaves_a_valid_file(tmp_path):
     def interrupted(suite, agent, i):
         if i == 3:
             raise KeyboardInterrupt
-        return real(suite, agent, i)
+        return play_game(suite, agent, i)
 
-    monkeypatch.setattr(bench, "play_game", interrupted)
     out = tmp_path / "cut.jsonl"
-    result = run_suite(Suite.create(agents=["random"], size="6x6x5", games=8), out=out, progress=False, chunk_size=1)
+    suite = Suite.create(agents=["random"], size="6x6x5", games=8)
+    result = run_suite(suite, out=out, progress=False, chunk_size=1, task=interrupted)
     assert result.interrupted
     lines = out.read_text().splitlines()
     assert len(lines) == 3 and all(json.loads(line)["game"] < 3 for line in lines)
@@ -102,15 +144,12 @@ def test_a_failing_game_is_reported_and_the_suite_goes_on():
 def _dying_play_game(suite, agent, i):
     if i == 2:
         os._exit(13)  # a worker that dies outright, not an exception
-    return REAL_PLAY_GAME(suite, agent, i)
+    return play_game(suite, agent, i)
 
 
-REAL_PLAY_GAME = bench.play_game
-
-
-def test_a_dead_worker_fails_only_its_games(monkeypatch):
-    monkeypatch.setattr(bench, "play_game", _dying_play_game)  # forked workers inherit the patch
-    result = run_suite(Suite.create(agents=["random"], size="6x6x5", games=6), workers=2, progress=False, chunk_size=1)
+def test_a_dead_worker_fails_only_its_games():
+    suite = Suite.create(agents=["random"], size="6x6x5", games=6)
+    result = run_suite(suite, workers=2, progress=False, chunk_size=1, task=_dying_play_game)
     died = [r for r in result.records if "error" in r]
     assert [r["game"] for r in died] == [2] and "died" in died[0]["error"]
     assert sorted(r["game"] for r in result.records if "error" not in r) == [0, 1, 3, 4, 5]

@@ -14,7 +14,10 @@ import numpy as np
 import pytest
 
 from cspmines import Position, solve
-from cspmines.agents.guessing import forced_fifty_fifty, look_ahead, shortlist
+from cspmines.agents.exact import ExactOptions
+from cspmines.agents.exact.candidates import shortlist
+from cspmines.agents.exact.fifty_fifty import forced_fifty_fifty
+from cspmines.agents.exact.lookahead import PLAIN, look_ahead
 from cspmines.errors import InconsistentPositionError
 
 from bruteforce import mine_layouts
@@ -90,7 +93,7 @@ def test_look_ahead_matches_its_definition_on_random_positions(seed, blend, link
         for cell in position.covered_cells:
             if analysis.probability(cell) in (0, 1):
                 continue
-            view = look_ahead(analysis, cell, blend=float(blend), linked=linked, living=living, next_power=power)
+            view = look_ahead(analysis, cell, PLAIN.with_changes(blend=float(blend), linked=linked, living=living, next_power=power))
             safety, secondary, progress, dead = expected_view(position, layouts, cell, blend, linked, living, power)
             assert not view.pruned
             assert view.safety == pytest.approx(float(safety), abs=1e-12)
@@ -225,7 +228,7 @@ def endgame_positions(count, seed):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_endgame_search_wins_as_often_as_the_game_tree_allows(seed):
-    from cspmines.agents.endgame import best_move
+    from cspmines.agents.exact.endgame import best_move
 
     checked = 0
     for position, layouts in endgame_positions(25, seed):
@@ -248,7 +251,7 @@ def test_endgame_search_wins_as_often_as_the_game_tree_allows(seed):
 
 
 def test_the_bit_sliced_count_groups_layouts_by_their_count():
-    from cspmines.agents.endgame import _split_by_count
+    from cspmines.agents.exact.endgame import _split_by_count
 
     rng = np.random.default_rng(4)
     for _ in range(200):
@@ -268,7 +271,7 @@ def test_the_bit_sliced_count_groups_layouts_by_their_count():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_pocket_move_plays_a_closed_pocket_as_the_whole_board_search_would(seed):
-    from cspmines.agents.endgame import best_move, pocket_move
+    from cspmines.agents.exact.endgame import best_move, pocket_move
 
     compared = found = 0
     for position, analysis in consistent_positions(200, seed + 20):
@@ -296,19 +299,19 @@ def test_pocket_move_plays_a_closed_pocket_as_the_whole_board_search_would(seed)
 
 @pytest.mark.parametrize("progress_weight", [0.0, 0.2, 5.0])
 def test_best_guess_cuts_nothing_that_could_win(progress_weight):
-    from cspmines.agents.guessing import best_guess
+    from cspmines.agents.exact.lookahead import best_guess
 
     compared = 0
     for position, analysis in consistent_positions(100, 7):
         cells = [c for c in position.covered_cells if analysis.probability(c) not in (0, 1)]
         if len(cells) < 2:
             continue
-        chosen = best_guess(analysis, cells, progress_weight=progress_weight, avoid_dead=False)
-        full = [look_ahead(analysis, c, progress_weight=progress_weight) for c in cells]
+        chosen = best_guess(analysis, cells, PLAIN.with_changes(progress=progress_weight, avoid_dead=False))
+        full = [look_ahead(analysis, c, PLAIN.with_changes(progress=progress_weight)) for c in cells]
         best_score = max(view.score(progress_weight) for view in full)
         assert chosen.score(progress_weight) == pytest.approx(best_score, abs=1e-12)
         living = [v for v in full if not v.dead]
-        avoiding = best_guess(analysis, cells, progress_weight=progress_weight, avoid_dead=True)
+        avoiding = best_guess(analysis, cells, PLAIN.with_changes(progress=progress_weight, avoid_dead=True))
         if living:
             assert not avoiding.dead
             assert avoiding.score(progress_weight) == pytest.approx(max(v.score(progress_weight) for v in living))
@@ -317,7 +320,7 @@ def test_best_guess_cuts_nothing_that_could_win(progress_weight):
 
 
 def test_fifty_fifty_influence_is_bounded_and_its_pseudo_cells_are_coin_flips():
-    from cspmines.agents.guessing import fifty_fifty_influence
+    from cspmines.agents.exact.fifty_fifty import fifty_fifty_influence
 
     influenced = pseudos = 0
     for position, analysis in consistent_positions(400, 77):
@@ -343,15 +346,15 @@ def test_fifty_fifty_influence_is_bounded_and_its_pseudo_cells_are_coin_flips():
 
 
 def test_dominance_only_swaps_to_a_cell_safe_wherever_the_choice_is():
-    from cspmines.agents.guessing import best_guess, shortlist
+    from cspmines.agents.exact.lookahead import best_guess
 
     swapped = 0
     for position, analysis in consistent_positions(1000, 5):
         cells = shortlist(analysis, size=6, margin=0.3)
         if not cells:
             continue
-        plain = best_guess(analysis, cells, progress_weight=0.2)
-        chosen = best_guess(analysis, cells, progress_weight=0.2, dominance=True)
+        plain = best_guess(analysis, cells, PLAIN.with_changes(progress=0.2))
+        chosen = best_guess(analysis, cells, PLAIN.with_changes(progress=0.2, dominance=True))
         if chosen.cell == plain.cell:
             continue
         swapped += 1
@@ -365,7 +368,7 @@ def test_dominance_only_swaps_to_a_cell_safe_wherever_the_choice_is():
 @pytest.mark.parametrize("seed", range(3))
 def test_closed_off_places_match_their_definition(seed):
     """The numpy filter behind fifty_fifty_influence, against a loop over every cell."""
-    from cspmines.agents.guessing import _closed_off_places
+    from cspmines.agents.exact.fifty_fifty import _closed_off_places
     from cspmines.position import COVERED, FLAG, MINE
 
     rng = np.random.default_rng(seed)
@@ -408,13 +411,13 @@ COMPLEX_DOMINATION = ["2x5x4\n.1\n..\n3F\n..\n..", "5x2x4\n..2..\n..F2."]
 def test_complex_dominance_opens_the_next_move_of_every_clue_first(text):
     """Through ``best_guess``: the swap is not one the choice proves safe (simple domination),
     and the cell it opens instead is safer now and the single safest after every clue the choice can show."""
-    from cspmines.agents.guessing import best_guess, shortlist
+    from cspmines.agents.exact.lookahead import best_guess
 
     position = Position.from_string(text)
     analysis = solve(position)
     cells = shortlist(analysis, size=8, margin=0.5)
-    plain = best_guess(analysis, cells, progress_weight=0.2)
-    chosen = best_guess(analysis, cells, progress_weight=0.2, dominance=True)
+    plain = best_guess(analysis, cells, PLAIN.with_changes(progress=0.2))
+    chosen = best_guess(analysis, cells, PLAIN.with_changes(progress=0.2, dominance=True))
     assert chosen.cell != plain.cell and chosen.cell in cells
     layouts = mine_layouts(position)
     risk = {c: Fraction(sum(c in layout for layout in layouts), len(layouts)) for c in position.covered_cells}
@@ -430,7 +433,7 @@ def test_complex_dominance_opens_the_next_move_of_every_clue_first(text):
 def test_in_small_space_measures_the_space_networkx_finds(seed):
     import networkx as nx
 
-    from cspmines.agents.guessing import in_small_space
+    from cspmines.agents.exact.candidates import in_small_space
     from cspmines.position import COVERED, WITHHELD
 
     rng = np.random.default_rng(seed)
@@ -474,7 +477,8 @@ def test_on_guess_reports_every_guess_and_the_fatal_one():
 
 
 def test_hotspots_are_pairs_that_one_more_mine_seals_into_a_coin_flip():
-    from cspmines.agents.guessing import fifty_fifty_influence, hotspot_ratio
+    from cspmines.agents.exact.fifty_fifty import fifty_fifty_influence
+    from cspmines.agents.exact.hotspots import hotspot_ratio
 
     checked = 0
     for position, analysis in consistent_positions(1200, 78):
@@ -498,8 +502,8 @@ def test_hotspots_are_pairs_that_one_more_mine_seals_into_a_coin_flip():
         # a guess inside every hotspot settles them all: its ratio is 1 / before whatever it shows
         for cell in set.intersection(*(set(h.cells) for h in hotspots)):
             assert hotspot_ratio(hotspots, cell, analysis, before) == pytest.approx(1 / before)
-            plain = look_ahead(analysis, cell, blend=0.2)
-            charged = look_ahead(analysis, cell, blend=0.2, hotspots=hotspots)
+            plain = look_ahead(analysis, cell, PLAIN.with_changes(blend=0.2))
+            charged = look_ahead(analysis, cell, PLAIN.with_changes(blend=0.2), hotspots=hotspots)
             assert charged.secondary == pytest.approx(plain.secondary / before)
         checked += 1
     assert checked >= 10

@@ -26,7 +26,7 @@ from fractions import Fraction
 from ..analysis import Analysis
 from ..errors import CspminesError
 from ..position import COVERED, FLAG, MINE, Position
-from ..solve import solve
+from ..solver import solve
 from .base import RULES, Action, make_agent
 from .exact import ExactAgent, Guess
 
@@ -153,7 +153,7 @@ def suggest(
     reason: str | None = "proved" if action.certain else (guesses[-1].reason if guesses else None)
     candidates: tuple = ()
     if explain and reason == "look-ahead" and isinstance(player, ExactAgent):
-        candidates = tuple((view, view.score(player.progress)) for view in player.weigh(seen[-1]))
+        candidates = tuple((view, view.score(player.options.progress)) for view in player.weigh(seen[-1]))
     # the engine counts a flag as a mine (a flag action on one lifts it)
     chance = Fraction(1) if flat[action.cell] == FLAG else Fraction(analysis.probability(action.cell))
     (least,) = analysis.least_probabilities(1)

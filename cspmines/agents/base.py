@@ -4,17 +4,20 @@ An agent sees only the :class:`~cspmines.position.Position` a player would
 see, plus the game's rules, and answers with an :class:`Action`. Agents are
 deterministic given the seed passed to ``reset``.
 
->>> Action.open(5), Action.flag(7, certain=True)
-(Action(kind='open', cell=5, certain=False), Action(kind='flag', cell=7, certain=True))
+``Action``, ``Agent`` and ``RULES`` live in :mod:`cspmines.actions` (the
+games use them too) and are re-exported here.
+
+>>> make_agent("random").name
+'random'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Callable
 
 import numpy as np
 
+from ..actions import RULES, Action, Agent
 from ..errors import CspminesError
 from ..position import COVERED, FLAG, MINE, Position
 
@@ -28,48 +31,11 @@ __all__ = [
     "UnknownAgentError",
     "SeededAgent",
     "parse_agent_spec",
-    "clue_constraints",
     "newly_revealed",
 ]
 
-#: The rule variants an agent may be told about (see :mod:`cspmines.games.game`).
-RULES = ("classic", "minesearch", "score")
-
-
 class UnknownAgentError(CspminesError, ValueError):
-    """An agent name that is not registered."""
-
-
-@dataclass(frozen=True)
-class Action:
-    """Open or flag one cell; ``certain`` is the agent's own claim that the move is proved."""
-
-    kind: str
-    cell: int
-    certain: bool = False
-
-    def __post_init__(self):
-        if self.kind not in ("open", "flag"):
-            raise ValueError(f"an action is 'open' or 'flag', got {self.kind!r}")
-
-    @classmethod
-    def open(cls, cell: int, *, certain: bool = False) -> "Action":
-        return cls("open", int(cell), certain)
-
-    @classmethod
-    def flag(cls, cell: int, *, certain: bool = False) -> "Action":
-        return cls("flag", int(cell), certain)
-
-
-class Agent(Protocol):
-    name: str
-
-    def reset(self, *, rules: str, seed) -> None:
-        """Start a new game under ``rules`` with a fresh random stream from ``seed``."""
-
-    def act(self, position: Position) -> Action:
-        """The next move on ``position`` (covered cells are ``.``, flags ``F``,
-        opened mines ``*`` in minesearch and score, withheld clues ``?``)."""
+    """An agent name that is not registered, or options it does not take."""
 
 
 class SeededAgent:
@@ -145,7 +111,7 @@ def _option_value(text: str):
 def make_agent(spec: str, **options) -> Agent:
     """A new agent by name, with options after a colon (``"exact:lookahead=6"``) or as keywords.
 
-    >>> make_agent("exact:lookahead=3").lookahead
+    >>> make_agent("exact:lookahead=3").options.lookahead
     3
     >>> make_agent("nope")
     Traceback (most recent call last):
@@ -174,28 +140,6 @@ def centre_distance(position: Position, cell: int) -> float:
     """Squared distance from the board's centre (the seeds' tie-break)."""
     row, col = position.row_col(cell)
     return (row - (position.height - 1) / 2) ** 2 + (col - (position.width - 1) / 2) ** 2
-
-
-def clue_constraints(position: Position) -> list[tuple[int, frozenset, int]]:
-    """Every shown clue with covered (unflagged) neighbours, as ``(clue cell, cells, mines left)``;
-    flags and opened mines count as known mines.
-
-    >>> clue_constraints(Position.from_string("3x1x1\\nF1."))
-    [(1, frozenset({2}), 0)]
-    """
-    flat = position.grid.ravel()
-    out = []
-    for cell in position.clue_cells:
-        unknown, known = [], 0
-        for n in position.neighbours(cell):
-            code = flat[n]
-            if code == COVERED:
-                unknown.append(n)
-            elif code == FLAG or code == MINE:
-                known += 1
-        if unknown:
-            out.append((cell, frozenset(unknown), int(flat[cell]) - known))
-    return out
 
 
 def newly_revealed(previous: Position | None, position: Position) -> list[int]:

@@ -28,8 +28,9 @@ The seed's 4x4 walk-through reproduces: see ``tests/test_agents.py``.
 
 from __future__ import annotations
 
+from ..constraints import rules_from_position
 from ..position import COVERED, FLAG, MINE, Position
-from .base import Action, SeededAgent, clue_constraints
+from .base import Action, SeededAgent
 
 __all__ = ["KnowledgeBaseAgent"]
 
@@ -52,7 +53,7 @@ class KnowledgeBaseAgent(SeededAgent):
         """Fill ``clear`` and ``mines`` with everything the statements imply."""
         flat = position.grid.ravel()
         self.mines |= {c for c in range(position.size) if flat[c] in (MINE, FLAG)}
-        statements = {(cells, n) for _cell, cells, n in clue_constraints(position)}
+        statements = {(rule.cells, rule.mines) for rule in rules_from_position(position)}
         total = None
         if self.use_total and position.mines is not None:
             total = position.mines - int(sum(1 for c in range(position.size) if flat[c] in (MINE, FLAG)))

@@ -30,8 +30,9 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
+from ..constraints import rules_from_position
 from ..position import COVERED, FLAG, MINE, Position
-from .base import Action, SeededAgent, clue_constraints
+from .base import Action, SeededAgent
 
 __all__ = ["SetTheoryAgent"]
 
@@ -66,7 +67,7 @@ class SetTheoryAgent(SeededAgent):
         return None
 
     def set_reduction(self, position: Position) -> Action | None:
-        constraints = [(cells, n) for _cell, cells, n in clue_constraints(position)]
+        constraints = [(rule.cells, rule.mines) for rule in rules_from_position(position)]
         for a, n_a in constraints:
             for b, n_b in constraints:
                 if a is b or not (a & b):
@@ -88,7 +89,7 @@ class SetTheoryAgent(SeededAgent):
         left = position.mines - sum(1 for c in range(position.size) if flat[c] in (FLAG, MINE))
         if not 0 <= left <= len(free) or comb(len(free), left) > self.brute_force_limit:
             return None
-        constraints = [(cells, n) for _cell, cells, n in clue_constraints(position)]
+        constraints = [(rule.cells, rule.mines) for rule in rules_from_position(position)]
         seen, counts = 0, dict.fromkeys(free, 0)
         for placement in combinations(free, left):
             chosen = set(placement)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents.base import RULES, Action
+from ..actions import RULES, Action
 from ..errors import CspminesError
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position, neighbour_table
 from .board import Board

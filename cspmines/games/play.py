@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..agents.base import Action, Agent
+from ..actions import Action, Agent
 from ..certain import certain_cells
 from ..errors import CspminesError
 from .game import Game

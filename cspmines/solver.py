@@ -1,4 +1,4 @@
-"""``solve``: a position in, an exact :class:`~cspmines.analysis.Analysis` out.
+"""The solver: a position in, an exact :class:`~cspmines.analysis.Analysis` out (``cspmines.solve``).
 
 Examples
 --------

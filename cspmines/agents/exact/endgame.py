@@ -20,9 +20,9 @@ Opening a zero is treated as one clue (its cascade would only tell more).
 
 from __future__ import annotations
 
-from ..constraints import rules_from_position
-from ..errors import InconsistentPositionError
-from ..position import COVERED, Position
+from ...constraints import rules_from_position
+from ...errors import InconsistentPositionError
+from ...position import COVERED, Position
 
 __all__ = ["best_move", "list_layouts", "pocket_move", "search_layouts"]
 

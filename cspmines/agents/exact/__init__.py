@@ -1,0 +1,21 @@
+"""The ``exact`` agent: plays on the exact engine, and guesses by exact look-ahead.
+
+One module per subject:
+
+* :mod:`~cspmines.agents.exact.options`: :class:`ExactOptions`, every rule's switch and weight;
+* :mod:`~cspmines.agents.exact.player`: :class:`ExactAgent`, proofs kept, the engine called, the guessing chain;
+* :mod:`~cspmines.agents.exact.candidates`: which cells a guess weighs;
+* :mod:`~cspmines.agents.exact.lookahead`: what opening a cell leads to, clue by clue;
+* :mod:`~cspmines.agents.exact.fifty_fifty` and :mod:`~cspmines.agents.exact.hotspots`: 50/50s, forced and forming;
+* :mod:`~cspmines.agents.exact.endgame`: the exhaustive search once few layouts remain.
+
+>>> from cspmines.agents import make_agent
+>>> agent = make_agent("exact:lookahead=3,endgame=0")
+>>> agent.options.lookahead, agent.options.searches_endgame
+(3, False)
+"""
+
+from .options import ExactOptions, OptionError
+from .player import ExactAgent, Guess, single_clue_deductions
+
+__all__ = ["ExactAgent", "ExactOptions", "Guess", "OptionError", "single_clue_deductions"]

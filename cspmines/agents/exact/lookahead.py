@@ -1,0 +1,300 @@
+"""The look-ahead: what opening a cell leads to, every clue it can show solved exactly.
+
+Once nothing is proved, the exact agent weighs a short list of candidate
+cells (:mod:`~cspmines.agents.exact.candidates`). :func:`look_ahead`
+reveals each possible clue of a cell in turn, solves the position that
+results exactly, and measures
+
+* its *secondary safety*: the chance that this cell is safe **and** the best
+  move after it is safe too, each clue weighted by its exact number of
+  layouts;
+* its *progress*: the chance that it is safe and its clue proves some other
+  cell (a zero always does);
+* whether it is *dead*: every layout where it is safe shows the same clue,
+  so opening it can tell nothing; a dead cell is taken only when every
+  candidate is dead.
+
+:func:`best_guess` ranks the candidates by that score.
+
+>>> from cspmines import Position, solve
+>>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+>>> look_ahead(analysis, 3).dead    # safe, the corner must show 1: it can tell nothing
+True
+>>> view = look_ahead(analysis, 1)   # safe (chance 1/2), it proves other cells whatever it shows
+>>> view.safety, view.progress, view.dead
+(0.5, 0.5, False)
+
+See Also
+--------
+cspmines.agents.exact.fifty_fifty : the 50/50s whose influence the score can take in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...errors import InconsistentPositionError
+from ...position import COVERED, FLAG, MINE, Position
+from ...solver import solve
+from .hotspots import hotspot_ratio
+from .options import ExactOptions
+
+__all__ = ["Lookahead", "PLAIN", "best_guess", "clue_is_settled", "look_ahead"]
+
+#: Secondary safety as defined: no blend, no progress bonus (the look-ahead's own defaults).
+PLAIN = ExactOptions(blend=0.0, progress=0.0)
+
+
+@dataclass(frozen=True)
+class Lookahead:
+    """What opening one cell leads to (see the module docs).
+
+    ``pruned`` is True when the look stopped early because the cell could no
+    longer beat ``bound``; then ``secondary`` and ``progress`` are only upper
+    bounds and ``dead`` is unknown.
+    """
+
+    cell: int
+    safety: float
+    secondary: float
+    progress: float
+    dead: bool
+    pruned: bool = False
+    influence: float = 1.0  # 50/50 influence multiplier (see fifty_fifty_influence)
+    implied_safe: frozenset = field(default=frozenset(), repr=False, compare=False)  # safe whatever it shows
+    # the one cell safer than every other after each clue it can show, when that is always the same cell
+    next_cell: int | None = field(default=None, repr=False, compare=False)
+
+    def score(self, progress_weight: float) -> float:
+        return self.secondary * self.influence * (1.0 + progress_weight * self.progress)
+
+
+def look_ahead(
+    analysis,
+    cell: int,
+    options: ExactOptions = PLAIN,
+    *,
+    bound: float = -1.0,
+    influence: float = 1.0,
+    hotspots=(),
+    follow_next: bool = False,
+) -> Lookahead:
+    """Open ``cell`` in thought: every clue it can show, solved exactly.
+
+    ``options`` (:class:`~cspmines.agents.exact.options.ExactOptions`; by
+    default :data:`PLAIN`, secondary safety as defined) says how a clue is
+    scored. Stops early (``pruned``) once the cell's score cannot exceed
+    ``bound``; the layouts' weights are exact when the position has a mine
+    total. The next move's safety is the best cell's, or with ``blend`` > 0
+    ``(1 - blend) * best + blend * second best`` (a move that leaves two
+    good cells beats one that leaves one); a clue that leaves only mines
+    covered has won. ``influence`` multiplies the score (the cell's 50/50
+    influence, :func:`fifty_fifty_influence`). With ``linked``, a clue counts
+    as progress only if it proves more than the cells that are safe
+    whenever this one is (Hill's "linked tiles": those come with the cell
+    whatever it shows, so they are no news). With ``living``, the next move
+    is sought among cells that can still tell something (see
+    :func:`_next_safety`). With ``hotspots`` (:class:`Hotspot`), each clue's
+    next safety is weighted by how it changes the chance of getting past
+    them (:func:`hotspot_ratio`), and a cell that settles one of them keeps
+    no ``influence`` multiplier (its 50/50 is counted there).
+    ``next_power`` raises the next move's safety to that power before it
+    is weighted (above 1 a poor next move costs more: the guess after it is
+    likely no better, so a clue that leaves a good move is worth more than
+    its one step; 0 leaves the cell's own safety alone). With ``follow_next``,
+    ``next_cell`` is the cell that is the single safest after every clue,
+    if there is one (what :func:`best_guess`'s ``dominance`` needs; off, it
+    costs nothing).
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+    >>> look_ahead(analysis, 3)   # safe 3 times in 4, and then it can only show 1
+    Lookahead(cell=3, safety=0.75, secondary=0.5, progress=0.0, dead=True, pruned=False, influence=1.0)
+    >>> look_ahead(analysis, 3, bound=0.9).pruned   # it cannot reach 0.9
+    True
+    """
+    progress_weight, next_power = options.progress, options.next_power
+    seen = analysis.position
+    flat = seen.grid.ravel()
+    around = seen.neighbours(cell)
+    known = sum(1 for n in around if flat[n] in (FLAG, MINE))
+    unknown = sum(1 for n in around if flat[n] == COVERED)
+    safety = 1.0 - float(analysis.probability(cell))
+    exact_weights = seen.mines is not None and bool(analysis.model_count)
+    left = safety  # chance of this cell being safe with a clue not yet looked at
+    secondary = progress = total = 0.0
+    outcomes = 0  # clues the cell can show
+    implied = None  # cells proved safe whatever the clue: safe wherever this cell is
+    next_cells = set()  # the single safest cell after each clue (None: no single one)
+    proofs = []  # (weight, number of cells proved) of each clue
+    before = 1.0  # the chance of getting past the hotspots as the board stands
+    for hotspot in hotspots:
+        before *= hotspot.survival(analysis)
+    if any(cell in hotspot.cells for hotspot in hotspots):
+        influence = 1.0
+    ceiling = 1.0 / before  # the most a hotspot ratio can be
+    for clue in range(known, known + unknown + 1):
+        # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
+        if exact_weights and (secondary + left * ceiling) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
+            return Lookahead(cell, safety, secondary + left * ceiling, progress + left, False, pruned=True, influence=influence)
+        grid = seen.grid.copy()
+        grid.flat[cell] = clue
+        try:
+            after = solve(Position(grid, mines=seen.mines), density=analysis.density, backend=options.backend, explain=False)
+        except InconsistentPositionError:
+            continue
+        next_safe = _next_safety(after, options.blend, options.living) ** next_power
+        if hotspots:
+            next_safe *= hotspot_ratio(hotspots, cell, after, before)
+        proved = after.safe_cells  # a sort over every group: read once
+        if follow_next:
+            next_cells.add(_single_safest(after))
+        implied = set(proved) if implied is None else implied.intersection(proved)
+        if exact_weights:
+            weight = after.model_count / analysis.model_count
+            left -= weight
+        else:
+            weight = after.model_count
+        outcomes += 1
+        total += weight
+        secondary += weight * next_safe
+        progress += weight * bool(proved)
+        proofs.append((weight, len(proved)))
+    if not outcomes:
+        return Lookahead(cell, 0.0, 0.0, 0.0, True, influence=influence)
+    implied = implied or set()  # some clue was looked at, so it is a set
+    if options.linked:  # the linked cells are the ones proved whatever the clue
+        progress = sum(weight for weight, count in proofs if count > len(implied))
+    if not exact_weights:  # weights are relative: scale them to the cell's safety
+        secondary = safety * secondary / total
+        progress = safety * progress / total
+    return Lookahead(
+        cell,
+        safety,
+        secondary,
+        progress,
+        dead=outcomes == 1,
+        influence=influence,
+        implied_safe=frozenset(implied),
+        next_cell=next(iter(next_cells)) if len(next_cells) == 1 else None,
+    )
+
+
+def _single_safest(after) -> int | None:
+    """The covered cell safer than every other after a clue (None when cells tie or only mines are left)."""
+    best = after.best_cells()
+    return best[0] if len(best) == 1 and after.probability(best[0]) < 1 else None
+
+
+def clue_is_settled(analysis):
+    """A test of whether a covered cell's clue is already known, so opening it tells nothing.
+
+    It is when each of its covered neighbours is proved (a mine or safe), or
+    when the neighbours still in doubt are exactly those of one clue, whose
+    number then fixes how many mines they hold. (A sufficient test, cheap
+    enough for every position the look-ahead imagines; a cell can be dead
+    for subtler reasons.)
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n1.."))
+    >>> settled = clue_is_settled(analysis)
+    >>> settled(2), settled(5)   # safe, and their doubtful neighbours are the 1s': they will show 1
+    (True, True)
+    >>> settled(1)   # safe only when 4 is the mine, so it would show 1 too, but this test cannot see that
+    False
+    """
+    position = analysis.position
+    flat = position.grid.ravel()
+    decided = set(analysis.mine_cells) | set(analysis.safe_cells)
+
+    def doubtful(cell: int) -> frozenset:
+        return frozenset(n for n in position.neighbours(cell) if flat[n] == COVERED and n not in decided)
+
+    def settled(cell: int) -> bool:
+        around = doubtful(cell)
+        if not around:
+            return True
+        anchor = next(iter(around))
+        # a clue holding all of them is a neighbour of each, so of this one
+        return any(flat[c] >= 0 and doubtful(c) == around for c in position.neighbours(anchor))
+
+    return settled
+
+
+def _next_safety(after, blend: float, living: bool = False) -> float:
+    """The value of the position after a safe move: the safety of its best cell,
+    blended with the second best's; 1 when every covered cell left is a mine (won).
+    With ``living``, dead cells (:func:`clue_is_settled`) do not count while
+    another cell does: opening them tells nothing, so they are not where the
+    next guess will be made."""
+    least = ()
+    if living:
+        settled = clue_is_settled(after)
+        least = after.least_probabilities(2, below=1, keep=lambda cell: not settled(cell))
+    if not least:
+        least = after.least_probabilities(2, below=1)
+    if not least:
+        return 1.0
+    best = 1.0 - float(least[0])
+    if not blend:
+        return best
+    second = 1.0 - float(least[-1])
+    return (1.0 - blend) * best + blend * second
+
+
+def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None, hotspots=()) -> Lookahead:
+    """The cell of ``cells`` with the best score (secondary safety with the progress bonus,
+    times the 50/50 influence multiplier ``influence[cell]`` where one is given).
+
+    ``options`` score each cell as :func:`look_ahead` does, and ``hotspots``
+    are passed on to it.
+
+    With ``dominance``, a cell that the winner's safety proves safe, and
+    that is itself safer, replaces it: it is safe wherever the winner is,
+    and more, so opening it first loses nothing and may tell more. Failing
+    that, a cell of ``cells`` that is the single safest after every clue
+    the winner can show, and safer than the winner now, replaces it (Hill's
+    complex domination: it is the next move whatever happens, so it goes first).
+
+    Cells are looked at in the order given, each cut short once it cannot
+    beat the best so far (ties go to the earlier cell). With ``avoid_dead``
+    a dead cell is chosen only when every cell is dead, and then the one of
+    best secondary safety.
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+    >>> best_guess(analysis, [3, 1, 5]).cell   # 3 is safer but dead; 1 tells where the mine is
+    1
+    >>> best_guess(analysis, [3, 1, 5], PLAIN.with_changes(avoid_dead=False)).cell
+    3
+    """
+    progress_weight = options.progress
+    best, best_score, dead = None, -1.0, []
+    for cell in cells:
+        view = look_ahead(
+            analysis,
+            cell,
+            options,
+            bound=best_score,
+            influence=1.0 if influence is None else influence.get(cell, 1.0),
+            hotspots=hotspots,
+            follow_next=options.dominance,
+        )
+        if view.pruned:
+            continue
+        if view.dead and options.avoid_dead:
+            dead.append(view)
+        elif view.score(progress_weight) > best_score:
+            best, best_score = view, view.score(progress_weight)
+    best = best if best is not None else max(dead, key=lambda view: view.secondary)
+    if options.dominance:
+        safer = [c for c in best.implied_safe if 1.0 - float(analysis.probability(c)) > best.safety + 1e-9]
+        after_every_clue = best.next_cell
+        if not safer and after_every_clue in cells and 1.0 - float(analysis.probability(after_every_clue)) > best.safety + 1e-9:
+            safer = [after_every_clue]  # it would be the next move whatever this one shows, and it is safer: open it now
+        if safer:
+            cell = min(safer, key=lambda c: (analysis.probability(c), c))
+            return look_ahead(analysis, cell, options, hotspots=hotspots)
+    return best
+
+

@@ -1,0 +1,254 @@
+"""The exact agent's options: one frozen, validated value.
+
+Every rule of the exact agent's guessing is switched and tuned here, and
+nowhere else. A count of ``0`` (``lookahead``, ``endgame``, ``pockets``,
+``space``, ``off_front``) or a weight of ``0`` (``influence``, ``progress``,
+``blend``) turns its rule off; a ``bool`` option is off when ``False``
+(``false`` or ``0`` in an agent spec). The properties ``looks_ahead``,
+``searches_endgame``, ``plays_pockets``, ``weighs_influence`` and
+``spares_small_spaces`` say which rules are on, so no caller tests a number
+for truth.
+
+>>> options = ExactOptions.parse("lookahead=3,margin=0.1,dominance=true")
+>>> options.lookahead, options.margin, options.dominance, options.looks_ahead
+(3, 0.1, True, True)
+>>> ExactOptions(lookahead=0).weighs_influence   # influence rides on the look-ahead
+False
+>>> ExactOptions.parse("lookahed=3")
+Traceback (most recent call last):
+...
+cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, dominance, endgame, fifty_fifty, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, off_front, pockets, progress, space
+>>> ExactOptions.parse("lookahead=abc")
+Traceback (most recent call last):
+...
+cspmines.agents.exact.options.OptionError: exact option lookahead=abc is invalid: it takes a whole number >= 0
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, fields, replace
+
+from ...errors import CspminesError
+
+__all__ = ["ExactOptions", "OptionError"]
+
+
+class OptionError(CspminesError, ValueError):
+    """An option the exact agent does not have, or a value it cannot take."""
+
+
+# option -> (kind, what it must be, test); kinds: count (int >= 0), weight (float >= 0), flag (bool), ...
+_WHOLE = "a whole number >= 0"
+_RULES = {
+    "lookahead": ("int", _WHOLE, lambda v: v >= 0),
+    "endgame": ("int", _WHOLE, lambda v: v >= 0),
+    "pockets": ("int", _WHOLE, lambda v: v >= 0),
+    "off_front": ("int", _WHOLE, lambda v: v >= 0),
+    "space": ("int", _WHOLE, lambda v: v >= 0),
+    "max_chain": ("int?", "a whole number >= 1 or none", lambda v: v is None or v >= 1),
+    "margin": ("float", "a number in [0, 1)", lambda v: 0 <= v < 1),
+    "blend": ("float", "a number in [0, 1]", lambda v: 0 <= v <= 1),
+    "progress": ("float", "a number >= 0", lambda v: v >= 0),
+    "influence": ("float", "a number >= 0", lambda v: v >= 0),
+    "next_power": ("float", "a number >= 0", lambda v: v >= 0),
+    "avoid_dead": ("bool", "true or false", None),
+    "fifty_fifty": ("bool", "true or false", None),
+    "dominance": ("bool", "true or false", None),
+    "linked": ("bool", "true or false", None),
+    "living": ("bool", "true or false", None),
+    "hotspots": ("bool", "true or false", None),
+    "backend": ("str", "a backend name", None),
+}
+
+
+@dataclass(frozen=True)
+class ExactOptions:
+    """How the exact agent guesses; every field is checked when the value is made.
+
+    Parameters
+    ----------
+    backend : str
+        The engine backend (:func:`cspmines.backends.get_backend`).
+    max_chain : int or None
+        Cut chains longer than this many boxes (approximate probabilities, :mod:`cspmines.bounded`).
+    lookahead : int
+        Look ahead from up to this many candidate cells
+        (:func:`~cspmines.agents.exact.candidates.shortlist`) and open the
+        one that maximises "this move is safe and so is the best move after
+        it" (secondary safety), each clue weighted by its exact number of
+        layouts. 0: open the least likely cell.
+    margin : float
+        A candidate's safety may be this fraction below the best cell's.
+    progress : float
+        Score bonus: secondary safety times ``1 + progress * P(safe and its clue proves a cell)``.
+    avoid_dead : bool
+        Never choose a dead cell (its clue is the same in every layout where
+        it is safe) while a living candidate remains.
+    fifty_fifty : bool
+        Guess a forced 50/50 (two cells no clue can ever tell apart) before anything else.
+    endgame : int
+        With at most this many layouts left, search the game tree exhaustively
+        (:mod:`cspmines.agents.exact.endgame`). 0: off.
+    pockets : int
+        Play an isolated pocket of at most this many layouts by the same search. 0: off.
+    blend : float
+        Value the position after a safe move as ``(1 - blend) * best + blend * second best`` safety.
+    influence : float
+        50/50 influence (:func:`~cspmines.agents.exact.fifty_fifty.fifty_fifty_influence`):
+        the score bonus ``1 + influence * P(50/50 forms) / P(safe)``; such
+        cells join the shortlist, and with ``fifty_fifty`` a "50/50 or safe"
+        cell is guessed first. 0: off (and off whenever ``lookahead`` is 0).
+    dominance : bool
+        Open a safer cell that the look-ahead's choice proves safe (or that is
+        the single safest after every clue it can show) instead of the choice.
+    linked : bool
+        Count as progress only a clue that proves more than the cells safe whenever the guess is.
+    living : bool
+        Seek the next move among cells whose clue is not yet known.
+    off_front : int
+        Look ahead from up to this many cells off the front too; 0 keeps the two most promising.
+    space : int
+        Put off guesses in a space of fewer than this many unknown cells while another remains. 0: off.
+    hotspots : bool
+        Weight each clue's next safety by the pairs one more mine would seal into a 50/50
+        (needs ``influence``, which finds them).
+    next_power : float
+        Raise the next move's safety to this power in the look-ahead.
+
+    The defaults, and what each rule is worth, are measured by
+    ``benchmarks/guessing.py`` (see the strength notes in ``docs/``).
+
+    >>> ExactOptions(margin=1.5)
+    Traceback (most recent call last):
+    ...
+    cspmines.agents.exact.options.OptionError: exact option margin=1.5 is invalid: it takes a number in [0, 1)
+    """
+
+    backend: str = "auto"
+    max_chain: int | None = None
+    lookahead: int = 5
+    margin: float = 0.05
+    progress: float = 0.2
+    avoid_dead: bool = True
+    fifty_fifty: bool = True
+    endgame: int = 1000
+    pockets: int = 1000
+    blend: float = 0.2
+    influence: float = 0.9
+    dominance: bool = False
+    linked: bool = False
+    living: bool = False
+    off_front: int = 0
+    space: int = 0
+    hotspots: bool = False
+    next_power: float = 1.0
+
+    def __post_init__(self):
+        for name, (kind, wanted, test) in _RULES.items():
+            value = _coerce(name, getattr(self, name), kind, wanted)
+            if test is not None and not test(value):
+                raise OptionError(f"exact option {name}={value} is invalid: it takes {wanted}")
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """Every option's name, sorted.
+
+        >>> ExactOptions.names()[:3]
+        ('avoid_dead', 'backend', 'blend')
+        """
+        return tuple(sorted(f.name for f in fields(cls)))
+
+    @classmethod
+    def from_mapping(cls, values: dict) -> "ExactOptions":
+        """Options from a mapping of names to values (unknown names are refused by name).
+
+        >>> ExactOptions.from_mapping({"lookahead": "4"}).lookahead
+        4
+        """
+        return DEFAULT.with_changes(**values)
+
+    @classmethod
+    def parse(cls, text: str) -> "ExactOptions":
+        """Options from ``"key=value,key=value"`` (the part after ``exact:`` in an agent spec).
+
+        >>> ExactOptions.parse("")  == ExactOptions()
+        True
+        """
+        values = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, equals, value = part.partition("=")
+            if not equals or not key.strip():
+                raise OptionError(f"exact option {part!r} is not key=value")
+            values[key.strip()] = value.strip()
+        return cls.from_mapping(values)
+
+    def with_changes(self, **changes) -> "ExactOptions":
+        """A copy with some options changed (unknown names are refused by name).
+
+        >>> ExactOptions().with_changes(endgame=0).searches_endgame
+        False
+        """
+        unknown = sorted(set(changes) - set(self.names()))
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], self.names(), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise OptionError(f"the exact agent has no option {unknown[0]!r}{hint}; its options are {', '.join(self.names())}")
+        return replace(self, **changes)
+
+    # -- which rules are on: the one place where 0 or False means off --------------------
+    @property
+    def looks_ahead(self) -> bool:
+        return self.lookahead > 0
+
+    @property
+    def searches_endgame(self) -> bool:
+        return self.endgame > 0
+
+    @property
+    def plays_pockets(self) -> bool:
+        return self.pockets > 0
+
+    @property
+    def weighs_influence(self) -> bool:
+        return self.influence > 0 and self.looks_ahead
+
+    @property
+    def spares_small_spaces(self) -> bool:
+        return self.space > 0
+
+
+def _coerce(name: str, value, kind: str, wanted: str):
+    """``value`` as the option's type: text from a spec is read, numbers are checked for their kind."""
+    try:
+        if kind == "bool":
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+                return value.lower() in ("true", "1")
+            if isinstance(value, (bool, int)) and value in (0, 1):
+                return bool(value)
+            raise ValueError
+        if kind == "str":
+            if not isinstance(value, str) or not value:
+                raise ValueError
+            return value
+        if kind == "int?" and (value is None or (isinstance(value, str) and value.lower() == "none")):
+            return None
+        if isinstance(value, bool):
+            raise ValueError
+        if kind in ("int", "int?"):
+            number = int(value) if isinstance(value, str) else value
+            if not isinstance(number, int):
+                if isinstance(number, float) and number.is_integer():
+                    return int(number)
+                raise ValueError
+            return number
+        number = float(value)
+        if number != number:  # NaN passes no range test by accident
+            raise ValueError
+        return number
+    except (TypeError, ValueError):
+        raise OptionError(f"exact option {name}={value} is invalid: it takes {wanted}") from None
+
+
+DEFAULT = ExactOptions()

@@ -1,0 +1,291 @@
+"""The exact agent's play: proofs kept, the engine called, and the chain of guessing rules.
+
+Each move: open a cell already proved safe (proofs are kept between moves);
+otherwise try single-clue deductions, which are cheap; otherwise call the
+full engine, keep every proved cell, and if nothing is proved guess, in
+this order of preference (each rule switched by
+:class:`~cspmines.agents.exact.options.ExactOptions`):
+
+1. with few layouts left, the move of an exhaustive search of the game tree
+   (``endgame``);
+2. a forced 50/50, which must be guessed some time (``fifty_fifty``), or a
+   cell that is a mine only as half of a 50/50 (``influence``);
+3. the best move inside an isolated pocket, a game of its own played
+   exactly (``pockets``);
+4. the candidate of best secondary safety (the next move's safety blended
+   with the second best's), with a bonus for progress and for 50/50
+   influence, dead cells last (``lookahead`` and the options it reads; see
+   :mod:`~cspmines.agents.exact.lookahead`);
+5. with every option off: the cell least likely to be a mine, ties broken
+   towards cells with fewer neighbours (a corner is likelier to open a zero).
+
+Mines it has proved are remembered and shown to the engine as flags.
+
+Under ``minesearch`` it opens proved mines (each one found costs one cell
+that must be opened anyway) and, with nothing proved, opens the cell most
+likely to be a mine. Under ``score`` it flags proved mines (they score) and
+otherwise plays as in ``classic``.
+
+>>> from cspmines.games import Board, Game, play
+>>> play(ExactAgent(), Game(Board.random("beginner", seed=11)), seed=0).status
+'won'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...constraints import rules_from_position
+from ...errors import InconsistentPositionError
+from ...position import COVERED, FLAG, Position
+from ...solver import solve
+from ..base import Action, SeededAgent
+from .candidates import candidates
+from .endgame import best_move, pocket_move
+from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
+from .lookahead import PLAIN, best_guess, look_ahead
+from .options import DEFAULT, ExactOptions
+
+__all__ = ["ExactAgent", "Guess", "single_clue_deductions"]
+
+
+@dataclass(frozen=True)
+class Guess:
+    """One move of the exact agent that was not proved safe.
+
+    ``reason`` names the rule that chose it: ``"endgame"``, ``"fifty-fifty"``,
+    ``"pseudo fifty-fifty"``, ``"pocket"``, ``"look-ahead"``, ``"least risk"``
+    (every option off) or, under minesearch, ``"likeliest mine"``;
+    ``safety`` is its exact chance of being safe and ``covered`` the number
+    of covered cells when it was made (how far the game had gone).
+
+    >>> from cspmines.games import Board, Game, play
+    >>> guesses = []
+    >>> play(ExactAgent(on_guess=guesses.append), Game(Board.random("expert", seed=1)), seed=0).status
+    'lost'
+    >>> guesses
+    [Guess(cell=427, reason='endgame', safety=0.5, covered=101)]
+    """
+
+    cell: int
+    reason: str
+    safety: float
+    covered: int
+
+
+def single_clue_deductions(position: Position, known_mines: set) -> tuple[set, set]:
+    """(safe, mines) that single clues prove, counting ``known_mines`` as flags.
+
+    A clue whose covered neighbours must hold no more mines makes them safe;
+    one whose covered neighbours must all be mines makes them mines. (The
+    engine's :func:`~cspmines.constraints.settle_forced` repeats this to a
+    fixed point; one pass is what a move needs before the full solve.)
+
+    >>> single_clue_deductions(Position.from_string("3x2x1\\n1..\\n1.."), set())
+    (set(), set())
+    >>> single_clue_deductions(Position.from_string("3x1x1\\n01."), set())
+    (set(), {2})
+    """
+    grid = position.grid
+    if known_mines:
+        grid = grid.copy()
+        grid.flat[list(known_mines)] = FLAG
+    try:
+        rules = rules_from_position(Position(grid))
+    except InconsistentPositionError:
+        return set(), set()  # only a wrong flag of the caller's: the full solve reports it
+    safe: set[int] = set()
+    mines: set[int] = set()
+    for rule in rules:
+        if rule.mines == 0:
+            safe |= rule.cells
+        elif rule.mines == len(rule.cells):
+            mines |= rule.cells
+    return safe, mines
+
+
+class ExactAgent(SeededAgent):
+    """The strongest player we build on the exact engine (see the module docs).
+
+    Parameters
+    ----------
+    options : ExactOptions, optional
+        How it guesses (:class:`~cspmines.agents.exact.options.ExactOptions`);
+        the defaults when omitted.
+    on_analysis : callable, keyword-only
+        Called with each :class:`~cspmines.analysis.Analysis` (for studies).
+    on_guess : callable, keyword-only
+        Called with a :class:`Guess` for every move not proved safe (for
+        studies of where games are lost).
+    **changes
+        Options changed from ``options`` by name (as ``make_agent("exact:lookahead=3")`` passes them).
+
+    Examples
+    --------
+    >>> from cspmines import Position
+    >>> agent = ExactAgent(lookahead=3)
+    >>> agent.options.lookahead
+    3
+    >>> agent.reset(rules="classic", seed=0)
+    >>> agent.act(Position.from_string("3x2x1\\n1..\\n1.."))   # the 1s' mine is at 1 or 4: 2 is safe
+    Action(kind='open', cell=2, certain=True)
+    """
+
+    name = "exact"
+
+    def __init__(self, options: ExactOptions | None = None, *, on_analysis=None, on_guess=None, **changes):
+        self.options = (options or DEFAULT).with_changes(**changes) if changes else (options or DEFAULT)
+        self.on_analysis = on_analysis  # called with every Analysis the agent computes (studies)
+        self.on_guess = on_guess  # called with every Guess (where games are lost)
+        super().__init__()
+
+    def start(self) -> None:
+        self.safe: set = set()
+        self.mines: set = set()
+
+    def act(self, position: Position) -> Action:
+        flat = position.grid.ravel()
+        self.safe = {c for c in self.safe if flat[c] == COVERED}
+        self.mines = {c for c in self.mines if flat[c] in (COVERED, FLAG)}
+        if not self.safe or self.rules == "minesearch":
+            safe, mines = single_clue_deductions(position, self.mines)
+            self.safe |= safe
+            self.mines |= mines
+        proved = self._proved_move(flat)
+        if proved is not None:
+            return proved
+        analysis = self._solve(position)
+        if self.on_analysis is not None:
+            self.on_analysis(analysis)
+        self.safe |= set(analysis.safe_cells)
+        self.mines |= set(analysis.mine_cells)
+        proved = self._proved_move(flat)
+        if proved is not None:
+            return proved
+        return Action.open(self._guess(position, analysis))
+
+    def _solve(self, position: Position):
+        """The engine's analysis, the mines this agent proved shown as flags."""
+        engine = dict(backend=self.options.backend, max_chain=self.options.max_chain)
+        try:
+            return solve(self._seen_by_engine(position), **engine)
+        except InconsistentPositionError:
+            # only a wrong flag of the caller's can do this; fall back to the position alone
+            self.mines.clear()
+            return solve(position, **engine)
+
+    def _seen_by_engine(self, position: Position) -> Position:
+        if not self.mines:
+            return position
+        grid = position.grid.copy()
+        grid.flat[[c for c in self.mines if grid.flat[c] == COVERED]] = FLAG
+        return Position(grid, mines=position.mines)
+
+    def _proved_move(self, flat) -> Action | None:
+        def first_pending() -> int | None:  # the first proved mine still covered (classic play never asks)
+            return min((c for c in self.mines if flat[c] == COVERED), default=None)
+
+        if self.rules == "minesearch":  # a proved safe cell would cost a cell for nothing
+            pending = first_pending()
+            if pending is not None:
+                return Action.open(pending, certain=True)
+            flagged = np.flatnonzero(flat == FLAG)
+            if len(flagged) and all(c in self.safe for c in np.flatnonzero(flat == COVERED)):
+                # every mine left is under a flag (a position given with flags), and a flagged cell
+                # cannot be opened: lift one (a flag on a flag removes it); it stays a known mine, opened next
+                self.mines.add(int(flagged[0]))
+                return Action.flag(int(flagged[0]), certain=True)
+            return None
+        if self.safe:
+            return Action.open(min(self.safe), certain=True)
+        if self.rules == "score" and (pending := first_pending()) is not None:
+            return Action.flag(pending, certain=True)
+        return None
+
+    def _guess(self, position: Position, analysis) -> int:
+        cell, reason = self._choose_guess(position, analysis)
+        if self.on_guess is not None:
+            safety = 1.0 - float(analysis.probability(cell))
+            self.on_guess(Guess(cell, reason, safety, len(position.covered_cells)))
+        return cell
+
+    def _choose_guess(self, position: Position, analysis) -> tuple[int, str]:
+        """(the cell to guess, which rule chose it: see :class:`Guess`)."""
+        options = self.options
+        if self.rules == "minesearch":
+            table = position.neighbours
+            unproved = [c for c in position.covered_cells if c not in self.safe]
+            return max(unproved, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), "likeliest mine"
+        choice = self._least_risky(analysis)
+        if options.searches_endgame and analysis.model_count is not None and analysis.model_count <= options.endgame:
+            searched = best_move(analysis.position, limit=options.endgame)  # the engine's view, flags added
+            if searched is not None:
+                return searched[0], "endgame"
+        if options.fifty_fifty:
+            pair = forced_fifty_fifty(analysis)
+            if pair is not None:
+                return min(pair), "fifty-fifty"
+        spread = self._influence_spread(analysis)
+        if spread is not None:
+            pseudo = spread.pseudo
+            if (
+                options.fifty_fifty
+                and pseudo is not None
+                and pseudo not in self.mines
+                and not look_ahead(analysis, pseudo, PLAIN.with_changes(backend=options.backend)).dead  # a dead one tells nothing
+            ):
+                return pseudo, "pseudo fifty-fifty"
+        if options.plays_pockets:
+            played = pocket_move(analysis, limit=options.pockets)
+            if played is not None:
+                return played[0], "pocket"
+        if options.looks_ahead:
+            cells, multipliers = candidates(analysis, choice, spread, options, exclude=self.mines)
+            return best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread)).cell, "look-ahead"
+        return choice, "least risk"
+
+    def _influence_spread(self, analysis):
+        """The position's 50/50 influence when the look-ahead weighs it, else None."""
+        return fifty_fifty_influence(analysis, backend=self.options.backend) if self.options.weighs_influence else None
+
+    def _hotspots(self, spread) -> tuple:
+        """The risk hotspots the look-ahead charges for (none unless ``hotspots`` is on)."""
+        return spread.hotspots if self.options.hotspots and spread is not None else ()
+
+    def _least_risky(self, analysis) -> int:
+        """The cell least likely to be a mine, ties to the one with fewest neighbours (a corner
+        is likelier to open a zero), then the first."""
+        table = analysis.position.neighbours
+        (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
+        tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
+        return min(tied, key=lambda c: (len(table(c)), c))
+
+    def weigh(self, analysis) -> list:
+        """The look-ahead's candidates on ``analysis`` as it weighs them, best first.
+
+        Each is a full :class:`~cspmines.agents.exact.lookahead.Lookahead`
+        (none cut short, so every score is exact); they are ranked as the
+        agent ranks them: living cells by score, then (with ``avoid_dead``)
+        dead ones by secondary safety, ties in candidate order. The first is
+        the cell the look-ahead opens (before a ``dominance`` swap). For a
+        study of why a guess was made; the agent itself prunes and does not
+        call this.
+
+        >>> from cspmines import Position, solve
+        >>> views = ExactAgent().weigh(solve(Position.from_string("4x2x2\\n1...\\n1...")))
+        >>> [(view.cell, view.safety, view.dead) for view in views]   # 2, 3, 6 and 7 are safer but can only show 1
+        [(1, 0.5, False), (5, 0.5, False), (3, 0.75, True), (2, 0.75, True), (6, 0.75, True), (7, 0.75, True)]
+        """
+        options = self.options
+        spread = self._influence_spread(analysis)
+        cells, multipliers = candidates(analysis, self._least_risky(analysis), spread, options, exclude=self.mines)
+        hotspots = self._hotspots(spread)
+        views = [look_ahead(analysis, cell, options, influence=(multipliers or {}).get(cell, 1.0), hotspots=hotspots) for cell in cells]
+        living = [view for view in views if not (view.dead and options.avoid_dead)]
+        dead = [view for view in views if view.dead and options.avoid_dead]
+        living.sort(key=lambda view: -view.score(options.progress))
+        dead.sort(key=lambda view: -view.secondary)
+        return living + dead
+

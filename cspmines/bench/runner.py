@@ -1,0 +1,272 @@
+"""Running a suite: each game played once, on one machine or a Ray cluster, results streamed to disk.
+
+:func:`run_suite` plays every game of a :class:`~cspmines.bench.suite.Suite`
+with a *task*, a function ``task(suite, agent, i) -> record`` defined at a
+module's top level (so worker processes can find it): :func:`play_game` by
+default; studies bring their own (:func:`cspmines.chains.chain_game`).
+
+Examples
+--------
+>>> from cspmines.bench.suite import Suite
+>>> suite = Suite.create(agents=["exact", "random"], size="beginner", games=4, seed=1)
+>>> result = run_suite(suite, progress=False)
+>>> [(s["agent"], s["games"]) for s in result.summary]
+[('exact', 4), ('random', 4)]
+>>> result.summary[0]["ci95"][0] <= result.summary[0]["win_rate"] <= result.summary[0]["ci95"][1]
+True
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import logging
+import sys
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..agents import make_agent
+from ..games import Game, play
+from .records import read_records
+from .stats import summarize
+from .suite import AGENT, GAME, Suite, SuiteError, board_for, game_rng
+
+__all__ = ["BenchResult", "Task", "play_game", "run_suite"]
+
+#: What plays one game of a suite: ``task(suite, agent, i)`` returns the game's JSON-ready record.
+Task = Callable[[Suite, str, int], dict]
+
+
+def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
+    """Play game ``i`` of ``suite`` with ``agent``; a JSON-ready record (an error record if it fails).
+
+    ``player`` replaces the agent made from its name (a configured instance, for studies).
+
+    >>> suite = Suite.create(agents=["exact"], size="beginner", games=1, seed=0)
+    >>> record = play_game(suite, "exact", 0)
+    >>> record["agent"], record["game"], record["status"]
+    ('exact', 0, 'won')
+    """
+    base = {"agent": agent, "game": i, **suite.config}
+    try:
+        game = Game(board_for(suite, i), rules=suite.rules, withheld=suite.withheld, seed=game_rng(suite, i, GAME))
+        record = play(player or make_agent(agent), game, seed=game_rng(suite, i, AGENT))
+    except Exception as error:  # reported with its game; the suite goes on
+        return {**base, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
+    return {
+        **base,
+        "status": record.status,
+        "won": record.won,
+        "moves": record.moves,
+        "guesses": record.guesses,
+        "opened_fraction": record.opened_fraction,
+        "score": record.score,
+        "mines_opened": record.mines_opened,
+        "seconds": record.seconds,
+        "seconds_per_move": record.seconds / max(1, record.moves),
+    }
+
+
+def _suite_of(fields: dict) -> Suite:
+    """The suite back from the plain fields sent to workers."""
+    return Suite(**{**fields, "agents": tuple(fields["agents"])})
+
+
+def _play_chunk(suite_fields: dict, chunk: list, task: Task) -> list:
+    """A batch of games in one worker (the unit sent to processes and to Ray)."""
+    suite = _suite_of(suite_fields)
+    return [task(suite, agent, i) for agent, i in chunk]
+
+
+@dataclass
+class BenchResult:
+    records: list
+    summary: list
+    seconds: float
+    played_now: int  # games played in this run (not read back from --out)
+    interrupted: bool = False
+    errors: list = field(default_factory=list)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played_now / self.seconds if self.seconds else 0.0
+
+
+def _chunks(tasks: list, size: int) -> list:
+    return [tasks[i : i + size] for i in range(0, len(tasks), size)]
+
+
+def run_suite(
+    suite: Suite,
+    *,
+    workers: int = 1,
+    executor: str = "process",
+    address: str | None = None,
+    out=None,
+    resume: bool = False,
+    progress: bool | None = None,
+    chunk_size: int | None = None,
+    task: Task | None = None,
+) -> BenchResult:
+    """Play every game of ``suite``; the Python API behind ``cspmines bench``.
+
+    Parameters
+    ----------
+    workers : int
+        Processes (``executor="process"``) or Ray tasks in flight.
+    executor : {"process", "ray"}
+        ``ray`` needs the ``ray`` extra; ``address`` joins a cluster, none starts a local instance.
+    out : path, optional
+        Each finished game is appended there as one JSON line, as it completes.
+    resume : bool
+        Skip the games already in ``out``.
+    progress : bool, optional
+        A progress bar on standard error (default: when it is a terminal).
+    task : callable, optional
+        What plays one game (see :data:`Task`): :func:`play_game` by default.
+
+    Examples
+    --------
+    >>> suite = Suite.create(agents=["exact", "greedy"], size="beginner", games=20, seed=0)
+    >>> result = run_suite(suite, workers=1, progress=False)
+    >>> [(row["agent"], row["wins"], row["games"]) for row in result.summary]
+    [('exact', 20, 20), ('greedy', 0, 20)]
+    """
+    task = task or play_game
+    if not callable(task):
+        raise SuiteError(f"task must be a function task(suite, agent, i) -> record, got {task!r}")
+    if executor not in ("process", "ray"):
+        raise SuiteError(f"executor must be process or ray, got {executor!r}")
+    if workers < 1:
+        raise SuiteError(f"workers must be at least 1, got {workers}")
+    out = Path(out) if out else None
+    records = []
+    if out and out.exists() and resume:
+        records = read_records(out, suite)
+    elif out and out.exists() and out.stat().st_size:
+        raise SuiteError(f"{out} exists: pass --resume to continue it, or choose another --out")
+    done = {(r["agent"], r["game"]) for r in records if "error" not in r}
+    records = [r for r in records if "error" not in r]  # failed games are tried again on resume
+    todo = [task for task in suite.tasks() if task not in done]
+    chunk_size = chunk_size or max(1, min(16, len(todo) // (workers * 8) or 1))
+    chunks = _chunks(todo, chunk_size)
+    fields = {**asdict(suite), "agents": list(suite.agents)}
+
+    from tqdm import tqdm
+
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(total=len(todo), disable=not show, file=sys.stderr, unit="game", dynamic_ncols=True)
+    sink = out.open("a", encoding="utf-8") if out else None
+    started = time.perf_counter()
+    played_now, interrupted, errors = 0, False, []
+
+    def accept(batch: list) -> None:
+        nonlocal played_now
+        for record in batch:
+            records.append(record)
+            played_now += 1
+            if "error" in record:
+                errors.append(record)
+                print(f"cspmines bench: game {record['game']} of {record['agent']} failed: {record['error']}", file=sys.stderr)
+            if sink:
+                sink.write(json.dumps(record) + "\n")
+                sink.flush()
+        bar.update(len(batch))
+        played = [r for r in records if "error" not in r]
+        if played:
+            bar.set_postfix(win_rate=f"{sum(r['won'] for r in played) / len(played):.3f}")
+
+    try:
+        if executor == "ray":
+            _run_ray(fields, chunks, workers, address, accept, task)
+        elif workers == 1:
+            for chunk in chunks:
+                accept(_play_chunk(fields, chunk, task))
+        else:
+            _run_processes(fields, chunks, workers, accept, task)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+        if sink:
+            sink.close()
+    order = {task: n for n, task in enumerate(suite.tasks())}
+    records.sort(key=lambda r: order.get((r["agent"], r["game"]), len(order)))
+    return BenchResult(records, summarize(records), time.perf_counter() - started, played_now, interrupted, errors)
+
+
+def _crashed(chunk: list, fields: dict, why: str) -> list:
+    config = _suite_of(fields).config
+    return [{"agent": agent, "game": i, **config, "error": why} for agent, i in chunk]
+
+
+def _run_processes(fields: dict, chunks: list, workers: int, accept, task: Task) -> None:
+    """A process pool with a bounded window of chunks; a dead worker fails only its own game.
+
+    When a worker dies the whole pool breaks and every chunk in flight fails
+    with it, so those chunks are retried one by one in a fresh one-worker
+    pool (:func:`_isolate`) before the rest of the suite goes on.
+    """
+    pending = list(reversed(chunks))
+    while pending:
+        suspects: list = []
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            in_flight: dict = {}
+            while (pending or in_flight) and not suspects:
+                while pending and len(in_flight) < workers * 4:
+                    chunk = pending.pop()
+                    in_flight[pool.submit(_play_chunk, fields, chunk, task)] = chunk
+                finished, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in finished:
+                    chunk = in_flight.pop(future)
+                    try:
+                        accept(future.result())
+                    except concurrent.futures.process.BrokenProcessPool:
+                        suspects.append(chunk)
+            if suspects:
+                suspects.extend(in_flight.values())  # the broken pool takes these down too
+        for chunk in suspects:
+            _isolate(fields, chunk, accept, task)
+
+
+def _isolate(fields: dict, chunk: list, accept, task: Task) -> None:
+    """Play ``chunk`` in a pool of its own, halving it until the game that kills its worker is found."""
+    with concurrent.futures.ProcessPoolExecutor(max_workers=1) as pool:
+        try:
+            accept(pool.submit(_play_chunk, fields, chunk, task).result())
+            return
+        except concurrent.futures.process.BrokenProcessPool:
+            pass
+    if len(chunk) == 1:
+        accept(_crashed(chunk, fields, "the worker process died"))
+        return
+    middle = len(chunk) // 2
+    _isolate(fields, chunk[:middle], accept, task)
+    _isolate(fields, chunk[middle:], accept, task)
+
+
+def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, accept, task: Task) -> None:
+    try:
+        import ray
+    except ImportError as error:
+        raise SuiteError("--executor ray needs Ray: pip install 'cspmines[ray]'") from error
+    if not ray.is_initialized():
+        options = {"address": address} if address else {"num_cpus": workers, "include_dashboard": False}
+        ray.init(ignore_reinit_error=True, logging_level=logging.ERROR, log_to_driver=False, **options)
+    remote = ray.remote(_play_chunk)
+    pending = list(reversed(chunks))
+    in_flight: dict = {}
+    while pending or in_flight:
+        while pending and len(in_flight) < workers * 4:
+            chunk = pending.pop()
+            in_flight[remote.remote(fields, chunk, task)] = chunk
+        ready, _ = ray.wait(list(in_flight), num_returns=1)
+        for ref in ready:
+            chunk = in_flight.pop(ref)
+            try:
+                accept(ray.get(ref))
+            except ray.exceptions.RayError as error:  # a crashed worker or task: fail this chunk only
+                accept(_crashed(chunk, fields, f"Ray: {type(error).__name__}"))

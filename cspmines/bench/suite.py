@@ -1,0 +1,136 @@
+"""What a benchmark plays: a suite of seeded games, and the board of each.
+
+Game ``i`` of a suite uses the board drawn from ``(seed, i)`` alone, so every
+agent meets the same boards, whatever the executor or the number of workers,
+and a game's result (timings aside) is the same everywhere. Each game has
+three random streams, all from ``(seed, i)``: the board, the game (withheld
+clues) and the agent (:func:`game_rng`).
+
+>>> suite = Suite.create(agents=["exact"], size="beginner", games=3, seed=1)
+>>> [board_for(suite, i).n_mines for i in range(3)]
+[10, 10, 10]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..actions import RULES
+from ..agents import agent_names
+from ..agents.base import parse_agent_spec
+from ..errors import CspminesError
+from ..games import FIRST_CLICKS, Board, parse_size
+
+__all__ = ["BOARD", "GAME", "AGENT", "Suite", "SuiteError", "board_for", "game_rng", "sweep_suites"]
+
+#: The random streams of a game: its board, the game itself (withheld clues) and the agent.
+BOARD, GAME, AGENT = 0, 1, 2
+
+
+class SuiteError(CspminesError, ValueError):
+    """A suite that cannot run as asked (bad options, or an --out file of another suite)."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    """What to play: agents, board, rules, how many games, from which seed.
+
+    Build it with :meth:`create`, which checks the options; every agent plays
+    the same boards (:func:`board_for`), so agents are compared game by game.
+
+    >>> suite = Suite.create(agents=["exact", "greedy"], size="beginner", games=20, seed=0)
+    >>> suite.width, suite.height, suite.mines, suite.first_click
+    (9, 9, 10, 'safe')
+    >>> Suite.create(agents=["nope"])
+    Traceback (most recent call last):
+    ...
+    cspmines.bench.suite.SuiteError: unknown or missing agents ['nope']; choose from exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point
+    """
+
+    agents: tuple
+    width: int
+    height: int
+    mines: int
+    rules: str = "classic"
+    withheld: float = 0.0
+    first_click: str = "safe"
+    games: int = 100
+    seed: int = 0
+
+    @classmethod
+    def create(
+        cls, *, agents, size="expert", rules="classic", withheld=0.0, first_click="safe", games=100, seed=0
+    ) -> "Suite":
+        """A validated suite; ``size`` is a preset name or ``"WxHxM"``."""
+        agents = tuple(agents)
+        unknown = [a for a in agents if parse_agent_spec(a)[0] not in agent_names()]
+        if not agents or unknown:
+            raise SuiteError(f"unknown or missing agents {unknown}; choose from {', '.join(agent_names())}")
+        if rules not in RULES:
+            raise SuiteError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+        if first_click not in FIRST_CLICKS:
+            raise SuiteError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
+        if not 0 <= withheld < 1:
+            raise SuiteError(f"withheld must lie in [0, 1), got {withheld}")
+        if games < 1:
+            raise SuiteError(f"games must be at least 1, got {games}")
+        width, height, mines = parse_size(size)
+        return cls(agents, width, height, mines, rules, float(withheld), first_click, int(games), int(seed))
+
+    @property
+    def config(self) -> dict:
+        """What identifies the suite's games (not the agents or how many games)."""
+        return {
+            "width": self.width,
+            "height": self.height,
+            "mines": self.mines,
+            "rules": self.rules,
+            "withheld": self.withheld,
+            "first_click": self.first_click,
+            "seed": self.seed,
+        }
+
+    def tasks(self) -> list[tuple[str, int]]:
+        return [(agent, i) for i in range(self.games) for agent in self.agents]
+
+
+def game_rng(suite: Suite, i: int, stream: int) -> np.random.Generator:
+    """The random stream ``stream`` (:data:`BOARD`, :data:`GAME` or :data:`AGENT`) of game ``i``.
+
+    >>> suite = Suite.create(agents=["exact"], size="beginner", seed=5)
+    >>> int(game_rng(suite, 3, AGENT).integers(1000)) == int(game_rng(suite, 3, AGENT).integers(1000))
+    True
+    """
+    return np.random.default_rng([suite.seed, i, stream])
+
+
+def board_for(suite: Suite, i: int) -> Board:
+    """The board of game ``i``: from ``(seed, i)`` alone, whatever the agent, worker or run.
+
+    >>> suite = Suite.create(agents=["exact"], size="beginner", games=2, seed=0)
+    >>> str(board_for(suite, 1)) == str(board_for(suite, 1)) != str(board_for(suite, 0))
+    True
+    """
+    return Board.random((suite.width, suite.height, suite.mines), seed=game_rng(suite, i, BOARD), first_click=suite.first_click)
+
+
+def sweep_suites(base: Suite, *, densities=None, sizes=None, density: float = 0.15) -> list[tuple[float, Suite]]:
+    """The suites of a density sweep (same board size) or a size sweep (square boards, same density),
+    each with its x value: the density, or the number of cells.
+
+    >>> base = Suite.create(agents=["exact"], size="10x10x10", games=5)
+    >>> [(x, s.mines) for x, s in sweep_suites(base, densities=[0.1, 0.3])]
+    [(0.1, 10), (0.3, 30)]
+    >>> [(x, s.width, s.mines) for x, s in sweep_suites(base, sizes=[4], density=0.25)]
+    [(16, 4, 4)]
+    """
+    suites = []
+    for d in densities or []:
+        mines = max(1, round(d * base.width * base.height))
+        suites.append((d, replace(base, mines=mines)))
+    for n in sizes or []:
+        mines = max(1, round(density * n * n))
+        suites.append((n * n, replace(base, width=n, height=n, mines=mines)))
+    return suites
