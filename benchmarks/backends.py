@@ -22,7 +22,7 @@ from pathlib import Path
 
 import cspmines
 from cspmines.backends import Budget, backend_names, get_backend
-from cspmines.backends.frontier import front_width
+from cspmines.backends.ordering import front_width
 from cspmines.components import split_components
 from cspmines.constraints import ConstraintSystem
 from cspmines.errors import BudgetExceededError

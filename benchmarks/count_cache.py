@@ -19,7 +19,7 @@ import statistics
 import time
 
 from cspmines.agents import make_agent
-from cspmines.backends.frontier import FrontierBackend
+from cspmines.backends.dynamic import DynamicProgrammingBackend
 from cspmines.games import Board, Game, play
 
 solve_module = importlib.import_module("cspmines.solve")  # the package re-exports the function under this name
@@ -30,14 +30,14 @@ def run(games: int, *, cache: bool) -> tuple[list, int, list]:
     solve_module._RECENT_LIMIT = 2048 if cache else 0
     solve_module._RECENT_COUNTS.clear()
     made = 0
-    original = FrontierBackend.count
+    original = DynamicProgrammingBackend.count
 
     def counting(self, component, *, budget=None):
         nonlocal made
         made += 1
         return original(self, component, budget=budget)
 
-    FrontierBackend.count = counting
+    DynamicProgrammingBackend.count = counting
     try:
         moves, seconds = [], []
         for seed in range(games):
@@ -46,7 +46,7 @@ def run(games: int, *, cache: bool) -> tuple[list, int, list]:
             seconds.append(time.process_time() - started)
             moves.append([(move.action.kind, move.action.cell) for move in record.history])
     finally:
-        FrontierBackend.count = original
+        DynamicProgrammingBackend.count = original
         solve_module._RECENT_LIMIT = 2048
     return moves, made, seconds
 

@@ -21,8 +21,8 @@ import time
 
 from guessing import board_arguments  # the script beside this one
 
-from cspmines.agents.exact.endgame import list_layouts, search_layouts
 from cspmines.agents.exact import ExactAgent
+from cspmines.agents.exact.endgame import list_layouts, search_layouts
 from cspmines.bench import Suite, board_for
 from cspmines.games import Game, play
 

@@ -75,7 +75,7 @@ class ComponentReport:
         """Most rules open at once along the counting order (computed on first use)."""
         if self.component is None:
             return 0
-        from .backends.frontier import front_width
+        from .backends.ordering import front_width
 
         return front_width(self.component)
 

@@ -19,7 +19,7 @@ estimate.
 
 from __future__ import annotations
 
-from .backends.frontier import greedy_order
+from .backends.ordering import greedy_order
 from .components import Box, Component, LocalRule
 
 __all__ = ["bound_components"]

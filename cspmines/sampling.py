@@ -4,13 +4,13 @@ Monte Carlo studies (rollouts of a policy from a real position, the value of
 a guess measured by playing on) need boards that agree with what the player
 sees, each as likely as the position says. :func:`sample_layouts` draws
 them exactly, in the engine's own terms: the cells single clues force are
-set aside, each chain of influence is counted once by the ``enumerate``
+set aside, each chain of influence is counted once by the ``dp``
 backend's dynamic programme, which is kept; then, for every layout, the
 number of mines in each chain is drawn by its share of the position's
 layouts (the chains' counts and the binomial of the cells off the front,
 combined as :mod:`cspmines.combine` does), each chain's layout is drawn
 with that many mines by walking its programme backwards
-(:class:`~cspmines.backends.frontier.LayoutSampler`), and the cells off the
+(:class:`~cspmines.backends.sampler.LayoutSampler`), and the cells off the
 front, which no clue can tell apart, take the mines left uniformly (or each
 is a mine with the density's chance when the total is unknown). Every
 weight is an exact integer drawn against an exact random integer, so the
@@ -36,7 +36,8 @@ from numbers import Real
 from networkx.utils import create_py_random_state
 
 from .backends import Budget
-from .backends.frontier import FrontierBackend, weighted_index
+from .backends.dynamic import DynamicProgrammingBackend
+from .backends.sampler import weighted_index
 from .combine import convolve
 from .components import split_components
 from .constraints import ConstraintSystem, settle_forced
@@ -74,7 +75,7 @@ def sample_layouts(
     backend : str, keyword-only
         The backend that explains an inconsistent position (as
         :func:`~cspmines.solver.solve` does). The layouts themselves are drawn
-        from the ``enumerate`` backend's dynamic programme, whatever the name.
+        from the ``dp`` backend's dynamic programme, whatever the name.
     time_limit : float, keyword-only
         Stop after this many seconds with a
         :class:`~cspmines.errors.BudgetExceededError` whose ``layouts``
@@ -145,9 +146,9 @@ class _Draw:
         settled = settle_forced(ConstraintSystem.from_position(position, mines=mines))
         system = settled.system
         budget = Budget(time_limit=time_limit) if time_limit is not None else None
-        frontier = FrontierBackend()
+        counter = DynamicProgrammingBackend()
         components = split_components(system)
-        self.samplers = [frontier.sampler(component, budget=budget) for component in components]
+        self.samplers = [counter.sampler(component, budget=budget) for component in components]
         self.sizes = [component.n_cells for component in components]
         self.rest = system.unconstrained_cells
         self.known = frozenset(position.known_mine_cells) | settled.mine_cells

@@ -24,13 +24,13 @@ from numbers import Real
 
 from .analysis import Analysis, ComponentReport
 from .backends import Budget, ComponentCount, get_backend
-from .backends.sat import find_certain, satisfiable
 from .bounded import bound_components
 from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem, Settled, settle_forced
 from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
 from .position import Position
+from .prover import find_certain, satisfiable
 
 __all__ = ["solve"]
 
@@ -365,9 +365,9 @@ def _minimal_conflict(system: ConstraintSystem, labels: set, *, max_rules: int =
     """
     if len(labels) > max_rules:
         return labels
-    from .backends.frontier import FrontierBackend
+    from .backends.dynamic import DynamicProgrammingBackend
 
-    counter = FrontierBackend()
+    counter = DynamicProgrammingBackend()
 
     def conflicting(subset: set) -> bool:
         rules = tuple(rule for rule in system.rules if rule.label in subset)

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from cspmines import Position, solve
-from cspmines.agents.exact import ExactOptions
 from cspmines.agents.exact.candidates import shortlist
 from cspmines.agents.exact.fifty_fifty import forced_fifty_fifty
 from cspmines.agents.exact.lookahead import PLAIN, look_ahead

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from cspmines import BudgetExceededError, InconsistentPositionError, MissingTotalError, Position, solve
-from cspmines.backends.frontier import FrontierBackend
+from cspmines.backends.dynamic import DynamicProgrammingBackend
 from cspmines.components import split_components
 from cspmines.constraints import ConstraintSystem
 from cspmines.position import COVERED
@@ -159,8 +159,8 @@ def test_a_chain_is_drawn_uniformly_for_each_mine_number():
             if component.n_cells > 12:
                 continue
             layouts = component_layouts(component)
-            sampler = FrontierBackend().sampler(component)
-            assert sampler.models == FrontierBackend().count(component).models
+            sampler = DynamicProgrammingBackend().sampler(component)
+            assert sampler.models == DynamicProgrammingBackend().count(component).models
             assert {k: len(v) for k, v in layouts.items()} == {k: w for k, w in enumerate(sampler.models) if w}
             for k, allowed in layouts.items():
                 source = random.Random(checked * 10 + k)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..actions import RULES, Action, Agent
 from ..errors import CspminesError
-from ..position import COVERED, FLAG, MINE, Position
+from ..position import COVERED, FLAG, Position
 
 __all__ = [
     "Action",

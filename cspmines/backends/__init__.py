@@ -6,7 +6,7 @@ there (see each module).
 
 >>> from cspmines.backends import backend_names, get_backend
 >>> backend_names()
-('auto', 'cpsat', 'enumerate', 'sat')
+('auto', 'cpsat', 'dp', 'sat')
 
 Each counts a component to the same exact answer (here one mine in the
 middle cell, or one at each end):
@@ -20,18 +20,19 @@ middle cell, or one at each end):
 ...     print(name, counted.models, counted.tallies)
 auto (0, 1, 1) ((0, 0, 1), (0, 1), (0, 0, 1))
 cpsat (0, 1, 1) ((0, 0, 1), (0, 1), (0, 0, 1))
-enumerate (0, 1, 1) ((0, 0, 1), (0, 1), (0, 0, 1))
+dp (0, 1, 1) ((0, 0, 1), (0, 1), (0, 0, 1))
 sat (0, 1, 1) ((0, 0, 1), (0, 1), (0, 0, 1))
 >>> get_backend("nope")
 Traceback (most recent call last):
 ...
-cspmines.errors.UnknownBackendError: unknown backend 'nope'; choose one of auto, cpsat, enumerate, sat
+cspmines.errors.UnknownBackendError: unknown backend 'nope'; choose one of auto, cpsat, dp, sat
 """
 
 from .auto import AutoBackend
 from .base import Backend, Budget, ComponentCount, backend_names, get_backend, register_backend, trim_zeros
 from .cpsat import CpSatBackend
-from .frontier import FrontierBackend, LayoutSampler
+from .dynamic import DynamicProgrammingBackend
+from .sampler import LayoutSampler
 from .sat import SatBackend
 
 __all__ = [
@@ -44,12 +45,12 @@ __all__ = [
     "trim_zeros",
     "AutoBackend",
     "CpSatBackend",
-    "FrontierBackend",
+    "DynamicProgrammingBackend",
     "LayoutSampler",
     "SatBackend",
 ]
 
-register_backend("enumerate", FrontierBackend)
+register_backend("dp", DynamicProgrammingBackend)
 register_backend("sat", SatBackend)
 register_backend("cpsat", CpSatBackend)
 register_backend("auto", AutoBackend)

@@ -1,19 +1,19 @@
 """The ``"auto"`` backend: picks a backend per component from measured crossovers.
 
 ``benchmarks/backends.py`` times every backend on every component of the
-reference positions. ``enumerate`` wins every component below 40 boxes and
+reference positions. ``dp`` wins every component below 40 boxes and
 every wide, loose front (where the enumerating backends are 100x slower or
 never finish); ``sat`` wins large components whose rules leave little
 freedom, which have few layouts to list. ``cpsat`` wins none of them. The
 feature that separates the two is the slack per box: for each rule the
 smaller of its need and its room (``min(v, cells - v)``), summed, over the
-number of boxes. A wrong ``enumerate`` costs under 2x, a wrong ``sat`` 100x,
+number of boxes. A wrong ``dp`` costs under 2x, a wrong ``sat`` 100x,
 so the line is drawn on the safe side.
 
 >>> AutoBackend().choose(n_boxes=145, n_rules=90, slack=46)
 'sat'
 >>> AutoBackend().choose(n_boxes=144, n_rules=49, slack=104)
-'enumerate'
+'dp'
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from __future__ import annotations
 from ..components import Component
 from .base import Budget, ComponentCount
 from .cpsat import CpSatBackend
-from .frontier import FrontierBackend
+from .dynamic import DynamicProgrammingBackend
 from .sat import SatBackend
 
 __all__ = ["AutoBackend", "SAT_FROM_BOXES", "SAT_MAX_SLACK_PER_BOX", "SAT_MAX_SLACK_PER_BOX_OVERDETERMINED"]
 
-#: Below this many boxes ``enumerate`` always won.
+#: Below this many boxes ``dp`` always won.
 SAT_FROM_BOXES = 40
 #: ``sat`` won at or below this slack per box ...
 SAT_MAX_SLACK_PER_BOX = 0.4
@@ -50,25 +50,25 @@ class AutoBackend:
     Every backend counts to the same answer: see the example in :mod:`cspmines.backends`.
 
     >>> AutoBackend().choose(n_boxes=3, n_rules=2, slack=0)   # small: dynamic programming
-    'enumerate'
+    'dp'
     """
 
     name = "auto"
 
     def __init__(self):
-        self._backends = {"enumerate": FrontierBackend(), "sat": SatBackend(), "cpsat": CpSatBackend()}
+        self._backends = {"dp": DynamicProgrammingBackend(), "sat": SatBackend(), "cpsat": CpSatBackend()}
 
     def choose(self, *, n_boxes: int, n_rules: int, slack: int) -> str:
         """The backend name for a component with these features."""
         if n_boxes < SAT_FROM_BOXES:
-            return "enumerate"
+            return "dp"
         limit = SAT_MAX_SLACK_PER_BOX if n_rules <= n_boxes else SAT_MAX_SLACK_PER_BOX_OVERDETERMINED
-        return "sat" if slack <= limit * n_boxes else "enumerate"
+        return "sat" if slack <= limit * n_boxes else "dp"
 
     def choose_for(self, component: Component) -> str:
         """The backend name :meth:`count` uses for ``component``."""
         if component.n_boxes < SAT_FROM_BOXES:
-            return "enumerate"
+            return "dp"
         return self.choose(n_boxes=component.n_boxes, n_rules=component.n_rules, slack=slack(component))
 
     def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:

@@ -9,9 +9,9 @@ Examples
 --------
 >>> from cspmines.backends import get_backend, backend_names
 >>> backend_names()
-('auto', 'cpsat', 'enumerate', 'sat')
->>> get_backend("enumerate").name
-'enumerate'
+('auto', 'cpsat', 'dp', 'sat')
+>>> get_backend("dp").name, get_backend("enumerate").name   # its former name is an alias
+('dp', 'dp')
 """
 
 from __future__ import annotations
@@ -139,6 +139,10 @@ class Backend(Protocol):
 _REGISTRY: dict[str, Callable[[], Backend]] = {}
 
 
+#: Former names still accepted: ``enumerate`` was the dynamic programme's name before ``dp``.
+ALIASES = {"enumerate": "dp"}
+
+
 def register_backend(name: str, factory: Callable[[], Backend]) -> None:
     """Make ``factory()`` available as ``solve(..., backend=name)``."""
     _REGISTRY[name] = factory
@@ -160,6 +164,7 @@ def get_backend(name: str | Backend) -> Backend:
         Its solver package is missing (the message says how to install it).
     """
     if isinstance(name, str):
+        name = ALIASES.get(name, name)
         if name in _REGISTRY:
             return _REGISTRY[name]()
     elif hasattr(name, "count") and hasattr(name, "name"):

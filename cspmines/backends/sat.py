@@ -31,7 +31,7 @@ from ..components import Component
 from ..errors import BackendUnavailableError
 from .base import Budget, ComponentCount, out_of_time, trim_zeros
 
-__all__ = ["SatBackend", "BoxEncoding", "find_certain", "satisfiable"]
+__all__ = ["SatBackend", "BoxEncoding", "encode_component"]
 
 
 def _pysat():
@@ -111,7 +111,9 @@ class BoxEncoding:
         return {lit for lit in self.solver.get_model() if lit > 0}
 
 
-def _encode(encoding: BoxEncoding, component: Component, group=0) -> list[list[int]]:
+def encode_component(encoding: BoxEncoding, component: Component, group=0) -> list[list[int]]:
+    """Add ``component``'s rules to ``encoding``; each box's unary literals, in box order
+    (keyed by ``(group, box)``, so several components can share one encoding)."""
     boxes = [encoding.unary((group, b), len(box.cells)) for b, box in enumerate(component.boxes)]
     for rule in component.rules:
         encoding.exactly([lit for b in rule.boxes for lit in boxes[b]], rule.mines)
@@ -142,7 +144,7 @@ class SatBackend:
         started = time.perf_counter()
         encoding = BoxEncoding(self.solver)
         try:
-            boxes = _encode(encoding, component)
+            boxes = encode_component(encoding, component)
             sizes = [len(lits) for lits in boxes]
             n_cells = sum(sizes)
             models = [0] * (n_cells + 1)
@@ -176,123 +178,3 @@ class SatBackend:
             tallies=tuple(trim_zeros(t) for t in tallies),
             stats={"backend": self.name, "solver": self.solver, "solutions": solutions, "seconds": time.perf_counter() - started},
         )
-
-
-
-def satisfiable(components, *, solver: str = "minicard") -> bool:
-    """Whether every component has at least one layout (one SAT call).
-
-    >>> from cspmines import Position
-    >>> from cspmines.constraints import ConstraintSystem
-    >>> from cspmines.components import split_components
-    >>> satisfiable(split_components(ConstraintSystem.from_position(Position.from_string("5x1\\n.2.0."))))
-    False
-    """
-    encoding = BoxEncoding(solver)
-    try:
-        for c, component in enumerate(components):
-            _encode(encoding, component, group=c)
-        return bool(encoding.solve())
-    finally:
-        encoding.close()
-
-
-def find_certain(
-    components, *, rest_size: int, mines_left: int | None, budget: Budget | None = None, solver: str = "minicard"
-):
-    """Which boxes (and whether the rest) are certainly safe or certainly mines, without counting.
-
-    First from the clues alone: a box is certainly safe when "at least one
-    mine here" is unsatisfiable under assumptions, certainly full when "not
-    every cell a mine" is; every model found along the way rules checks out.
-    Then the mine total: CP-SAT finds the fewest and most mines the front can
-    hold; when the total leaves room for that whole range (the usual case
-    until the endgame), every layout of the clues extends to the board and
-    the answer stands. Only when the total cuts the range are the undecided
-    boxes checked again with the front's mine count bounded, a cardinality
-    constraint over the whole front that is much harder for the solver.
-
-    Returns
-    -------
-    (safe, full, rest) : (set of (component, box), set of (component, box), str or None)
-        ``rest`` is ``"safe"``, ``"mines"`` or ``None`` (undecided or no rest).
-        ``None`` instead of the tuple when no layout fits at all.
-
-    Raises
-    ------
-    BudgetExceededError
-        The deadline passed before every box was decided.
-    """
-    from .cpsat import front_mine_range
-
-    found = _decide_boxes(components, window=None, budget=budget, solver=solver)
-    if found is None:
-        return None
-    safe, full = found
-    if mines_left is None:
-        return safe, full, None
-    front = front_mine_range(components, budget=budget)
-    if front is None:
-        return None
-    low, high = max(front[0], mines_left - rest_size), min(front[1], mines_left)
-    if low > high:
-        return None
-    if (low, high) != front:
-        found = _decide_boxes(components, window=(low, high), budget=budget, solver=solver, known=(safe, full))
-        if found is None:
-            return None
-        safe, full = found
-    rest_verdict = None
-    if rest_size and mines_left - low == 0:
-        rest_verdict = "safe"  # even the fewest front mines use up the total
-    elif rest_size and mines_left - high == rest_size:
-        rest_verdict = "mines"
-    return safe, full, rest_verdict
-
-
-def _decide_boxes(components, *, window, budget, solver, known=(frozenset(), frozenset())):
-    """(certainly safe boxes, certainly full boxes) under the clues and, with ``window``,
-    the front's mine count bounded to ``window``; ``None`` when unsatisfiable."""
-    encoding = BoxEncoding(solver)
-    try:
-        groups = {}
-        every = []
-        for c, component in enumerate(components):
-            for b, lits in enumerate(_encode(encoding, component, group=c)):
-                groups[(c, b)] = lits
-                every.extend(lits)
-        if window is not None:
-            low, high = window
-            encoding.at_most(every, high)
-            encoding.at_most([-lit for lit in every], len(every) - low)
-        safe, full = set(known[0]), set(known[1])
-        can_have_mine = set(full)  # known answers need no check
-        can_have_room = set(safe)
-
-        def learn(true: set) -> None:
-            for key, lits in groups.items():
-                if lits[0] in true:
-                    can_have_mine.add(key)
-                if lits[-1] not in true:
-                    can_have_room.add(key)
-
-        answer = encoding.solve(budget=budget)
-        if answer is None:
-            raise out_of_time(budget)
-        if not answer:
-            return None
-        learn(encoding.model_set())
-        for key, lits in groups.items():
-            for seen, assumption, verdict in ((can_have_mine, lits[0], safe), (can_have_room, -lits[-1], full)):
-                if key in seen or key in verdict:
-                    continue
-                answer = encoding.solve([assumption], budget=budget)
-                if answer is None:
-                    raise out_of_time(budget)
-                if answer:
-                    learn(encoding.model_set())
-                else:
-                    verdict.add(key)
-        return safe, full
-    finally:
-        encoding.close()

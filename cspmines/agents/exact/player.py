@@ -168,13 +168,13 @@ class ExactAgent(SeededAgent):
 
     def _solve(self, position: Position):
         """The engine's analysis, the mines this agent proved shown as flags."""
-        engine = dict(backend=self.options.backend, max_chain=self.options.max_chain)
+        backend, max_chain = self.options.backend, self.options.max_chain
         try:
-            return solve(self._seen_by_engine(position), **engine)
+            return solve(self._seen_by_engine(position), backend=backend, max_chain=max_chain)
         except InconsistentPositionError:
             # only a wrong flag of the caller's can do this; fall back to the position alone
             self.mines.clear()
-            return solve(position, **engine)
+            return solve(position, backend=backend, max_chain=max_chain)
 
     def _seen_by_engine(self, position: Position) -> Position:
         if not self.mines:

@@ -1,0 +1,142 @@
+"""The prover: which cells are certain, and whether any layout fits, without counting.
+
+Counting a front costs what its width costs; proving a cell safe or a mine
+costs a few SAT calls under assumptions on the box encoding of
+:mod:`cspmines.backends.sat`, and the mine total's reach comes from CP-SAT
+(:func:`~cspmines.backends.cpsat.front_mine_range`). :func:`cspmines.solve`
+uses it when counting is cut short, and :func:`cspmines.certain_cells`
+is its public face.
+
+>>> from cspmines import Position
+>>> from cspmines.components import split_components
+>>> from cspmines.constraints import ConstraintSystem
+>>> components = split_components(ConstraintSystem.from_position(Position.from_string("4x1x1\\n1.1.")))
+>>> safe, full, rest = find_certain(components, rest_size=0, mines_left=1)
+>>> sorted(full), rest    # the 1s share their one box's mine
+([(0, 0)], None)
+"""
+
+from __future__ import annotations
+
+from .backends.base import Budget, out_of_time
+from .backends.cpsat import front_mine_range
+from .backends.sat import BoxEncoding, encode_component
+
+__all__ = ["find_certain", "satisfiable"]
+
+
+def satisfiable(components, *, solver: str = "minicard") -> bool:
+    """Whether every component has at least one layout (one SAT call).
+
+    >>> from cspmines import Position
+    >>> from cspmines.constraints import ConstraintSystem
+    >>> from cspmines.components import split_components
+    >>> satisfiable(split_components(ConstraintSystem.from_position(Position.from_string("5x1\\n.2.0."))))
+    False
+    """
+    encoding = BoxEncoding(solver)
+    try:
+        for c, component in enumerate(components):
+            encode_component(encoding, component, group=c)
+        return bool(encoding.solve())
+    finally:
+        encoding.close()
+
+
+def find_certain(
+    components, *, rest_size: int, mines_left: int | None, budget: Budget | None = None, solver: str = "minicard"
+):
+    """Which boxes (and whether the rest) are certainly safe or certainly mines, without counting.
+
+    First from the clues alone: a box is certainly safe when "at least one
+    mine here" is unsatisfiable under assumptions, certainly full when "not
+    every cell a mine" is; every model found along the way rules checks out.
+    Then the mine total: CP-SAT finds the fewest and most mines the front can
+    hold; when the total leaves room for that whole range (the usual case
+    until the endgame), every layout of the clues extends to the board and
+    the answer stands. Only when the total cuts the range are the undecided
+    boxes checked again with the front's mine count bounded, a cardinality
+    constraint over the whole front that is much harder for the solver.
+
+    Returns
+    -------
+    (safe, full, rest) : (set of (component, box), set of (component, box), str or None)
+        ``rest`` is ``"safe"``, ``"mines"`` or ``None`` (undecided or no rest).
+        ``None`` instead of the tuple when no layout fits at all.
+
+    Raises
+    ------
+    BudgetExceededError
+        The deadline passed before every box was decided.
+    """
+    found = _decide_boxes(components, window=None, budget=budget, solver=solver)
+    if found is None:
+        return None
+    safe, full = found
+    if mines_left is None:
+        return safe, full, None
+    front = front_mine_range(components, budget=budget)
+    if front is None:
+        return None
+    low, high = max(front[0], mines_left - rest_size), min(front[1], mines_left)
+    if low > high:
+        return None
+    if (low, high) != front:
+        found = _decide_boxes(components, window=(low, high), budget=budget, solver=solver, known=(safe, full))
+        if found is None:
+            return None
+        safe, full = found
+    rest_verdict = None
+    if rest_size and mines_left - low == 0:
+        rest_verdict = "safe"  # even the fewest front mines use up the total
+    elif rest_size and mines_left - high == rest_size:
+        rest_verdict = "mines"
+    return safe, full, rest_verdict
+
+
+def _decide_boxes(components, *, window, budget, solver, known=(frozenset(), frozenset())):
+    """(certainly safe boxes, certainly full boxes) under the clues and, with ``window``,
+    the front's mine count bounded to ``window``; ``None`` when unsatisfiable."""
+    encoding = BoxEncoding(solver)
+    try:
+        groups = {}
+        every = []
+        for c, component in enumerate(components):
+            for b, lits in enumerate(encode_component(encoding, component, group=c)):
+                groups[(c, b)] = lits
+                every.extend(lits)
+        if window is not None:
+            low, high = window
+            encoding.at_most(every, high)
+            encoding.at_most([-lit for lit in every], len(every) - low)
+        safe, full = set(known[0]), set(known[1])
+        can_have_mine = set(full)  # known answers need no check
+        can_have_room = set(safe)
+
+        def learn(true: set) -> None:
+            for key, lits in groups.items():
+                if lits[0] in true:
+                    can_have_mine.add(key)
+                if lits[-1] not in true:
+                    can_have_room.add(key)
+
+        answer = encoding.solve(budget=budget)
+        if answer is None:
+            raise out_of_time(budget)
+        if not answer:
+            return None
+        learn(encoding.model_set())
+        for key, lits in groups.items():
+            for seen, assumption, verdict in ((can_have_mine, lits[0], safe), (can_have_room, -lits[-1], full)):
+                if key in seen or key in verdict:
+                    continue
+                answer = encoding.solve([assumption], budget=budget)
+                if answer is None:
+                    raise out_of_time(budget)
+                if answer:
+                    learn(encoding.model_set())
+                else:
+                    verdict.add(key)
+        return safe, full
+    finally:
+        encoding.close()
