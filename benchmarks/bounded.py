@@ -21,8 +21,7 @@ import numpy as np
 
 from cspmines import solve
 from cspmines.agents.exact import ExactAgent
-from cspmines.bench import Suite, board_for, wilson_interval
-from cspmines.games import Game, play
+from cspmines.bench import Suite, paired_wins, play_game, run_suite, wilson_interval
 
 
 def positions_of(suite: Suite, games: int) -> list:
@@ -35,7 +34,7 @@ def positions_of(suite: Suite, games: int) -> list:
             return super().act(position)
 
     for i in range(games):
-        play(Recorder(), Game(board_for(suite, i), rules=suite.rules), seed=i)
+        play_game(suite, "exact", i, player=Recorder())
     return seen
 
 
@@ -46,6 +45,7 @@ def main(argv=None) -> int:
     parser.add_argument("--limits", default="5,10,20,40")
     parser.add_argument("--preset", default="expert")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     limits = [int(x) for x in args.limits.split(",")]
     suite = Suite.create(agents=["exact"], size=args.preset, games=args.games, seed=args.seed)
@@ -75,17 +75,18 @@ def main(argv=None) -> int:
         print(f"{limit:9d} {cut:13d} {worst:13.4f} {statistics.fmean(errors):14.5f} {lost:18d} {ms:9.3f}")
 
     print(f"\nplay: {args.games} classic {args.preset} games, safe corner start, same boards")
-    print(f"{'max_chain':>9} {'win rate':>9} {'95% interval':>17} {'ms/game':>8}")
-    for limit in [None, *limits]:
-        wins, seconds = 0, []
-        for i in range(args.games):
-            t = time.perf_counter()
-            record = play(ExactAgent(max_chain=limit), Game(board_for(suite, i)), seed=i)
-            seconds.append(time.perf_counter() - t)
-            wins += record.won
+    print(f"{'max_chain':>9} {'win rate':>9} {'95% interval':>17} {'ms/game':>8} {'paired against exact':>30}")
+    specs = {None: "exact", **{limit: f"exact:max_chain={limit}" for limit in limits}}
+    played = run_suite(Suite.create(agents=list(specs.values()), size=args.preset, games=args.games, seed=args.seed),
+                       workers=args.workers, progress=False)
+    won = {spec: [r["won"] for r in sorted(played.records, key=lambda r: r["game"]) if r["agent"] == spec] for spec in specs.values()}
+    for limit, spec in specs.items():
+        wins = sum(won[spec])
+        seconds = [r["seconds"] for r in played.records if r["agent"] == spec]
         low, high = wilson_interval(wins, args.games)
+        paired = "" if limit is None else str(paired_wins(won["exact"], won[spec]))
         label = "exact" if limit is None else str(limit)
-        print(f"{label:>9} {wins / args.games:9.2%} {low:8.2%}-{high:<8.2%} {statistics.median(seconds) * 1e3:8.2f}", flush=True)
+        print(f"{label:>9} {wins / args.games:9.2%} {low:8.2%}-{high:<8.2%} {statistics.median(seconds) * 1e3:8.2f} {paired:>30}")
     return 0
 
 

@@ -14,21 +14,19 @@ milliseconds per game. The moves are the same either way (checked).
 from __future__ import annotations
 
 import argparse
-import importlib
 import statistics
 import time
 
+from cspmines import solver
 from cspmines.agents import make_agent
 from cspmines.backends.dynamic import DynamicProgrammingBackend
 from cspmines.games import Board, Game, play
 
-solve_module = importlib.import_module("cspmines.solve")  # the package re-exports the function under this name
-
 
 def run(games: int, *, cache: bool) -> tuple[list, int, list]:
     """(each game's moves, counts made, CPU seconds per game)."""
-    solve_module._RECENT_LIMIT = 2048 if cache else 0
-    solve_module._RECENT_COUNTS.clear()
+    solver._RECENT_LIMIT = 2048 if cache else 0
+    solver._RECENT_COUNTS.clear()
     made = 0
     original = DynamicProgrammingBackend.count
 
@@ -47,7 +45,7 @@ def run(games: int, *, cache: bool) -> tuple[list, int, list]:
             moves.append([(move.action.kind, move.action.cell) for move in record.history])
     finally:
         DynamicProgrammingBackend.count = original
-        solve_module._RECENT_LIMIT = 2048
+        solver._RECENT_LIMIT = 2048
     return moves, made, seconds
 
 

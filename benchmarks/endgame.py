@@ -18,26 +18,27 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from functools import partial
 
-from guessing import board_arguments  # the script beside this one
+from guessing import board_arguments, suite_of  # the script beside this one
 
-from cspmines.agents.exact import ExactAgent
+from cspmines import Position
+from cspmines.agents import make_agent
 from cspmines.agents.exact.endgame import list_layouts, search_layouts
-from cspmines.bench import Suite, board_for
-from cspmines.games import Game, play
+from cspmines.bench import play_game, run_suite
 
 
-def late_positions(suite, games: int, most: int) -> list:
-    """The positions the engine solved with 2 to ``most`` layouts, in ``games`` games."""
+def late_positions_game(suite, agent: str, i: int, *, most: int) -> dict:
+    """Game ``i`` with the positions the engine solved with 2 to ``most`` layouts (a bench task)."""
     kept = []
 
     def keep(analysis):
         if analysis.model_count is not None and 2 <= analysis.model_count <= most:
-            kept.append(analysis.position)
+            kept.append(str(analysis.position))
 
-    for i in range(games):
-        play(ExactAgent(on_analysis=keep), Game(board_for(suite, i)), seed=i)
-    return kept
+    player = make_agent(agent)
+    player.on_analysis = keep
+    return {**play_game(suite, agent, i, player=player), "late": kept}
 
 
 def main(argv=None) -> int:
@@ -46,8 +47,8 @@ def main(argv=None) -> int:
     parser.add_argument("--budget", type=int, default=200_000, help="most game-tree states per search")
     args = parser.parse_args(argv)
     limits = sorted(args.limit or [150, 1000, 5000])
-    suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
-    positions = late_positions(suite, args.games, limits[-1])
+    played = run_suite(suite_of(args), workers=args.workers, progress=False, task=partial(late_positions_game, most=limits[-1]))
+    positions = [Position.from_string(text) for record in played.records for text in record["late"]]
     print(f"{len(positions)} positions with 2 to {limits[-1]} layouts from {args.games} {args.preset} games")
     print(f"{'limit':>6} {'searched':>9} {'past budget':>12} {'listing s':>10} {'search s':>9} {'slowest s':>10}")
     for limit in limits:

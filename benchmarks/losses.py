@@ -16,21 +16,21 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter, defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
 
-from guessing import board_arguments  # the script beside this one
+from guessing import board_arguments, suite_of  # the script beside this one
 
-from cspmines.agents.base import parse_agent_spec
-from cspmines.agents.exact import ExactAgent
-from cspmines.bench import Suite, board_for
-from cspmines.games import Game, play
+from cspmines.agents import make_agent
+from cspmines.agents.exact import Guess
+from cspmines.bench import board_for, play_game, run_suite
 
 
-def _play(args) -> tuple[bool, list]:
-    suite, options, i = args
+def guesses_game(suite, agent: str, i: int) -> dict:
+    """Game ``i`` played by ``agent`` (an exact agent spec), with every guess it made (a bench task)."""
     guesses = []
-    record = play(ExactAgent(on_guess=guesses.append, **options), Game(board_for(suite, i)), seed=i)
-    return record.won, guesses
+    player = make_agent(agent)
+    player.on_guess = guesses.append
+    return {**play_game(suite, agent, i, player=player), "guess_list": [asdict(guess) for guess in guesses]}
 
 
 def _stage(covered: int, size: int) -> str:
@@ -43,11 +43,10 @@ def main(argv=None) -> int:
     parser = board_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--option", default="", help="k=v[,k=v]: ExactAgent options")
     args = parser.parse_args(argv)
-    suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
-    options = parse_agent_spec(f"exact:{args.option}")[1]
+    suite = suite_of(args, [f"exact:{args.option}" if args.option else "exact"])
     size = board_for(suite, 0).size
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        games = list(pool.map(_play, [(suite, options, i) for i in range(args.games)], chunksize=20))
+    result = run_suite(suite, workers=args.workers, progress=False, task=guesses_game)
+    games = [(r["won"], [Guess(**g) for g in r["guess_list"]]) for r in result.records]
     lost = [guesses for won, guesses in games if not won]
     print(f"{args.games} classic {args.preset} games, first click {args.first_click}, options {args.option or 'defaults'}")
     print(f"won {args.games - len(lost)} ({1 - len(lost) / args.games:.2%}), lost {len(lost)}")

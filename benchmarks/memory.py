@@ -18,20 +18,18 @@ everything slower; the figures are bytes, not times.
 from __future__ import annotations
 
 import argparse
-import importlib
 import statistics
 import sys
 import tracemalloc
 from collections import defaultdict
 from pathlib import Path
 
-from cspmines import Position, sample_layouts, solve
+from cspmines import Position, sample_layouts, solve, solver
 from cspmines.agents import make_agent
 from cspmines.games import Board, Game, play
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 MIB = 1024 * 1024
-solve_module = importlib.import_module("cspmines.solve")  # the package re-exports the function under this name
 
 
 def peak_of(work) -> int:
@@ -46,7 +44,7 @@ def peak_of(work) -> int:
 
 
 def fresh_solve(position: Position) -> None:
-    solve_module._RECENT_COUNTS.clear()  # count every chain, as a first look at the position would
+    solver._RECENT_COUNTS.clear()  # count every chain, as a first look at the position would
     solve(position)
 
 
@@ -78,7 +76,7 @@ def main(argv=None) -> int:
         )
 
     if args.games:
-        solve_module._RECENT_COUNTS.clear()
+        solver._RECENT_COUNTS.clear()
         tracemalloc.start()
         held_before = tracemalloc.get_traced_memory()[0]
         peaks = []
@@ -94,7 +92,7 @@ def main(argv=None) -> int:
         print(
             f"{args.games} expert games: peak during a game {statistics.median(peaks) / MIB:.2f} MiB median, "
             f"{max(peaks) / MIB:.2f} MiB max; held after them all {(held_after - held_before) / MIB:.2f} MiB "
-            f"(chiefly solve's counts of the last {len(solve_module._RECENT_COUNTS):,} components, at most {solve_module._RECENT_LIMIT:,})"
+            f"(chiefly solve's counts of the last {len(solver._RECENT_COUNTS):,} components, at most {solver._RECENT_LIMIT:,})"
         )
     return 0
 

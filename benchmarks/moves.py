@@ -27,31 +27,38 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
-from guessing import board_arguments  # the script beside this one
+from guessing import board_arguments, suite_of  # the script beside this one
 
-from cspmines import solve
+from cspmines import Position, solve
 from cspmines.agents import agent_names, make_agent, suggest
-from cspmines.bench import Suite, board_for
-from cspmines.games import Game
+from cspmines.bench import parallel_map, play_game, run_suite
 
 
-def _positions(args) -> list:
-    """The kept positions of game ``i``: every ``every``-th, and each one where the exact agent guesses."""
-    suite, i, every = args
-    game = Game(board_for(suite, i))
-    agent = make_agent("exact")
-    agent.reset(rules="classic", seed=i)
-    kept, move = [], 0
-    while game.status == "playing":
-        position = game.position
-        action = agent.act(position)
-        if move % every == 0 or not action.certain:
-            kept.append(position)
-        game.apply(action)
-        move += 1
-    return kept
+class _Keeper:
+    """The exact agent, keeping every ``every``-th position it is shown and each one where it guesses."""
+
+    name = "exact"
+
+    def __init__(self, every: int):
+        self.player, self.every, self.kept, self.move = make_agent("exact"), every, [], 0
+
+    def reset(self, *, rules: str, seed) -> None:
+        self.player.reset(rules=rules, seed=seed)
+
+    def act(self, position):
+        action = self.player.act(position)
+        if self.move % self.every == 0 or not action.certain:
+            self.kept.append(str(position))
+        self.move += 1
+        return action
+
+
+def positions_game(suite, agent: str, i: int, *, every: int) -> dict:
+    """Game ``i`` played by the exact agent, with the positions it kept (a bench task)."""
+    keeper = _Keeper(every)
+    return {**play_game(suite, agent, i, player=keeper), "positions": keeper.kept}
 
 
 def _judge(args) -> list:
@@ -79,14 +86,14 @@ def main(argv=None) -> int:
     parser.add_argument("--agent", action="append", help="agents to judge (default: every registered agent)")
     args = parser.parse_args(argv)
     agents = args.agent or list(agent_names())
-    suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        positions = [p for kept in pool.map(_positions, [(suite, i, args.every) for i in range(args.games)]) for p in kept]
-        judged = pool.map(_judge, [(p, agents, args.seed + k) for k, p in enumerate(positions)], chunksize=8)
-        by_agent = defaultdict(list)
-        for rows in judged:
-            for agent, *row in rows:
-                by_agent[agent].append(row)
+    suite = suite_of(args)
+    played = run_suite(suite, workers=args.workers, progress=False, task=partial(positions_game, every=args.every))
+    positions = [Position.from_string(text) for record in played.records for text in record["positions"]]
+    judged = parallel_map(_judge, [(p, agents, args.seed + k) for k, p in enumerate(positions)], workers=args.workers, chunksize=8)
+    by_agent = defaultdict(list)
+    for rows in judged:
+        for agent, *row in rows:
+            by_agent[agent].append(row)
     with_safe = sum(1 for has_safe, *_ in by_agent[agents[0]] if has_safe)
     false_claims = {agent: sum(row[-1] for row in by_agent[agent]) for agent in agents}
     print(

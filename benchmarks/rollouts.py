@@ -21,16 +21,16 @@ better choice at such close calls would be worth.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
-from guessing import board_arguments  # the script beside this one
+from guessing import board_arguments, suite_of  # the script beside this one
 
-from cspmines import sample_layouts
-from cspmines.agents.base import Action, parse_agent_spec
+from cspmines import Position, sample_layouts
+from cspmines.actions import Action
+from cspmines.agents import make_agent
 from cspmines.agents.exact import ExactAgent
-from cspmines.bench import Suite, board_for
+from cspmines.bench import agent_seed, new_game, paired_means, parallel_map, run_suite
 from cspmines.games import Game, play
 from cspmines.games.board import Board
 
@@ -42,12 +42,12 @@ class _CloseCall(Exception):
 def _candidates(agent: ExactAgent, analysis, chosen: int) -> list:
     """(cell, score) of the agent's choice and of its living runners-up, best first, as the agent weighs them."""
     views = agent.weigh(analysis)
-    return [(view.cell, view.score(agent.progress)) for view in views if not view.dead or view.cell == chosen]
+    return [(view.cell, view.score(agent.options.progress)) for view in views if not view.dead or view.cell == chosen]
 
 
-def _find_close_call(args):
-    """The game's first look-ahead guess with a runner-up within ``ratio`` of it, or None."""
-    suite, options, ratio, i = args
+def close_call_game(suite, agent_spec: str, i: int, *, ratio: float) -> dict:
+    """Game ``i``'s first look-ahead guess with a runner-up within ``ratio`` of it (a bench task):
+    ``{"call": [position, chosen, runners-up, covered]}``, or ``{"call": None}``. The game stops there."""
     seen = {}
 
     def on_guess(guess):
@@ -57,25 +57,27 @@ def _find_close_call(args):
         score = dict(ranked)[guess.cell]
         close = [cell for cell, value in ranked if cell != guess.cell and value >= ratio * score and value != score]
         if close:
-            seen["call"] = (seen["analysis"].position, guess.cell, close[:2], guess.covered)
+            seen["call"] = [str(seen["analysis"].position), guess.cell, close[:2], guess.covered]
             raise _CloseCall
 
-    agent = ExactAgent(on_analysis=lambda analysis: seen.__setitem__("analysis", analysis), on_guess=on_guess, **options)
+    agent = make_agent(agent_spec)
+    agent.on_analysis = lambda analysis: seen.__setitem__("analysis", analysis)
+    agent.on_guess = on_guess
     try:
-        play(agent, Game(board_for(suite, i)), seed=i)
+        play(agent, new_game(suite, i), seed=agent_seed(suite, i))
     except _CloseCall:
-        return i, seen["call"]
-    return i, None
+        pass
+    return {"agent": agent_spec, "game": i, "call": seen.get("call")}
 
 
 def _play_on(args) -> bool:
     """Resume the position on ``layout``, open ``first``, and let the agent play the rest."""
-    position, layout, first, options, seed = args
+    position, layout, first, spec, seed = args
     game = Game.from_position(position, Board.from_layout(position.width, position.height, layout))
     game.apply(Action.open(first))
     if game.status != "playing":
         return game.won
-    return play(ExactAgent(**options), game, seed=seed).won
+    return play(make_agent(spec), game, seed=seed).won
 
 
 def main(argv=None) -> int:
@@ -85,29 +87,29 @@ def main(argv=None) -> int:
     parser.add_argument("--option", default="", help="k=v[,k=v]: ExactAgent options")
     parser.add_argument("--verbose", action="store_true", help="a line per decision")
     args = parser.parse_args(argv)
-    suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
-    options = parse_agent_spec(f"exact:{args.option}")[1]
+    spec = f"exact:{args.option}" if args.option else "exact"
+    suite = suite_of(args, [spec])
     differences = []  # per decision and runner-up: its win chance minus the choice's, over the same layouts
     by_stage = {"over 80% covered": [], "80% covered or less": []}
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        jobs = [(suite, options, args.ratio, i) for i in range(args.games)]
-        calls = [(i, call) for i, call in pool.map(_find_close_call, jobs, chunksize=4) if call is not None]
-        print(f"{len(calls)} close calls (runner-up within {args.ratio:.0%}) in {args.games} {args.preset} games, "
-              f"{args.layouts} layouts each", flush=True)
-        for i, (position, chosen, others, covered) in calls:
-            layouts = sample_layouts(position, args.layouts, seed=args.seed + i)
-            cells = [chosen, *others]
-            runs = [(position, layout, cell, options, j) for cell in cells for j, layout in enumerate(layouts)]
-            won = list(pool.map(_play_on, runs, chunksize=10))
-            wins = {cell: won[n * args.layouts : (n + 1) * args.layouts] for n, cell in enumerate(cells)}
-            stage = "over 80% covered" if covered > 0.8 * position.size else "80% covered or less"
-            for cell in others:
-                difference = (sum(wins[cell]) - sum(wins[chosen])) / args.layouts
-                differences.append(difference)
-                by_stage[stage].append(difference)
-            if args.verbose:
-                print(f"game {i}: {covered} covered, chose {chosen} ({sum(wins[chosen])} won), "
-                      + ", ".join(f"{cell}: {sum(wins[cell])}" for cell in others), flush=True)
+    found = run_suite(suite, workers=args.workers, progress=False, task=partial(close_call_game, ratio=args.ratio))
+    calls = [(r["game"], r["call"]) for r in found.records if r["call"] is not None]
+    print(f"{len(calls)} close calls (runner-up within {args.ratio:.0%}) in {args.games} {args.preset} games, "
+          f"{args.layouts} layouts each", flush=True)
+    for i, (text, chosen, others, covered) in calls:
+        position = Position.from_string(text)
+        layouts = sample_layouts(position, args.layouts, seed=args.seed + i)
+        cells = [chosen, *others]
+        runs = [(position, layout, cell, spec, j) for cell in cells for j, layout in enumerate(layouts)]
+        won = parallel_map(_play_on, runs, workers=args.workers, chunksize=10)
+        wins = {cell: won[n * args.layouts : (n + 1) * args.layouts] for n, cell in enumerate(cells)}
+        stage = "over 80% covered" if covered > 0.8 * position.size else "80% covered or less"
+        for cell in others:
+            difference = (sum(wins[cell]) - sum(wins[chosen])) / args.layouts
+            differences.append(difference)
+            by_stage[stage].append(difference)
+        if args.verbose:
+            print(f"game {i}: {covered} covered, chose {chosen} ({sum(wins[chosen])} won), "
+                  + ", ".join(f"{cell}: {sum(wins[cell])}" for cell in others), flush=True)
     print(summary("every runner-up", differences))
     for stage, values in by_stage.items():
         print(summary(stage, values))
@@ -122,12 +124,10 @@ def summary(label: str, differences: list) -> str:
     """
     if len(differences) < 2:
         return f"{label}: {len(differences)} runners-up"
-    mean = statistics.mean(differences)
-    half_width = 1.96 * statistics.stdev(differences) / len(differences) ** 0.5
-    better = sum(1 for d in differences if d > 0)
-    worse = sum(1 for d in differences if d < 0)
-    return (f"{label}: {len(differences)} runners-up, mean {100 * mean:+.2f} points (95% +-{100 * half_width:.2f}); "
-            f"better {better}, worse {worse}")
+    paired = paired_means([0.0] * len(differences), differences)  # each difference is already paired on its layouts
+    half_width = paired.high - paired.difference
+    return (f"{label}: {len(differences)} runners-up, mean {100 * paired.difference:+.2f} points (95% +-{100 * half_width:.2f}); "
+            f"better {paired.gained}, worse {paired.lost}")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ Examples
 """
 
 from .records import TIMING_FIELDS, read_records
-from .runner import BenchResult, Task, play_game, run_suite
+from .runner import BenchResult, Task, agent_seed, new_game, parallel_map, play_game, run_suite
 from .stats import Paired, paired_means, paired_wins, summarize, wilson_interval
 from .suite import AGENT, BOARD, GAME, Suite, SuiteError, board_for, game_rng, sweep_suites
 
@@ -28,7 +28,10 @@ __all__ = [
     "SuiteError",
     "TIMING_FIELDS",
     "Task",
+    "agent_seed",
     "board_for",
+    "new_game",
+    "parallel_map",
     "game_rng",
     "paired_means",
     "paired_wins",

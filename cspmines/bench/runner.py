@@ -34,10 +34,26 @@ from .records import read_records
 from .stats import summarize
 from .suite import AGENT, GAME, Suite, SuiteError, board_for, game_rng
 
-__all__ = ["BenchResult", "Task", "play_game", "run_suite"]
+__all__ = ["BenchResult", "Task", "agent_seed", "new_game", "parallel_map", "play_game", "run_suite"]
 
-#: What plays one game of a suite: ``task(suite, agent, i)`` returns the game's JSON-ready record.
+#: What plays one game of a suite: ``task(suite, agent, i)`` returns the game's JSON-ready record, a dict
+#: with at least ``agent`` and ``game``; records with ``won`` (or ``error``) are the games summarized.
 Task = Callable[[Suite, str, int], dict]
+
+
+def new_game(suite: Suite, i: int) -> Game:
+    """Game ``i`` of ``suite`` before any move: its board, rules, withheld clues and their stream.
+
+    >>> suite = Suite.create(agents=["exact"], size="beginner", games=1, seed=0)
+    >>> new_game(suite, 0).status
+    'playing'
+    """
+    return Game(board_for(suite, i), rules=suite.rules, withheld=suite.withheld, seed=game_rng(suite, i, GAME))
+
+
+def agent_seed(suite: Suite, i: int):
+    """The random stream the agent of game ``i`` is reset with (the same for every agent)."""
+    return game_rng(suite, i, AGENT)
 
 
 def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
@@ -52,8 +68,7 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
     """
     base = {"agent": agent, "game": i, **suite.config}
     try:
-        game = Game(board_for(suite, i), rules=suite.rules, withheld=suite.withheld, seed=game_rng(suite, i, GAME))
-        record = play(player or make_agent(agent), game, seed=game_rng(suite, i, AGENT))
+        record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i))
     except Exception as error:  # reported with its game; the suite goes on
         return {**base, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
     return {
@@ -175,7 +190,7 @@ def run_suite(
                 sink.write(json.dumps(record) + "\n")
                 sink.flush()
         bar.update(len(batch))
-        played = [r for r in records if "error" not in r]
+        played = [r for r in records if "won" in r]  # a study's task may record no outcome
         if played:
             bar.set_postfix(win_rate=f"{sum(r['won'] for r in played) / len(played):.3f}")
 
@@ -195,7 +210,8 @@ def run_suite(
             sink.close()
     order = {task: n for n, task in enumerate(suite.tasks())}
     records.sort(key=lambda r: order.get((r["agent"], r["game"]), len(order)))
-    return BenchResult(records, summarize(records), time.perf_counter() - started, played_now, interrupted, errors)
+    games = [r for r in records if "won" in r or "error" in r]  # a study's task may record no outcome
+    return BenchResult(records, summarize(games), time.perf_counter() - started, played_now, interrupted, errors)
 
 
 def _crashed(chunk: list, fields: dict, why: str) -> list:
@@ -270,3 +286,22 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
                 accept(ray.get(ref))
             except ray.exceptions.RayError as error:  # a crashed worker or task: fail this chunk only
                 accept(_crashed(chunk, fields, f"Ray: {type(error).__name__}"))
+
+
+def parallel_map(function, items, *, workers: int = 1, chunksize: int = 1) -> list:
+    """``[function(item) for item in items]`` on ``workers`` processes (in this one when 1), in order.
+
+    For the work of a study that is not one game each (judging positions,
+    playing on from drawn layouts); games themselves go through
+    :func:`run_suite`. ``function`` must be defined at a module's top level.
+
+    >>> parallel_map(abs, [-2, 3, -4])
+    [2, 3, 4]
+    """
+    if workers < 1:
+        raise SuiteError(f"workers must be at least 1, got {workers}")
+    if workers == 1:
+        return [function(item) for item in items]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(function, items, chunksize=chunksize))
+

@@ -1,0 +1,135 @@
+"""The engine's commands: ``solve``, ``sample`` and ``move``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..position import Position
+from ..render import analysis_json, board_text, summary_text
+from ..solver import solve
+
+__all__ = ["run_move", "run_sample", "run_solve"]
+
+
+def run_solve(args, out) -> int:
+    position = Position.from_file(args.file)
+    analysis = solve(
+        position,
+        backend=args.backend,
+        mines=args.mines,
+        density=args.density,
+        time_limit=args.time_limit,
+        node_limit=args.node_limit,
+    )
+    if args.svg:
+        from ..picture import render_svg
+
+        with open(args.svg, "w", encoding="utf-8") as handle:
+            handle.write(render_svg(analysis, components=args.outline))
+    if args.png:
+        from ..picture import render_png
+
+        render_png(analysis, args.png, components=args.outline)
+    if args.json:
+        json.dump(analysis_json(analysis, exact=args.exact), out)
+        out.write("\n")
+        return 0
+    color = args.color == "always" or (args.color == "auto" and getattr(out, "isatty", lambda: False)())
+    out.write(board_text(analysis, color=color) + "\n")
+    out.write(summary_text(analysis, exact=args.exact) + "\n")
+    return 0
+
+
+def run_sample(args, out) -> int:
+    """Each layout as a whole board: the position format with mines as ``*``, or board JSON."""
+    from ..errors import BudgetExceededError
+    from ..games.board import Board
+    from ..sampling import sample_layouts
+
+    position = Position.from_file(args.file)
+    cut_short = None
+    try:
+        layouts = sample_layouts(
+            position, args.count, seed=args.seed, mines=args.mines, density=args.density, time_limit=args.time_limit
+        )
+    except BudgetExceededError as error:
+        layouts, cut_short = error.layouts or [], error
+    for index, layout in enumerate(layouts):
+        board = Board.from_layout(position.width, position.height, layout)
+        if args.json:
+            out.write(board.to_json() + "\n")
+        else:
+            out.write(("\n" if index else "") + str(board) + "\n")
+    if cut_short is not None:
+        print(f"cspmines: cut short: {cut_short}", file=sys.stderr)
+    return 0
+
+
+def run_move(args, out) -> int:
+    """Each agent's move, the chosen cell's exact chance of a mine, and the least chance on the board."""
+    from ..agents.advice import suggest
+
+    position = Position.from_file(args.file)
+    if args.mines is not None:
+        position = position.with_mines(args.mines)
+    if position.mines is None:  # agents play games, where the total is known: a density will not do
+        print("cspmines: error: the position's mine total is unknown: pass --mines N", file=sys.stderr)
+        return 2
+    analysis = solve(position)
+    suggestions = [
+        suggest(position, spec, rules=args.rules, seed=args.seed, analysis=analysis, explain=args.explain)
+        for spec in args.agent or ["exact"]
+    ]
+    least = suggestions[0].least
+    at_least = analysis.cells_where(lambda p: p == least)
+    if args.json:
+        moves = [
+            {
+                "agent": s.agent,
+                "action": s.action.kind,
+                "cell": list(position.row_col(s.action.cell)),
+                "certain": s.action.certain,
+                "reason": s.reason,
+                "mine_probability": float(s.mine_probability),
+                "mine_fraction": str(s.mine_probability),
+                **({"candidates": [_weighed(position, view, score) for view, score in s.candidates]} if args.explain else {}),
+            }
+            for s in suggestions
+        ]
+        summary = {"least_mine_probability": float(least), "least_mine_fraction": str(least)}
+        json.dump({"schema": 1, "rules": args.rules, "moves": moves, **summary, "cells_at_least": len(at_least)}, out)
+        out.write("\n")
+        return 0
+    width = max(len(s.agent) for s in suggestions)
+    for s in suggestions:
+        row, col = position.row_col(s.action.cell)
+        line = f"{s.agent:<{width}}  {s.action.kind} ({row},{col})  mine chance {float(s.mine_probability):.4f} ({s.mine_probability})"
+        if s.reason is not None:
+            line += f"  {s.reason}"
+        if not s.claim_holds:
+            line += "  (claimed certain; the engine disagrees)"
+        out.write(line + "\n")
+        if s.candidates:
+            out.write("    cell     safe  safe twice  progress  50/50  dead  score\n")
+            for view, score in s.candidates:
+                where = "({},{})".format(*position.row_col(view.cell))
+                out.write(
+                    f"    {where:<8} {view.safety:.4f}  {view.secondary:.4f}    {view.progress:.4f}    "
+                    f"{view.influence:.2f}  {'yes' if view.dead else 'no ':<4} {score:.4f}\n"
+                )
+    out.write(f"least mine chance: {float(least):.4f} ({least}) at {len(at_least)} cell(s)\n")
+    return 0
+
+
+def _weighed(position: Position, view, score: float) -> dict:
+    """One look-ahead candidate as JSON."""
+    return {
+        "cell": list(position.row_col(view.cell)),
+        "safety": view.safety,
+        "secondary_safety": view.secondary,
+        "progress": view.progress,
+        "influence": view.influence,
+        "dead": view.dead,
+        "score": score,
+    }

@@ -1,0 +1,153 @@
+"""The benchmark commands: ``bench`` (suites and sweeps of agents) and ``chains`` (chains of influence)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+__all__ = ["run_bench", "run_chains"]
+
+
+def _floats(text: str, what: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"{what} must be comma-separated numbers, got {text!r}") from None
+
+
+def _sweep_points(args, suite) -> list:
+    """The (x, suite) points of --density-sweep or --size-sweep (empty without either)."""
+    from ..bench import sweep_suites
+
+    return sweep_suites(
+        suite,
+        densities=_floats(args.density_sweep, "--density-sweep") if args.density_sweep else None,
+        sizes=[int(x) for x in _floats(args.size_sweep, "--size-sweep")] if args.size_sweep else None,
+        density=args.density,
+    )
+
+
+def _write_csv(path: str, rows: list) -> None:
+    import csv
+
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def run_bench(args, out) -> int:
+    from ..bench import Suite, run_suite
+    from ..plots import plot_summary, plot_sweep
+
+    size = args.size or args.preset or "expert"
+    suite = Suite.create(
+        agents=args.agent,
+        size=size,
+        rules=args.rules,
+        withheld=args.withheld,
+        first_click=args.first_click,
+        games=args.games,
+        seed=args.seed,
+    )
+    progress = False if args.quiet else None
+    options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress)
+    if args.density_sweep or args.size_sweep:
+        if args.out or args.resume:
+            raise ValueError("--out and --resume go with a single suite, not a sweep")
+        points = _sweep_points(args, suite)
+        x_label = "mine density" if args.density_sweep else "cells (grid area)"
+        rows: list[dict] = []
+        seconds, played = 0.0, 0
+        for x, point in points:
+            result = run_suite(point, **options)
+            seconds += result.seconds
+            played += result.played_now
+            rows.extend({"x": x, **row} for row in result.summary)
+            if result.interrupted:
+                break
+        if args.csv:
+            _write_csv(args.csv, [{**r, "ci95": " ".join(f"{v:.4f}" for v in r["ci95"])} for r in rows])
+        if args.plot:
+            plot_sweep(rows, args.plot, x_label=x_label)
+        _print_results(rows, seconds, played, args, out)
+        return 0
+    result = run_suite(suite, out=args.out, resume=args.resume, **options)
+    if args.plot and result.summary:
+        plot_summary(result.summary, args.plot)
+    _print_results(result.summary, result.seconds, result.played_now, args, out)
+    if result.interrupted:
+        print(f"cspmines: interrupted; {len(result.records)} games are in the results", file=sys.stderr)
+        return 130
+    return 0
+
+
+def run_chains(args, out) -> int:
+    from ..bench import Suite, run_suite
+    from ..chains import chain_game, plot_chains, summarize_chains
+
+    suite = Suite.create(
+        agents=["exact"], size=args.size or args.preset or "expert", first_click=args.first_click, games=args.games, seed=args.seed
+    )
+    points = _sweep_points(args, suite) or [(suite.mines / (suite.width * suite.height), suite)]
+    records: list[dict] = []
+    summary: list[dict] = []
+    seconds = 0.0
+    for x, point in points:
+        result = run_suite(point, workers=args.workers, progress=False if args.quiet else None, task=chain_game)
+        records.extend(result.records)
+        seconds += result.seconds
+        summary.extend({"x": x, **row} for row in summarize_chains(result.records))
+        if result.interrupted:
+            break
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(json.dumps(record) + "\n")
+    if args.csv:
+        _write_csv(args.csv, summary)
+    if args.plot:
+        by_size = bool(args.size_sweep)
+        plot_chains(summary, records, args.plot, x_key="x", x_label="cells (grid area)" if by_size else "mine density")
+    if args.json:
+        json.dump({"results": summary}, out)
+        out.write("\n")
+        return 0
+    out.write(f"{'x':>7} {'board':>9} {'games':>6} {'positions':>9} {'chains':>7} {'mean len':>8} {'longest':>8} "
+              f"{'max len':>7} {'mean width':>10} {'max width':>9} {'0-cuts':>7} {'median ms':>9} {'max ms':>8}\n")
+    for s in summary:
+        out.write(
+            f"{s['x']:7g} {str(s['width']) + 'x' + str(s['height']) + 'x' + str(s['mines']):>9} {s['games']:6d} "
+            f"{s['positions']:9d} {s['chains']:7d} {s['mean_length']:8.2f} {s['mean_longest_length_per_game']:8.2f} "
+            f"{s['max_length']:7d} {s['mean_width']:10.2f} {s['max_width']:9d} {s['zero_cut_fraction']:7.3f} "
+            f"{s['median_solve_ms']:9.3f} {s['max_solve_ms']:8.1f}\n"
+        )
+    out.write(f"{len(records)} games in {seconds:.1f} s\n")
+    return 0
+
+
+def _print_results(rows: list, seconds: float, played: int, args, out) -> None:
+    if args.json:
+        json.dump({"results": rows}, out)
+        out.write("\n")
+        return
+    from ..plots import measure_of
+
+    key, label, _ = measure_of(args.rules)
+    head = f"{'x':>8} " if rows and "x" in rows[0] else ""
+    out.write(
+        head + f"{'agent':>15} {'games':>6} {'win rate':>9} {'95% interval':>15} {'opened':>7} {'score':>6} "
+        f"{'guesses':>8} {'ms/game':>9} {'ms/move':>8} {'errors':>6}\n"
+    )
+    for r in rows:
+        x = f"{r['x']:8g} " if "x" in r else ""
+        rate = "-" if r["win_rate"] is None else f"{r['win_rate']:.2%}"
+        fmt = lambda v, f: "-" if v is None else format(v, f)  # noqa: E731
+        out.write(
+            x + f"{r['agent']:>15} {r['games']:6d} {rate:>9} {r['ci95'][0]:7.2%}-{r['ci95'][1]:<7.2%} "
+            f"{fmt(r['mean_opened_fraction'], '.3f'):>7} {fmt(r['mean_score'], '.3f'):>6} {fmt(r['mean_guesses'], '.2f'):>8} "
+            f"{fmt(r['mean_seconds_per_game'] and r['mean_seconds_per_game'] * 1e3, '.2f'):>9} "
+            f"{fmt(r['mean_seconds_per_move'] and r['mean_seconds_per_move'] * 1e3, '.3f'):>8} {r['errors']:6d}\n"
+        )
+    games_per_second = played / seconds if seconds else 0.0
+    out.write(f"{played} games in {seconds:.1f} s: {games_per_second:.1f} games/s ({args.workers} worker(s), {args.executor}); measure: {label}\n")
