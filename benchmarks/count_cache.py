@@ -20,7 +20,8 @@ import time
 from cspmines import solver
 from cspmines.agents import make_agent
 from cspmines.backends.dynamic import DynamicProgrammingBackend
-from cspmines.games import Board, Game, play
+from cspmines.bench import Suite, agent_seed, new_game
+from cspmines.games import play
 
 
 def run(games: int, *, cache: bool) -> tuple[list, int, list]:
@@ -38,9 +39,10 @@ def run(games: int, *, cache: bool) -> tuple[list, int, list]:
     DynamicProgrammingBackend.count = counting
     try:
         moves, seconds = [], []
-        for seed in range(games):
+        suite = Suite.create(agents=["exact"], size="expert", games=games, seed=0)
+        for i in range(games):
             started = time.process_time()
-            record = play(make_agent("exact"), Game(Board.random("expert", seed=seed, first_click="safe")), seed=seed)
+            record = play(make_agent("exact"), new_game(suite, i), seed=agent_seed(suite, i))
             seconds.append(time.process_time() - started)
             moves.append([(move.action.kind, move.action.cell) for move in record.history])
     finally:

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from cspmines import Position, sample_layouts, solve, solver
 from cspmines.agents import make_agent
-from cspmines.games import Board, Game, play
+from cspmines.bench import Suite, agent_seed, new_game
+from cspmines.games import play
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 MIB = 1024 * 1024
@@ -80,11 +81,11 @@ def main(argv=None) -> int:
         tracemalloc.start()
         held_before = tracemalloc.get_traced_memory()[0]
         peaks = []
+        suite = Suite.create(agents=["exact"], size="expert", games=args.games, seed=args.seed)
         for i in range(args.games):
             tracemalloc.reset_peak()
             start = tracemalloc.get_traced_memory()[0]
-            board = Board.random("expert", seed=args.seed + i, first_click="safe")
-            play(make_agent("exact"), Game(board, rules="classic"), seed=args.seed + i)
+            play(make_agent("exact"), new_game(suite, i), seed=agent_seed(suite, i))
             peaks.append(tracemalloc.get_traced_memory()[1] - start)
         held_after = tracemalloc.get_traced_memory()[0]
         tracemalloc.stop()

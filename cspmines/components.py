@@ -25,7 +25,7 @@ import networkx as nx
 
 from .constraints import ConstraintSystem
 
-__all__ = ["Box", "LocalRule", "Component", "group_boxes", "split_components"]
+__all__ = ["Box", "LocalRule", "Component", "components_of", "group_boxes", "split_components"]
 
 
 @dataclass(frozen=True)
@@ -181,3 +181,14 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
         )
     components.sort(key=lambda c: c.boxes[0].cells[0])
     return tuple(components)
+
+
+def components_of(position) -> tuple[Component, ...]:
+    """The independent components of a position's clues (:func:`split_components` of its system):
+    the short way to a component for examples and studies.
+
+    >>> from cspmines import Position
+    >>> [c.cells for c in components_of(Position.from_string("4x1\\n.1.1"))]   # both 1s see cell 2: one chain
+    [(0, 2)]
+    """
+    return split_components(ConstraintSystem.from_position(position))

@@ -8,9 +8,8 @@ a count trusted only when the status is OPTIMAL (the enumeration finished).
 Examples
 --------
 >>> from cspmines import Position
->>> from cspmines.constraints import ConstraintSystem
->>> from cspmines.components import split_components
->>> (component,) = split_components(ConstraintSystem.from_position(Position.from_string("3x1\\n.1.")))
+>>> from cspmines.components import components_of
+>>> (component,) = components_of(Position.from_string("3x1\\n.1."))
 >>> CpSatBackend().count(component).models
 (0, 2)
 """
@@ -126,9 +125,8 @@ def front_mine_range(components, *, budget: Budget | None = None) -> tuple[int, 
         The deadline passed before both bounds were proved optimal.
 
     >>> from cspmines import Position
-    >>> from cspmines.constraints import ConstraintSystem
-    >>> from cspmines.components import split_components
-    >>> front_mine_range(split_components(ConstraintSystem.from_position(Position.from_string("5x1\\n.1.1."))))
+    >>> from cspmines.components import components_of
+    >>> front_mine_range(components_of(Position.from_string("5x1\\n.1.1.")))
     (1, 2)
     """
     cp_model = _cp_model()

@@ -25,10 +25,8 @@ Two encodings keep the inner loop in C:
 
 Examples
 --------
->>> from cspmines import Position
->>> from cspmines.constraints import ConstraintSystem
->>> from cspmines.components import split_components
->>> (component,) = split_components(ConstraintSystem.from_position(Position.from_string("3x1\\n.1.")))
+>>> import cspmines.components
+>>> (component,) = cspmines.components.components_of(cspmines.Position.from_string("3x1\\n.1."))
 >>> counts = DynamicProgrammingBackend().count(component)
 >>> component.boxes           # cells 0 and 2 share the one rule: a box of two cells
 (Box(cells=(0, 2), rules=(0,)),)

@@ -12,9 +12,8 @@ once however the auxiliaries fall.
 Examples
 --------
 >>> from cspmines import Position
->>> from cspmines.constraints import ConstraintSystem
->>> from cspmines.components import split_components
->>> (component,) = split_components(ConstraintSystem.from_position(Position.from_string("4x1\\n.1.1")))
+>>> from cspmines.components import components_of
+>>> (component,) = components_of(Position.from_string("4x1\\n.1.1"))
 >>> SatBackend().count(component).models
 (0, 1)
 >>> SatBackend(solver="cadical153").count(component).models
