@@ -59,6 +59,21 @@ def test_first_click_policies(preset):
         Board.random(preset, first_click="sometimes")
 
 
+def test_the_seeds_first_squares():
+    """Seed 004's first square is "the safe square" of the board (anywhere); seed 000's is "guaranteed to
+    have the highest possible label value". Both are drawn after the mines, which stay uniform."""
+    firsts, corner_mines = set(), 0
+    for seed in range(300):
+        board = Board.random("6x6x9", seed=seed, first_click="random-safe")
+        assert not board.is_mine(board.first_click)
+        firsts.add(board.first_click)
+        corner_mines += board.is_mine(0)  # the corner is not kept free, as the "safe" policy keeps it
+        highest = Board.random("6x6x9", seed=seed, first_click="highest")
+        clues = [highest.clue(c) for c in range(36) if not highest.is_mine(c)]
+        assert not highest.is_mine(highest.first_click) and highest.clue(highest.first_click) == max(clues)
+    assert len(firsts) == 36 and 50 < corner_mines < 100  # every square in turn; the corner a mine about 1 in 4
+
+
 def test_board_files_round_trip(tmp_path):
     board = Board.random("intermediate", seed=4)
     assert Board.from_mbf(board.to_mbf()).mines.tolist() == board.mines.tolist()
@@ -110,6 +125,33 @@ def test_minesearch_goes_on_until_every_mine_is_found():
     assert game.status == "playing" and game.position.grid[0, 0] == MINE
     game.apply(Action.open(2))
     assert game.status == "won" and game.opened_fraction == pytest.approx(2 / 6)
+
+
+def test_minesearch_opens_one_square_a_move_and_counts_only_the_players_openings():
+    """Seeds 000 and 004 mine one square at a time and measure the squares mined: a zero shows itself
+    alone (its neighbours stay covered, known safe), and the measure is the player's openings over all
+    cells, the first (safe) square included, mines included."""
+    game = Game(board_of("*.. ... ...", first_click=8), rules="minesearch")  # the game's first click: a zero
+    assert game.position.grid.tolist() == [[COVERED] * 3, [COVERED] * 3, [COVERED, COVERED, 0]]
+    assert game.opened == 1 and game.opened_fraction == pytest.approx(1 / 9)
+    game.apply(Action.open(4))  # a 1: shows itself alone too
+    assert int(np.count_nonzero(game.position.grid != COVERED)) == 2
+    game.apply(Action.open(0))
+    assert game.status == "won" and game.opened_fraction == pytest.approx(3 / 9)  # three squares mined, one a mine
+    cascading = Game(board_of("*.. ... ...", first_click=8), rules="classic")
+    assert int(np.count_nonzero(cascading.position.grid != COVERED)) == 8  # classic opens through the zeros
+
+
+@pytest.mark.parametrize("agent", agent_names())
+def test_under_minesearch_the_measure_is_the_players_openings(agent):
+    """Every agent under the seeds' rule: the fraction opened is exactly its open moves (and the game's
+    first click) over the board, so nothing is opened for it."""
+    for seed in range(4):
+        board = Board.random("8x8x8", seed=seed)
+        record = play(make_agent(agent), Game(board, rules="minesearch"), seed=seed)
+        opens = sum(move.action.kind == "open" for move in record.history)
+        assert record.status == "won" and record.mines_opened == 8
+        assert record.opened_fraction == pytest.approx((opens + 1) / 64)
 
 
 def test_score_counts_correct_flags():

@@ -27,6 +27,7 @@ import sys
 from .. import __version__
 from ..backends import backend_names
 from ..errors import CspminesError, MissingTotalError
+from ..games.board import FIRST_CLICKS
 from .engine import run_move, run_sample, run_solve
 from .suites import run_bench, run_chains
 
@@ -81,7 +82,7 @@ def _build_parser() -> argparse.ArgumentParser:
     board.add_argument("--size", help="WxHxM")
     bench.add_argument("--rules", choices=("classic", "minesearch", "score"), default="classic")
     bench.add_argument("--withheld", type=float, default=0.0, help="chance a clue is withheld")
-    bench.add_argument("--first-click", choices=("safe", "opening", "unsafe"), default="safe")
+    bench.add_argument("--first-click", choices=FIRST_CLICKS, default="safe")
     bench.add_argument("--games", type=int, default=100)
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--workers", type=int, default=1)
@@ -103,7 +104,7 @@ def _build_parser() -> argparse.ArgumentParser:
     size.add_argument("--size", help="WxHxM")
     chains.add_argument("--games", type=int, default=100)
     chains.add_argument("--seed", type=int, default=0)
-    chains.add_argument("--first-click", choices=("safe", "opening", "unsafe"), default="safe")
+    chains.add_argument("--first-click", choices=FIRST_CLICKS, default="safe")
     chains.add_argument("--workers", type=int, default=1)
     chains.add_argument("--density-sweep", help="comma-separated mine densities on the chosen board size")
     chains.add_argument("--size-sweep", help="comma-separated side lengths of square boards")

@@ -30,7 +30,7 @@ __all__ = ["Board", "PRESETS", "FIRST_CLICKS", "parse_size", "BoardFormatError"]
 
 #: name -> (width, height, mines)
 PRESETS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
-FIRST_CLICKS = ("safe", "opening", "unsafe")
+FIRST_CLICKS = ("safe", "opening", "unsafe", "random-safe", "highest")
 
 
 class BoardFormatError(CspminesError, ValueError):
@@ -71,9 +71,22 @@ def _first_click_cell(width: int, height: int, policy: str) -> int | None:
         k = 3 if (width, height) == (30, 16) else 2
         row, col = min(k, height - 1), min(k, width - 1)
         return row * width + col
-    if policy == "unsafe":
-        return None
+    if policy in ("unsafe", "random-safe", "highest"):
+        return None  # none, or chosen once the mines are placed
     raise ValueError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {policy!r}")
+
+
+def _drawn_first_click(mines: np.ndarray, policy: str, rng: np.random.Generator) -> int:
+    """The first click drawn once the mines are placed: any safe cell (``random-safe``), or a
+    safe cell of the highest clue (``highest``), uniformly among them."""
+    safe = np.flatnonzero(~mines.ravel())
+    if policy == "highest":
+        padded = np.pad(mines.astype(np.int8), 1)
+        height, width = mines.shape
+        clues = sum(padded[1 + dr : 1 + dr + height, 1 + dc : 1 + dc + width] for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                    if dr or dc).ravel()
+        safe = safe[clues[safe] == clues[safe].max()]
+    return int(safe[rng.integers(len(safe))])
 
 
 class Board:
@@ -117,10 +130,16 @@ class Board:
         size : str or (width, height, mines)
             A preset (beginner 9x9/10, intermediate 16x16/40, expert 30x16/99) or ``"WxHxM"``.
         seed : int or numpy.random.Generator
-        first_click : {"safe", "opening", "unsafe"}
+        first_click : {"safe", "opening", "unsafe", "random-safe", "highest"}
             ``safe``: the corner click is never a mine. ``opening``: the click at
             (3,3) on expert, (2,2) otherwise, opens a zero (when the board has room).
-            ``unsafe``: no guarantee, the agent clicks first.
+            ``unsafe``: no guarantee, the agent clicks first (seed 001's random
+            first click is its agent's own). ``random-safe``: the mines are placed
+            uniformly, then the game opens a cell drawn uniformly from the safe
+            ones (seed 004's "safe" square). ``highest``: the mines are placed
+            uniformly, then the game opens a safe cell whose clue is the board's
+            highest, drawn uniformly among ties (seed 000: "the initial square,
+            which is guaranteed to have the highest possible label value").
         """
         width, height, n_mines = parse_size(size)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -136,6 +155,8 @@ class Board:
         chosen = rng.choice(candidates, size=n_mines, replace=False)
         mines = np.zeros(width * height, dtype=bool)
         mines[chosen] = True
+        if first_click in ("random-safe", "highest") and n_mines < width * height:
+            click = _drawn_first_click(mines.reshape(height, width), first_click, rng)
         return cls(mines.reshape(height, width), first_click=click)
 
     # -- loading -------------------------------------------------------------

@@ -6,7 +6,11 @@ Rules (combinable with withheld clues):
     Opening a mine ends the game, lost; opening every safe cell wins.
 ``minesearch`` (seeds 000 and 004)
     Opening a mine marks it found (``*``) and play goes on until every mine
-    is found; the measure is the fraction of cells opened (lower is better).
+    is found. A cell opens only when the player opens it: a zero shows
+    itself alone (its neighbours are known safe, and the player may open
+    them or not), as both seeds mine one square at a time. The measure is
+    the fraction of cells the player opened, mines included, the first
+    (safe) square too (lower is better).
 ``score`` (seed 001)
     Opening a mine sets it off (``*``) and play goes on until every cell is
     opened or flagged; the score is the fraction of mines flagged correctly,
@@ -168,7 +172,8 @@ class Game:
 
     @property
     def opened_fraction(self) -> float:
-        """Cells opened, mines included, over all cells (the minesearch measure)."""
+        """Cells opened, mines included, over all cells (the minesearch measure: under minesearch
+        every opened cell was opened by the player, since nothing cascades)."""
         return (self.opened + self.mines_opened) / self.board.size
 
     @property
@@ -232,7 +237,7 @@ class Game:
             clue = self.board.clue(current)
             shown = not (self.withheld and self._rng.random() < self.withheld)
             self._view[current] = clue if shown else WITHHELD
-            if shown and clue == 0:
+            if shown and clue == 0 and self.rules != "minesearch":  # minesearch opens one square a move
                 stack.extend(n for n in self._neighbours[current] if self._view[n] == COVERED)
         self._check_end()
 
