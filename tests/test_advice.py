@@ -15,7 +15,8 @@ from cspmines.position import COVERED, FLAG, MINE
 from bruteforce import brute_force
 from randompositions import positions_with_total, random_position
 
-GUESS_REASONS = {"endgame", "fifty-fifty", "pseudo fifty-fifty", "pocket", "look-ahead", "least risk", "likeliest mine"}
+GUESS_REASONS = {"endgame", "fifty-fifty", "pseudo fifty-fifty", "pocket", "look-ahead", "least risk", "likeliest mine",
+                 "fewest mines", "fewest openings", "information"}
 
 
 def _playable_positions(count: int, seed: int):

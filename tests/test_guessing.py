@@ -250,7 +250,7 @@ def test_endgame_search_wins_as_often_as_the_game_tree_allows(seed):
 
 
 def test_the_bit_sliced_count_groups_layouts_by_their_count():
-    from cspmines.agents.exact.endgame import _split_by_count
+    from cspmines.agents.exact.endgame import split_by_count
 
     rng = np.random.default_rng(4)
     for _ in range(200):
@@ -265,7 +265,7 @@ def test_the_bit_sliced_count_groups_layouts_by_their_count():
             if within >> i & 1:
                 count = sum(mask >> i & 1 for mask in masks)
                 expected[count] = expected.get(count, 0) | 1 << i
-        assert sorted(_split_by_count(masks, within)) == sorted(expected.values())
+        assert sorted(split_by_count(masks, within)) == sorted(expected.values())
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -83,8 +83,10 @@ def _drawn_first_click(mines: np.ndarray, policy: str, rng: np.random.Generator)
     if policy == "highest":
         padded = np.pad(mines.astype(np.int8), 1)
         height, width = mines.shape
-        clues = sum(padded[1 + dr : 1 + dr + height, 1 + dc : 1 + dc + width] for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                    if dr or dc).ravel()
+        around = np.zeros((height, width), dtype=np.int8)
+        for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
+            around += padded[1 + dr : 1 + dr + height, 1 + dc : 1 + dc + width]
+        clues = around.ravel()
         safe = safe[clues[safe] == clues[safe].max()]
     return int(safe[rng.integers(len(safe))])
 

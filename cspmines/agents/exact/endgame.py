@@ -24,7 +24,7 @@ from ...constraints import rules_from_position
 from ...errors import InconsistentPositionError
 from ...position import COVERED, Position
 
-__all__ = ["best_move", "list_layouts", "pocket_move", "search_layouts"]
+__all__ = ["best_move", "list_layouts", "pocket_move", "search_layouts", "split_by_count"]
 
 
 def list_layouts(position: Position, *, limit: int, cells=None) -> list[frozenset] | None:
@@ -100,7 +100,7 @@ class _Search:
         everything = (1 << len(layouts)) - 1
         for cell in cells:
             around = [mine_in[n] for n in position.neighbours(cell) if n in mine_in]
-            split = _split_by_count(around, everything & ~mine_in[cell])
+            split = split_by_count(around, everything & ~mine_in[cell])
             # in the order of the first layout that shows each clue (the order sums are made in)
             split.sort(key=lambda mask: (mask & -mask).bit_length())
             self.cells.append((cell, mine_in[cell], tuple(split)))
@@ -173,7 +173,7 @@ class _Search:
         return value
 
 
-def _split_by_count(masks: list[int], within: int) -> list[int]:
+def split_by_count(masks: list[int], within: int) -> list[int]:
     """The layouts of ``within`` grouped by how many of ``masks`` hold them (empty groups left
     out): a bit-sliced adder counts for every layout at once, one bit plane per binary digit."""
     planes: list[int] = []

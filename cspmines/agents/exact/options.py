@@ -17,7 +17,7 @@ False
 >>> ExactOptions.parse("lookahed=3")
 Traceback (most recent call last):
 ...
-cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, dominance, endgame, fifty_fifty, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, off_front, pockets, progress, space
+cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, cost_search, dominance, endgame, fifty_fifty, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
 >>> ExactOptions.parse("lookahead=abc")
 Traceback (most recent call last):
 ...
@@ -31,12 +31,16 @@ from dataclasses import dataclass, fields, replace
 
 from ...errors import CspminesError
 
-__all__ = ["ExactOptions", "OptionError"]
+__all__ = ["OBJECTIVES", "ExactOptions", "OptionError"]
 
 
 class OptionError(CspminesError, ValueError):
     """An option the exact agent does not have, or a value it cannot take."""
 
+
+#: What the agent plays for: ``auto`` picks by the game's rules (see :meth:`ExactOptions.objective_for`).
+OBJECTIVES = ("auto", "win", "openings", "mines")
+_BY_RULES = {"classic": "win", "minesearch": "openings", "score": "mines"}
 
 # option -> (kind, what it must be, test); kinds: count (int >= 0), weight (float >= 0), flag (bool), ...
 _WHOLE = "a whole number >= 0"
@@ -46,6 +50,7 @@ _RULES = {
     "pockets": ("int", _WHOLE, lambda v: v >= 0),
     "off_front": ("int", _WHOLE, lambda v: v >= 0),
     "space": ("int", _WHOLE, lambda v: v >= 0),
+    "cost_search": ("int", _WHOLE, lambda v: v >= 0),
     "max_chain": ("int?", "a whole number >= 1 or none", lambda v: v is None or v >= 1),
     "margin": ("float", "a number in [0, 1)", lambda v: 0 <= v < 1),
     "blend": ("float", "a number in [0, 1]", lambda v: 0 <= v <= 1),
@@ -59,6 +64,7 @@ _RULES = {
     "living": ("bool", "true or false", None),
     "hotspots": ("bool", "true or false", None),
     "backend": ("str", "a backend name", None),
+    "objective": ("str", "one of auto, win, openings, mines", lambda v: v in OBJECTIVES),
 }
 
 
@@ -115,6 +121,19 @@ class ExactOptions:
         (needs ``influence``, which finds them).
     next_power : float
         Raise the next move's safety to this power in the look-ahead.
+    objective : {"auto", "win", "openings", "mines"}
+        What a guess plays for: ``win`` the chance of winning (classic),
+        ``openings`` the fewest safe squares opened (minesearch: every mine is
+        opened anyway), ``mines`` the fewest mines set off (score: every safe
+        square is opened anyway). ``auto`` (the default) plays each game's
+        own measure. Under minesearch ``win`` has no meaning and plays the
+        earlier rule: open the likeliest mine. See
+        :mod:`~cspmines.agents.exact.objectives`.
+    cost_search : int
+        With at most this many layouts left, the ``openings`` and ``mines``
+        objectives search their game tree exhaustively for the least expected
+        cost (their costs prune less than the chance of winning does, so the
+        limit is lower than ``endgame``'s). 0: off.
 
     The defaults, and what each rule is worth, are measured by
     ``benchmarks/guessing.py`` (see the strength notes in ``docs/``).
@@ -143,6 +162,8 @@ class ExactOptions:
     space: int = 0
     hotspots: bool = False
     next_power: float = 1.0
+    objective: str = "auto"
+    cost_search: int = 30
 
     def __post_init__(self):
         for name, (kind, wanted, test) in _RULES.items():
@@ -197,6 +218,14 @@ class ExactOptions:
             raise OptionError(f"the exact agent has no option {unknown[0]!r}{hint}; its options are {', '.join(self.names())}")
         return replace(self, **changes)
 
+    def objective_for(self, rules: str) -> str:
+        """The objective played under ``rules``.
+
+        >>> ExactOptions().objective_for("minesearch"), ExactOptions(objective="win").objective_for("score")
+        ('openings', 'win')
+        """
+        return _BY_RULES[rules] if self.objective == "auto" else self.objective
+
     # -- which rules are on: the one place where 0 or False means off --------------------
     @property
     def looks_ahead(self) -> bool:
@@ -213,6 +242,10 @@ class ExactOptions:
     @property
     def weighs_influence(self) -> bool:
         return self.influence > 0 and self.looks_ahead
+
+    @property
+    def searches_costs(self) -> bool:
+        return self.cost_search > 0
 
     @property
     def spares_small_spaces(self) -> bool:

@@ -21,10 +21,14 @@ this order of preference (each rule switched by
 
 Mines it has proved are remembered and shown to the engine as flags.
 
-Under ``minesearch`` it opens proved mines (each one found costs one cell
-that must be opened anyway) and, with nothing proved, opens the cell most
-likely to be a mine. Under ``score`` it flags proved mines (they score) and
-otherwise plays as in ``classic``.
+Each game is played for its own measure (the ``objective`` option,
+:mod:`~cspmines.agents.exact.objectives`). Under ``minesearch`` it opens
+proved mines (each must be opened anyway, and costs nothing more) and, with
+nothing proved, the square of fewest expected safe openings by exhaustive
+search once few layouts are left, else the square that tells most for the
+safe openings it is expected to cost. Under ``score`` it flags proved mines
+(they score), searches for the fewest mines set off once few layouts are
+left, and otherwise plays as in ``classic``.
 
 >>> from cspmines.games import Board, Game, play
 >>> play(ExactAgent(), Game(Board.random("beginner", seed=11)), seed=0).status
@@ -46,6 +50,7 @@ from .candidates import candidates
 from .endgame import best_move, pocket_move
 from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
 from .lookahead import PLAIN, best_guess, look_ahead
+from .objectives import MINES, OPENINGS, cheapest_move, information_per_cost
 from .options import DEFAULT, ExactOptions
 
 __all__ = ["ExactAgent", "Guess", "single_clue_deductions"]
@@ -57,7 +62,10 @@ class Guess:
 
     ``reason`` names the rule that chose it: ``"endgame"``, ``"fifty-fifty"``,
     ``"pseudo fifty-fifty"``, ``"pocket"``, ``"look-ahead"``, ``"least risk"``
-    (every option off) or, under minesearch, ``"likeliest mine"``;
+    (every option off); under score ``"fewest mines"`` (the exhaustive search
+    for the fewest mines set off); under minesearch ``"fewest openings"``
+    (its search), ``"information"`` (the most told for the cost) or, with
+    ``objective=win``, ``"likeliest mine"``;
     ``safety`` is its exact chance of being safe and ``covered`` the number
     of covered cells when it was made (how far the game had gone).
 
@@ -214,12 +222,16 @@ class ExactAgent(SeededAgent):
     def _choose_guess(self, position: Position, analysis) -> tuple[int, str]:
         """(the cell to guess, which rule chose it: see :class:`Guess`)."""
         options = self.options
+        objective = options.objective_for(self.rules)
         if self.rules == "minesearch":
-            table = position.neighbours
-            unproved = [c for c in position.covered_cells if c not in self.safe]
-            return max(unproved, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), "likeliest mine"
+            return self._minesearch_guess(position, analysis, objective)
+        count = analysis.model_count
+        if objective == "mines" and options.searches_costs and count is not None and count <= options.cost_search:
+            searched = cheapest_move(analysis.position, MINES, limit=options.cost_search)
+            if searched is not None:
+                return searched[0], "fewest mines"
         choice = self._least_risky(analysis)
-        if options.searches_endgame and analysis.model_count is not None and analysis.model_count <= options.endgame:
+        if objective == "win" and options.searches_endgame and count is not None and count <= options.endgame:
             searched = best_move(analysis.position, limit=options.endgame)  # the engine's view, flags added
             if searched is not None:
                 return searched[0], "endgame"
@@ -245,6 +257,23 @@ class ExactAgent(SeededAgent):
             cells, multipliers = candidates(analysis, choice, spread, options, exclude=self.mines)
             return best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread)).cell, "look-ahead"
         return choice, "least risk"
+
+    def _minesearch_guess(self, position: Position, analysis, objective: str) -> tuple[int, str]:
+        """Minesearch: the square of least expected safe openings by exhaustive search once few
+        layouts are left, else the one that tells most for what it is expected to cost (``openings``);
+        the likeliest mine otherwise."""
+        table = position.neighbours
+        if objective != "openings":
+            unproved = [c for c in position.covered_cells if c not in self.safe]
+            return max(unproved, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), "likeliest mine"
+        options = self.options
+        count = analysis.model_count
+        if options.searches_costs and count is not None and count <= options.cost_search:
+            searched = cheapest_move(analysis.position, OPENINGS, limit=options.cost_search)
+            if searched is not None:
+                return searched[0], "fewest openings"
+        ratios = information_per_cost(analysis, [c for c in position.covered_cells if c not in self.mines])
+        return max(ratios, key=lambda c: (ratios[c], -c)), "information"
 
     def _influence_spread(self, analysis):
         """The position's 50/50 influence when the look-ahead weighs it, else None."""

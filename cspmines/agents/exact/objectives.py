@@ -1,0 +1,189 @@
+"""Exact play for the seeds' own measures: fewest squares opened (minesearch), fewest mines set off (score).
+
+Classic play maximises the chance of winning. The seeds' other games
+measure something else, so the exact agent plays them for their own
+measure (the ``objective`` of :class:`~cspmines.agents.exact.options.ExactOptions`):
+
+* ``openings`` (minesearch, seeds 000 and 004): every mine must be opened,
+  so the cost is the *safe* squares opened on the way;
+* ``mines`` (score, seed 001): the flags are capped at the mine total, so
+  every safe square must be opened in the end and every mine opened on the
+  way is lost to the score; the cost is the mines set off.
+
+Both are one game tree with a price on each outcome of opening a square:
+:func:`cheapest_move` searches it exhaustively over the layouts left (each
+equally likely), once they are few, and returns the move of least expected
+cost. With more layouts, :func:`information_per_cost` ranks minesearch's
+moves by what they tell (the entropy of what the square will show) for
+what they are expected to cost.
+
+>>> from cspmines import Position
+>>> position = Position.from_string("3x1x1\\n...")   # one mine in three squares
+>>> cheapest_move(position, OPENINGS, limit=10)   # a corner: safe 2 times in 3, and then its clue says where the mine is
+(0, 0.6666666666666666)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...position import COVERED, FLAG, MINE, Position
+from .endgame import list_layouts, split_by_count
+
+__all__ = ["MINES", "OPENINGS", "Prices", "cheapest_move", "information_per_cost", "search_cost"]
+
+
+@dataclass(frozen=True)
+class Prices:
+    """What opening a square costs when it is a mine and when it is safe."""
+
+    mine: float
+    safe: float
+
+
+#: Minesearch: every mine is opened anyway; a safe square opened is one square too many.
+OPENINGS = Prices(mine=0.0, safe=1.0)
+#: Score: every safe square is opened anyway; a mine opened is one mine lost to the score.
+MINES = Prices(mine=1.0, safe=0.0)
+
+
+class _CostSearch:
+    """The game tree over equally likely layouts, searched depth first for the least expected cost.
+
+    A state is the set of layouts still possible (a bit mask). Opening a
+    square costs ``prices.mine`` in the layouts where it is a mine (which then
+    stay together: an opened mine shows no clue) and ``prices.safe`` in the
+    others, split by the clue it shows. A state with one layout left costs
+    nothing more: every square is known. Moves whose least possible cost
+    (their price alone) cannot beat the best found are cut; values are exact.
+    """
+
+    def __init__(self, position: Position, layouts: list, prices: Prices, budget: int):
+        cells = position.covered_cells
+        mine_in = {cell: 0 for cell in cells}
+        for i, layout in enumerate(layouts):
+            for cell in layout:
+                mine_in[cell] |= 1 << i
+        everything = (1 << len(layouts)) - 1
+        self.cells = []  # (cell, layouts where it is a mine, layouts where it is safe by clue)
+        for cell in cells:
+            around = [mine_in[n] for n in position.neighbours(cell) if n in mine_in]
+            self.cells.append((cell, mine_in[cell], tuple(split_by_count(around, everything & ~mine_in[cell]))))
+        self.prices = prices
+        self.memo: dict[int, float] = {}
+        self.budget = budget
+
+    def moves(self, members: int) -> list:
+        """The squares worth opening from ``members``: a mine in some layouts and not others, or
+        safe in all with a clue that still tells layouts apart; cheapest price first."""
+        out = []
+        total = members.bit_count()
+        for entry in self.cells:
+            mines = (entry[1] & members).bit_count()
+            if mines == total:
+                continue  # a known mine: opening it tells nothing
+            if mines == 0 and sum(1 for mask in entry[2] if mask & members) < 2:
+                continue  # a known safe square showing a known clue: tells nothing
+            price = (mines * self.prices.mine + (total - mines) * self.prices.safe) / total
+            out.append((price, entry[0], entry))
+        out.sort(key=lambda item: item[:2])
+        return out
+
+    def best(self, members: int) -> tuple[int | None, float]:
+        choice, best = None, math.inf
+        total = members.bit_count()
+        for price, cell, (_cell, mines, by_clue) in self.moves(members):
+            if price >= best:
+                break  # the rest cost at least this much before anything they lead to
+            value = price
+            mined = members & mines
+            if mined:
+                value += mined.bit_count() / total * self.cost(mined)
+            for mask in by_clue:
+                if value >= best:
+                    break
+                group = members & mask
+                if group:
+                    value += group.bit_count() / total * self.cost(group)
+            if value < best:
+                choice, best = cell, value
+        return choice, (0.0 if choice is None else best)
+
+    def cost(self, members: int) -> float:
+        if members & (members - 1) == 0:  # one layout left: everything is known
+            return 0.0
+        if members in self.memo:
+            return self.memo[members]
+        self.budget -= 1
+        if self.budget < 0:
+            raise TimeoutError
+        value = self.best(members)[1]
+        self.memo[members] = value
+        return value
+
+
+def search_cost(position: Position, layouts: list, prices: Prices, *, budget: int = 200_000) -> tuple[int, float] | None:
+    """(the move of least expected cost over ``layouts``, that cost), or None past ``budget`` states
+    or when nothing is left to learn.
+
+    >>> position = Position.from_string("3x1x1\\n...")
+    >>> search_cost(position, list_layouts(position, limit=10), MINES)   # the first square is the mine 1 time in 3; its clue tells the rest
+    (0, 0.3333333333333333)
+    """
+    if len(layouts) < 2:
+        return None
+    try:
+        cell, value = _CostSearch(position, layouts, prices, budget).best((1 << len(layouts)) - 1)
+    except TimeoutError:
+        return None
+    return None if cell is None else (cell, value)
+
+
+def cheapest_move(position: Position, prices: Prices, *, limit: int, budget: int = 200_000) -> tuple[int, float] | None:
+    """The move of least expected cost by exhaustive search, with its cost; None with more than
+    ``limit`` layouts, past ``budget`` states, or with nothing left to learn.
+
+    >>> cheapest_move(Position.from_string("4x1x2\\n...."), OPENINGS, limit=3) is None   # six layouts
+    True
+    """
+    layouts = list_layouts(position, limit=limit)
+    if not layouts:
+        return None
+    return search_cost(position, layouts, prices, budget=budget)
+
+
+def information_per_cost(analysis, cells) -> dict:
+    """For each of ``cells``: the information its opening gives (the entropy, in bits, of what it
+    will show: a mine, or each clue) over the expected safe squares it costs (minesearch's price).
+
+    The clue's spread is taken with the covered neighbours independent, each a mine with its exact
+    probability (a cheap estimate; the mine-or-safe part is exact). A square that is surely a mine
+    tells nothing and costs nothing: it is left out.
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("3x3x1\\n...\\n.1.\\n..."))
+    >>> ratios = information_per_cost(analysis, [0, 1])
+    >>> round(ratios[0], 3), round(ratios[1], 3)   # an edge square's clue sees more of the ring than a corner's
+    (1.49, 1.926)
+    """
+    position = analysis.position
+    flat = position.grid.ravel()
+    chance = np.nan_to_num(analysis.probabilities().ravel(), nan=0.0)
+    chance[(flat == FLAG) | (flat == MINE)] = 1.0
+    out = {}
+    for cell in cells:
+        p = float(chance[cell])
+        if p >= 1.0:
+            continue
+        spread = np.ones(1)  # distribution of the clue's covered-mine count
+        for n in position.neighbours(cell):
+            q = float(chance[n]) if flat[n] in (COVERED, FLAG, MINE) else 0.0
+            spread = np.append(spread, 0.0) * (1 - q) + np.append(0.0, spread) * q
+        outcomes = np.append(spread * (1 - p), p)
+        outcomes = outcomes[outcomes > 1e-12]
+        bits = float(-(outcomes * np.log2(outcomes)).sum())
+        out[cell] = bits / (1 - p)
+    return out

@@ -1,0 +1,91 @@
+"""The exact agent's objectives for the seeds' games: its exhaustive search against a plain game-tree
+enumeration, and its play under each rule against the baselines' own measure."""
+
+from __future__ import annotations
+
+import pytest
+
+from cspmines import Position
+from cspmines.agents.exact.endgame import list_layouts
+from cspmines.agents.exact.objectives import MINES, OPENINGS, information_per_cost, search_cost
+
+from randompositions import positions_with_total
+
+
+def clue(position: Position, layout: frozenset, cell: int) -> int:
+    return sum(1 for n in position.neighbours(cell) if n in layout) + int(
+        sum(1 for n in position.neighbours(cell) if position.grid.flat[n] in (-2, -3))
+    )
+
+
+def move_values(position: Position, layouts: list, prices) -> dict:
+    """Each informative move's least expected cost, by plain recursion over every move and outcome."""
+    values = {}
+    n = len(layouts)
+    for cell in position.covered_cells:
+        mined = [layout for layout in layouts if cell in layout]
+        groups: dict[int, list] = {}
+        for layout in layouts:
+            if cell not in layout:
+                groups.setdefault(clue(position, layout, cell), []).append(layout)
+        if len(mined) == n or (not mined and len(groups) < 2):
+            continue  # tells nothing
+        value = len(mined) / n * (prices.mine + tree_cost(position, mined, prices)) if mined else 0.0
+        values[cell] = value + sum(len(g) / n * (prices.safe + tree_cost(position, g, prices)) for g in groups.values())
+    return values
+
+
+def tree_cost(position: Position, layouts: list, prices) -> float:
+    """Least expected cost from ``layouts`` (no pruning, no memo)."""
+    if len(layouts) <= 1:
+        return 0.0
+    return min(move_values(position, layouts, prices).values(), default=0.0)
+
+
+def small_positions():
+    def keep(position):
+        layouts = list_layouts(position, limit=9)
+        return layouts if layouts and len(layouts) >= 2 else None
+
+    return positions_with_total(40, 51, max_covered=7, accept=keep)
+
+
+@pytest.mark.parametrize("prices", [OPENINGS, MINES], ids=["openings", "mines"])
+def test_the_cost_search_equals_a_plain_game_tree_enumeration(prices):
+    checked = 0
+    for position, layouts in small_positions():
+        found = search_cost(position, layouts, prices)
+        expected = tree_cost(position, layouts, prices)
+        assert found is not None, str(position)
+        assert found[1] == pytest.approx(expected, abs=1e-12), str(position)
+        checked += 1
+    assert checked == 40
+
+
+def test_information_is_the_outcome_entropy_over_the_expected_cost():
+    from cspmines import solve
+
+    analysis = solve(Position.from_string("3x1x1\n..."))  # each square a mine 1 time in 3
+    ratios = information_per_cost(analysis, [0, 1, 2])
+    # a corner: mine 1/3, else its clue (its one neighbour a mine half the time, taken as independent: 1/3)
+    assert ratios[0] == pytest.approx(ratios[2])
+    assert set(information_per_cost(solve(Position.from_string("2x1x1\n1.")), [1])) == set()  # a sure mine: left out
+
+
+@pytest.mark.parametrize("rules, prices", [("minesearch", OPENINGS), ("score", MINES)])
+def test_the_agent_guesses_a_move_of_least_expected_cost(rules, prices):
+    """Where nothing is proved and few layouts are left, the exact agent's move under each seed's rule is
+    one of least expected cost for that rule's measure (safe squares opened; mines set off)."""
+    from cspmines.agents.exact import ExactAgent
+
+    guessed = 0
+    for position, layouts in small_positions():
+        agent = ExactAgent()
+        agent.reset(rules=rules, seed=0)
+        action = agent.act(position)
+        if action.certain or action.kind != "open":
+            continue
+        values = move_values(position, layouts, prices)
+        assert values[action.cell] == pytest.approx(min(values.values()), abs=1e-12), (str(position), values)
+        guessed += 1
+    assert guessed >= 10
