@@ -3,13 +3,15 @@
 Usage::
 
     python benchmarks/suites.py classic [--games 10000] [--workers 2] [--agent exact]
-    python benchmarks/suites.py seeds [--games 25] [--workers 2] [--out results/]
+    python benchmarks/suites.py seeds [--games 1000] [--workers 2] [--only 004] [--out results/]
     python benchmarks/suites.py scaling [--games 400]
 
 ``classic``: the three presets under the conventions of the published win
-rates, beside them. ``seeds``: the seeds' own experiments (minesearch: bomb
-density and grid area against run time and cells opened, for every seed
-agent and the exact one, on the same boards), saved as CSV and figures.
+rates, beside them. ``seeds``: each seed's own experiment at its own settings and
+measure (seed 004's AI-0 and AI-1 and seed 000's Algorithms 1 and 2 under
+minesearch over density and grid area, seed 001's score on 4x4 and its
+withheld-clue test), the seed's agents and ``exact`` on the same boards,
+with the exact agent's paired difference from the best baseline.
 ``scaling``: games per second of the process pool with 1 and 2 workers.
 """
 
@@ -20,8 +22,7 @@ import csv
 import sys
 from pathlib import Path
 
-from cspmines.bench import Suite, run_suite, sweep_suites
-from cspmines.plots import plot_sweep
+from cspmines.bench import Suite, run_suite
 
 #: (preset, first click, published win rates)
 CLASSIC = [
@@ -30,7 +31,6 @@ CLASSIC = [
     ("expert", "safe", "41.13% (Hill, 10M games); 40.05% (Tu et al.)"),
     ("expert", "opening", "54.3% (Hill); 53.45% (Tu et al.)"),
 ]
-SEED_AGENTS = ["greedy", "partition", "risk-score", "single-point", "exact"]
 
 
 def classic(args) -> None:
@@ -47,36 +47,58 @@ def classic(args) -> None:
         )
 
 
+#: Each seed's experiment at its own settings: (name, seed and its figure, rules, first click, agents, measure,
+#: points as (x, size, withheld)). The measure is the seed's own: squares mined (minesearch) or the share of
+#: mines identified (score), or mines set off (seed 001's withheld-clue test).
+SEED_EXPERIMENTS = [
+    ("004 density", "seed 004: AI-0 mined 33% of 10x10 at 10% (one game shown)", "minesearch", "random-safe",
+     ["risk-score", "single-point"], "opened_fraction", [(d, f"10x10x{round(d * 100)}", 0.0) for d in (0.1, 0.2, 0.3, 0.4, 0.5)]),
+    ("004 size", "seed 004: AI-0 below AI-1 at every grid area", "minesearch", "random-safe",
+     ["risk-score", "single-point"], "opened_fraction", [(n * n, f"{n}x{n}x{round(0.1 * n * n)}", 0.0) for n in (6, 10, 14, 18)]),
+    ("000 density", "seed 000: Algorithm 1 below Algorithm 2 (no figures given)", "minesearch", "highest",
+     ["greedy", "partition"], "opened_fraction", [(d, f"10x10x{round(d * 100)}", 0.0) for d in (0.1, 0.2, 0.3, 0.4, 0.5)]),
+    ("000 size", "seed 000: Algorithm 1 below Algorithm 2 at every size", "minesearch", "highest",
+     ["greedy", "partition"], "opened_fraction", [(n * n, f"{n}x{n}x{round(0.1 * n * n)}", 0.0) for n in (6, 10, 14, 18)]),
+    ("001 score", "seed 001: 0.5-1 for 1-5 mines, 0-0.5 for 6-16 (4x4)", "score", "unsafe",
+     ["knowledge-base", "set-theory"], "score", [(m, f"4x4x{m}", 0.0) for m in range(1, 17)]),
+    ("001 withheld", "seed 001: 11 mines set off at p = 0, 14 at p = 0.3 (5x5, 15 mines, 10 games)", "score", "unsafe",
+     ["knowledge-base", "set-theory"], "mines_opened", [(p, "5x5x15", p) for p in (0.0, 0.3)]),
+]
+
+
 def seeds(args) -> None:
+    """Each seed's experiment at its settings; per point the seed's agents and ``exact`` on the same boards,
+    with the exact agent's paired difference from the best baseline (95% interval)."""
+    from cspmines.bench import paired_means
+
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    base = Suite.create(agents=SEED_AGENTS, size="20x20x40", rules="minesearch", games=args.games, seed=args.seed)
-    experiments = {
-        "density": (sweep_suites(base, densities=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3]), "bomb density"),
-        "size": (sweep_suites(base, sizes=[5, 10, 15, 20, 25, 30], density=0.15), "grid area (cells)"),
-    }
-    for name, (points, x_label) in experiments.items():
-        rows = []
-        for x, suite in points:
-            rows.extend({"x": x, **row} for row in run_suite(suite, workers=args.workers, progress=args.progress).summary)
-        with (out / f"seeds-{name}.csv").open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+    rows = []
+    for name, figure, rules, first_click, baselines, measure, points in SEED_EXPERIMENTS:
+        if args.only and not name.startswith(args.only):
+            continue
+        lower = measure != "score"
+        print(f"\n{name} ({rules}, first click {first_click}, {args.games} boards a point; {measure}, "
+              f"{'lower' if lower else 'higher'} is better); {figure}")
+        agents = [*baselines, "exact"]
+        print(f"{'x':>6} " + " ".join(f"{a:>15}" for a in agents) + "   exact - best baseline (95%)")
+        for x, size, withheld in points:
+            suite = Suite.create(agents=agents, size=size, rules=rules, first_click=first_click, withheld=withheld,
+                                 games=args.games, seed=args.seed)
+            result = run_suite(suite, workers=args.workers, progress=args.progress)
+            values = {a: [r[measure] for r in sorted(result.records, key=lambda r: r["game"]) if r["agent"] == a] for a in agents}
+            means = {a: sum(v) / len(v) for a, v in values.items()}
+            best = (min if lower else max)(baselines, key=lambda a: means[a])
+            paired = paired_means(values[best], values["exact"])
+            print(f"{x:6g} " + " ".join(f"{means[a]:15.4f}" for a in agents)
+                  + f"   {paired.difference:+.4f} ({paired.low:+.4f} .. {paired.high:+.4f}) vs {best}", flush=True)
+            rows.extend({"experiment": name, "x": x, "agent": a, measure: means[a], "games": len(values[a])} for a in agents)
+    if rows:
+        with (out / "seeds.csv").open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=sorted({k for r in rows for k in r}))
             writer.writeheader()
             writer.writerows(rows)
-        plot_sweep(rows, out / f"seeds-{name}.png", x_label=x_label)
-        print(f"\n{x_label}: fraction of cells opened (lower is better) / ms per game")
-        agents = list(dict.fromkeys(r["agent"] for r in rows))
-        print(f"{'x':>8} " + " ".join(f"{a:>20}" for a in agents))
-        for x in dict.fromkeys(r["x"] for r in rows):
-            cells = {r["agent"]: r for r in rows if r["x"] == x}
-            print(
-                f"{x:8g} "
-                + " ".join(
-                    f"{cells[a]['mean_opened_fraction']:9.3f} /{cells[a]['mean_seconds_per_game'] * 1e3:8.2f}" for a in agents
-                )
-            )
-    print(f"\nCSV and figures in {out}/")
-
+        print(f"\nCSV in {out}/seeds.csv")
 
 def scaling(args) -> None:
     suite = Suite.create(agents=["exact"], size="expert", games=args.games, seed=args.seed)
@@ -96,8 +118,9 @@ def main(argv=None) -> int:
     parser.add_argument("--agent", default="exact")
     parser.add_argument("--out", default="results")
     parser.add_argument("--progress", action="store_true", default=None)
+    parser.add_argument("--only", help="seeds: only the experiments whose name starts so (004, 000, 001)")
     args = parser.parse_args(argv)
-    args.games = args.games or {"classic": 10_000, "seeds": 25, "scaling": 400}[args.suite]
+    args.games = args.games or {"classic": 10_000, "seeds": 1000, "scaling": 400}[args.suite]
     {"classic": classic, "seeds": seeds, "scaling": scaling}[args.suite](args)
     return 0
 

@@ -29,6 +29,7 @@ RUNS = [
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
     ("sampling.py", ["--positions", "{tmp}", "--layouts", "3"], "expert-5-013"),
     ("suites.py", ["classic", "--games", "2", "--workers", "1", "--out", "{tmp}"], "54.3% (Hill)"),
+    ("suites.py", ["seeds", "--games", "2", "--workers", "1", "--only", "001 withheld", "--out", "{tmp}"], "exact - best baseline"),
 ]
 
 
