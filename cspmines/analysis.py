@@ -180,15 +180,35 @@ class Analysis:
     def probability(self, cell: int) -> Fraction | float:
         """The mine probability of one covered cell: a Fraction when exact.
 
+        ``cell`` is a flat index or a ``(row, col)`` pair.
+
         Raises
         ------
+        IndexError
+            The cell is not on the board.
         KeyError
             The cell is not covered.
+
+        >>> from cspmines import Position, solve
+        >>> analysis = solve(Position.from_string("3x1x1\\n.1."))
+        >>> analysis.probability(0), analysis.probability((0, 2))
+        (Fraction(1, 2), Fraction(1, 2))
+        >>> analysis.probability(99)
+        Traceback (most recent call last):
+        ...
+        IndexError: cell 99 is outside the 3x1 board (cells 0 to 2)
         """
+        position = self.position
+        if isinstance(cell, tuple) and len(cell) == 2:
+            cell = position.cell(*cell)
+        if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)):
+            raise TypeError(f"a cell is a flat index or a (row, col) pair, got {cell!r}")
+        if not 0 <= cell < position.size:
+            raise IndexError(f"cell {cell} is outside the {position.width}x{position.height} board (cells 0 to {position.size - 1})")
         try:
             return self._lookup()[cell]
         except KeyError:
-            row, col = divmod(cell, self.position.width)
+            row, col = divmod(int(cell), position.width)
             raise KeyError(f"cell {cell} at ({row}, {col}) is not covered") from None
 
     def probabilities(self, *, exact: bool = False) -> np.ndarray:

@@ -229,9 +229,9 @@ class Position:
         if str(path) == "-":
             import sys
 
-            return cls.from_string(sys.stdin.read(), source="<stdin>")
+            return cls.from_string(_decoded(sys.stdin.buffer.read(), "<stdin>"), source="<stdin>")
         path = Path(path)
-        return cls.from_string(path.read_text(encoding="utf-8"), source=str(path))
+        return cls.from_string(_decoded(path.read_bytes(), str(path)), source=str(path))
 
     def __str__(self) -> str:
         header = f"{self.width}x{self.height}" + ("" if self._mines is None else f"x{self._mines}")
@@ -330,6 +330,25 @@ class Position:
     def with_mines(self, mines: int | None) -> "Position":
         """The same board with another mine total (``None``: unknown)."""
         return Position(self._grid, mines=mines)
+
+
+def _decoded(data: bytes, source: str) -> str:
+    """The text of a position file: UTF-8, a leading byte-order mark allowed; anything else is named.
+
+    >>> _decoded(b"\\xef\\xbb\\xbf2x1\\n..", "f.txt")
+    '2x1\\n..'
+    >>> _decoded(b"\\x7fELF\\x02\\x00", "/bin/ls")
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.PositionFormatError: /bin/ls:1: not a position file: it is not UTF-8 text (a binary file?)
+    """
+    if b"\x00" in data[:4096]:
+        raise PositionFormatError("not a position file: it is not UTF-8 text (a binary file?)", source=source, line=1)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise PositionFormatError("not a position file: it is not UTF-8 text (a binary file?)", source=source, line=line) from None
 
 
 def _rebuild(text: str) -> Position:

@@ -5,7 +5,8 @@ Examples
 >>> import cspmines
 >>> analysis = cspmines.solve(cspmines.Position.from_string("3x1x1\\n.1."))
 >>> print(board_text(analysis, color=False))
- 50  1  50
+       0   1   2
+  0   50 [1]  50
 >>> analysis_json(analysis)["probabilities"]
 [[0.5, None, 0.5]]
 """
@@ -25,6 +26,11 @@ JSON_SCHEMA_VERSION = 1
 _RESET = "\x1b[0m"
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 cell``, ``2 cells``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _colour(p: float) -> str:
     """A 256-colour background from green (safe) through yellow to red (mine)."""
     if p <= 0:
@@ -36,58 +42,67 @@ def _colour(p: float) -> str:
 
 
 def _cell_label(p: float) -> str:
+    """A covered cell's chance of a mine in percent, in three characters (``S`` and ``M`` when certain)."""
     if p == 0:
-        return "  S"
+        return "S"
     if p == 1:
-        return "  M"
+        return "M"
     percent = p * 100
     if percent < 1:
-        return " <1"
+        return "<1"
     if percent > 99:
         return ">99"
-    return f"{round(percent):3d}"
+    return str(round(percent))
+
+
+def _shown(code: int) -> str:
+    """What an uncovered cell shows, in three characters: a clue in brackets, so it never reads as a percent."""
+    return {FLAG: "F", MINE: "*", WITHHELD: "[?]"}.get(code, f"[{code}]")
 
 
 def board_text(analysis: Analysis, *, color: bool = False) -> str:
-    """The board, three characters a cell: clues, ``F``/``*`` known mines,
-    ``?`` withheld, and each covered cell's mine chance in percent
-    (``S`` certainly safe, ``M`` certainly a mine).
+    """The board with rulers, four characters a cell: each covered cell's chance of a mine in
+    percent (``S`` certainly safe, ``M`` certainly a mine, ``<1`` and ``>99`` near the ends),
+    clues in brackets (``[2]``, ``[?]`` withheld), ``F`` flags, ``*`` opened mines. Rows and
+    columns are numbered from 0, as the (row, col) pairs of the other output.
 
     >>> from cspmines import Position, solve
     >>> print(board_text(solve(Position.from_string("3x2x1\\n1..\\n..."))))
-      1 33  S
-     33 33  S
+           0   1   2
+      0  [1]  33   S
+      1   33  33   S
     """
     position = analysis.position
     probabilities = analysis.probabilities()
-    lines = []
+    margin = len(str(position.height - 1)) + 2
+    lines = [" " * margin + "".join(f"{c:>4}" for c in range(position.width))]
     for r in range(position.height):
         cells = []
         for c in range(position.width):
             code = int(position.grid[r, c])
             if code == COVERED:
                 p = float(probabilities[r, c])
-                text = _cell_label(p)
-                cells.append(f"{_colour(p)}{text}{_RESET}" if color else text)
+                text = f"{_cell_label(p):>3}"
+                cells.append(" " + (f"{_colour(p)}{text}{_RESET}" if color else text))
             else:
-                symbol = {FLAG: "F", MINE: "*", WITHHELD: "?"}.get(code, str(code))
-                cells.append(f"  {symbol}")
-        lines.append("".join(cells))
+                cells.append(f" {_shown(code):>3}")
+        lines.append(f"{r:>{margin - 1}} " + "".join(cells))
     return "\n".join(lines)
 
 
 def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
-    """A few lines: certain cells, best guess, components, and (``exact``) counts and fractions.
+    """A few lines: certain cells, best guess, components, and (``exact``) counts and fractions
+    (a grid aligned as the board, uncovered cells shown as they are).
 
     >>> from cspmines import Position, solve
     >>> print(summary_text(solve(Position.from_string("3x2x1\\n1..\\n...")), exact=True))
     safe: (0,2) (1,2)
     mines: none
-    least risk: 0.0000 at 2 cell(s), first (0,2)
+    least mine chance: 0.0000 at 2 cells, first (0,2)
     components: 1 (cells: 3)
     models: 3
-    . 1/3 0
-    1/3 1/3 0
+    [1] 1/3   0
+    1/3 1/3   0
     """
     position = analysis.position
     coords = lambda cells: " ".join(f"({r},{c})" for r, c in map(position.row_col, cells)) or "none"  # noqa: E731
@@ -98,17 +113,22 @@ def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
     ]
     if best:
         p = analysis.probability(best[0])
-        lines.append(f"least risk: {float(p):.4f} at {len(best)} cell(s), first {coords(best[:1])}")
+        lines.append(f"least mine chance: {float(p):.4f} at {_count(len(best), 'cell')}, first {coords(best[:1])}")
     sizes = ", ".join(str(c.n_cells) for c in analysis.components) or "none"
     lines.append(f"components: {len(analysis.components)} (cells: {sizes})")
     if not analysis.exact:
         lines.append(f"NOT EXACT: the budget cut counting short; {len(analysis.inexact_cells)} cells are estimates")
     if exact:
-        lines.append(f"models: {analysis.model_count}")
+        if analysis.model_count is None:
+            lines.append("models: not counted (the time or node budget ran out before counting finished)")
+        else:
+            lines.append(f"models: {analysis.model_count}")
         fractions = analysis.probabilities(exact=True)
-        for r in range(position.height):
-            row = [("." if v is None else str(v)) for v in fractions[r]]
-            lines.append(" ".join(row))
+        grid = [[_shown(int(position.grid[r, c])) if v is None else str(v) for c, v in enumerate(fractions[r])]
+                for r in range(position.height)]
+        width = max(len(text) for row in grid for text in row)
+        for row in grid:
+            lines.append(" ".join(f"{text:>{width}}" for text in row))
     return "\n".join(lines)
 
 

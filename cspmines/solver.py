@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from fractions import Fraction
-from numbers import Real
+from numbers import Integral, Real
 
 from .analysis import Analysis, ComponentReport
 from .backends import Budget, ComponentCount, get_backend
@@ -100,6 +100,7 @@ def solve(
     """
     if not isinstance(position, Position):
         raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
+    _check_options(mines=mines, density=density, time_limit=time_limit, node_limit=node_limit, max_chain=max_chain)
     mines, density = total_or_density(position, mines, density)
     engine = get_backend(backend)
     counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit)
@@ -299,6 +300,34 @@ def _report_cut(component: Component) -> ComponentReport:
         stats={"backend": None, "cut": "budget"},
         component=component,
     )
+
+
+def _check_options(*, mines, density, time_limit, node_limit, max_chain) -> None:
+    """Refuse options that are no total, no budget or no density, and a total beside a density, by name.
+
+    >>> _check_options(mines="1", density=None, time_limit=None, node_limit=None, max_chain=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: mines must be a whole number >= 0, got '1'
+    >>> _check_options(mines=5, density=0.2, time_limit=None, node_limit=None, max_chain=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: give the mine total or a density, not both (mines=5, density=0.2)
+    """
+    def whole(value) -> bool:
+        return isinstance(value, Integral) and not isinstance(value, bool)
+
+    if mines is not None and not (whole(mines) and mines >= 0):
+        raise ValueError(f"mines must be a whole number >= 0, got {mines!r}")
+    if mines is not None and density is not None:
+        raise ValueError(f"give the mine total or a density, not both (mines={mines}, density={density})")
+    if density is not None and (isinstance(density, (bool, str)) or not isinstance(density, Real)):
+        raise ValueError(f"density must be a number between 0 and 1, got {density!r}")
+    if time_limit is not None and (isinstance(time_limit, (bool, str)) or not isinstance(time_limit, Real) or not time_limit > 0):
+        raise ValueError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
+    for name, value in (("node_limit", node_limit), ("max_chain", max_chain)):
+        if value is not None and not (whole(value) and value >= 1):
+            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
 
 def total_or_density(position: Position, mines: int | None, density) -> tuple[int | None, Fraction | None]:

@@ -26,7 +26,9 @@ def test_solve_prints_board_and_summary(capsys):
     assert main(["solve", str(DATA / "beginner-5-000.txt"), "--color", "never"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0].split()[:4] == ["4", "4", "4", "M"]  # 1/23 rounds to 4%, then a certain mine
+    assert lines[0].split() == [str(c) for c in range(9)]  # the column ruler
+    assert lines[1].split()[:5] == ["0", "4", "4", "4", "M"]  # row 0: 1/23 rounds to 4%, then a certain mine
+    assert all(line.split()[0] == str(r) for r, line in enumerate(lines[1:10]))  # each row numbered
     assert "safe:" in out and "components: 1" in out and "\x1b[" not in out
 
 
@@ -230,14 +232,16 @@ def test_move_explain_prints_the_candidates_in_text_and_json(capsys):
     assert len(lines) == 3 + len(candidates) and lines[2].startswith("    ({},{})".format(*move["cell"]))
 
 
-def test_the_readmes_command_examples_print_what_it_shows(capsys, monkeypatch):
-    """Each ``$ cspmines ...`` line in a README code block prints the lines that follow it there."""
+@pytest.mark.parametrize("page", ["README.md", "docs/cli.md"])
+def test_the_docs_command_examples_print_what_they_show(capsys, monkeypatch, page):
+    """Each ``$ cspmines ...`` line in a code block of the README or the command docs prints the lines
+    that follow it there."""
     import shlex
 
     root = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(root)
     examples, block = [], None
-    for line in (root / "README.md").read_text(encoding="utf-8").splitlines():
+    for line in (root / page).read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
             block = None
         elif line.startswith("$ cspmines "):

@@ -118,7 +118,7 @@ def run_move(args, out) -> int:
                     f"    {where:<8} {view.safety:.4f}  {view.secondary:.4f}    {view.progress:.4f}    "
                     f"{view.influence:.2f}  {'yes' if view.dead else 'no ':<4} {score:.4f}\n"
                 )
-    out.write(f"least mine chance: {float(least):.4f} ({least}) at {len(at_least)} cell(s)\n")
+    out.write(f"least mine chance: {float(least):.4f} ({least}) at {len(at_least)} cell" + ("" if len(at_least) == 1 else "s") + "\n")
     return 0
 
 

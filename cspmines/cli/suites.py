@@ -42,7 +42,7 @@ def run_bench(args, out) -> int:
 
     size = args.size or args.preset or "expert"
     suite = Suite.create(
-        agents=args.agent,
+        agents=args.agent or ["exact"],
         size=size,
         rules=args.rules,
         withheld=args.withheld,
@@ -68,14 +68,15 @@ def run_bench(args, out) -> int:
                 break
         if args.csv:
             _write_csv(args.csv, [{**r, "ci95": " ".join(f"{v:.4f}" for v in r["ci95"])} for r in rows])
+        _print_results(rows, seconds, played, args, out)
         if args.plot:
             plot_sweep(rows, args.plot, x_label=x_label)
-        _print_results(rows, seconds, played, args, out)
         return 0
     result = run_suite(suite, out=args.out, resume=args.resume, **options)
-    if args.plot and result.summary:
-        plot_summary(result.summary, args.plot)
-    _print_results(result.summary, result.seconds, result.played_now, args, out)
+    asked = [row for row in result.summary if row["agent"] in suite.agents]  # --resume may hold other agents' games
+    _print_results(asked, result.seconds, result.played_now, args, out)
+    if args.plot and asked:
+        plot_summary(asked, args.plot)
     if result.interrupted:
         print(f"cspmines: interrupted; {len(result.records)} games are in the results", file=sys.stderr)
         return 130
@@ -113,7 +114,7 @@ def run_chains(args, out) -> int:
         json.dump({"results": summary}, out)
         out.write("\n")
         return 0
-    out.write(f"{'x':>7} {'board':>9} {'games':>6} {'positions':>9} {'chains':>7} {'mean len':>8} {'longest':>8} "
+    out.write(f"{_sweep_label(args) if len(points) > 1 else 'density':>7} {'board':>9} {'games':>6} {'positions':>9} {'chains':>7} {'mean len':>8} {'longest':>8} "
               f"{'max len':>7} {'mean width':>10} {'max width':>9} {'0-cuts':>7} {'median ms':>9} {'max ms':>8}\n")
     for s in summary:
         out.write(
@@ -127,27 +128,39 @@ def run_chains(args, out) -> int:
 
 
 def _print_results(rows: list, seconds: float, played: int, args, out) -> None:
+    """The summary table: the rule's own measure first (classic: win rate and its interval; minesearch:
+    the fraction of cells opened; score: the share of mines flagged), then guesses and time."""
     if args.json:
         json.dump({"results": rows}, out)
         out.write("\n")
         return
     from ..plots import measure_of
 
-    key, label, _ = measure_of(args.rules)
-    head = f"{'x':>8} " if rows and "x" in rows[0] else ""
-    out.write(
-        head + f"{'agent':>15} {'games':>6} {'win rate':>9} {'95% interval':>15} {'opened':>7} {'score':>6} "
-        f"{'guesses':>8} {'ms/game':>9} {'ms/move':>8} {'errors':>6}\n"
-    )
+    _key, label, _higher = measure_of(args.rules)
+    fmt = lambda v, f: "-" if v is None else format(v, f)  # noqa: E731
+    if args.rules == "classic":
+        head = f"{'win rate':>9} {'95% interval':>15}"
+        measure = lambda r: (f"{fmt(r['win_rate'], '.2%'):>9} {r['ci95'][0]:7.2%}-{r['ci95'][1]:<7.2%}")  # noqa: E731
+    elif args.rules == "minesearch":
+        head = f"{'opened':>7}"
+        measure = lambda r: f"{fmt(r['mean_opened_fraction'], '.4f'):>7}"  # noqa: E731
+    else:
+        head = f"{'score':>7}"
+        measure = lambda r: f"{fmt(r['mean_score'], '.4f'):>7}"  # noqa: E731
+    sweep = f"{_sweep_label(args):>8} " if rows and "x" in rows[0] else ""
+    out.write(sweep + f"{'agent':>15} {'games':>6} {head} {'guesses':>8} {'ms/game':>9} {'ms/move':>8} {'errors':>6}\n")
     for r in rows:
         x = f"{r['x']:8g} " if "x" in r else ""
-        rate = "-" if r["win_rate"] is None else f"{r['win_rate']:.2%}"
-        fmt = lambda v, f: "-" if v is None else format(v, f)  # noqa: E731
         out.write(
-            x + f"{r['agent']:>15} {r['games']:6d} {rate:>9} {r['ci95'][0]:7.2%}-{r['ci95'][1]:<7.2%} "
-            f"{fmt(r['mean_opened_fraction'], '.3f'):>7} {fmt(r['mean_score'], '.3f'):>6} {fmt(r['mean_guesses'], '.2f'):>8} "
+            x + f"{r['agent']:>15} {r['games']:6d} {measure(r)} {fmt(r['mean_guesses'], '.2f'):>8} "
             f"{fmt(r['mean_seconds_per_game'] and r['mean_seconds_per_game'] * 1e3, '.2f'):>9} "
             f"{fmt(r['mean_seconds_per_move'] and r['mean_seconds_per_move'] * 1e3, '.3f'):>8} {r['errors']:6d}\n"
         )
     games_per_second = played / seconds if seconds else 0.0
-    out.write(f"{played} games in {seconds:.1f} s: {games_per_second:.1f} games/s ({args.workers} worker(s), {args.executor}); measure: {label}\n")
+    workers = f"{args.workers} worker" + ("" if args.workers == 1 else "s")
+    out.write(f"{played} games in {seconds:.1f} s: {games_per_second:.1f} games/s ({workers}, {args.executor}); measure: {label}\n")
+
+
+def _sweep_label(args) -> str:
+    """The heading of a sweep's first column."""
+    return "density" if args.density_sweep else "cells"

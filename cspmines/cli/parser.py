@@ -1,0 +1,181 @@
+"""The command line's options: every command, its help, defaults and examples, and the checks on values."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from .. import __version__
+from ..actions import RULES
+from ..agents import agent_names
+from ..backends import backend_names
+from ..games.board import FIRST_CLICKS, PRESETS
+
+__all__ = ["build_parser"]
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Defaults shown after each option; descriptions and examples kept as written."""
+
+
+def whole(least: int):
+    """An argparse type: a whole number of at least ``least``."""
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
+        return value
+
+    return read
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0 seconds, got {text}")
+    return value
+
+
+def chance(text: str) -> float:
+    """An argparse type: a probability in [0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1, got {text}")
+    return value
+
+
+SOLVE_HELP = """\
+Exact mine probabilities of a position file (the text format: a header WxHxM, then
+the rows; `.` covered, 0-8 clues, F flags, * opened mines, ? withheld clues).
+
+The board is printed with row and column numbers. Each covered cell shows its
+chance of being a mine in percent (S: certainly safe, M: certainly a mine, <1 and
+>99 near the ends); clues are in brackets, [2]. Below it: the proved safe cells and
+mines as (row,col), the least mine chance and where, the chains of influence.
+--exact adds the number of mine layouts and every chance as an exact fraction.
+
+examples:
+  cspmines solve board.txt
+  cspmines solve board.txt --exact
+  cat board.txt | cspmines solve - --density 0.2 --json
+"""
+
+MOVE_HELP = """\
+The move each agent would make on a position, beside the engine's exact chance
+that the cell is a mine, and the least chance on the board.
+
+agents: {agents}
+  (options after a colon: exact:lookahead=3,endgame=0)
+
+examples:
+  cspmines move board.txt
+  cspmines move board.txt --agent exact --agent greedy --explain
+"""
+
+BENCH_HELP = """\
+Play seeded games: every agent meets the same boards (game i's board depends on
+--seed and i alone), so agents are compared board by board.
+
+agents: {agents}
+
+examples:
+  cspmines bench --preset expert --games 1000
+  cspmines bench --agent exact --agent greedy --size 10x10x10 --rules minesearch
+  cspmines bench --agent exact --size 10x10x10 --density-sweep 0.1,0.2,0.3 --plot sweep.png
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cspmines", description="Exact Minesweeper analysis: probabilities, agents, benchmarks.")
+    parser.add_argument("--version", action="version", version=f"cspmines {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    agents = ", ".join(agent_names())
+    workers = os.cpu_count() or 1
+
+    solve = commands.add_parser("solve", help="mine probabilities of a position file", description=SOLVE_HELP, formatter_class=_Help)
+    solve.add_argument("file", help="position file, or - for standard input")
+    solve.add_argument("--backend", default="auto", choices=backend_names(), help="the counting engine")
+    _total_or_density(solve)
+    solve.add_argument("--time-limit", type=seconds, help="seconds allowed for counting")
+    solve.add_argument("--node-limit", type=whole(1), help="work units allowed for counting")
+    solve.add_argument("--exact", action="store_true", help="add the model count and exact fractions")
+    solve.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
+    solve.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the chances")
+    solve.add_argument("--svg", help="also draw the board as SVG into this .svg file")
+    solve.add_argument("--png", help="also draw the board as PNG into this .png file (needs matplotlib)")
+    solve.add_argument("--outline", action="store_true", help="outline the chains of influence in the picture")
+
+    sample = commands.add_parser("sample", help="mine layouts drawn uniformly from those a position allows",
+                                 description="Whole boards drawn uniformly from the layouts a position allows, exactly.",
+                                 formatter_class=_Help)
+    sample.add_argument("file", help="position file, or - for standard input")
+    sample.add_argument("--count", type=whole(1), default=1, help="how many layouts")
+    sample.add_argument("--seed", type=int, help="the same seed draws the same layouts")
+    _total_or_density(sample)
+    sample.add_argument("--time-limit", type=seconds, help="seconds allowed; the layouts drawn by then are printed")
+    sample.add_argument("--json", action="store_true", help="one board JSON object per line (as Board.from_json reads)")
+
+    move = commands.add_parser("move", help="the move agents would make on a position, judged by the exact engine",
+                               description=MOVE_HELP.format(agents=agents), formatter_class=_Help)
+    move.add_argument("file", help="position file, or - for standard input")
+    move.add_argument("--agent", action="append", metavar="SPEC", help="NAME or NAME:key=value,... (repeat for several; default: exact)")
+    move.add_argument("--rules", choices=RULES, default="classic", help="the game the agents play")
+    move.add_argument("--seed", type=int, help="the agents' random seed (the same seed, the same moves)")
+    move.add_argument("--mines", type=whole(0), help="the mine total, overriding the file's header")
+    move.add_argument("--explain", action="store_true", help="list the cells the exact agent's look-ahead weighed, with scores")
+    move.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
+
+    bench = commands.add_parser("bench", help="play seeded benchmark suites of agents",
+                                description=BENCH_HELP.format(agents=agents), formatter_class=_Help)
+    bench.add_argument("--agent", action="append", metavar="SPEC", help="NAME or NAME:key=value,... (repeat for several; default: exact)")
+    _board_options(bench, workers)
+    bench.add_argument("--rules", choices=RULES, default="classic", help="the game: its measure heads the table")
+    bench.add_argument("--withheld", type=chance, default=0.0, help="chance an opened cell's clue is withheld")
+    bench.add_argument("--executor", choices=("process", "ray"), default="process", help="where games run")
+    bench.add_argument("--address", help="Ray cluster address (none: a local instance)")
+    bench.add_argument("--out", help="append each finished game to this JSONL file")
+    bench.add_argument("--resume", action="store_true", help="skip the games already in --out")
+    bench.add_argument("--json", action="store_true", help='print {"results": [...]} to standard output')
+    bench.add_argument("--plot", help="save a figure here (PNG, SVG or PDF; needs matplotlib)")
+    bench.add_argument("--csv", help="save sweep results as CSV here")
+
+    chains = commands.add_parser("chains", help="measure the chains of influence met in seeded games",
+                                 description="The chains of influence the exact agent meets in seeded games: how long, "
+                                             "how wide, how costly to count.", formatter_class=_Help)
+    _board_options(chains, workers)
+    chains.add_argument("--json", action="store_true", help='print {"results": [...]} to standard output')
+    chains.add_argument("--out", help="save every chain met, one JSON line per game, here")
+    chains.add_argument("--csv", help="save the summary as CSV here")
+    chains.add_argument("--plot", help="save the figure here (needs matplotlib)")
+    return parser
+
+
+def _total_or_density(command: argparse.ArgumentParser) -> None:
+    group = command.add_mutually_exclusive_group()
+    group.add_argument("--mines", type=whole(0), help="the mine total, overriding the file's header")
+    group.add_argument("--density", type=chance, help="each covered cell a mine with this chance (total unknown)")
+
+
+def _board_options(command: argparse.ArgumentParser, workers: int) -> None:
+    board = command.add_mutually_exclusive_group()
+    board.add_argument("--preset", choices=tuple(PRESETS), help="a standard board (default: expert)")
+    board.add_argument("--size", metavar="WxHxM", help="width x height x mines")
+    command.add_argument("--first-click", choices=FIRST_CLICKS, default="safe", help="where the game's first click goes")
+    command.add_argument("--games", type=whole(1), default=100, help="games a point")
+    command.add_argument("--seed", type=int, default=0, help="the boards' seed")
+    command.add_argument("--workers", type=whole(1), default=workers, help="processes (default: this machine's cores)")
+    command.add_argument("--density-sweep", help="comma-separated mine densities on the chosen board size")
+    command.add_argument("--size-sweep", help="comma-separated side lengths of square boards")
+    command.add_argument("--density", type=chance, default=0.15, help="mine density of a size sweep")
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
