@@ -91,9 +91,10 @@ def rules_from_position(position: Position) -> tuple[Rule, ...]:
         row, col = (int(i) for i in np.argwhere(bad)[0])
         value, known = int(grid[row, col]), int(grid[row, col] - need[row, col])
         reason = (
-            f"clue {value} touches {known} known mines"
+            f"clue {value} touches {mines_word(known, 'known mine')}"
             if need[row, col] < 0
-            else f"clue {value} needs {int(need[row, col])} more mines but has {int(covered_around[row, col])} covered neighbours"
+            else f"clue {value} needs {mines_word(int(need[row, col]), 'more mine')} but has "
+            f"{mines_word(int(covered_around[row, col]), 'covered neighbour')}"
         )
         raise InconsistentPositionError(reason, clues=((row, col),))
     front = np.flatnonzero(clue & (covered_around > 0))
@@ -106,6 +107,15 @@ def rules_from_position(position: Position) -> tuple[Rule, ...]:
         Rule(frozenset(c for c in cells if c >= 0), n, cell)
         for cell, cells, n in zip(front.tolist(), covered_around_rows, needs)
     )
+
+
+def mines_word(n: int, noun: str) -> str:
+    """``1 known mine``, ``2 known mines``: counts in messages read as English.
+
+    >>> mines_word(1, "more mine"), mines_word(3, "covered neighbour")
+    ('1 more mine', '3 covered neighbours')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def neighbour_sum(mask: np.ndarray) -> np.ndarray:

@@ -1,9 +1,11 @@
 """Pictures of positions and analyses: SVG (for notebooks and files) and PNG.
 
 Covered cells are shaded from green (safe) to red (mine) by their mine
-probability; certain cells carry a mark (a dot: safe, a cross: mine); clues,
-flags, opened mines and withheld clues are drawn as a player sees them.
-Components can be outlined, one colour each.
+probability, with a colour scale underneath; proved cells carry a white
+letter (``S`` safe, ``M`` mine, as in the text output); clues, flags,
+opened mines and withheld clues are drawn as a player sees them. Rows and
+columns are numbered from 0 along the edges. The chains of influence can be
+outlined, one colour each (the legend says so).
 
 >>> from cspmines import Position, solve
 >>> svg = render_svg(solve(Position.from_string("3x1x1\\n.1.")), components=True)
@@ -83,37 +85,60 @@ def scene(subject, *, components: bool = False) -> dict:
 
 
 def render_svg(subject, *, components: bool = False, cell_size: int = 22) -> str:
-    """An SVG picture of a Position or an Analysis (what ``_repr_svg_`` shows in a notebook).
+    """An SVG picture of a Position or an Analysis (what ``_repr_svg_`` shows in a notebook): the board
+    with numbered rows and columns, and for an analysis a colour scale and a legend beneath it.
 
     >>> from cspmines import Position
     >>> svg = render_svg(Position.from_string("3x2x1\\n1..\\n..."), cell_size=20)
-    >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40"'), svg.count("<rect")
+    >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"'), svg.count("<rect")
     (True, 6)
     """
     drawn = scene(subject, components=components)
     s = cell_size
+    analysed = hasattr(subject, "probabilities")
+    left, top = s, s  # room for the row and column numbers
+    legend = 2 * s if analysed else 0
+    width, height = left + drawn["width"] * s, top + drawn["height"] * s + legend
+    width = max(width, 11 * s) if analysed else width
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{drawn["width"] * s}" height="{drawn["height"] * s}" '
-        f'viewBox="0 0 {drawn["width"] * s} {drawn["height"] * s}" font-family="sans-serif" font-weight="bold">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-weight="bold">'
     ]
+    small = f'font-size="{s * 0.45:.0f}" fill="#555555" text-anchor="middle"'
+    for col in range(drawn["width"]):
+        parts.append(f'<text x="{left + col * s + s / 2}" y="{top - s * 0.3:.1f}" {small}>{col}</text>')
+    for row in range(drawn["height"]):
+        parts.append(f'<text x="{left / 2}" y="{top + row * s + s * 0.65:.1f}" {small}>{row}</text>')
     for item in drawn["cells"]:
-        x, y = item["col"] * s, item["row"] * s
+        x, y = left + item["col"] * s, top + item["row"] * s
         title = f"<title>{escape(item['title'])}</title>" if item["title"] else ""
         parts.append(f'<rect x="{x}" y="{y}" width="{s}" height="{s}" fill="{item["fill"]}" stroke="#ffffff" stroke-width="1">{title}</rect>')
-        if item["text"]:
+        text, colour = item["text"], item["colour"]
+        if item["mark"]:
+            text, colour = ("S" if item["mark"] == "safe" else "M"), "#ffffff"
+        if text:
             parts.append(
-                f'<text x="{x + s / 2}" y="{y + s * 0.72}" font-size="{s * 0.6:.0f}" text-anchor="middle" fill="{item["colour"]}">{escape(item["text"])}</text>'
-            )
-        if item["mark"] == "safe":
-            parts.append(f'<circle cx="{x + s / 2}" cy="{y + s / 2}" r="{s * 0.18:.1f}" fill="#ffffff"/>')
-        elif item["mark"] == "mine":
-            a, b = s * 0.28, s * 0.72
-            parts.append(
-                f'<path d="M{x + a},{y + a} L{x + b},{y + b} M{x + b},{y + a} L{x + a},{y + b}" stroke="#ffffff" stroke-width="{s * 0.12:.1f}"/>'
+                f'<text x="{x + s / 2}" y="{y + s * 0.72}" font-size="{s * 0.6:.0f}" text-anchor="middle" fill="{colour}">{escape(text)}</text>'
             )
     for colour, x1, y1, x2, y2 in drawn["outlines"]:
-        parts.append(f'<line x1="{x1 * s}" y1="{y1 * s}" x2="{x2 * s}" y2="{y2 * s}" stroke="{colour}" stroke-width="3"/>')
+        parts.append(f'<line x1="{left + x1 * s}" y1="{top + y1 * s}" x2="{left + x2 * s}" y2="{top + y2 * s}" stroke="{colour}" stroke-width="3"/>')
+    if analysed:
+        parts.append(_svg_legend(s, top + drawn["height"] * s + s * 0.3, left, bool(drawn["outlines"])))
     parts.append("</svg>")
+    return "".join(parts)
+
+
+def _svg_legend(s: int, y: float, x: float, outlined: bool) -> str:
+    """The colour scale (mine chance 0% to 100%) and what the letters and outlines mean."""
+    steps = 10
+    parts: list[str] = []
+    for i in range(steps):
+        parts.append(f'<rect x="{x + i * s * 0.8:.1f}" y="{y:.1f}" width="{s * 0.8:.1f}" height="{s * 0.5:.1f}" fill="{_shade((i + 0.5) / steps)}"/>')
+    label = f'font-size="{s * 0.42:.0f}" fill="#333333"'
+    parts.append(f'<text x="{x}" y="{y + s * 1.05:.1f}" {label}>0%</text>')
+    parts.append(f'<text x="{x + steps * s * 0.8:.1f}" y="{y + s * 1.05:.1f}" {label} text-anchor="end">100%</text>')
+    note = "mine chance; S proved safe, M proved mine" + ("; outlines: chains of influence" if outlined else "")
+    parts.append(f'<text x="{x}" y="{y + s * 1.55:.1f}" {label}>{escape(note)}</text>')
     return "".join(parts)
 
 
@@ -130,27 +155,40 @@ def render_png(subject, path, *, components: bool = False, cell_size: int = 22) 
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.colors import LinearSegmentedColormap
     from matplotlib.patches import Rectangle
 
     drawn = scene(subject, components=components)
+    analysed = hasattr(subject, "probabilities")
     dpi = 100
-    figure = plt.figure(figsize=(drawn["width"] * cell_size / dpi, drawn["height"] * cell_size / dpi), dpi=dpi)
-    axes = figure.add_axes((0, 0, 1, 1))
+    figure = plt.figure(figsize=(max(drawn["width"] + 2, 18 if analysed else 0) * cell_size / dpi, (drawn["height"] + (4 if analysed else 2)) * cell_size / dpi), dpi=dpi)
+    axes = figure.add_axes((0.08, 0.2 if analysed else 0.05, 0.9, 0.72 if analysed else 0.9))
     axes.set_xlim(0, drawn["width"])
     axes.set_ylim(drawn["height"], 0)
-    axes.axis("off")
+    axes.set_aspect("equal", anchor="W")  # square cells, whatever room the legend takes
+    axes.set_xticks([c + 0.5 for c in range(drawn["width"])], [str(c) for c in range(drawn["width"])], fontsize=6)
+    axes.set_yticks([r + 0.5 for r in range(drawn["height"])], [str(r) for r in range(drawn["height"])], fontsize=6)
+    axes.xaxis.tick_top()
+    axes.tick_params(length=0)
+    for spine in axes.spines.values():
+        spine.set_visible(False)
     font = cell_size * 0.6 * 72 / dpi
     for item in drawn["cells"]:
         x, y = item["col"], item["row"]
         axes.add_patch(Rectangle((x, y), 1, 1, facecolor=item["fill"], edgecolor="#ffffff", linewidth=0.7))
-        if item["text"]:
-            axes.text(x + 0.5, y + 0.55, item["text"], ha="center", va="center", color=item["colour"], fontsize=font, fontweight="bold")
-        if item["mark"] == "safe":
-            axes.add_patch(matplotlib.patches.Circle((x + 0.5, y + 0.5), 0.18, color="#ffffff"))
-        elif item["mark"] == "mine":
-            axes.plot([x + 0.28, x + 0.72], [y + 0.28, y + 0.72], color="#ffffff", linewidth=2)
-            axes.plot([x + 0.72, x + 0.28], [y + 0.28, y + 0.72], color="#ffffff", linewidth=2)
+        text, colour = item["text"], item["colour"]
+        if item["mark"]:
+            text, colour = ("S" if item["mark"] == "safe" else "M"), "#ffffff"
+        if text:
+            axes.text(x + 0.5, y + 0.55, text, ha="center", va="center", color=colour, fontsize=font, fontweight="bold")
     for colour, x1, y1, x2, y2 in drawn["outlines"]:
         axes.plot([x1, x2], [y1, y2], color=colour, linewidth=2.5)
+    if analysed:
+        scale = LinearSegmentedColormap.from_list("mine chance", [_shade(i / 10) for i in range(11)])
+        bar = figure.add_axes((0.08, 0.1, 0.5, 0.035))
+        figure.colorbar(matplotlib.cm.ScalarMappable(cmap=scale), cax=bar, orientation="horizontal", ticks=[0, 0.5, 1])
+        bar.set_xticklabels(["0%", "50%", "100%"], fontsize=6)
+        note = "mine chance; S proved safe, M proved mine" + ("; outlines: chains of influence" if drawn["outlines"] else "")
+        figure.text(0.02, 0.015, note, fontsize=5.5, va="bottom")
     figure.savefig(path, dpi=dpi)
     plt.close(figure)

@@ -210,7 +210,7 @@ class Position:
             known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
             total_column = header.rfind("x") + 2
             if known > mines:
-                raise header_error(f"{known} known mines (flags and opened mines) exceed the total of {mines}", total_column)
+                raise header_error(f"{known} known mine{'' if known == 1 else 's'} (flags and opened mines) exceed the total of {mines}", total_column)
             if mines > width * height:
                 raise header_error(f"a total of {mines} mines does not fit in {width * height} cells", total_column)
         return cls(grid, mines=mines)

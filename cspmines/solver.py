@@ -27,7 +27,7 @@ from .backends import Budget, ComponentCount, get_backend
 from .bounded import bound_components
 from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
-from .constraints import ConstraintSystem, Settled, settle_forced
+from .constraints import ConstraintSystem, Settled, mines_word, settle_forced
 from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
 from .position import Position
 from .prover import find_certain, satisfiable
@@ -96,7 +96,7 @@ def solve(
     >>> solve(Position.from_string("3x1x2\\n.0."))
     Traceback (most recent call last):
     ...
-    cspmines.errors.InconsistentPositionError: inconsistent position: the clues leave room for between 0 and 0 mines, but 2 remain
+    cspmines.errors.InconsistentPositionError: inconsistent position: the clues leave room for 0 mines, but 2 remain
     """
     if not isinstance(position, Position):
         raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
@@ -323,7 +323,7 @@ def _check_options(*, mines, density, time_limit, node_limit, max_chain) -> None
         raise ValueError(f"give the mine total or a density, not both (mines={mines}, density={density})")
     if density is not None and (isinstance(density, (bool, str)) or not isinstance(density, Real)):
         raise ValueError(f"density must be a number between 0 and 1, got {density!r}")
-    if time_limit is not None and (isinstance(time_limit, (bool, str)) or not isinstance(time_limit, Real) or not time_limit > 0):
+    if time_limit is not None and (isinstance(time_limit, (bool, str)) or not isinstance(time_limit, Real) or not float(time_limit) > 0):
         raise ValueError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
     for name, value in (("node_limit", node_limit), ("max_chain", max_chain)):
         if value is not None and not (whole(value) and value >= 1):
@@ -381,9 +381,9 @@ def _explain_inconsistency(position, system, components, counts, rest, density) 
                 clues=tuple(position.row_col(label) for label in sorted(labels)),
             )
     low, high = mine_range
-    return InconsistentPositionError(
-        f"the clues leave room for between {low} and {high + rest_size} mines, but {system.mines_left} remain"
-    )
+    room = mines_word(low, "mine") if low == high + rest_size else f"between {low} and {high + rest_size} mines"
+    left = system.mines_left
+    return InconsistentPositionError(f"the clues leave room for {room}, but {left} {'remains' if left == 1 else 'remain'}")
 
 
 def _minimal_conflict(system: ConstraintSystem, labels: set, *, max_rules: int = 40) -> set:

@@ -26,6 +26,7 @@ RUNS = [
     ("memory.py", ["--filter", "expert-5-013", "--games", "1"], "held after them all"),
     ("moves.py", ["--games", "2", "--preset", "beginner", "--workers", "1", "--agent", "exact", "--agent", "greedy"], "a guess is needed"),
     ("losses.py", ["--games", "4", "--preset", "beginner", "--workers", "1"], "lost games by the number of the fatal guess"),
+    ("peers.py", ["--games", "2", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
     ("sampling.py", ["--positions", "{tmp}", "--layouts", "3"], "expert-5-013"),
     ("suites.py", ["classic", "--games", "2", "--workers", "1", "--out", "{tmp}"], "54.3% (Hill)"),

@@ -1,0 +1,99 @@
+"""The exact agent beside Hill's Java solver, the strongest public player, on the very same boards.
+
+Usage::
+
+    python benchmarks/peers.py --hill CLASSES --preset expert --games 10000 --seed 31 [--first-click opening]
+
+``CLASSES`` (or the environment variable ``HILL_CLASSES``) is a folder of
+compiled classes holding Hill's solver and a ``BoardFileRun`` driver that
+plays a JSON Lines file of boards (``Board.to_json()``, one a line) with the
+first click at a given cell and writes ``index,won,...`` per board. Where
+there is no such folder, or no ``java``, this prints what is missing and
+plays our side alone (CI needs no Java).
+
+Both play game i of ``cspmines bench --preset P --seed S --first-click F``:
+the boards come from the bench's own ``board_for``. Printed: each side's win
+rate with its 95% interval, the four-way table (both won, only ours, only
+Hill's, both lost), the paired difference ours - Hill's with its 95%
+interval, and time per game (ours: CPU in the worker, per game; Hill's: the
+Java process's CPU over the games, start-up included, single-threaded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from cspmines.bench import Suite, board_for, paired_wins, run_suite, wilson_interval
+
+
+def hill_results(classes: Path, suite: Suite) -> tuple[dict, float]:
+    """{game: won} from Hill's solver on the suite's boards, and its CPU seconds in all."""
+    with tempfile.TemporaryDirectory() as scratch:
+        boards, results = Path(scratch) / "boards.jsonl", Path(scratch) / "hill.csv"
+        boards.write_text("".join(board_for(suite, i).to_json() + "\n" for i in range(suite.games)))
+        first = board_for(suite, 0).first_click
+        row, col = divmod(first, suite.width)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(["java", "-XX:ActiveProcessorCount=1", "-cp", str(classes), "BoardFileRun", str(boards), str(results),
+                        str(row), str(col)], check=True, capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        with results.open() as handle:
+            won = {int(r["index"]): r["won"] == "1" for r in csv.DictReader(handle)}
+    return won, cpu
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hill", default=os.environ.get("HILL_CLASSES"), help="Hill's compiled classes (or $HILL_CLASSES)")
+    parser.add_argument("--preset", default="expert")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--first-click", default="safe", choices=("safe", "opening"))
+    parser.add_argument("--agent", default="exact")
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args(argv)
+    suite = Suite.create(agents=[args.agent], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
+    print(f"{args.games} classic {args.preset} boards, first click {args.first_click}, seed {args.seed} "
+          f"(the boards of cspmines bench at that seed)")
+    played = run_suite(suite, workers=args.workers, progress=False)
+    ours = {r["game"]: r["won"] for r in played.records if "won" in r}
+    our_ms = statistics.mean(r["seconds"] for r in played.records if "won" in r) * 1e3
+    rows = [(f"cspmines {args.agent}", ours, our_ms)]
+    missing = None
+    if not args.hill or not (Path(args.hill) / "BoardFileRun.class").exists():
+        missing = "no classes of Hill's solver (pass --hill or set HILL_CLASSES)"
+    elif shutil.which("java") is None:
+        missing = "no java on this machine"
+    if missing is None:
+        hill, cpu = hill_results(Path(args.hill), suite)
+        rows.append(("Hill's Java solver", hill, cpu / args.games * 1e3))
+    print(f"{'player':>22} {'games':>7} {'win rate':>9} {'95% interval':>17} {'ms a game':>10}")
+    for name, won, ms in rows:
+        wins = sum(won.values())
+        low, high = wilson_interval(wins, len(won))
+        print(f"{name:>22} {len(won):7d} {wins / len(won):9.2%} {low:8.2%}-{high:<8.2%} {ms:10.1f}")
+    if missing is not None:
+        print(f"peer not run: {missing}")
+        return 0
+    common = sorted(set(ours) & set(hill))
+    paired = paired_wins([hill[i] for i in common], [ours[i] for i in common])
+    both = sum(ours[i] and hill[i] for i in common)
+    print(f"both won {both}, only ours {paired.gained}, only Hill's {paired.lost}, "
+          f"both lost {len(common) - both - paired.gained - paired.lost}")
+    print(f"paired difference ours - Hill's: {100 * paired.difference:+.2f} points "
+          f"(95% {100 * paired.low:+.2f} .. {100 * paired.high:+.2f}) over {len(common)} boards")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""What a new user meets first: options checked before work, one-line errors that name the problem,
+readable output, and the API's plain mistakes answered plainly."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cspmines import InconsistentPositionError, Position, PositionFormatError, solve
+from cspmines.cli import main
+
+DATA = Path(__file__).parent / "data"
+TINY = str(Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "tiny.txt")
+
+
+def run(*arguments: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cspmines", *arguments], input=stdin, capture_output=True)
+
+
+@pytest.mark.parametrize(
+    "arguments, words",
+    [
+        (["solve", TINY, "--mines", "1", "--density", "0.2"], "not allowed with argument --mines"),
+        (["solve", TINY, "--mines", "-1"], "--mines: must be at least 0"),
+        (["solve", TINY, "--time-limit", "-5"], "--time-limit: must be above 0 seconds, got -5"),
+        (["sample", TINY, "--time-limit", "0"], "--time-limit: must be above 0 seconds"),
+        (["solve", TINY, "--density", "1.5"], "--density: must lie between 0 and 1"),
+        (["bench", "--games", "0"], "--games: must be at least 1"),
+        (["move", TINY, "--agent", "exact:lookahed=3"], "no option 'lookahed' (did you mean 'lookahead'?); its options are"),
+        (["move", TINY, "--agent", "exact:lookahead=abc"], "exact option lookahead=abc is invalid: it takes a whole number"),
+        (["solve", TINY, "--svg", "out.png"], "--svg writes .svg files"),
+        (["solve", TINY, "--png", "out.jpg"], "--png writes .png files"),
+    ],
+)
+def test_bad_options_are_named_in_one_line(arguments, words, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(arguments) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert words in err and "Traceback" not in err
+    assert not list(tmp_path.iterdir())  # nothing written before the check
+
+
+def test_figures_check_for_matplotlib_before_playing(monkeypatch, capsys, tmp_path):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    assert main(["bench", "--games", "2", "--preset", "beginner", "--plot", str(tmp_path / "p.png"), "--quiet"]) == 2
+    err = capsys.readouterr()
+    assert "--plot needs matplotlib: pip install 'cspmines[plot]'" in err.err and err.out == ""
+    assert main(["solve", TINY, "--png", str(tmp_path / "p.png")]) == 2
+    assert "--png needs matplotlib" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("data", [b"\x7fELF\x02\x01\x01\x00\x00\x00", b"3x1x1\n.\xff.\n"])
+def test_a_binary_file_is_named(tmp_path, data):
+    path = tmp_path / "board.bin"
+    path.write_bytes(data)
+    result = run("solve", str(path))
+    err = result.stderr.decode()
+    assert result.returncode == 2 and len(err.strip().splitlines()) == 1
+    assert f"{path}:" in err and "not UTF-8 text" in err
+    piped = run("solve", "-", stdin=data)
+    assert piped.returncode == 2 and "<stdin>:" in piped.stderr.decode() and len(piped.stderr) < 200
+    with pytest.raises(PositionFormatError, match="not UTF-8"):
+        Position.from_file(path)
+
+
+def test_a_byte_order_mark_is_allowed(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf3x1x1\n.1.\n")
+    assert Position.from_file(path) == Position.from_string("3x1x1\n.1.")
+
+
+def test_the_api_answers_plain_mistakes_plainly():
+    analysis = solve(Position.from_string("3x1x1\n.1."))
+    assert analysis.probability((0, 2)) == analysis.probability(2)
+    with pytest.raises(IndexError, match="cell 99 is outside the 3x1 board"):
+        analysis.probability(99)
+    with pytest.raises(IndexError, match=r"\(0, 5\) is outside the 3x1 board"):
+        analysis.probability((0, 5))
+    with pytest.raises(TypeError, match="flat index or a \\(row, col\\) pair"):
+        analysis.probability("0")
+    position = Position.from_string("3x1\n.1.")
+    with pytest.raises(ValueError, match="mines must be a whole number >= 0, got '1'"):
+        solve(position, mines="1")
+    with pytest.raises(ValueError, match="not both"):
+        solve(position, mines=1, density=0.2)
+    with pytest.raises(ValueError, match="time_limit must be a number of seconds above 0, got -5"):
+        solve(position, mines=1, time_limit=-5)
+
+
+def test_counts_in_messages_read_as_english():
+    with pytest.raises(InconsistentPositionError, match="touches 1 known mine;") as caught:
+        solve(Position.from_string("3x1\nF0."), mines=1)
+    assert "mines;" not in str(caught.value)
+    with pytest.raises(InconsistentPositionError, match="room for 0 mines, but 1 remains"):
+        solve(Position.from_string("3x1x1\n.0."))
+
+
+def test_a_huge_count_prints_in_json_and_exact(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_text("200x200x8000\n" + "\n".join(["." * 200] * 200) + "\n")
+    result = run("solve", str(path), "--json", "--exact")
+    assert result.returncode == 0, result.stderr
+    count = json.loads(result.stdout)["model_count"]
+    assert len(count) > 4300 and count.isdigit()
+
+
+def test_bench_resume_shows_only_the_agents_asked_for(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    assert main(["bench", "--agent", "exact", "--agent", "random", "--preset", "beginner", "--games", "3", "--out", str(out),
+                 "--quiet", "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["bench", "--agent", "exact", "--preset", "beginner", "--games", "3", "--out", str(out), "--resume",
+                 "--quiet", "--json", "--workers", "1"]) == 0
+    assert [row["agent"] for row in json.loads(capsys.readouterr().out)["results"]] == ["exact"]
+
+
+def test_bench_shows_the_rules_own_measure(capsys):
+    assert main(["bench", "--preset", "beginner", "--games", "2", "--quiet", "--workers", "1"]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split()
+    assert header[:4] == ["agent", "games", "win", "rate"] and "score" not in header and "opened" not in header
+    assert main(["bench", "--size", "6x6x4", "--rules", "minesearch", "--games", "2", "--quiet", "--workers", "1"]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split()
+    assert "opened" in header and "win" not in header
+
+
+def test_help_lists_agents_defaults_and_examples(capsys):
+    assert main(["move", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "exact, greedy, knowledge-base" in text and "examples:" in text
+    assert main(["solve", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "in percent" in text and "S: certainly safe" in text and "(default: auto)" in text
+
+
+def test_pictures_have_coordinates_a_colour_scale_and_say_what_marks_mean():
+    from cspmines.picture import render_svg
+
+    analysis = solve(Position.from_string("4x2x1\n1...\n1..."))
+    svg = render_svg(analysis, components=True)
+    assert ">3</text>" in svg and ">1</text>" in svg  # column 3 and row 1 numbered
+    assert "0%</text>" in svg and "100%</text>" in svg  # the colour scale's ends
+    assert "S proved safe, M proved mine" in svg and "outlines: chains of influence" in svg
+    assert "<path" not in svg  # no cross that reads as an exploded mine
+    assert svg.count(">S</text>") == len(analysis.safe_cells)
+    plain = render_svg(Position.from_string("4x2x1\n1...\n1..."))
+    assert "proved" not in plain  # a position alone has no chances to explain
