@@ -76,43 +76,52 @@ class _CostSearch:
         self.memo: dict[int, float] = {}
         self.budget = budget
 
-    def moves(self, members: int) -> list:
-        """The squares worth opening from ``members``: a mine in some layouts and not others, or
-        safe in all with a clue that still tells layouts apart; cheapest price first."""
-        out = []
+    def moves(self, members: int, cells: list) -> tuple[list, list]:
+        """(the squares worth opening from ``members``, cheapest price first; the squares that still
+        matter). A square is worth opening when it is a mine in some layouts and not others, or safe in
+        all with a clue that still tells layouts apart. One that is neither stays so in every state below,
+        so children are handed only the squares that still matter."""
+        out, live = [], []
         total = members.bit_count()
-        for entry in self.cells:
+        for entry in cells:
             mines = (entry[1] & members).bit_count()
             if mines == total:
                 continue  # a known mine: opening it tells nothing
-            if mines == 0 and sum(1 for mask in entry[2] if mask & members) < 2:
-                continue  # a known safe square showing a known clue: tells nothing
+            if mines == 0:
+                shown = 0
+                for mask in entry[2]:
+                    if mask & members:
+                        shown += 1
+                if shown < 2:
+                    continue  # a known safe square showing a known clue: tells nothing
             price = (mines * self.prices.mine + (total - mines) * self.prices.safe) / total
             out.append((price, entry[0], entry))
+            live.append(entry)
         out.sort(key=lambda item: item[:2])
-        return out
+        return out, live
 
-    def best(self, members: int) -> tuple[int | None, float]:
+    def best(self, members: int, cells: list | None = None) -> tuple[int | None, float]:
         choice, best = None, math.inf
         total = members.bit_count()
-        for price, cell, (_cell, mines, by_clue) in self.moves(members):
+        moves, live = self.moves(members, self.cells if cells is None else cells)
+        for price, cell, (_cell, mines, by_clue) in moves:
             if price >= best:
                 break  # the rest cost at least this much before anything they lead to
             value = price
             mined = members & mines
             if mined:
-                value += mined.bit_count() / total * self.cost(mined)
+                value += mined.bit_count() / total * self.cost(mined, live)
             for mask in by_clue:
                 if value >= best:
                     break
                 group = members & mask
                 if group:
-                    value += group.bit_count() / total * self.cost(group)
+                    value += group.bit_count() / total * self.cost(group, live)
             if value < best:
                 choice, best = cell, value
         return choice, (0.0 if choice is None else best)
 
-    def cost(self, members: int) -> float:
+    def cost(self, members: int, cells: list) -> float:
         if members & (members - 1) == 0:  # one layout left: everything is known
             return 0.0
         if members in self.memo:
@@ -120,12 +129,12 @@ class _CostSearch:
         self.budget -= 1
         if self.budget < 0:
             raise TimeoutError
-        value = self.best(members)[1]
+        value = self.best(members, cells)[1]
         self.memo[members] = value
         return value
 
 
-def search_cost(position: Position, layouts: list, prices: Prices, *, budget: int = 200_000) -> tuple[int, float] | None:
+def search_cost(position: Position, layouts: list, prices: Prices, *, budget: int = 20_000) -> tuple[int, float] | None:
     """(the move of least expected cost over ``layouts``, that cost), or None past ``budget`` states
     or when nothing is left to learn.
 
@@ -142,7 +151,7 @@ def search_cost(position: Position, layouts: list, prices: Prices, *, budget: in
     return None if cell is None else (cell, value)
 
 
-def cheapest_move(position: Position, prices: Prices, *, limit: int, budget: int = 200_000) -> tuple[int, float] | None:
+def cheapest_move(position: Position, prices: Prices, *, limit: int, budget: int = 20_000) -> tuple[int, float] | None:
     """The move of least expected cost by exhaustive search, with its cost; None with more than
     ``limit`` layouts, past ``budget`` states, or with nothing left to learn.
 
