@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-__all__ = ["measure_of", "plot_summary", "plot_sweep"]
+__all__ = ["title_of", "measure_of", "plot_summary", "plot_sweep"]
 
 #: The measure each rule variant is judged by: (summary field, label, higher is better).
 MEASURES = {
@@ -39,6 +39,26 @@ def _pyplot():
     return plt
 
 
+def title_of(rows: list) -> str:
+    """A figure's title: the rules, the board (or the sweep's boards), the first click and the games.
+
+    >>> title_of([{"rules": "classic", "width": 30, "height": 16, "mines": 99, "first_click": "safe", "games": 500}])
+    'classic on 30x16 with 99 mines, first click safe, 500 games per agent'
+    >>> title_of([{"rules": "minesearch", "width": n, "height": n, "mines": n, "first_click": "safe", "games": 5, "x": n}
+    ...           for n in (6, 10)])
+    'minesearch on square boards, first click safe, 5 games a point'
+    """
+    first = rows[0]
+    if len({(r.get("width"), r.get("height")) for r in rows}) > 1:
+        board = "square boards"
+    elif len({r.get("mines") for r in rows}) > 1:
+        board = f"{first.get('width')}x{first.get('height')} boards"
+    else:
+        board = f"{first.get('width')}x{first.get('height')} with {first.get('mines')} mines"
+    per = "a point" if "x" in first else "per agent"
+    return f"{first['rules']} on {board}, first click {first.get('first_click')}, {first.get('games')} games {per}"
+
+
 def plot_summary(summary: list, path) -> None:
     """One bar per agent: its measure, with the Wilson 95% interval for win rates."""
     plt = _pyplot()
@@ -54,7 +74,7 @@ def plot_summary(summary: list, path) -> None:
     else:
         axes.bar(agents, values, color="#4c72b0")
     axes.set_ylabel(label)
-    axes.set_title(f"{rules}, {summary[0].get('games', '?')} games per agent")
+    axes.set_title(title_of(summary), fontsize=9)
     axes.tick_params(axis="x", rotation=30)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
@@ -85,6 +105,7 @@ def plot_sweep(rows: list, path, *, x_label: str) -> None:
     right.set_ylabel("seconds per game")
     right.set_yscale("log")
     left.legend(fontsize=8)
+    figure.suptitle(title_of(rows), fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)

@@ -151,3 +151,17 @@ def test_pictures_have_coordinates_a_colour_scale_and_say_what_marks_mean():
     assert svg.count(">S</text>") == len(analysis.safe_cells)
     plain = render_svg(Position.from_string("4x2x1\n1...\n1..."))
     assert "proved" not in plain  # a position alone has no chances to explain
+
+
+def test_chains_table_heads_its_first_column_by_what_it_is(capsys):
+    assert main(["chains", "--size", "6x6x4", "--games", "2", "--quiet", "--workers", "1"]) == 0
+    assert capsys.readouterr().out.split()[0] == "density"
+    assert main(["chains", "--size", "6x6x4", "--games", "1", "--quiet", "--workers", "1", "--size-sweep", "5,6"]) == 0
+    assert capsys.readouterr().out.split()[0] == "cells"
+
+
+def test_a_big_picture_says_why_the_wait(tmp_path, capsys):
+    path = tmp_path / "big.txt"
+    path.write_text("60x50x300\n" + "\n".join(["." * 60] * 50) + "\n")
+    assert main(["solve", str(path), "--png", str(tmp_path / "big.png"), "--json"]) == 0
+    assert "drawing 3,000 cells" in capsys.readouterr().err and (tmp_path / "big.png").stat().st_size > 0

@@ -30,6 +30,8 @@ def run_solve(args, out) -> int:
     if args.png:
         from ..picture import render_png
 
+        if position.size > 2500:  # matplotlib draws cell by cell: say why the wait
+            print(f"cspmines: drawing {position.size:,} cells into {args.png} ...", file=sys.stderr)
         render_png(analysis, args.png, components=args.outline)
     if args.json:
         json.dump(analysis_json(analysis, exact=args.exact), out)
