@@ -34,6 +34,18 @@ __all__ = ["main"]
 BROKEN_PIPE = 1  # the exit status when standard output is closed under us (Python's own choice)
 
 
+def _serve(args) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
+        raise ValueError("serve needs the web extra: pip install 'cspmines[web]'")
+    from ..web import serve
+
+    print(f"cspmines: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    serve(host=args.host, port=args.port, open_browser=args.open, time_limit=args.time_limit)
+    return 0
+
+
 def _check_outputs(args) -> None:
     """Before any work: a picture's file name must say its format, and a figure needs matplotlib."""
     import importlib.util
@@ -69,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_bench(args, out)
         if args.command == "chains":
             return run_chains(args, out)
+        if args.command == "serve":
+            return _serve(args)
     except MissingTotalError:  # the library's message names its keywords; here the options are what to pass
         print("cspmines: error: the position's mine total is unknown: pass --mines N or --density P", file=sys.stderr)
         return 2

@@ -70,7 +70,7 @@ def run_sample(args, out) -> int:
 
 def run_move(args, out) -> int:
     """Each agent's move, the chosen cell's exact chance of a mine, and the least chance on the board."""
-    from ..agents.advice import suggest
+    from ..agents.advice import moves_json, suggest
 
     position = Position.from_file(args.file)
     if args.mines is not None:
@@ -86,21 +86,7 @@ def run_move(args, out) -> int:
     least = suggestions[0].least
     at_least = analysis.cells_where(lambda p: p == least)
     if args.json:
-        moves = [
-            {
-                "agent": s.agent,
-                "action": s.action.kind,
-                "cell": list(position.row_col(s.action.cell)),
-                "certain": s.action.certain,
-                "reason": s.reason,
-                "mine_probability": float(s.mine_probability),
-                "mine_fraction": str(s.mine_probability),
-                **({"candidates": [_weighed(position, view, score) for view, score in s.candidates]} if args.explain else {}),
-            }
-            for s in suggestions
-        ]
-        summary = {"least_mine_probability": float(least), "least_mine_fraction": str(least)}
-        json.dump({"schema": 1, "rules": args.rules, "moves": moves, **summary, "cells_at_least": len(at_least)}, out)
+        json.dump(moves_json(position, suggestions, analysis, rules=args.rules, explain=args.explain), out)
         out.write("\n")
         return 0
     width = max(len(s.agent) for s in suggestions)
@@ -122,16 +108,3 @@ def run_move(args, out) -> int:
                 )
     out.write(f"least mine chance: {float(least):.4f} ({least}) at {len(at_least)} cell" + ("" if len(at_least) == 1 else "s") + "\n")
     return 0
-
-
-def _weighed(position: Position, view, score: float) -> dict:
-    """One look-ahead candidate as JSON."""
-    return {
-        "cell": list(position.row_col(view.cell)),
-        "safety": view.safety,
-        "secondary_safety": view.secondary,
-        "progress": view.progress,
-        "influence": view.influence,
-        "dead": view.dead,
-        "score": score,
-    }

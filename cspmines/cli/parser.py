@@ -158,6 +158,14 @@ def build_parser() -> argparse.ArgumentParser:
     chains.add_argument("--out", help="save every chain met, one JSON line per game, here")
     chains.add_argument("--csv", help="save the summary as CSV here")
     chains.add_argument("--plot", help="save the figure here (needs matplotlib)")
+    serve = commands.add_parser("serve", help="the engine in a local web page",
+                                description="A local web page on the engine: paste or play a position, see every cell's "
+                                            "exact chance, ask any agent for its move, replay a bench game. Needs the "
+                                            "web extra: pip install 'cspmines[web]'.", formatter_class=_Help)
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (this machine only by default)")
+    serve.add_argument("--port", type=whole(1), default=8000, help="the port")
+    serve.add_argument("--open", action="store_true", help="open the page in a browser")
+    serve.add_argument("--time-limit", type=seconds, default=5.0, help="seconds of counting a request may take")
     return parser
 
 

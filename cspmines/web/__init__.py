@@ -1,0 +1,41 @@
+"""``cspmines serve``: the engine behind a local web page and a JSON API.
+
+The page (plain HTML, CSS and JavaScript served by the package) shows a
+position with each covered cell's exact mine chance, lets a player edit a
+position, play a seeded game, ask any agent for its move and replay a
+benchmark game. The API is in :mod:`cspmines.web.api`; it needs the
+``web`` extra (Starlette and uvicorn).
+
+>>> from cspmines.web import create_app
+>>> from starlette.testclient import TestClient
+>>> client = TestClient(create_app())
+>>> client.post("/api/solve", content="3x1x1\\n.1.").json()["fractions"]
+[['1/2', None, '1/2']]
+"""
+
+from __future__ import annotations
+
+__all__ = ["create_app", "serve"]
+
+
+def create_app(*, time_limit: float = 5.0):
+    """The Starlette application: the page at ``/`` and the API under ``/api`` (see :mod:`cspmines.web.api`).
+
+    ``time_limit`` bounds every request's counting, in seconds: a position too
+    wide to count in time answers with what could be proved, marked not exact.
+    """
+    from .api import build_app
+
+    return build_app(time_limit=time_limit)
+
+
+def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, time_limit: float = 5.0) -> None:
+    """Run the application with uvicorn until interrupted (on this machine only, by default)."""
+    import uvicorn
+
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, args=(f"http://{host}:{port}/",)).start()
+    uvicorn.run(create_app(time_limit=time_limit), host=host, port=port, log_level="warning")

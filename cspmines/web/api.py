@@ -1,0 +1,237 @@
+"""The web API: JSON over HTTP on the engine, the agents, the game simulator and the bench.
+
+Every answer is JSON; bad input answers 400 with ``{"error": "..."}``, the
+same one-line message the command line prints.
+
+* ``POST /api/solve?mines=&density=&time_limit=`` (body: a position in the text format):
+  what ``cspmines solve --json --exact`` prints.
+* ``POST /api/move?agent=exact&rules=classic&seed=&explain=`` (body: a position, ``agent`` repeatable):
+  what ``cspmines move --json`` prints.
+* ``POST /api/games`` (JSON: ``size``, ``rules``, ``first_click``, ``seed``) starts a seeded game;
+  ``POST /api/games/{id}/moves`` (JSON: ``row``, ``col``, ``kind`` open or flag) plays a move,
+  ``POST /api/games/{id}/agent`` (JSON: ``agent``) plays an agent's move, ``POST /api/games/{id}/undo``
+  takes one back. Each answers the game: ``position`` (text), ``status``, ``moves`` and the measures.
+* ``POST /api/replay`` (body: one line of ``cspmines bench --out``): the game played again from its
+  record's suite and seed, every position move by move, each with the move made there.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from importlib.resources import files
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..actions import RULES, Action
+from ..agents import make_agent
+from ..agents.advice import moves_json, suggest
+from ..bench import Suite, agent_seed, board_for, new_game
+from ..errors import CspminesError
+from ..games import Board, Game
+from ..games.board import FIRST_CLICKS
+from ..position import Position
+from ..render import analysis_json
+from ..solver import solve
+
+__all__ = ["build_app"]
+
+MOST_CELLS_FOR_AGENTS = 10_000  # agents play whole boards; past this a request could hold the server
+
+
+class BadRequest(ValueError):
+    """A request the API cannot answer: its message is the answer."""
+
+
+def _query_number(request: Request, name: str, kind=float):
+    value = request.query_params.get(name)
+    if value in (None, ""):
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        raise BadRequest(f"{name} must be a number, got {value!r}") from None
+
+
+async def _position(request: Request) -> Position:
+    body = await request.body()
+    try:
+        text = body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BadRequest("the body is not UTF-8 text: send a position in the text format") from None
+    return Position.from_string(text, source="<request>")
+
+
+def build_app(*, time_limit: float = 5.0) -> Starlette:
+    games: dict[str, dict] = {}
+    ids = itertools.count(1)
+    lock = threading.Lock()
+
+    def budget(request: Request) -> float:
+        asked = _query_number(request, "time_limit")
+        if asked is not None and not asked > 0:
+            raise BadRequest(f"time_limit must be above 0 seconds, got {asked}")
+        return min(asked or time_limit, time_limit)
+
+    async def page(request: Request) -> Response:
+        return HTMLResponse((files("cspmines.web") / "static" / "index.html").read_text(encoding="utf-8"))
+
+    async def api_solve(request: Request) -> dict:
+        position = await _position(request)
+        mines = _query_number(request, "mines", int)
+        density = _query_number(request, "density")
+        analysis = solve(position, mines=mines, density=density, time_limit=budget(request))
+        return analysis_json(analysis, exact=True)
+
+    async def api_move(request: Request) -> dict:
+        position = await _position(request)
+        if position.size > MOST_CELLS_FOR_AGENTS:
+            raise BadRequest(f"agents play boards of at most {MOST_CELLS_FOR_AGENTS:,} cells, this one has {position.size:,}")
+        mines = _query_number(request, "mines", int)
+        if mines is not None:
+            position = position.with_mines(mines)
+        if position.mines is None:
+            raise BadRequest("the position's mine total is unknown: pass mines=N")
+        rules = request.query_params.get("rules", "classic")
+        if rules not in RULES:
+            raise BadRequest(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+        seed = _query_number(request, "seed", int)
+        explain = request.query_params.get("explain", "false").lower() in ("1", "true", "yes")
+        analysis = solve(position, time_limit=budget(request))
+        if not analysis.exact:
+            raise BadRequest("the position could not be counted within the time limit")
+        specs = request.query_params.getlist("agent") or ["exact"]
+        suggestions = [suggest(position, spec, rules=rules, seed=seed, analysis=analysis, explain=explain) for spec in specs]
+        return moves_json(position, suggestions, analysis, rules=rules, explain=explain)
+
+    def game_state(game_id: str) -> dict:
+        entry = games[game_id]
+        game: Game = entry["game"]
+        return {
+            "id": game_id,
+            "position": str(game.position),
+            "status": game.status,
+            "rules": game.rules,
+            "moves": len(entry["actions"]),
+            "opened_fraction": game.opened_fraction,
+            "score": game.score,
+            "mines_opened": game.mines_opened,
+        }
+
+    async def _json(request: Request) -> dict:
+        try:
+            data = json.loads(await request.body() or b"{}")
+        except json.JSONDecodeError as error:
+            raise BadRequest(f"the body is not JSON: {error}") from None
+        if not isinstance(data, dict):
+            raise BadRequest("the body must be a JSON object")
+        return data
+
+    async def api_new_game(request: Request) -> dict:
+        data = await _json(request)
+        rules = data.get("rules", "classic")
+        first_click = data.get("first_click", "safe")
+        if first_click not in FIRST_CLICKS:
+            raise BadRequest(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
+        board = Board.random(data.get("size", "beginner"), seed=data.get("seed"), first_click=first_click)
+        if board.size > MOST_CELLS_FOR_AGENTS:
+            raise BadRequest(f"games are played on at most {MOST_CELLS_FOR_AGENTS:,} cells")
+        game_id = str(next(ids))
+        with lock:
+            games[game_id] = {"board": board, "rules": rules, "game": Game(board, rules=rules), "actions": []}
+        return game_state(game_id)
+
+    def find(request: Request) -> dict:
+        game_id = request.path_params["game_id"]
+        if game_id not in games:
+            raise BadRequest(f"no game {game_id!r} on this server")
+        return games[game_id]
+
+    def apply(entry: dict, action: Action) -> None:
+        with lock:
+            entry["game"].apply(action)
+            entry["actions"].append(action)
+
+    async def api_play(request: Request) -> dict:
+        entry, data = find(request), await _json(request)
+        position = entry["game"].position
+        try:
+            cell = position.cell(int(data["row"]), int(data["col"]))
+        except (KeyError, TypeError, ValueError):
+            raise BadRequest("a move needs a row and a col inside the board") from None
+        kind = data.get("kind", "open")
+        if kind not in ("open", "flag"):
+            raise BadRequest(f"kind must be open or flag, got {kind!r}")
+        apply(entry, Action(kind, cell))
+        return game_state(request.path_params["game_id"])
+
+    async def api_agent(request: Request) -> dict:
+        entry, data = find(request), await _json(request)
+        game: Game = entry["game"]
+        spec = data.get("agent", "exact")
+        suggestion = suggest(game.position, spec, rules=game.rules, seed=data.get("seed"))
+        apply(entry, suggestion.action)
+        answer = game_state(request.path_params["game_id"])
+        row, col = game.position.row_col(suggestion.action.cell)
+        answer["played"] = {"agent": spec, "action": suggestion.action.kind, "cell": [row, col], "reason": suggestion.reason,
+                            "mine_fraction": str(suggestion.mine_probability)}
+        return answer
+
+    async def api_undo(request: Request) -> dict:
+        entry = find(request)
+        with lock:
+            game = Game(entry["board"], rules=entry["rules"])
+            entry["actions"] = entry["actions"][:-1]
+            for action in entry["actions"]:
+                game.apply(action)
+            entry["game"] = game
+        return game_state(request.path_params["game_id"])
+
+    async def api_replay(request: Request) -> dict:
+        try:
+            record = json.loads((await request.body()).decode("utf-8"))
+            suite = Suite.create(agents=[record["agent"]], size=f"{record['width']}x{record['height']}x{record['mines']}",
+                                 rules=record["rules"], withheld=record["withheld"], first_click=record["first_click"],
+                                 games=int(record["game"]) + 1, seed=record["seed"])
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
+            raise BadRequest(f"not a game record of cspmines bench --out: {error}") from None
+        i = int(record["game"])
+        if board_for(suite, i).size > MOST_CELLS_FOR_AGENTS:
+            raise BadRequest("that board is too large to replay here")
+        game, agent = new_game(suite, i), make_agent(record["agent"])
+        agent.reset(rules=suite.rules, seed=agent_seed(suite, i))
+        steps: list[dict] = []
+        while game.status == "playing" and len(steps) < 10 * game.board.size:
+            position = game.position
+            action = agent.act(position)
+            steps.append({"position": str(position), "action": action.kind, "cell": list(position.row_col(action.cell)),
+                          "certain": action.certain})
+            game.apply(action)
+        return {"agent": record["agent"], "game": i, "status": game.status, "steps": steps, "final": str(game.position)}
+
+    def endpoint(handler):
+        async def run(request: Request) -> Response:
+            try:
+                return JSONResponse(await handler(request))
+            except (BadRequest, CspminesError, ValueError) as error:
+                return JSONResponse({"error": str(error)}, status_code=400)
+
+        return run
+
+    routes = [
+        Route("/", page),
+        Route("/api/solve", endpoint(api_solve), methods=["POST"]),
+        Route("/api/move", endpoint(api_move), methods=["POST"]),
+        Route("/api/games", endpoint(api_new_game), methods=["POST"]),
+        Route("/api/games/{game_id}/moves", endpoint(api_play), methods=["POST"]),
+        Route("/api/games/{game_id}/agent", endpoint(api_agent), methods=["POST"]),
+        Route("/api/games/{game_id}/undo", endpoint(api_undo), methods=["POST"]),
+        Route("/api/replay", endpoint(api_replay), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(files("cspmines.web") / "static")), name="static"),
+    ]
+    return Starlette(routes=routes)

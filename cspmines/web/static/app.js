@@ -1,0 +1,132 @@
+// The page's logic: read or edit a position, ask the API, draw the board with its chances.
+"use strict";
+const $ = (id) => document.getElementById(id);
+let state = { text: $("text").value, analysis: null, game: null, replay: null, step: 0 };
+const OUTLINES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+
+function shade(p) {  // green (0) through yellow to red (1), as the pictures do
+  const red = Math.round(60 + 195 * Math.min(1, 2 * p)), green = Math.round(60 + 170 * Math.min(1, 2 * (1 - p)));
+  return `rgb(${red},${green},80)`;
+}
+
+function parse(text) {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  const [w, h] = lines[0].split("x").map(Number);
+  return { width: w, height: h, header: lines[0], rows: lines.slice(1, 1 + h) };
+}
+
+async function api(path, body, json = false) {
+  const response = await fetch(path, { method: "POST", body: json ? JSON.stringify(body) : body,
+                                       headers: { "Content-Type": json ? "application/json" : "text/plain" } });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.error);
+  return answer;
+}
+
+function say(message, error = false) { $("status").textContent = message; $("status").className = error ? "error" : ""; }
+
+async function solveText(text) {
+  state.text = text;
+  try {
+    state.analysis = await api("/api/solve", text);
+    const a = state.analysis;
+    say(`${a.exact ? "exact" : "NOT EXACT (time limit)"}: ${a.model_count === null ? "?" : a.model_count.length > 30 ? a.model_count.slice(0, 12) + "… (" + a.model_count.length + " digits)" : a.model_count} layouts, ` +
+        `${a.safe.length} safe, ${a.mines_certain.length} mines proved` + (state.game ? `; game ${state.game.status}` : ""));
+  } catch (error) { state.analysis = null; say(error.message, true); }
+  draw();
+}
+
+function draw() {
+  const pos = parse(state.text), board = $("board"), a = state.analysis;
+  board.innerHTML = "";
+  board.style.gridTemplateColumns = `repeat(${pos.width + 1}, 26px)`;
+  board.appendChild(Object.assign(document.createElement("div"), { className: "ruler" }));
+  for (let c = 0; c < pos.width; c++) board.appendChild(Object.assign(document.createElement("div"), { className: "ruler", textContent: c }));
+  let least = 2;
+  if (a) for (const row of a.probabilities) for (const p of row) if (p !== null && p < least && p > 0) least = p;
+  if (a && a.safe.length) least = 0;
+  const chainOf = {};
+  if (a && $("chains").checked) a.components.forEach((comp, i) => comp.cells.forEach(([r, c]) => { chainOf[r + "," + c] = OUTLINES[i % OUTLINES.length]; }));
+  for (let r = 0; r < pos.height; r++) {
+    board.appendChild(Object.assign(document.createElement("div"), { className: "ruler", textContent: r }));
+    for (let c = 0; c < pos.width; c++) {
+      const ch = pos.rows[r][c], cell = document.createElement("div");
+      cell.className = "cell"; cell.dataset.row = r; cell.dataset.col = c;
+      if (".Hh".includes(ch)) {
+        const p = a ? a.probabilities[r][c] : null;
+        if (p !== null && $("overlay").checked) {
+          cell.style.background = shade(p);
+          cell.textContent = p === 0 ? "S" : p === 1 ? "M" : p < 0.01 ? "<1" : p > 0.99 ? ">99" : Math.round(p * 100);
+          if (p === 0 || p === 1) cell.classList.add("sure");
+          cell.title = `(${r}, ${c}): ${a.fractions[r][c]} = ${p.toFixed(4)}`;
+          if (p === least) cell.classList.add("best");
+        }
+        if (chainOf[r + "," + c]) cell.style.boxShadow = `inset 0 0 0 2px ${chainOf[r + "," + c]}`;
+      } else {
+        cell.classList.add("open");
+        cell.textContent = ch === "0" ? "" : ch;
+        if ("12345678".includes(ch)) cell.classList.add("c" + ch);
+        if (ch === "F") { cell.classList.remove("open"); cell.style.color = "#c41e1e"; }
+      }
+      cell.addEventListener("click", () => clicked(r, c, false));
+      cell.addEventListener("contextmenu", (e) => { e.preventDefault(); clicked(r, c, true); });
+      board.appendChild(cell);
+    }
+  }
+}
+
+const CYCLE = [".", "F", "0", "1", "2", "3", "4", "5", "6", "7", "8"];
+async function clicked(r, c, flag) {
+  if ($("edit").checked || !state.game) {
+    if (!$("edit").checked) return;
+    const pos = parse(state.text), row = pos.rows[r].split("");
+    row[c] = CYCLE[(CYCLE.indexOf(row[c]) + 1) % CYCLE.length];
+    pos.rows[r] = row.join("");
+    $("text").value = [pos.header, ...pos.rows].join("\n");
+    return solveText($("text").value);
+  }
+  try { showGame(await api(`/api/games/${state.game.id}/moves`, { row: r, col: c, kind: flag ? "flag" : "open" }, true)); }
+  catch (error) { say(error.message, true); }
+}
+
+function showGame(game) { state.game = game; $("text").value = game.position; solveText(game.position); }
+
+$("solve").onclick = () => { state.game = null; solveText($("text").value); };
+$("upload").onchange = async (e) => { $("text").value = await e.target.files[0].text(); state.game = null; solveText($("text").value); };
+$("overlay").onchange = draw; $("chains").onchange = draw;
+$("new").onclick = async () => {
+  try { showGame(await api("/api/games", { size: $("size").value, rules: $("rules").value,
+                                           seed: $("seed").value === "" ? null : Number($("seed").value) }, true)); }
+  catch (error) { say(error.message, true); }
+};
+$("ask").onclick = async () => {
+  try {
+    const answer = await api(`/api/move?agent=${encodeURIComponent($("agent").value)}&explain=true&rules=${$("rules").value}`, state.text);
+    $("advice").textContent = answer.moves.map((m) => `${m.agent}: ${m.action} (${m.cell}) mine chance ${m.mine_fraction}` +
+      (m.reason ? ` [${m.reason}]` : "") + (m.candidates || []).map((v) => `\n  (${v.cell}) safe ${v.safety.toFixed(4)} safe twice ${v.secondary_safety.toFixed(4)} score ${v.score.toFixed(4)}`).join("")).join("\n") +
+      `\nleast mine chance ${answer.least_mine_fraction} at ${answer.cells_at_least} cell(s)`;
+  } catch (error) { say(error.message, true); }
+};
+$("play").onclick = async () => {
+  if (!state.game) return say("start a game first", true);
+  try {
+    const game = await api(`/api/games/${state.game.id}/agent`, { agent: $("agent").value }, true);
+    $("advice").textContent = `${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${game.played.mine_fraction}` +
+      (game.played.reason ? ` [${game.played.reason}]` : "");
+    showGame(game);
+  } catch (error) { say(error.message, true); }
+};
+$("undo").onclick = async () => { if (state.game) showGame(await api(`/api/games/${state.game.id}/undo`, {}, true)); };
+function showStep() {
+  const steps = state.replay.steps, k = state.step;
+  const text = k < steps.length ? steps[k].position : state.replay.final;
+  $("step").textContent = `move ${k} of ${steps.length}` + (k < steps.length ? `: ${steps[k].action} (${steps[k].cell})${steps[k].certain ? "" : " guess"}` : `: ${state.replay.status}`);
+  $("text").value = text; solveText(text);
+}
+$("replay").onclick = async () => {
+  try { state.replay = await api("/api/replay", $("record").value.trim()); state.step = 0; state.game = null; showStep(); }
+  catch (error) { say(error.message, true); }
+};
+$("next").onclick = () => { if (state.replay && state.step < state.replay.steps.length) { state.step++; showStep(); } };
+$("back").onclick = () => { if (state.replay && state.step > 0) { state.step--; showStep(); } };
+solveText($("text").value);

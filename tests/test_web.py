@@ -1,0 +1,107 @@
+"""The web API through Starlette's test client: exact answers, errors, budgets, games, replays."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")  # the web extra is in the test extra: this runs in CI
+from starlette.testclient import TestClient  # noqa: E402
+
+from cspmines import Position, solve  # noqa: E402
+from cspmines.bench import Suite, play_game  # noqa: E402
+from cspmines.cli import main  # noqa: E402
+from cspmines.web import create_app  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app(time_limit=5.0))
+
+
+@pytest.mark.parametrize("name", ["beginner-5-000", "expert-5-027", "dense-5-023", "lattice7-2"])
+def test_solve_answers_the_reference_fractions(client, name):
+    reference = json.loads((DATA / f"{name}.json").read_text())
+    answer = client.post("/api/solve", content=(DATA / f"{name}.txt").read_text())
+    assert answer.status_code == 200
+    result = answer.json()
+    assert result["model_count"] == reference["solutions"] and result["exact"]
+    expected = [[None if f is None else str(Fraction(*f)) for f in row] for row in reference["probability_fractions"]]
+    assert result["fractions"] == expected
+
+
+def test_bad_input_answers_400_with_the_clis_message(client):
+    answer = client.post("/api/solve", content="3x1x1\n.9.\n")
+    assert answer.status_code == 400 and answer.json()["error"] == "<request>:2:2: clue 9 is above 8: '.9.'"
+    assert client.post("/api/solve", content="3x1\n.1.").json()["error"].startswith("the position's mine total is unknown")
+    assert client.post("/api/solve?density=abc", content="3x1\n.1.").status_code == 400
+    assert client.post("/api/solve", content=b"\xff\xfe\x00").status_code == 400
+    assert client.post("/api/move?rules=golf", content="3x1x1\n.1.").json()["error"].startswith("rules must be one of")
+    assert client.post("/api/games/99/undo").json()["error"] == "no game '99' on this server"
+    assert client.post("/api/replay", content="{}").json()["error"].startswith("not a game record")
+
+
+def test_a_wide_position_answers_within_its_budget(client):
+    answer = client.post("/api/solve?time_limit=0.05", content=(DATA / "lattice15-2.txt").read_text())
+    assert answer.status_code == 200 and answer.json()["exact"] is False  # what could be proved, marked so
+
+
+def test_move_answers_as_the_command_line_does(client, capsys):
+    text = (DATA / "expert-5-027.txt").read_text()
+    answer = client.post("/api/move?agent=exact&agent=greedy&seed=1", content=text).json()
+    path = DATA / "expert-5-027.txt"
+    assert main(["move", str(path), "--agent", "exact", "--agent", "greedy", "--seed", "1", "--json"]) == 0
+    assert answer == json.loads(capsys.readouterr().out)
+
+
+def test_twenty_requests_at_once_answer_correctly(client):
+    texts = [(DATA / f"{name}.txt").read_text() for name in ("beginner-5-000", "expert-5-027", "intermediate-5-001", "dense-5-023")]
+    expected = [str(solve(Position.from_string(text)).model_count) for text in texts]
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        answers = list(pool.map(lambda k: client.post("/api/solve", content=texts[k % 4]).json()["model_count"], range(20)))
+    assert answers == [expected[k % 4] for k in range(20)]
+
+
+def test_a_game_is_played_by_clicks_and_by_agents_and_undone(client):
+    game = client.post("/api/games", json={"size": "beginner", "seed": 5, "rules": "classic"}).json()
+    assert game["status"] == "playing" and game["moves"] == 0
+    path = f"/api/games/{game['id']}"
+    first = client.post(f"{path}/agent", json={"agent": "exact"}).json()
+    assert first["moves"] == 1 and first["played"]["reason"] == "proved"
+    row, col = first["played"]["cell"]
+    assert Position.from_string(first["position"]).grid[row, col] >= 0  # opened
+    undone = client.post(f"{path}/undo").json()
+    assert undone["moves"] == 0 and undone["position"] == game["position"]
+    while game["status"] == "playing":
+        game = client.post(f"{path}/agent", json={"agent": "exact"}).json()
+    assert game["status"] in ("won", "lost")
+    assert client.post(f"{path}/moves", json={"row": 0, "col": 0}).status_code == 400  # the game is over
+
+
+def test_replay_plays_a_bench_record_again_move_by_move(client):
+    suite = Suite.create(agents=["exact"], size="beginner", games=3, seed=4)
+    record = play_game(suite, "exact", 2)
+    answer = client.post("/api/replay", content=json.dumps(record)).json()
+    assert answer["status"] == record["status"] and len(answer["steps"]) == record["moves"]
+    assert Position.from_string(answer["steps"][0]["position"]).width == 9
+
+
+def test_the_page_is_served_with_its_scripts(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    assert client.get("/static/app.js").status_code == 200 and client.get("/static/style.css").status_code == 200
+
+
+def test_serve_checks_for_the_web_extra(monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
+    assert main(["serve"]) == 2
+    assert "serve needs the web extra: pip install 'cspmines[web]'" in capsys.readouterr().err
