@@ -1,0 +1,109 @@
+"""The web page in a real browser: Playwright drives Debian's Chromium against a server on this machine.
+
+It loads the page, pastes a reference position and reads the overlay against the engine, plays a
+beginner game to its end by clicking, steps through a replayed bench game, and saves the screenshot
+that the documentation shows. ``.ci/run`` installs Chromium with apt-get when it is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cspmines import Position, solve
+from cspmines.bench import Suite, play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).parent / "data"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def page():
+    import uvicorn
+    from playwright.sync_api import sync_playwright
+
+    from cspmines.web import create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        tab = browser.new_page(viewport={"width": 1400, "height": 900})
+        tab.goto(f"http://127.0.0.1:{port}/")
+        tab.wait_for_selector("#board .cell")
+        yield tab
+        browser.close()
+    server.should_exit = True
+    thread.join(timeout=5)
+
+
+def overlay(tab) -> dict:
+    """(row, col) -> the cell's title (its exact fraction) for every covered cell the page shaded."""
+    cells = tab.query_selector_all("#board .cell[title]")
+    return {(int(c.get_attribute("data-row")), int(c.get_attribute("data-col"))): c.get_attribute("title") for c in cells}
+
+
+def test_the_overlay_shows_the_engines_exact_chances(page):
+    text = (DATA / "expert-5-027.txt").read_text()
+    page.fill("#text", text)
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    shown = overlay(page)
+    analysis = solve(Position.from_string(text))
+    fractions = analysis.probabilities(exact=True)
+    covered = analysis.position.covered_cells
+    assert len(shown) == len(covered)
+    for (row, col), title in shown.items():
+        assert title.startswith(f"({row}, {col}): {fractions[row, col]} =")
+
+
+def test_a_beginner_game_is_played_to_the_end_by_clicking(page):
+    page.select_option("#size", "beginner")
+    page.fill("#seed", "7")
+    page.click("#new")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
+    for _ in range(200):
+        status = page.text_content("#status")
+        if "game won" in status or "game lost" in status:
+            break
+        safe = page.query_selector("#board .cell.sure:text-is('S')") or page.query_selector("#board .cell.best")
+        safe.click()
+        page.wait_for_function(f"document.querySelector('#status').textContent !== {json.dumps(status)}")
+    assert "game won" in page.text_content("#status") or "game lost" in page.text_content("#status")
+
+
+def test_a_bench_record_is_replayed_step_by_step_and_the_page_saved(page, tmp_path):
+    record = play_game(Suite.create(agents=["exact"], size="beginner", games=2, seed=4), "exact", 1)
+    page.fill("#record", json.dumps(record))
+    page.click("#replay")
+    page.wait_for_function("document.querySelector('#step').textContent.startsWith('move 0 of')")
+    total = int(page.text_content("#step").split(" of ")[1].split(":")[0])
+    assert total == record["moves"]
+    page.click("#next")
+    page.wait_for_function("document.querySelector('#step').textContent.startsWith('move 1 of')")
+    page.fill("#text", (ROOT / "cspmines" / "data" / "examples" / "beginner.txt").read_text())
+    page.check("#chains")
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    shot = tmp_path / "web.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+    if (target := __import__("os").environ.get("CSPMINES_SCREENSHOT")):  # how docs/web.png is made
+        shutil.copy(shot, target)
