@@ -28,6 +28,7 @@ RUNS = [
     ("losses.py", ["--games", "4", "--preset", "beginner", "--workers", "1"], "lost games by the number of the fatal guess"),
     ("peers.py", ["--games", "2", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
+    ("web.py", ["--filter", "expert-5-013", "--repeats", "1"], "a request"),
     ("sampling.py", ["--positions", "{tmp}", "--layouts", "3"], "expert-5-013"),
     ("suites.py", ["classic", "--games", "2", "--workers", "1", "--out", "{tmp}"], "54.3% (Hill)"),
     ("suites.py", ["seeds", "--games", "2", "--workers", "1", "--only", "001 withheld", "--out", "{tmp}"], "exact - best baseline"),
