@@ -165,3 +165,9 @@ def test_a_big_picture_says_why_the_wait(tmp_path, capsys):
     path.write_text("60x50x300\n" + "\n".join(["." * 60] * 50) + "\n")
     assert main(["solve", str(path), "--png", str(tmp_path / "big.png"), "--json"]) == 0
     assert "drawing 3,000 cells" in capsys.readouterr().err and (tmp_path / "big.png").stat().st_size > 0
+
+
+def test_a_count_cut_short_says_so(capsys):
+    assert main(["solve", str(DATA / "lattice15-2.txt"), "--exact", "--node-limit", "1", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "models: not counted (the time or node budget ran out before counting finished)" in out and "None" not in out

@@ -105,3 +105,21 @@ def test_serve_checks_for_the_web_extra(monkeypatch, capsys):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
     assert main(["serve"]) == 2
     assert "serve needs the web extra: pip install 'cspmines[web]'" in capsys.readouterr().err
+
+
+def test_a_whole_board_uploaded_as_json_or_mbf_starts_a_game(client):
+    import base64
+
+    from cspmines.games import Board
+
+    board = Board.random("beginner", seed=9)
+    for upload in (board.to_json(), {"mbf": base64.b64encode(board.to_mbf()).decode()}):
+        game = client.post("/api/games", json={"board": upload, "rules": "classic"}).json()
+        assert game["status"] == "playing" and Position.from_string(game["position"]).grid[0, 0] >= 0  # the corner opened
+    assert client.post("/api/games", json={"board": {"mbf": "AAAA"}}).status_code == 400
+
+
+def test_a_position_too_big_for_agents_is_refused_not_hung(client):
+    text = "120x100x100\n" + "\n".join(["." * 120] * 100)
+    answer = client.post("/api/move", content=text)
+    assert answer.status_code == 400 and "at most 10,000 cells" in answer.json()["error"]

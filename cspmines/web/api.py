@@ -7,7 +7,8 @@ same one-line message the command line prints.
   what ``cspmines solve --json --exact`` prints.
 * ``POST /api/move?agent=exact&rules=classic&seed=&explain=`` (body: a position, ``agent`` repeatable):
   what ``cspmines move --json`` prints.
-* ``POST /api/games`` (JSON: ``size``, ``rules``, ``first_click``, ``seed``) starts a seeded game;
+* ``POST /api/games`` (JSON: ``size``, ``rules``, ``first_click``, ``seed``; or ``board``: an uploaded
+  whole board as board JSON, ``{"mbf": base64}`` or the text format with its mines marked) starts a game;
   ``POST /api/games/{id}/moves`` (JSON: ``row``, ``col``, ``kind`` open or flag) plays a move,
   ``POST /api/games/{id}/agent`` (JSON: ``agent``) plays an agent's move, ``POST /api/games/{id}/undo``
   takes one back. Each answers the game: ``position`` (text), ``status``, ``moves`` and the measures.
@@ -65,6 +66,30 @@ async def _position(request: Request) -> Position:
     except UnicodeDecodeError:
         raise BadRequest("the body is not UTF-8 text: send a position in the text format") from None
     return Position.from_string(text, source="<request>")
+
+
+def _uploaded_board(upload, first_click: str) -> Board:
+    """A whole board sent to start a game on: board JSON (an object or its text), ``{"mbf": base64}``, or
+    the position format with every mine marked; the game's first click follows ``first_click`` where it names
+    a cell (``safe``: the corner, when it is not a mine)."""
+    import base64
+
+    if isinstance(upload, dict) and "mbf" in upload:
+        try:
+            board = Board.from_mbf(base64.b64decode(upload["mbf"]), source="<upload>")
+        except ValueError as error:
+            raise BadRequest(f"not an MBF board: {error}") from None
+    elif isinstance(upload, dict):
+        board = Board.from_json(json.dumps(upload), source="<upload>")
+    elif isinstance(upload, str) and upload.lstrip().startswith("{"):
+        board = Board.from_json(upload, source="<upload>")
+    elif isinstance(upload, str):
+        board = Board.from_position_text(upload, source="<upload>")
+    else:
+        raise BadRequest("board must be board JSON, {\"mbf\": base64} or a board in the text format")
+    if first_click == "safe" and not board.is_mine(0):
+        board = Board(board.mines, first_click=0)
+    return board
 
 
 def build_app(*, time_limit: float = 5.0) -> Starlette:
@@ -138,7 +163,10 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
         first_click = data.get("first_click", "safe")
         if first_click not in FIRST_CLICKS:
             raise BadRequest(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
-        board = Board.random(data.get("size", "beginner"), seed=data.get("seed"), first_click=first_click)
+        if "board" in data:  # a whole board uploaded: board JSON, or MBF as base64
+            board = _uploaded_board(data["board"], first_click)
+        else:
+            board = Board.random(data.get("size", "beginner"), seed=data.get("seed"), first_click=first_click)
         if board.size > MOST_CELLS_FOR_AGENTS:
             raise BadRequest(f"games are played on at most {MOST_CELLS_FOR_AGENTS:,} cells")
         game_id = str(next(ids))

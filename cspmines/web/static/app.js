@@ -92,7 +92,17 @@ async function clicked(r, c, flag) {
 function showGame(game) { state.game = game; $("text").value = game.position; solveText(game.position); }
 
 $("solve").onclick = () => { state.game = null; solveText($("text").value); };
-$("upload").onchange = async (e) => { $("text").value = await e.target.files[0].text(); state.game = null; solveText($("text").value); };
+$("upload").onchange = async (e) => {  // a position (text, .mine), or a whole board to play (board JSON, MBF)
+  const file = e.target.files[0], name = file.name.toLowerCase();
+  try {
+    if (name.endsWith(".json") || name.endsWith(".mbf")) {
+      const board = name.endsWith(".json") ? await file.text()
+        : { mbf: btoa(String.fromCharCode(...new Uint8Array(await file.arrayBuffer()))) };
+      return showGame(await api("/api/games", { board, rules: $("rules").value }, true));
+    }
+    $("text").value = await file.text(); state.game = null; solveText($("text").value);
+  } catch (error) { say(error.message, true); }
+};
 $("overlay").onchange = draw; $("chains").onchange = draw;
 $("new").onclick = async () => {
   try { showGame(await api("/api/games", { size: $("size").value, rules: $("rules").value,
