@@ -24,6 +24,7 @@ import threading
 from importlib.resources import files
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -59,8 +60,7 @@ def _query_number(request: Request, name: str, kind=float):
         raise BadRequest(f"{name} must be a number, got {value!r}") from None
 
 
-async def _position(request: Request) -> Position:
-    body = await request.body()
+def _position(body: bytes) -> Position:
     try:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -106,15 +106,15 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
     async def page(request: Request) -> Response:
         return HTMLResponse((files("cspmines.web") / "static" / "index.html").read_text(encoding="utf-8"))
 
-    async def api_solve(request: Request) -> dict:
-        position = await _position(request)
+    def api_solve(request: Request, body: bytes) -> dict:
+        position = _position(body)
         mines = _query_number(request, "mines", int)
         density = _query_number(request, "density")
         analysis = solve(position, mines=mines, density=density, time_limit=budget(request))
         return analysis_json(analysis, exact=True)
 
-    async def api_move(request: Request) -> dict:
-        position = await _position(request)
+    def api_move(request: Request, body: bytes) -> dict:
+        position = _position(body)
         if position.size > MOST_CELLS_FOR_AGENTS:
             raise BadRequest(f"agents play boards of at most {MOST_CELLS_FOR_AGENTS:,} cells, this one has {position.size:,}")
         mines = _query_number(request, "mines", int)
@@ -148,17 +148,17 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
             "mines_opened": game.mines_opened,
         }
 
-    async def _json(request: Request) -> dict:
+    def _json(body: bytes) -> dict:
         try:
-            data = json.loads(await request.body() or b"{}")
+            data = json.loads(body or b"{}")
         except json.JSONDecodeError as error:
             raise BadRequest(f"the body is not JSON: {error}") from None
         if not isinstance(data, dict):
             raise BadRequest("the body must be a JSON object")
         return data
 
-    async def api_new_game(request: Request) -> dict:
-        data = await _json(request)
+    def api_new_game(request: Request, body: bytes) -> dict:
+        data = _json(body)
         rules = data.get("rules", "classic")
         first_click = data.get("first_click", "safe")
         if first_click not in FIRST_CLICKS:
@@ -185,8 +185,8 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
             entry["game"].apply(action)
             entry["actions"].append(action)
 
-    async def api_play(request: Request) -> dict:
-        entry, data = find(request), await _json(request)
+    def api_play(request: Request, body: bytes) -> dict:
+        entry, data = find(request), _json(body)
         position = entry["game"].position
         try:
             cell = position.cell(int(data["row"]), int(data["col"]))
@@ -198,8 +198,8 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
         apply(entry, Action(kind, cell))
         return game_state(request.path_params["game_id"])
 
-    async def api_agent(request: Request) -> dict:
-        entry, data = find(request), await _json(request)
+    def api_agent(request: Request, body: bytes) -> dict:
+        entry, data = find(request), _json(body)
         game: Game = entry["game"]
         spec = data.get("agent", "exact")
         suggestion = suggest(game.position, spec, rules=game.rules, seed=data.get("seed"))
@@ -210,7 +210,7 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
                             "mine_fraction": str(suggestion.mine_probability)}
         return answer
 
-    async def api_undo(request: Request) -> dict:
+    def api_undo(request: Request, body: bytes) -> dict:
         entry = find(request)
         with lock:
             game = Game(entry["board"], rules=entry["rules"])
@@ -220,9 +220,9 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
             entry["game"] = game
         return game_state(request.path_params["game_id"])
 
-    async def api_replay(request: Request) -> dict:
+    def api_replay(request: Request, body: bytes) -> dict:
         try:
-            record = json.loads((await request.body()).decode("utf-8"))
+            record = json.loads(body.decode("utf-8"))
             suite = Suite.create(agents=[record["agent"]], size=f"{record['width']}x{record['height']}x{record['mines']}",
                                  rules=record["rules"], withheld=record["withheld"], first_click=record["first_click"],
                                  games=int(record["game"]) + 1, seed=record["seed"])
@@ -244,8 +244,9 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
 
     def endpoint(handler):
         async def run(request: Request) -> Response:
-            try:
-                return JSONResponse(await handler(request))
+            body = await request.body()
+            try:  # the counting runs in a worker thread, so the server goes on answering meanwhile
+                return JSONResponse(await run_in_threadpool(handler, request, body))
             except (BadRequest, CspminesError, ValueError) as error:
                 return JSONResponse({"error": str(error)}, status_code=400)
 
