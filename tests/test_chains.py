@@ -26,8 +26,9 @@ def test_position_and_analysis_draw_themselves():
     assert len(tree.findall(f"{SVG}rect")) == position.size
     analysis = solve(position)
     drawn = ElementTree.fromstring(analysis.picture(components=True))
-    assert len(drawn.findall(f"{SVG}circle")) == len(analysis.safe_cells)  # a dot per certain safe cell
-    assert len(drawn.findall(f"{SVG}path")) == len(analysis.mine_cells)  # a cross per certain mine
+    letters = [t.text for t in drawn.findall(f"{SVG}text")]
+    assert letters.count("S") == len(analysis.safe_cells)  # a letter per proved safe cell
+    assert letters.count("M") == len(analysis.mine_cells)  # and per proved mine (no cross that reads as exploded)
     assert drawn.findall(f"{SVG}line")  # the component's outline
     assert not ElementTree.fromstring(analysis.picture()).findall(f"{SVG}line")
     html = analysis._repr_html_()
