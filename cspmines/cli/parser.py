@@ -18,41 +18,28 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpF
     """Defaults shown after each option; descriptions and examples kept as written."""
 
 
-def whole(least: int):
-    """An argparse type: a whole number of at least ``least``."""
+def _reader(kind, expected: str, fits, bound: str):
+    """An argparse type reading ``kind`` (``expected`` when it does not parse) that ``fits`` (``bound`` when not)."""
 
-    def read(text: str) -> int:
+    def read(text: str):
         try:
-            value = int(text)
+            value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+        if not fits(value):
+            raise argparse.ArgumentTypeError(f"{bound}, got {text}")
         return value
 
     return read
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a number of seconds above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be above 0 seconds, got {text}")
-    return value
+def whole(least: int):
+    """An argparse type: a whole number of at least ``least``."""
+    return _reader(int, "a whole number", lambda v: v >= least, f"must be at least {least}")
 
 
-def chance(text: str) -> float:
-    """An argparse type: a probability in [0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"must lie between 0 and 1, got {text}")
-    return value
+seconds = _reader(float, "a number of seconds", lambda v: v > 0, "must be above 0 seconds")
+chance = _reader(float, "a number between 0 and 1", lambda v: 0 <= v <= 1, "must lie between 0 and 1")
 
 
 SOLVE_HELP = """\

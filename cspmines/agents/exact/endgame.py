@@ -24,7 +24,7 @@ from ...constraints import rules_from_position
 from ...errors import InconsistentPositionError
 from ...position import COVERED, Position
 
-__all__ = ["best_move", "list_layouts", "pocket_move", "search_layouts", "split_by_count"]
+__all__ = ["MemoisedSearch", "best_move", "list_layouts", "pocket_move", "search_layouts", "split_by_count"]
 
 
 def list_layouts(position: Position, *, limit: int, cells=None) -> list[frozenset] | None:
@@ -72,7 +72,37 @@ def list_layouts(position: Position, *, limit: int, cells=None) -> list[frozense
         solver.delete()
 
 
-class _Search:
+class MemoisedSearch:
+    """A depth-first search over sets of layouts (bit masks), each state valued once and remembered.
+
+    Subclasses set ``done`` (the value of a state with one layout left, when everything is known) and
+    define ``best(members, cells) -> (move, value)``; :meth:`value` adds the memo and the budget of
+    states (``TimeoutError`` past it).
+    """
+
+    done = 0.0
+
+    def __init__(self, budget: int):
+        self.memo: dict[int, float] = {}
+        self.budget = budget
+
+    def best(self, members: int, cells: list | None = None) -> tuple[int | None, float]:
+        raise NotImplementedError
+
+    def value(self, members: int, cells: list) -> float:
+        if members & (members - 1) == 0:  # one layout left (or none): everything is known
+            return self.done
+        if members in self.memo:
+            return self.memo[members]
+        self.budget -= 1
+        if self.budget < 0:
+            raise TimeoutError
+        value = self.best(members, cells)[1]
+        self.memo[members] = value
+        return value
+
+
+class _Search(MemoisedSearch):
     """The game tree over a fixed list of equally likely layouts, searched depth first.
 
     A state is the set of layouts still possible (a bit mask over the list):
@@ -82,12 +112,15 @@ class _Search:
     are kept as bit masks, so a move is evaluated with a few big-integer
     operations. Moves are tried safest first and a move stops being
     evaluated once it cannot beat the best found: its value is at most its
-    chance of being safe. Values are exact; only losing moves are cut.
+    chance of being safe. Values are exact; only losing moves are cut. A state
+    with one layout left is won.
 
     A cell that is a mine in every layout of a state, or safe in every one
     and showing the same clue in each, stays so in every state below it, so
     each state hands its children only the cells that still matter.
     """
+
+    done = 1.0  # one layout left: won
 
     def __init__(self, position: Position, layouts: list, budget: int, cells=None):
         cells = position.covered_cells if cells is None else tuple(sorted(cells))
@@ -104,8 +137,7 @@ class _Search:
             # in the order of the first layout that shows each clue (the order sums are made in)
             split.sort(key=lambda mask: (mask & -mask).bit_length())
             self.cells.append((cell, mine_in[cell], tuple(split)))
-        self.memo: dict[int, float] = {}
-        self.budget = budget
+        super().__init__(budget)
 
     def value_of(self, members: int, move: tuple, cells: list, beat: float = -1.0) -> float:
         """The chance of winning from ``members`` by opening the cell of ``move`` (an entry of
@@ -120,7 +152,7 @@ class _Search:
                 continue
             size = group.bit_count()
             left -= size
-            value += size / total * self.win(group, cells)
+            value += size / total * self.value(group, cells)
             if value + left / total <= beat:
                 break
         return value
@@ -160,17 +192,6 @@ class _Search:
                 choice, best = move[0], value
         return choice, max(best, 0.0) if choice is not None else 1.0
 
-    def win(self, members: int, cells: list) -> float:
-        if members & (members - 1) == 0:  # one layout left (or none): everything is known
-            return 1.0
-        if members in self.memo:
-            return self.memo[members]
-        self.budget -= 1
-        if self.budget < 0:
-            raise TimeoutError
-        value = self.best(members, cells)[1]
-        self.memo[members] = value
-        return value
 
 
 def split_by_count(masks: list[int], within: int) -> list[int]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...position import COVERED, FLAG, MINE, Position
-from .endgame import list_layouts, split_by_count
+from .endgame import MemoisedSearch, list_layouts, split_by_count
 
 __all__ = ["MINES", "OPENINGS", "Prices", "cheapest_move", "information_per_cost", "search_cost"]
 
@@ -50,7 +50,7 @@ OPENINGS = Prices(mine=0.0, safe=1.0)
 MINES = Prices(mine=1.0, safe=0.0)
 
 
-class _CostSearch:
+class _CostSearch(MemoisedSearch):
     """The game tree over equally likely layouts, searched depth first for the least expected cost.
 
     A state is the set of layouts still possible (a bit mask). Opening a
@@ -73,8 +73,7 @@ class _CostSearch:
             around = [mine_in[n] for n in position.neighbours(cell) if n in mine_in]
             self.cells.append((cell, mine_in[cell], tuple(split_by_count(around, everything & ~mine_in[cell]))))
         self.prices = prices
-        self.memo: dict[int, float] = {}
-        self.budget = budget
+        super().__init__(budget)
 
     def moves(self, members: int, cells: list) -> tuple[list, list]:
         """(the squares worth opening from ``members``, cheapest price first; the squares that still
@@ -110,28 +109,16 @@ class _CostSearch:
             value = price
             mined = members & mines
             if mined:
-                value += mined.bit_count() / total * self.cost(mined, live)
+                value += mined.bit_count() / total * self.value(mined, live)
             for mask in by_clue:
                 if value >= best:
                     break
                 group = members & mask
                 if group:
-                    value += group.bit_count() / total * self.cost(group, live)
+                    value += group.bit_count() / total * self.value(group, live)
             if value < best:
                 choice, best = cell, value
         return choice, (0.0 if choice is None else best)
-
-    def cost(self, members: int, cells: list) -> float:
-        if members & (members - 1) == 0:  # one layout left: everything is known
-            return 0.0
-        if members in self.memo:
-            return self.memo[members]
-        self.budget -= 1
-        if self.budget < 0:
-            raise TimeoutError
-        value = self.best(members, cells)[1]
-        self.memo[members] = value
-        return value
 
 
 def search_cost(position: Position, layouts: list, prices: Prices, *, budget: int = 20_000) -> tuple[int, float] | None:

@@ -227,29 +227,12 @@ class ExactOptions:
         return _BY_RULES[rules] if self.objective == "auto" else self.objective
 
     # -- which rules are on: the one place where 0 or False means off --------------------
-    @property
-    def looks_ahead(self) -> bool:
-        return self.lookahead > 0
-
-    @property
-    def searches_endgame(self) -> bool:
-        return self.endgame > 0
-
-    @property
-    def plays_pockets(self) -> bool:
-        return self.pockets > 0
-
-    @property
-    def weighs_influence(self) -> bool:
-        return self.influence > 0 and self.looks_ahead
-
-    @property
-    def searches_costs(self) -> bool:
-        return self.cost_search > 0
-
-    @property
-    def spares_small_spaces(self) -> bool:
-        return self.space > 0
+    looks_ahead = property(lambda self: self.lookahead > 0, doc="The look-ahead weighs candidates.")
+    searches_endgame = property(lambda self: self.endgame > 0, doc="Few layouts: search for the best chance of winning.")
+    plays_pockets = property(lambda self: self.pockets > 0, doc="Isolated pockets are played exactly.")
+    weighs_influence = property(lambda self: self.influence > 0 and self.lookahead > 0, doc="50/50 influence counts.")
+    searches_costs = property(lambda self: self.cost_search > 0, doc="Few layouts: search for the least expected cost.")
+    spares_small_spaces = property(lambda self: self.space > 0, doc="Guesses in small spaces wait.")
 
 
 def _coerce(name: str, value, kind: str, wanted: str):
