@@ -137,6 +137,11 @@ def test_help_lists_agents_defaults_and_examples(capsys):
     assert main(["solve", "--help"]) == 0
     text = capsys.readouterr().out
     assert "in percent" in text and "S: certainly safe" in text and "(default: auto)" in text
+    for command in ("solve", "sample", "move", "bench", "chains", "serve"):
+        assert main([command, "--help"]) == 0
+        text = " ".join(capsys.readouterr().out.split())  # options' help wraps over lines
+        assert "(default: None)" not in text and "(default: False)" not in text, command
+        assert ") (default:" not in text, command  # a default said once, not twice
 
 
 def test_pictures_have_coordinates_a_colour_scale_and_say_what_marks_mean():

@@ -15,7 +15,14 @@ __all__ = ["build_parser"]
 
 
 class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Defaults shown after each option; descriptions and examples kept as written."""
+    """Defaults shown after each option (unless its help already says it, or there is none);
+    descriptions and examples kept as written."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "default" in text or action.default in (None, False):
+            return text
+        return super()._get_help_string(action)
 
 
 def _reader(kind, expected: str, fits, bound: str):
