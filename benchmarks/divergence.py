@@ -1,0 +1,224 @@
+"""Where the exact agent and another player part ways, what kind of move it was, and what it cost.
+
+Usage::
+
+    python benchmarks/divergence.py --hill CLASSES --preset expert --games 400 --seed 31 [--first-click opening]
+    python benchmarks/divergence.py --against exact:lookahead=0 --preset expert --games 200
+
+The exact agent plays game i of ``cspmines bench --preset P --seed S``
+exactly as the bench plays it. At each of its guesses the other player is
+asked for its move on the same position: Hill's Java solver (``--hill``, a
+folder of compiled classes holding his solver and a ``HillAdvisor`` driver
+that reads games as JSON Lines and answers with its move at every position;
+or ``$HILL_CLASSES``), or any cspmines agent (``--against SPEC``). Where the
+two would open different cells, both moves are valued by play-outs: mine
+layouts are drawn uniformly from those the position allows
+(``sample_layouts``), each move is made on each layout, and the exact agent
+plays on to the end; the two moves meet the same layouts, so the difference
+in games won is paired.
+
+Each divergence is put in one class by what chose our move and how the two
+cells' exact chances of a mine compare right now:
+
+* ``first guess``: the game's first guess (the opening policy);
+* ``endgame``: our exhaustive endgame search chose it;
+* ``50/50``: our forced or pseudo 50/50 rule chose it;
+* ``look-ahead, ours safer`` / ``ours riskier`` / ``as risky``: the look-ahead
+  (or the least-risk rule) chose it, and the other cell is riskier, safer, or
+  exactly as risky now (a tie-break).
+
+Printed: the guesses compared, how often the other picks our cell, and per
+class the divergences, the play-outs' verdicts and the points of win rate
+ours loses to the other's choices (per 100 games, with a 95% interval;
+negative means ours gained). Without Hill's classes or ``java`` it says so
+and stops (CI needs no Java).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from functools import partial
+from pathlib import Path
+
+from cspmines import solve
+from cspmines.actions import Action
+from cspmines.agents import ExactAgent, suggest
+from cspmines.bench import Suite, parallel_map
+from cspmines.bench.runner import agent_seed, new_game
+from cspmines.games import Board, Game, play
+from cspmines.sampling import sample_layouts
+
+CLASSES = ("first guess", "endgame", "50/50", "look-ahead, ours safer", "look-ahead, ours riskier", "look-ahead, as risky")
+
+
+def our_game(suite: Suite, i: int) -> dict:
+    """Game ``i`` played by the exact agent as the bench plays it: its opens and, per guess, the rule that chose it."""
+    reasons = []
+    record = play(ExactAgent(on_guess=lambda guess: reasons.append(guess.reason)), new_game(suite, i), seed=agent_seed(suite, i))
+    opens = [m.action.cell for m in record.history if m.action.kind == "open"]
+    guessed = [m.guess for m in record.history if m.action.kind == "open"]
+    return {"game": i, "won": record.won, "opens": opens, "guessed": guessed, "reasons": reasons}
+
+
+def position_after(suite: Suite, i: int, opens: list):
+    """The position of game ``i`` after the first ``opens`` moves."""
+    game = new_game(suite, i)
+    for cell in opens:
+        game.apply(Action.open(cell))
+    return game.position
+
+
+def hill_advice(classes: Path, suite: Suite, games: list) -> dict:
+    """{(game, step): Hill's cell (None where it has none)} at every position of our games."""
+    lines = []
+    for game in games:
+        board = new_game(suite, game["game"]).board
+        cell = lambda c: list(divmod(int(c), board.width))  # noqa: E731
+        mines = [cell(c) for c in range(board.size) if board.is_mine(c)]
+        lines.append(json.dumps({"width": board.width, "height": board.height, "mines": mines,
+                                 "first": cell(board.first_click), "opens": [cell(c) for c in game["opens"]]}))
+    done = subprocess.run(["java", "-XX:ActiveProcessorCount=1", "-cp", str(classes), "HillAdvisor"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, check=True)
+    advice = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            answer = json.loads(line)
+            where = None if answer["row"] is None else answer["row"] * suite.width + answer["col"]
+            advice[(games[answer["line"]]["game"], answer["step"])] = where
+    return advice
+
+
+def agent_advice(spec: str, suite: Suite, game: dict) -> dict:
+    """{(game, step): the cell agent ``spec`` opens} at each of our guesses in ``game``."""
+    advice = {}
+    for step, guessed in enumerate(game["guessed"]):
+        if guessed:
+            position = position_after(suite, game["game"], game["opens"][:step])
+            action = suggest(position, spec, seed=step).action
+            advice[(game["game"], step)] = action.cell if action.kind == "open" else None
+    return advice
+
+
+def classify(reason: str, first: bool, ours: float, theirs: float) -> str:
+    """The class of a divergence (see the module's text)."""
+    if first:
+        return "first guess"
+    if reason == "endgame":
+        return "endgame"
+    if "fifty" in reason:
+        return "50/50"
+    if ours < theirs:
+        return "look-ahead, ours safer"
+    return "look-ahead, ours riskier" if ours > theirs else "look-ahead, as risky"
+
+
+def play_out(task: tuple) -> list:
+    """[(won after our move, won after theirs)] on each layout drawn for one divergence."""
+    suite, i, opens, ours, theirs, layouts = task
+    position = position_after(suite, i, opens)
+    first = new_game(suite, i).board.first_click
+    drawn = sample_layouts(position, layouts, seed=(suite.seed * 1_000_003 + i) * 1009 + len(opens))
+    out = []
+    for j, layout in enumerate(drawn):
+        mines = [[False] * suite.width for _ in range(suite.height)]
+        for cell in layout:
+            mines[cell // suite.width][cell % suite.width] = True
+        board = Board(mines, first_click=first)
+        pair = []
+        for move in (ours, theirs):
+            game = Game.from_position(position, board)
+            game.apply(Action.open(move))
+            if game.status == "playing":
+                play(ExactAgent(), game, seed=j)
+            pair.append(game.won)
+        out.append(tuple(pair))
+    return out
+
+
+def points(verdicts: list, games: int) -> tuple[float, float]:
+    """(points of win rate lost per 100 games, half-width of its 95% interval) over divergences' play-outs."""
+    total = variance = 0.0
+    for pairs in verdicts:
+        differences = [int(theirs) - int(ours) for ours, theirs in pairs]
+        n = len(differences)
+        mean = sum(differences) / n
+        total += mean
+        if n > 1:
+            variance += sum((d - mean) ** 2 for d in differences) / (n - 1) / n
+    return 100 * total / games, 196 * math.sqrt(variance) / games
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hill", default=os.environ.get("HILL_CLASSES"), help="Hill's compiled classes (or $HILL_CLASSES)")
+    parser.add_argument("--against", help="a cspmines agent to compare with instead of Hill's solver")
+    parser.add_argument("--preset", default="expert")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--first-click", default="safe", choices=("safe", "opening"))
+    parser.add_argument("--layouts", type=int, default=40, help="play-outs per move of a divergence")
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args(argv)
+    suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
+    other = f"cspmines {args.against}" if args.against else "Hill's solver"
+    if not args.against:
+        if not args.hill or not (Path(args.hill) / "HillAdvisor.class").exists():
+            print("peer not run: no classes of Hill's solver with HillAdvisor (pass --hill or set HILL_CLASSES, or --against SPEC)")
+            return 0
+        if shutil.which("java") is None:
+            print("peer not run: no java on this machine")
+            return 0
+    print(f"{args.games} classic {args.preset} boards, first click {args.first_click}, seed {args.seed}: "
+          f"the exact agent against {other}, {args.layouts} play-outs a move")
+    games = parallel_map(partial(our_game, suite), range(args.games), workers=args.workers)
+    if args.against:
+        advice = {}
+        for part in parallel_map(partial(agent_advice, args.against, suite), games, workers=args.workers):
+            advice.update(part)
+    else:
+        advice = hill_advice(Path(args.hill), suite, games)
+    asked = same = 0
+    found = []
+    for game in games:
+        guesses = 0
+        for step, guessed in enumerate(game["guessed"]):
+            if not guessed:
+                continue
+            guesses += 1
+            theirs = advice.get((game["game"], step))
+            if theirs is None:
+                continue
+            asked += 1
+            ours = game["opens"][step]
+            if theirs == ours:
+                same += 1
+                continue
+            analysis = solve(position_after(suite, game["game"], game["opens"][:step]))
+            kind = classify(game["reasons"][guesses - 1], guesses == 1, analysis.probability(ours), analysis.probability(theirs))
+            found.append((kind, (suite, game["game"], game["opens"][:step], ours, theirs, args.layouts)))
+    verdicts = parallel_map(play_out, [task for _, task in found], workers=args.workers)
+    won = sum(game["won"] for game in games)
+    print(f"ours won {won} of {len(games)}; {asked} of our guesses compared: {other} picks the same cell {same} times, "
+          f"another {len(found)} times")
+    print(f"{'class':>26} {'divergences':>11} {'ours better':>11} {'theirs better':>13} {'points lost /100 games (95%)':>30}")
+    everything = []
+    for name in CLASSES:
+        mine = [v for (kind, _), v in zip(found, verdicts) if kind == name]
+        everything += mine
+        better = sum(1 for pairs in mine if sum(int(t) - int(o) for o, t in pairs) < 0)
+        worse = sum(1 for pairs in mine if sum(int(t) - int(o) for o, t in pairs) > 0)
+        lost, half = points(mine, len(games))
+        print(f"{name:>26} {len(mine):11d} {better:11d} {worse:13d} {lost:+18.2f} ({lost - half:+.2f} .. {lost + half:+.2f})")
+    lost, half = points(everything, len(games))
+    print(f"{'all':>26} {len(everything):11d} {'':>11} {'':>13} {lost:+18.2f} ({lost - half:+.2f} .. {lost + half:+.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
