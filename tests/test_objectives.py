@@ -89,3 +89,31 @@ def test_the_agent_guesses_a_move_of_least_expected_cost(rules, prices):
         assert values[action.cell] == pytest.approx(min(values.values()), abs=1e-12), (str(position), values)
         guessed += 1
     assert guessed >= 10
+
+
+@pytest.mark.parametrize("power", [1.0, 0.7])
+def test_information_from_every_layout_is_the_exact_outcome_entropy(power):
+    """Read from every layout the position allows, each square's information is the exact entropy of
+    what it shows (a mine, or each clue), counted layout by layout, over its chance of being safe to
+    the power; a mutation of the clue spreads (a neighbour missed, the square's own mine counted) fails."""
+    import math
+
+    from cspmines import solve
+
+    checked = 0
+    for position, _ in small_positions():
+        layouts = list_layouts(position, limit=500)
+        analysis = solve(position)
+        cells = [c for c in position.covered_cells if analysis.probability(c) < 1]
+        ratios = information_per_cost(analysis, cells, layouts=layouts, cost_power=power)
+        assert set(ratios) == set(cells)
+        for cell in cells:
+            outcomes: dict = {}
+            for layout in layouts:
+                key = "mine" if cell in layout else clue(position, layout, cell)
+                outcomes[key] = outcomes.get(key, 0) + 1
+            bits = -sum(k / len(layouts) * math.log2(k / len(layouts)) for k in outcomes.values())
+            safe = 1 - outcomes.get("mine", 0) / len(layouts)
+            assert ratios[cell] == pytest.approx(bits / safe**power, abs=1e-9), (str(position), cell)
+            checked += 1
+    assert checked >= 100

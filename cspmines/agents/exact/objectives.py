@@ -33,7 +33,7 @@ import numpy as np
 from ...position import COVERED, FLAG, MINE, Position
 from .endgame import MemoisedSearch, list_layouts, split_by_count
 
-__all__ = ["MINES", "OPENINGS", "Prices", "cheapest_move", "information_per_cost", "search_cost"]
+__all__ = ["MINES", "OPENINGS", "Prices", "cheapest_move", "clue_spreads", "information_per_cost", "search_cost"]
 
 
 @dataclass(frozen=True)
@@ -151,13 +151,38 @@ def cheapest_move(position: Position, prices: Prices, *, limit: int, budget: int
     return search_cost(position, layouts, prices, budget=budget)
 
 
-def information_per_cost(analysis, cells) -> dict:
-    """For each of ``cells``: the information its opening gives (the entropy, in bits, of what it
-    will show: a mine, or each clue) over the expected safe squares it costs (minesearch's price).
+def clue_spreads(position: Position, layouts: list) -> dict:
+    """For each covered cell: how often it is safe in ``layouts`` and shows each clue, as a
+    length-9 array of counts (index = the clue), all cells at once.
 
-    The clue's spread is taken with the covered neighbours independent, each a mine with its exact
-    probability (a cheap estimate; the mine-or-safe part is exact). A square that is surely a mine
-    tells nothing and costs nothing: it is left out.
+    >>> position = Position.from_string("3x1x1\\n...")
+    >>> spreads = clue_spreads(position, [frozenset({0}), frozenset({1}), frozenset({2})])
+    >>> spreads[0].tolist()   # safe in two layouts: beside the mine once (clue 1), not beside it once
+    [1, 1, 0, 0, 0, 0, 0, 0, 0]
+    """
+    width, height = position.width, position.height
+    mines = np.zeros((len(layouts), height + 2, width + 2), dtype=np.int8)
+    for i, layout in enumerate(layouts):
+        for cell in layout:
+            mines[i, 1 + cell // width, 1 + cell % width] = 1
+    around = sum(
+        mines[:, 1 + dr : 1 + dr + height, 1 + dc : 1 + dc + width] for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc
+    ).reshape(len(layouts), -1)
+    inner = mines[:, 1:-1, 1:-1].reshape(len(layouts), -1).astype(bool)
+    return {cell: np.bincount(around[~inner[:, cell], cell], minlength=9) for cell in position.covered_cells}
+
+
+def information_per_cost(analysis, cells, *, layouts: list | None = None, cost_power: float = 1.0) -> dict:
+    """For each of ``cells``: the information its opening gives (the entropy, in bits, of what it
+    will show: a mine, or each clue) over the expected safe squares it costs (minesearch's price)
+    raised to ``cost_power``.
+
+    The chance of a mine is the engine's exact one. The clue's spread, given the square is safe,
+    is read from ``layouts`` drawn from the position (:func:`~cspmines.sampling.sample_layouts`),
+    which keeps the neighbours' dependence (a clue's mines are shared among its cells); without
+    them the covered neighbours are taken as independent, each a mine with its exact probability.
+    A square that is surely a mine tells nothing and costs nothing: it is left out. A
+    ``cost_power`` below 1 leans towards what a square tells over what it costs.
 
     >>> from cspmines import Position, solve
     >>> analysis = solve(Position.from_string("3x3x1\\n...\\n.1.\\n..."))
@@ -169,17 +194,21 @@ def information_per_cost(analysis, cells) -> dict:
     flat = position.grid.ravel()
     chance = np.nan_to_num(analysis.probabilities().ravel(), nan=0.0)
     chance[(flat == FLAG) | (flat == MINE)] = 1.0
+    spreads = clue_spreads(position, layouts) if layouts else None
     out = {}
     for cell in cells:
         p = float(chance[cell])
         if p >= 1.0:
             continue
-        spread = np.ones(1)  # distribution of the clue's covered-mine count
-        for n in position.neighbours(cell):
-            q = float(chance[n]) if flat[n] in (COVERED, FLAG, MINE) else 0.0
-            spread = np.append(spread, 0.0) * (1 - q) + np.append(0.0, spread) * q
+        if spreads is not None and spreads[cell].sum():
+            spread = spreads[cell] / spreads[cell].sum()
+        else:
+            spread = np.ones(1)  # distribution of the clue's covered-mine count
+            for n in position.neighbours(cell):
+                q = float(chance[n]) if flat[n] in (COVERED, FLAG, MINE) else 0.0
+                spread = np.append(spread, 0.0) * (1 - q) + np.append(0.0, spread) * q
         outcomes = np.append(spread * (1 - p), p)
         outcomes = outcomes[outcomes > 1e-12]
         bits = float(-(outcomes * np.log2(outcomes)).sum())
-        out[cell] = bits / (1 - p)
+        out[cell] = bits / (1 - p) ** cost_power
     return out

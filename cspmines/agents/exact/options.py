@@ -17,7 +17,7 @@ False
 >>> ExactOptions.parse("lookahed=3")
 Traceback (most recent call last):
 ...
-cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, cost_search, dominance, endgame, fifty_fifty, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
+cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, cost_power, cost_search, dominance, endgame, fifty_fifty, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
 >>> ExactOptions.parse("lookahead=abc")
 Traceback (most recent call last):
 ...
@@ -51,6 +51,8 @@ _RULES = {
     "off_front": ("int", _WHOLE, lambda v: v >= 0),
     "space": ("int", _WHOLE, lambda v: v >= 0),
     "cost_search": ("int", _WHOLE, lambda v: v >= 0),
+    "clue_samples": ("int", _WHOLE, lambda v: v >= 0),
+    "cost_power": ("float", "a number >= 0", lambda v: v >= 0),
     "max_chain": ("int?", "a whole number >= 1 or none", lambda v: v is None or v >= 1),
     "margin": ("float", "a number in [0, 1)", lambda v: 0 <= v < 1),
     "blend": ("float", "a number in [0, 1]", lambda v: 0 <= v <= 1),
@@ -134,6 +136,16 @@ class ExactOptions:
         objectives search their game tree exhaustively for the least expected
         cost (their costs prune less than the chance of winning does, so the
         limit is lower than ``endgame``'s). 0: off.
+    clue_samples : int
+        ``openings`` with more layouts than ``cost_search``: open the square
+        that tells most for what it costs
+        (:func:`~cspmines.agents.exact.objectives.information_per_cost`),
+        reading each square's clue spread from this many layouts drawn
+        uniformly from the position (with the agent's seed). 0: take the
+        neighbours as independent instead (faster, a little weaker).
+    cost_power : float
+        That choice's weight on cost: information over expected safe squares
+        to this power (1: bits per square; lower leans towards information).
 
     The defaults, and what each rule is worth, are measured by
     ``benchmarks/guessing.py`` (see the strength notes in ``docs/``).
@@ -164,6 +176,8 @@ class ExactOptions:
     next_power: float = 1.0
     objective: str = "auto"
     cost_search: int = 30
+    clue_samples: int = 200
+    cost_power: float = 0.7
 
     def __post_init__(self):
         for name, (kind, wanted, test) in _RULES.items():

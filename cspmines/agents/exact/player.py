@@ -44,6 +44,7 @@ import numpy as np
 from ...constraints import rules_from_position
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, Position
+from ...sampling import sample_layouts
 from ...solver import solve
 from ..base import Action, SeededAgent
 from .candidates import candidates
@@ -272,7 +273,12 @@ class ExactAgent(SeededAgent):
             searched = cheapest_move(analysis.position, OPENINGS, limit=options.cost_search)
             if searched is not None:
                 return searched[0], "fewest openings"
-        ratios = information_per_cost(analysis, [c for c in position.covered_cells if c not in self.mines])
+        layouts = None
+        if options.clue_samples:
+            seed = int(self.rng.integers(2**63))
+            layouts = sample_layouts(analysis.position, options.clue_samples, seed=seed, backend=options.backend)
+        cells = [c for c in position.covered_cells if c not in self.mines]
+        ratios = information_per_cost(analysis, cells, layouts=layouts, cost_power=options.cost_power)
         return max(ratios, key=lambda c: (ratios[c], -c)), "information"
 
     def _influence_spread(self, analysis):
