@@ -53,6 +53,7 @@ class LayoutSampler:
         self._sweep = sweep
         total = sweep.final.get(0, 0)
         self.models = coefficients(sweep.final_offset, total, sweep.bits)
+        self._walk: dict = {}  # (step from the end, state, mines left) -> the step's moves and their ways
 
     def draw(self, mines: int, rng) -> list:
         """The mine cells of one layout with ``mines`` mines, each such layout equally likely.
@@ -61,26 +62,41 @@ class LayoutSampler:
         """
         if not 0 <= mines < len(self.models) or not self.models[mines]:
             raise ValueError(f"no layout of this component holds {mines} mines")
-        sweep, boxes = self._sweep, self._component.boxes
-        bits = sweep.bits
-        digits = (1 << bits) - 1
+        boxes = self._component.boxes
         chosen: list = []
         after, left = 0, mines
-        for step, (offset, layer) in zip(reversed(sweep.steps), reversed(sweep.layers)):
-            options = []
-            for m in range(min(step.size, left) + 1):
-                key = after + m * step.mask - step.opening
-                poly = layer.get(key)
-                power = left - m - offset
-                if poly is None or power < 0 or m not in choices(key + step.opening, step):
-                    continue
-                ways = ((poly >> (power * bits)) & digits) * step.weights[m]
-                if ways:
-                    options.append((m, key, ways))
-            m, key, _ways = options[weighted_index(rng, [ways for _, _, ways in options])]
-            chosen.extend(rng.sample(boxes[step.box].cells, m))
+        for index, step in enumerate(reversed(self._sweep.steps)):
+            moves, weights = self._options(index, after, left)
+            m, key = moves[weighted_index(rng, weights)]
+            if m:  # (a sample of none draws nothing from rng)
+                chosen.extend(rng.sample(boxes[step.box].cells, m))
             after, left = key, left - m
         return chosen
+
+    def _options(self, index: int, after: int, left: int) -> tuple[list, list]:
+        """The moves of the backward walk's step ``index`` (counted from the last box) from state
+        ``after`` with ``left`` mines still to place: ([(box's mines, earlier state)], their ways).
+        Kept, since successive draws pass through the same states again and again."""
+        known = self._walk.get((index, after, left))
+        if known is not None:
+            return known
+        sweep = self._sweep
+        step, offset, layer = sweep.steps[-1 - index], sweep.layers[-1 - index][0], sweep.layers[-1 - index][1]
+        bits = sweep.bits
+        digits = (1 << bits) - 1
+        moves, weights = [], []
+        for m in range(min(step.size, left) + 1):
+            key = after + m * step.mask - step.opening
+            poly = layer.get(key)
+            power = left - m - offset
+            if poly is None or power < 0 or m not in choices(key + step.opening, step):
+                continue
+            ways = ((poly >> (power * bits)) & digits) * step.weights[m]
+            if ways:
+                moves.append((m, key))
+                weights.append(ways)
+        self._walk[(index, after, left)] = moves, weights
+        return moves, weights
 
 
 def weighted_index(rng, weights: list[int]) -> int:

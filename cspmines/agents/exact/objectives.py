@@ -194,21 +194,22 @@ def information_per_cost(analysis, cells, *, layouts: list | None = None, cost_p
     flat = position.grid.ravel()
     chance = np.nan_to_num(analysis.probabilities().ravel(), nan=0.0)
     chance[(flat == FLAG) | (flat == MINE)] = 1.0
-    spreads = clue_spreads(position, layouts) if layouts else None
-    out = {}
-    for cell in cells:
-        p = float(chance[cell])
-        if p >= 1.0:
-            continue
-        if spreads is not None and spreads[cell].sum():
-            spread = spreads[cell] / spreads[cell].sum()
+    cells = [cell for cell in cells if chance[cell] < 1.0]
+    spreads = clue_spreads(position, layouts) if layouts else {}
+    table = np.zeros((len(cells), 10))  # each cell's outcomes: clue 0..8 when safe, then a mine
+    for row, cell in enumerate(cells):
+        counts = spreads.get(cell)
+        if counts is not None and counts.sum():
+            spread = counts / counts.sum()
         else:
-            spread = np.ones(1)  # distribution of the clue's covered-mine count
+            spread = np.ones(1)  # the clue's covered-mine count, the neighbours taken as independent
             for n in position.neighbours(cell):
                 q = float(chance[n]) if flat[n] in (COVERED, FLAG, MINE) else 0.0
                 spread = np.append(spread, 0.0) * (1 - q) + np.append(0.0, spread) * q
-        outcomes = np.append(spread * (1 - p), p)
-        outcomes = outcomes[outcomes > 1e-12]
-        bits = float(-(outcomes * np.log2(outcomes)).sum())
-        out[cell] = bits / (1 - p) ** cost_power
-    return out
+        table[row, : len(spread)] = spread
+    p = chance[cells]
+    table[:, :9] *= (1 - p)[:, None]
+    table[:, 9] = p
+    logs = np.log2(np.where(table > 1e-12, table, 1.0))
+    bits = -(table * logs).sum(axis=1)
+    return dict(zip(cells, (bits / (1 - p) ** cost_power).tolist()))
