@@ -17,7 +17,7 @@ False
 >>> ExactOptions.parse("lookahed=3")
 Traceback (most recent call last):
 ...
-cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, cost_power, cost_search, dominance, endgame, fifty_fifty, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
+cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, cost_budget, cost_power, cost_search, dominance, endgame, fifty_fifty, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
 >>> ExactOptions.parse("lookahead=abc")
 Traceback (most recent call last):
 ...
@@ -51,6 +51,7 @@ _RULES = {
     "off_front": ("int", _WHOLE, lambda v: v >= 0),
     "space": ("int", _WHOLE, lambda v: v >= 0),
     "cost_search": ("int", _WHOLE, lambda v: v >= 0),
+    "cost_budget": ("int", "a whole number >= 1", lambda v: v >= 1),
     "clue_samples": ("int", _WHOLE, lambda v: v >= 0),
     "cost_power": ("float", "a number >= 0", lambda v: v >= 0),
     "max_chain": ("int?", "a whole number >= 1 or none", lambda v: v is None or v >= 1),
@@ -136,6 +137,9 @@ class ExactOptions:
         objectives search their game tree exhaustively for the least expected
         cost (their costs prune less than the chance of winning does, so the
         limit is lower than ``endgame``'s). 0: off.
+    cost_budget : int
+        The states that search may visit before it gives up (and the agent
+        falls back on its other rules).
     clue_samples : int
         ``openings`` with more layouts than ``cost_search``: open the square
         that tells most for what it costs
@@ -176,6 +180,7 @@ class ExactOptions:
     next_power: float = 1.0
     objective: str = "auto"
     cost_search: int = 30
+    cost_budget: int = 200_000
     clue_samples: int = 200
     cost_power: float = 0.7
 

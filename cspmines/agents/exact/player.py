@@ -228,7 +228,7 @@ class ExactAgent(SeededAgent):
             return self._minesearch_guess(position, analysis, objective)
         count = analysis.model_count
         if objective == "mines" and options.searches_costs and count is not None and count <= options.cost_search:
-            searched = cheapest_move(analysis.position, MINES, limit=options.cost_search)
+            searched = cheapest_move(analysis.position, MINES, limit=options.cost_search, budget=options.cost_budget)
             if searched is not None:
                 return searched[0], "fewest mines"
         choice = self._least_risky(analysis)
@@ -270,7 +270,7 @@ class ExactAgent(SeededAgent):
         options = self.options
         count = analysis.model_count
         if options.searches_costs and count is not None and count <= options.cost_search:
-            searched = cheapest_move(analysis.position, OPENINGS, limit=options.cost_search)
+            searched = cheapest_move(analysis.position, OPENINGS, limit=options.cost_search, budget=options.cost_budget)
             if searched is not None:
                 return searched[0], "fewest openings"
         layouts = None
