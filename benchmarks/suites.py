@@ -60,9 +60,9 @@ SEED_EXPERIMENTS = [
     ("000 size", "seed 000: Algorithm 1 below Algorithm 2 at every size", "minesearch", "highest",
      ["greedy", "partition"], "opened_fraction", [(n * n, f"{n}x{n}x{round(0.1 * n * n)}", 0.0) for n in (6, 10, 14, 18)]),
     ("001 score", "seed 001: 0.5-1 for 1-5 mines, 0-0.5 for 6-16 (4x4)", "score", "unsafe",
-     ["knowledge-base", "set-theory"], "score", [(m, f"4x4x{m}", 0.0) for m in range(1, 17)]),
+     ["knowledge-base:use_total=false", "knowledge-base", "set-theory"], "score", [(m, f"4x4x{m}", 0.0) for m in range(1, 17)]),
     ("001 withheld", "seed 001: 11 mines set off at p = 0, 14 at p = 0.3 (5x5, 15 mines, 10 games)", "score", "unsafe",
-     ["knowledge-base", "set-theory"], "mines_opened", [(p, "5x5x15", p) for p in (0.0, 0.3)]),
+     ["knowledge-base:use_total=false", "knowledge-base", "set-theory"], "mines_opened", [(p, "5x5x15", p) for p in (0.0, 0.3)]),
 ]
 
 
@@ -81,7 +81,8 @@ def seeds(args) -> None:
         print(f"\n{name} ({rules}, first click {first_click}, {args.games} boards a point; {measure}, "
               f"{'lower' if lower else 'higher'} is better); {figure}")
         agents = [*baselines, "exact"]
-        print(f"{'x':>6} " + " ".join(f"{a:>15}" for a in agents) + "   exact - best baseline (95%)")
+        widths = {a: max(15, len(a)) for a in agents}
+        print(f"{'x':>6} " + " ".join(f"{a:>{widths[a]}}" for a in agents) + "   exact - best baseline (95%)")
         for x, size, withheld in points:
             suite = Suite.create(agents=agents, size=size, rules=rules, first_click=first_click, withheld=withheld,
                                  games=args.games, seed=args.seed)
@@ -90,7 +91,7 @@ def seeds(args) -> None:
             means = {a: sum(v) / len(v) for a, v in values.items()}
             best = (min if lower else max)(baselines, key=lambda a: means[a])
             paired = paired_means(values[best], values["exact"])
-            print(f"{x:6g} " + " ".join(f"{means[a]:15.4f}" for a in agents)
+            print(f"{x:6g} " + " ".join(f"{means[a]:{widths[a]}.4f}" for a in agents)
                   + f"   {paired.difference:+.4f} ({paired.low:+.4f} .. {paired.high:+.4f}) vs {best}", flush=True)
             rows.extend({"experiment": name, "x": x, "agent": a, measure: means[a], "games": len(values[a])} for a in agents)
     if rows:
