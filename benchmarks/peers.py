@@ -15,8 +15,9 @@ Both play game i of ``cspmines bench --preset P --seed S --first-click F``:
 the boards come from the bench's own ``board_for``. Printed: each side's win
 rate with its 95% interval, the four-way table (both won, only ours, only
 Hill's, both lost), the paired difference ours - Hill's with its 95%
-interval, and time per game (ours: CPU in the worker, per game; Hill's: the
-Java process's CPU over the games, start-up included, single-threaded).
+interval, and CPU time per game for each, measured the same way (ours: this
+process and its workers over the games, start-up of the workers included;
+Hill's: the Java process over the games, start-up included, single-threaded).
 """
 
 from __future__ import annotations
@@ -26,13 +27,21 @@ import csv
 import os
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from cspmines.bench import Suite, board_for, paired_wins, run_suite, wilson_interval
+
+
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its finished children (user and system)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def hill_results(classes: Path, suite: Suite) -> tuple[dict, float]:
@@ -65,9 +74,10 @@ def main(argv=None) -> int:
     suite = Suite.create(agents=[args.agent], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
     print(f"{args.games} classic {args.preset} boards, first click {args.first_click}, seed {args.seed} "
           f"(the boards of cspmines bench at that seed)")
+    before = cpu_seconds()
     played = run_suite(suite, workers=args.workers, progress=False)
     ours = {r["game"]: r["won"] for r in played.records if "won" in r}
-    our_ms = statistics.mean(r["seconds"] for r in played.records if "won" in r) * 1e3
+    our_ms = (cpu_seconds() - before) / args.games * 1e3  # this process and its workers, as Hill's is measured
     rows = [(f"cspmines {args.agent}", ours, our_ms)]
     missing = None
     if not args.hill or not (Path(args.hill) / "BoardFileRun.class").exists():
