@@ -165,11 +165,14 @@ def clue_spreads(position: Position, layouts: list) -> dict:
     for i, layout in enumerate(layouts):
         for cell in layout:
             mines[i, 1 + cell // width, 1 + cell % width] = 1
-    around = sum(
-        mines[:, 1 + dr : 1 + dr + height, 1 + dc : 1 + dc + width] for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc
-    ).reshape(len(layouts), -1)
+    around = np.zeros((len(layouts), height, width), dtype=np.int8)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr or dc:
+                around += mines[:, 1 + dr : 1 + dr + height, 1 + dc : 1 + dc + width]
+    clues = around.reshape(len(layouts), -1)
     inner = mines[:, 1:-1, 1:-1].reshape(len(layouts), -1).astype(bool)
-    return {cell: np.bincount(around[~inner[:, cell], cell], minlength=9) for cell in position.covered_cells}
+    return {cell: np.bincount(clues[~inner[:, cell], cell], minlength=9) for cell in position.covered_cells}
 
 
 def information_per_cost(analysis, cells, *, layouts: list | None = None, cost_power: float = 1.0) -> dict:
