@@ -147,8 +147,8 @@ def test_sample_reports_bad_input_and_a_cut_short_draw():
     assert missing.returncode == 2 and "pass --mines N or --density P" in missing.stderr
     assert run("solve", "-", stdin="3x1\n.1.\n").stderr.endswith("pass --mines N or --density P\n")
     assert run("sample", "-", "--density", "0.2", stdin="3x1\n.1.\n").returncode == 0
-    cut = run("sample", str(DATA / "lattice13-2.txt"), "--count", "1000000", "--time-limit", "0.3", "--json")
-    assert cut.returncode == 0 and "cut short: time limit of 0.3 s reached after" in cut.stderr
+    cut = run("sample", str(DATA / "lattice13-2.txt"), "--count", "1000000", "--time-limit", "1.5", "--json")  # long enough to draw some even on a loaded machine
+    assert cut.returncode == 0 and "cut short: time limit of 1.5 s reached after" in cut.stderr
     assert 0 < len(cut.stdout.splitlines()) < 1_000_000
 
 
