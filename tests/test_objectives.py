@@ -117,3 +117,18 @@ def test_information_from_every_layout_is_the_exact_outcome_entropy(power):
             assert ratios[cell] == pytest.approx(bits / safe**power, abs=1e-9), (str(position), cell)
             checked += 1
     assert checked >= 100
+
+
+def test_played_for_fewest_mines_equal_risks_go_to_the_square_that_tells_most():
+    """Under score a guess among equally risky squares opens the one with the most neighbours
+    (every square is opened in the end; its clue spares guesses later); classic play keeps the corner."""
+    from cspmines.agents.exact import ExactAgent
+
+    blank = Position.from_string("4x4x14\n....\n....\n....\n....")  # 120 layouts: past the cost search
+    moves = {}
+    for rules in ("score", "classic"):
+        agent = ExactAgent()
+        agent.reset(rules=rules, seed=0)
+        moves[rules] = agent.act(blank).cell
+    assert len(blank.neighbours(moves["score"])) == 8
+    assert len(blank.neighbours(moves["classic"])) == 3

@@ -291,11 +291,15 @@ class ExactAgent(SeededAgent):
 
     def _least_risky(self, analysis) -> int:
         """The cell least likely to be a mine, ties to the one with fewest neighbours (a corner
-        is likelier to open a zero), then the first."""
+        is likelier to open a zero), then the first. Played for the fewest mines set off (score),
+        ties go to the most neighbours instead: there every square is opened in the end, and
+        the one whose clue tells most spares the most guesses later (measured on 4x4: +0.012
+        at 14 mines over 2,000 boards, level or better at 6 and 11)."""
         table = analysis.position.neighbours
         (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
         tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
-        return min(tied, key=lambda c: (len(table(c)), c))
+        sign = -1 if self.options.objective_for(self.rules) == "mines" else 1
+        return min(tied, key=lambda c: (sign * len(table(c)), c))
 
     def weigh(self, analysis) -> list:
         """The look-ahead's candidates on ``analysis`` as it weighs them, best first.
