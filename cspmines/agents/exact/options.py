@@ -180,7 +180,7 @@ class ExactOptions:
     next_power: float = 1.0
     objective: str = "auto"
     cost_search: int = 30
-    cost_budget: int = 200_000
+    cost_budget: int = 20_000
     clue_samples: int = 200
     cost_power: float = 0.7
 
