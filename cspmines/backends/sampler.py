@@ -81,7 +81,7 @@ class LayoutSampler:
         if known is not None:
             return known
         sweep = self._sweep
-        step, offset, layer = sweep.steps[-1 - index], sweep.layers[-1 - index][0], sweep.layers[-1 - index][1]
+        step, (offset, layer) = sweep.steps[-1 - index], sweep.layers[-1 - index]
         bits = sweep.bits
         digits = (1 << bits) - 1
         moves, weights = [], []

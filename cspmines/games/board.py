@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..constraints import neighbour_sum
 from ..errors import CspminesError, PositionFormatError
 from ..position import FLAG, MINE, Position, neighbour_table
 
@@ -81,12 +82,7 @@ def _drawn_first_click(mines: np.ndarray, policy: str, rng: np.random.Generator)
     safe cell of the highest clue (``highest``), uniformly among them."""
     safe = np.flatnonzero(~mines.ravel())
     if policy == "highest":
-        padded = np.pad(mines.astype(np.int8), 1)
-        height, width = mines.shape
-        around = np.zeros((height, width), dtype=np.int8)
-        for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
-            around += padded[1 + dr : 1 + dr + height, 1 + dc : 1 + dc + width]
-        clues = around.ravel()
+        clues = neighbour_sum(mines).ravel()
         safe = safe[clues[safe] == clues[safe].max()]
     return int(safe[rng.integers(len(safe))])
 

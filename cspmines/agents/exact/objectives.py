@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...constraints import neighbour_sum
 from ...position import COVERED, FLAG, MINE, Position
 from .endgame import MemoisedSearch, list_layouts, split_by_count
 
@@ -160,19 +161,11 @@ def clue_spreads(position: Position, layouts: list) -> dict:
     >>> spreads[0].tolist()   # safe in two layouts: beside the mine once (clue 1), not beside it once
     [1, 1, 0, 0, 0, 0, 0, 0, 0]
     """
-    width, height = position.width, position.height
-    mines = np.zeros((len(layouts), height + 2, width + 2), dtype=np.int8)
+    mines = np.zeros((len(layouts), position.size), dtype=bool)
     for i, layout in enumerate(layouts):
-        for cell in layout:
-            mines[i, 1 + cell // width, 1 + cell % width] = 1
-    around = np.zeros((len(layouts), height, width), dtype=np.int8)
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            if dr or dc:
-                around += mines[:, 1 + dr : 1 + dr + height, 1 + dc : 1 + dc + width]
-    clues = around.reshape(len(layouts), -1)
-    inner = mines[:, 1:-1, 1:-1].reshape(len(layouts), -1).astype(bool)
-    return {cell: np.bincount(clues[~inner[:, cell], cell], minlength=9) for cell in position.covered_cells}
+        mines[i, list(layout)] = True
+    clues = neighbour_sum(mines.reshape(len(layouts), position.height, position.width)).reshape(len(layouts), -1)
+    return {cell: np.bincount(clues[~mines[:, cell], cell], minlength=9) for cell in position.covered_cells}
 
 
 def information_per_cost(analysis, cells, *, layouts: list | None = None, cost_power: float = 1.0) -> dict:
