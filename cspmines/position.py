@@ -3,7 +3,7 @@
 A :class:`Position` is an immutable grid of cell codes plus an optional mine
 total. Cells are flat integers ``row * width + column``; :meth:`Position.cell`
 and :meth:`Position.row_col` convert. The text format is the one in
-``shared/FORMAT.md`` (a superset of JSMinesweeper's and Hill's ``.mine``).
+``docs/format.md`` (a superset of JSMinesweeper's and Hill's ``.mine``).
 
 Examples
 --------

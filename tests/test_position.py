@@ -1,4 +1,4 @@
-"""Reading, writing and validating positions (shared/FORMAT.md)."""
+"""Reading, writing and validating positions (the format of docs/format.md)."""
 
 from __future__ import annotations
 
