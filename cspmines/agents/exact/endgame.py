@@ -78,6 +78,17 @@ class MemoisedSearch:
     Subclasses set ``done`` (the value of a state with one layout left, when everything is known) and
     define ``best(members, cells) -> (move, value)``; :meth:`value` adds the memo and the budget of
     states (``TimeoutError`` past it).
+
+    >>> class Dropping(MemoisedSearch):   # a toy: each step drops the lowest layout and costs 1
+    ...     def best(self, members, cells=None):
+    ...         low = members & -members
+    ...         return None, 1 + self.value(members & ~low, [])
+    >>> Dropping(budget=10).value(0b111, [])   # 0b111 -> 0b110 -> 0b100 (one layout: done)
+    2.0
+    >>> Dropping(budget=1).value(0b1111, [])
+    Traceback (most recent call last):
+    ...
+    TimeoutError
     """
 
     done = 0.0
@@ -196,7 +207,11 @@ class _Search(MemoisedSearch):
 
 def split_by_count(masks: list[int], within: int) -> list[int]:
     """The layouts of ``within`` grouped by how many of ``masks`` hold them (empty groups left
-    out): a bit-sliced adder counts for every layout at once, one bit plane per binary digit."""
+    out): a bit-sliced adder counts for every layout at once, one bit plane per binary digit.
+
+    >>> [bin(group) for group in split_by_count([0b0110, 0b0011], 0b1111)]   # layout 1 in both, 0 and 2 in one
+    ['0b1000', '0b101', '0b10']
+    """
     planes: list[int] = []
     for mask in masks:
         carry = mask
