@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/suites.py classic [--games 10000] [--workers 2] [--agent exact]
-    python benchmarks/suites.py seeds [--games 1000] [--workers 2] [--only 004] [--out results/]
+    python benchmarks/suites.py seeds [--games 1000] [--workers 2] [--only 004] [--points 484,900] [--out results/]
     python benchmarks/suites.py scaling [--games 400]
 
 ``classic``: the three presets under the conventions of the published win
@@ -47,6 +47,9 @@ def classic(args) -> None:
         )
 
 
+#: Seed 004 plays 6x6 to 30x30; the same sides serve seed 000's sweep over size.
+SIZES = (6, 10, 14, 18, 22, 26, 30)
+
 #: Each seed's experiment at its own settings: (name, seed and its figure, rules, first click, agents, measure,
 #: points as (x, size, withheld)). The measure is the seed's own: squares mined (minesearch) or the share of
 #: mines identified (score), or mines set off (seed 001's withheld-clue test).
@@ -54,11 +57,11 @@ SEED_EXPERIMENTS = [
     ("004 density", "seed 004: AI-0 mined 33% of 10x10 at 10% (one game shown)", "minesearch", "random-safe",
      ["risk-score", "single-point"], "opened_fraction", [(d, f"10x10x{round(d * 100)}", 0.0) for d in (0.1, 0.2, 0.3, 0.4, 0.5)]),
     ("004 size", "seed 004: AI-0 below AI-1 at every grid area", "minesearch", "random-safe",
-     ["risk-score", "single-point"], "opened_fraction", [(n * n, f"{n}x{n}x{round(0.1 * n * n)}", 0.0) for n in (6, 10, 14, 18)]),
+     ["risk-score", "single-point"], "opened_fraction", [(n * n, f"{n}x{n}x{round(0.1 * n * n)}", 0.0) for n in SIZES]),
     ("000 density", "seed 000: Algorithm 1 below Algorithm 2 (no figures given)", "minesearch", "highest",
      ["greedy", "partition"], "opened_fraction", [(d, f"10x10x{round(d * 100)}", 0.0) for d in (0.1, 0.2, 0.3, 0.4, 0.5)]),
     ("000 size", "seed 000: Algorithm 1 below Algorithm 2 at every size", "minesearch", "highest",
-     ["greedy", "partition"], "opened_fraction", [(n * n, f"{n}x{n}x{round(0.1 * n * n)}", 0.0) for n in (6, 10, 14, 18)]),
+     ["greedy", "partition"], "opened_fraction", [(n * n, f"{n}x{n}x{round(0.1 * n * n)}", 0.0) for n in SIZES]),
     ("001 score", "seed 001: 0.5-1 for 1-5 mines, 0-0.5 for 6-16 (4x4)", "score", "unsafe",
      ["knowledge-base:use_total=false", "knowledge-base", "set-theory"], "score", [(m, f"4x4x{m}", 0.0) for m in range(1, 17)]),
     ("001 withheld", "seed 001: 11 mines set off at p = 0, 14 at p = 0.3 (5x5, 15 mines, 10 games)", "score", "unsafe",
@@ -84,9 +87,12 @@ def seeds(args) -> None:
         widths = {a: max(15, len(a)) for a in agents}
         print(f"{'x':>6} " + " ".join(f"{a:>{widths[a]}}" for a in agents) + "   exact - best baseline (95%)")
         for x, size, withheld in points:
+            if args.points and f"{x:g}" not in args.points:
+                continue
             suite = Suite.create(agents=agents, size=size, rules=rules, first_click=first_click, withheld=withheld,
                                  games=args.games, seed=args.seed)
-            result = run_suite(suite, workers=args.workers, progress=args.progress)
+            log = out / f"seeds-{name.replace(' ', '-')}-{x:g}-{args.games}.jsonl"
+            result = run_suite(suite, workers=args.workers, progress=args.progress, out=log, resume=True)
             values = {a: [r[measure] for r in sorted(result.records, key=lambda r: r["game"]) if r["agent"] == a] for a in agents}
             means = {a: sum(v) / len(v) for a, v in values.items()}
             best = (min if lower else max)(baselines, key=lambda a: means[a])
@@ -119,6 +125,8 @@ def main(argv=None) -> int:
     parser.add_argument("--agent", default="exact")
     parser.add_argument("--out", default="results")
     parser.add_argument("--progress", action="store_true", default=None)
+    parser.add_argument("--points", type=lambda text: text.split(","),
+                        help="seeds: only these points, as the x column prints them (for example 484,676,900)")
     parser.add_argument("--only", help="seeds: only the experiments whose name starts so (004, 000, 001)")
     args = parser.parse_args(argv)
     args.games = args.games or {"classic": 10_000, "seeds": 1000, "scaling": 400}[args.suite]

@@ -132,3 +132,24 @@ def test_played_for_fewest_mines_equal_risks_go_to_the_square_that_tells_most():
         moves[rules] = agent.act(blank).cell
     assert len(blank.neighbours(moves["score"])) == 8
     assert len(blank.neighbours(moves["classic"])) == 3
+
+
+def test_a_search_that_ran_out_of_budget_is_not_retried_until_far_fewer_layouts(monkeypatch):
+    import cspmines.agents.exact.player as player
+    from cspmines.agents import make_agent
+    from cspmines.bench import Suite
+    from cspmines.bench.runner import play_game
+
+    tried = []
+
+    def failing(position, prices, *, limit, budget):
+        tried.append(len(list_layouts(position, limit=limit)))
+        return None  # as when the budget runs out
+
+    monkeypatch.setattr(player, "cheapest_move", failing)
+    suite = Suite.create(agents=["exact"], size="8x8x8", rules="minesearch", first_click="random-safe", games=4, seed=0)
+    for i in range(4):
+        tried.clear()
+        assert "error" not in play_game(suite, "exact", i, player=make_agent("exact:cost_search=60"))
+        assert tried, "the search was never tried"
+        assert all(later <= 0.7 * earlier for earlier, later in zip(tried, tried[1:])), tried

@@ -56,6 +56,9 @@ from .options import DEFAULT, ExactOptions
 
 __all__ = ["ExactAgent", "Guess", "single_clue_deductions"]
 
+#: After the least-cost search runs out of budget on n layouts, it is tried again at 0.7 n or fewer.
+_RETRY_SHARE = 0.7
+
 
 @dataclass(frozen=True)
 class Guess:
@@ -153,6 +156,22 @@ class ExactAgent(SeededAgent):
     def start(self) -> None:
         self.safe: set = set()
         self.mines: set = set()
+        self.search_failed_at: int | None = None  # layouts when the cost search last ran out of budget
+
+    def _worth_searching(self, count: int | None) -> bool:
+        """Whether the least-cost search may finish on ``count`` layouts: within ``cost_search``, and
+        well below the count at which it last ran out of budget this game (layouts only ever
+        shrink, and a search that failed on 18 nearly always fails on 16: each try costs the whole
+        budget, 0.5 s)."""
+        if not self.options.searches_costs or count is None or count > self.options.cost_search:
+            return False
+        return self.search_failed_at is None or count <= self.search_failed_at * _RETRY_SHARE
+
+    def _cheapest(self, position: Position, prices, count: int):
+        searched = cheapest_move(position, prices, limit=self.options.cost_search, budget=self.options.cost_budget)
+        if searched is None:
+            self.search_failed_at = count
+        return searched
 
     def act(self, position: Position) -> Action:
         flat = position.grid.ravel()
@@ -227,8 +246,8 @@ class ExactAgent(SeededAgent):
         if self.rules == "minesearch":
             return self._minesearch_guess(position, analysis, objective)
         count = analysis.model_count
-        if objective == "mines" and options.searches_costs and count is not None and count <= options.cost_search:
-            searched = cheapest_move(analysis.position, MINES, limit=options.cost_search, budget=options.cost_budget)
+        if objective == "mines" and self._worth_searching(count):
+            searched = self._cheapest(analysis.position, MINES, count)
             if searched is not None:
                 return searched[0], "fewest mines"
         choice = self._least_risky(analysis)
@@ -269,8 +288,8 @@ class ExactAgent(SeededAgent):
             return max(unproved, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), "likeliest mine"
         options = self.options
         count = analysis.model_count
-        if options.searches_costs and count is not None and count <= options.cost_search:
-            searched = cheapest_move(analysis.position, OPENINGS, limit=options.cost_search, budget=options.cost_budget)
+        if self._worth_searching(count):
+            searched = self._cheapest(analysis.position, OPENINGS, count)
             if searched is not None:
                 return searched[0], "fewest openings"
         layouts = None
