@@ -161,11 +161,19 @@ def clue_spreads(position: Position, layouts: list) -> dict:
     >>> spreads[0].tolist()   # safe in two layouts: beside the mine once (clue 1), not beside it once
     [1, 1, 0, 0, 0, 0, 0, 0, 0]
     """
+    cells = position.covered_cells
+    return dict(zip(cells, _spread_table(position, layouts, cells)))
+
+
+def _spread_table(position: Position, layouts: list, cells: list) -> np.ndarray:
+    """The clue counts of :func:`clue_spreads` for ``cells``, one row each (one bincount for all)."""
     mines = np.zeros((len(layouts), position.size), dtype=bool)
     for i, layout in enumerate(layouts):
         mines[i, list(layout)] = True
     clues = neighbour_sum(mines.reshape(len(layouts), position.height, position.width)).reshape(len(layouts), -1)
-    return {cell: np.bincount(clues[~mines[:, cell], cell], minlength=9) for cell in position.covered_cells}
+    safe = ~mines[:, cells]
+    index = np.arange(len(cells)) * 9 + clues[:, cells]  # (cell's row, clue) as one number
+    return np.bincount(index[safe], minlength=9 * len(cells)).reshape(len(cells), 9)
 
 
 def information_per_cost(analysis, cells, *, layouts: list | None = None, cost_power: float = 1.0) -> dict:
@@ -191,18 +199,20 @@ def information_per_cost(analysis, cells, *, layouts: list | None = None, cost_p
     chance = np.nan_to_num(analysis.probabilities().ravel(), nan=0.0)
     chance[(flat == FLAG) | (flat == MINE)] = 1.0
     cells = [cell for cell in cells if chance[cell] < 1.0]
-    spreads = clue_spreads(position, layouts) if layouts else {}
     table = np.zeros((len(cells), 10))  # each cell's outcomes: clue 0..8 when safe, then a mine
+    sampled = np.zeros(len(cells), dtype=bool)
+    if layouts:
+        counts = _spread_table(position, layouts, cells)
+        totals = counts.sum(axis=1)
+        sampled = totals > 0
+        table[sampled, :9] = counts[sampled] / totals[sampled, None]
     for row, cell in enumerate(cells):
-        counts = spreads.get(cell)
-        if counts is not None and counts.sum():
-            spread = counts / counts.sum()
-        else:
+        if not sampled[row]:
             spread = np.ones(1)  # the clue's covered-mine count, the neighbours taken as independent
             for n in position.neighbours(cell):
                 q = float(chance[n]) if flat[n] in (COVERED, FLAG, MINE) else 0.0
                 spread = np.append(spread, 0.0) * (1 - q) + np.append(0.0, spread) * q
-        table[row, : len(spread)] = spread
+            table[row, : len(spread)] = spread
     p = chance[cells]
     table[:, :9] *= (1 - p)[:, None]
     table[:, 9] = p
