@@ -37,7 +37,7 @@ from networkx.utils import create_py_random_state
 
 from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
-from .backends.sampler import weighted_index
+from .backends.sampler import checked_pick, weighted_index
 from .combine import convolve
 from .components import split_components
 from .constraints import ConstraintSystem, settle_forced
@@ -166,6 +166,7 @@ class _Draw:
         """Suffix products of the chains' polynomials and the rest's binomials, up to ``mines_left``:
         ``after[i][t]`` counts the layouts of chains i.. and the rest with t mines among them."""
         self.mines_left = mines_left
+        self.shares: dict = {}
         if mines_left < 0:
             return False
         polynomial = [comb(len(self.rest), t) for t in range(min(len(self.rest), mines_left) + 1)]
@@ -186,15 +187,28 @@ class _Draw:
         ]
         return all(any(weights) for weights in self.weights)
 
+    def _shares(self, i: int, left: int) -> tuple[list, int]:
+        """How many layouts give chain ``i`` each number of mines when ``left`` remain for it and
+        everything after it, and their sum; kept, as draws meet the same (chain, left) again."""
+        known = self.shares.get((i, left))
+        if known is None:
+            later = self.after[i + 1]
+            # this chain holds j mines in as many layouts as it has, times those of everything after it
+            shares = [w * later[left - j] if 0 <= left - j < len(later) else 0 for j, w in enumerate(self.samplers[i].models)]
+            total = sum(shares)
+            if total <= 0:
+                raise ValueError(f"weights must be >= 0 with a positive sum, got {shares}")
+            known = self.shares[(i, left)] = shares, total
+        return known
+
     def one(self, rng) -> frozenset:
         """One layout: each chain's mine number, its layout, then the rest."""
         mines = set(self.known)
         if self.density is None:
             left = self.mines_left
-            for sampler, later in zip(self.samplers, self.after[1:]):
-                # this chain holds j mines in as many layouts as it has, times those of everything after it
-                shares = [w * later[left - j] if 0 <= left - j < len(later) else 0 for j, w in enumerate(sampler.models)]
-                k = weighted_index(rng, shares)
+            for i, sampler in enumerate(self.samplers):
+                shares, total = self._shares(i, left)
+                k = checked_pick(rng, shares, total)
                 mines.update(sampler.draw(k, rng))
                 left -= k
             mines.update(rng.sample(self.rest, left))

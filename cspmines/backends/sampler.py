@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..components import Component
 from .steps import choices, coefficients
 
-__all__ = ["LayoutSampler", "weighted_index"]
+__all__ = ["LayoutSampler", "checked_pick", "weighted_index"]
 
 
 class LayoutSampler:
@@ -66,16 +66,20 @@ class LayoutSampler:
         chosen: list = []
         after, left = 0, mines
         for index, step in enumerate(reversed(self._sweep.steps)):
-            moves, weights = self._options(index, after, left)
-            m, key = moves[weighted_index(rng, weights)]
-            if m:  # (a sample of none draws nothing from rng)
+            moves, weights, total = self._options(index, after, left)
+            m, key = moves[checked_pick(rng, weights, total)]
+            if m == 1:  # what rng.sample draws for one cell, without its checks (most boxes take 0 or 1)
+                cells = boxes[step.box].cells
+                chosen.append(cells[rng.randrange(len(cells))])
+            elif m:  # (a sample of none draws nothing from rng)
                 chosen.extend(rng.sample(boxes[step.box].cells, m))
             after, left = key, left - m
         return chosen
 
-    def _options(self, index: int, after: int, left: int) -> tuple[list, list]:
+    def _options(self, index: int, after: int, left: int) -> tuple[list, list, int]:
         """The moves of the backward walk's step ``index`` (counted from the last box) from state
-        ``after`` with ``left`` mines still to place: ([(box's mines, earlier state)], their ways).
+        ``after`` with ``left`` mines still to place: ([(box's mines, earlier state)], their ways,
+        the ways' sum).
         Kept, since successive draws pass through the same states again and again."""
         known = self._walk.get((index, after, left))
         if known is not None:
@@ -95,8 +99,8 @@ class LayoutSampler:
             if ways:
                 moves.append((m, key))
                 weights.append(ways)
-        self._walk[(index, after, left)] = moves, weights
-        return moves, weights
+        known = self._walk[(index, after, left)] = moves, weights, sum(weights)
+        return known
 
 
 def weighted_index(rng, weights: list[int]) -> int:
@@ -114,6 +118,11 @@ def weighted_index(rng, weights: list[int]) -> int:
     total = sum(weights)
     if total <= 0 or min(weights, default=0) < 0:
         raise ValueError(f"weights must be >= 0 with a positive sum, got {weights}")
+    return checked_pick(rng, weights, total)
+
+
+def checked_pick(rng, weights: list[int], total: int) -> int:
+    """:func:`weighted_index` for weights already checked, their sum given (the samplers' inner loop)."""
     pick = rng.randrange(total)
     for index, weight in enumerate(weights):
         if pick < weight:
