@@ -25,6 +25,7 @@ RUNS = [
     ("guessing.py", ["--games", "4", "--preset", "beginner", "--workers", "1", "--option=", "--option", "lookahead=0"], "lookahead=0 against defaults"),
     ("memory.py", ["--filter", "expert-5-013", "--games", "1"], "held after them all"),
     ("moves.py", ["--games", "2", "--preset", "beginner", "--workers", "1", "--agent", "exact", "--agent", "greedy"], "a guess is needed"),
+    ("optimum.py", ["--size", "3x3x2", "--boards", "3", "--agents", "risk-score,exact"], "beyond the optimum"),
     ("losses.py", ["--games", "4", "--preset", "beginner", "--workers", "1"], "lost games by the number of the fatal guess"),
     ("divergence.py", ["--games", "3", "--preset", "beginner", "--against", "exact:lookahead=0", "--layouts", "2"], "points lost"),
     ("divergence.py", ["--games", "1", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),

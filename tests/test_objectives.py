@@ -153,3 +153,31 @@ def test_a_search_that_ran_out_of_budget_is_not_retried_until_far_fewer_layouts(
         assert "error" not in play_game(suite, "exact", i, player=make_agent("exact:cost_search=60"))
         assert tried, "the search was never tried"
         assert all(later <= 0.7 * earlier for earlier, later in zip(tried, tried[1:])), tried
+
+
+@pytest.mark.parametrize("size", ["3x3x2", "4x3x3"])
+def test_no_player_opens_fewer_squares_than_the_searched_optimum(size):
+    """Over every layout a small board's first position allows, each player's expected safe squares
+    are at least the exhaustive search's least expected cost, and the exact agent reaches it where
+    it searches from the first guess (3x3: at most 28 layouts)."""
+    from cspmines.agents import make_agent
+    from cspmines.bench import Suite
+    from cspmines.bench.runner import agent_seed, new_game
+    from cspmines.games import Board, Game, play
+
+    suite = Suite.create(agents=["exact"], size=size, rules="minesearch", first_click="random-safe", games=4, seed=1)
+    for i in range(4):
+        start = new_game(suite, i)
+        layouts = list_layouts(start.position, limit=1000)
+        optimum = search_cost(start.position, layouts, OPENINGS)[1]
+        for spec in ("exact", "risk-score", "greedy"):
+            safe_opened = 0
+            for layout in layouts:
+                board = Board.from_layout(suite.width, suite.height, layout)
+                game = Game(Board(board.mines, first_click=start.board.first_click), rules="minesearch")
+                record = play(make_agent(spec), game, seed=agent_seed(suite, i))
+                safe_opened += round(record.opened_fraction * board.size) - board.n_mines - 1
+            expected = safe_opened / len(layouts)
+            assert expected >= optimum - 1e-9, (spec, i)
+            if spec == "exact" and size == "3x3x2":
+                assert expected == pytest.approx(optimum, abs=1e-9)
