@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/peers.py --hill CLASSES --preset expert --games 10000 --seed 31 [--first-click opening]
+    python benchmarks/peers.py --hill CLASSES --preset expert --games 10000 --seed 31 [--first-click opening] [--out DIR]
 
 ``CLASSES`` (or the environment variable ``HILL_CLASSES``) is a folder of
 compiled classes holding Hill's solver and a ``BoardFileRun`` driver that
@@ -18,6 +18,10 @@ Hill's, both lost), the paired difference ours - Hill's with its 95%
 interval, and CPU time per game for each, measured the same way (ours: this
 process and its workers over the games, start-up of the workers included;
 Hill's: the Java process over the games, start-up included, single-threaded).
+
+With ``--out DIR`` both sides' results are kept there (ours as the bench's
+JSON Lines, Hill's as his driver's CSV) and a run cut short resumes where
+it stopped; CPU a game is then over the games played in this run.
 """
 
 from __future__ import annotations
@@ -44,8 +48,14 @@ def cpu_seconds() -> float:
     return total
 
 
-def hill_results(classes: Path, suite: Suite) -> tuple[dict, float]:
-    """{game: won} from Hill's solver on the suite's boards, and its CPU seconds in all."""
+def hill_results(classes: Path, suite: Suite, kept: Path | None = None) -> tuple[dict, float | None]:
+    """{game: won} from Hill's solver on the suite's boards, and its CPU seconds in all (None when
+    the results were read back from ``kept``, a CSV of an earlier run of every game)."""
+    if kept is not None and kept.exists():
+        with kept.open() as handle:
+            won = {int(r["index"]): r["won"] == "1" for r in csv.DictReader(handle)}
+        if len(won) == suite.games:
+            return won, None
     with tempfile.TemporaryDirectory() as scratch:
         boards, results = Path(scratch) / "boards.jsonl", Path(scratch) / "hill.csv"
         boards.write_text("".join(board_for(suite, i).to_json() + "\n" for i in range(suite.games)))
@@ -58,6 +68,8 @@ def hill_results(classes: Path, suite: Suite) -> tuple[dict, float]:
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         with results.open() as handle:
             won = {int(r["index"]): r["won"] == "1" for r in csv.DictReader(handle)}
+        if kept is not None:
+            shutil.copyfile(results, kept)
     return won, cpu
 
 
@@ -70,14 +82,24 @@ def main(argv=None) -> int:
     parser.add_argument("--first-click", default="safe", choices=("safe", "opening"))
     parser.add_argument("--agent", default="exact")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", help="keep both sides' results in this folder, and resume from them")
     args = parser.parse_args(argv)
     suite = Suite.create(agents=[args.agent], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
     print(f"{args.games} classic {args.preset} boards, first click {args.first_click}, seed {args.seed} "
           f"(the boards of cspmines bench at that seed)")
+    out = Path(args.out) if args.out else None
+    name = f"{args.preset}-{args.first_click}-{args.seed}-{args.games}"
+    log = None
+    resumed = 0
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        log = out / f"ours-{args.agent.replace(':', '_')}-{name}.jsonl"
+        resumed = sum(1 for _ in log.open()) if log.exists() else 0
     before = cpu_seconds()
-    played = run_suite(suite, workers=args.workers, progress=False)
+    played = run_suite(suite, workers=args.workers, progress=False, out=log, resume=True)
     ours = {r["game"]: r["won"] for r in played.records if "won" in r}
-    our_ms = (cpu_seconds() - before) / args.games * 1e3  # this process and its workers, as Hill's is measured
+    now = len(played.records) - resumed  # CPU is over the games played in this run, as Hill's is measured
+    our_ms = (cpu_seconds() - before) / now * 1e3 if now > 0 else None
     rows = [(f"cspmines {args.agent}", ours, our_ms)]
     missing = None
     if not args.hill or not (Path(args.hill) / "BoardFileRun.class").exists():
@@ -85,13 +107,14 @@ def main(argv=None) -> int:
     elif shutil.which("java") is None:
         missing = "no java on this machine"
     if missing is None:
-        hill, cpu = hill_results(Path(args.hill), suite)
-        rows.append(("Hill's Java solver", hill, cpu / args.games * 1e3))
+        hill, cpu = hill_results(Path(args.hill), suite, None if out is None else out / f"hill-{name}.csv")
+        rows.append(("Hill's Java solver", hill, None if cpu is None else cpu / args.games * 1e3))
     print(f"{'player':>22} {'games':>7} {'win rate':>9} {'95% interval':>17} {'ms a game':>10}")
     for name, won, ms in rows:
         wins = sum(won.values())
         low, high = wilson_interval(wins, len(won))
-        print(f"{name:>22} {len(won):7d} {wins / len(won):9.2%} {low:8.2%}-{high:<8.2%} {ms:10.1f}")
+        cpu = "(kept)" if ms is None else f"{ms:.1f}"
+        print(f"{name:>22} {len(won):7d} {wins / len(won):9.2%} {low:8.2%}-{high:<8.2%} {cpu:>10}")
     if missing is not None:
         print(f"peer not run: {missing}")
         return 0
