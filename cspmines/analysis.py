@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .constraints import Rule
 from .position import Position
 
 if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
     from .components import Component
 
-__all__ = ["Analysis", "ComponentReport"]
+__all__ = ["Analysis", "ComponentReport", "Kept"]
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,7 @@ class Analysis:
         self.approximate = approximate  # chains were cut (max_chain): see inexact_cells
         self._groups = groups  # list of (cells, Fraction or float) sharing one probability
         self._cell_probability: dict | None = None
+        self.kept: Kept | None = None  # set by solve() where solve_revealed can start from it
 
     def __repr__(self) -> str:
         exact = "exact" if self.exact else f"{len(self.inexact_cells)} cells inexact"
@@ -296,3 +298,45 @@ class Analysis:
         """The covered cells of least mine probability, in flat order."""
         least = min((p for _cells, p in self._groups), default=None)
         return tuple(sorted(c for cells, p in self._groups if p == least for c in cells))
+
+
+class Kept:
+    """What a full solve keeps on its analysis (``analysis.kept``) for
+    :func:`cspmines.reveal.solve_revealed`: the settled system, its chains and their
+    counts, the cells no clue touches, and how they were counted."""
+
+    def __init__(self, settled, given_mines_left, components, counts, rest, density, backend, engine):
+        self.settled = settled
+        self.given_mines_left = given_mines_left
+        self.components = tuple(components)
+        self.counts = tuple(counts)
+        self.rest = rest
+        self.density = density
+        self.backend = backend
+        self.engine = engine
+        self.cells = settled.system.cells
+        self.mines_left = settled.system.mines_left
+        self._chain_of: dict | None = None
+        self._rest_set: frozenset | None = None
+
+    @property
+    def rest_set(self) -> frozenset:
+        """The cells no clue touches, as a set (made on first use)."""
+        if self._rest_set is None:
+            self._rest_set = frozenset(self.rest)
+        return self._rest_set
+
+    @property
+    def chain_of(self) -> dict:
+        """Each chain cell's chain index (made on first use: most analyses are never revealed)."""
+        if self._chain_of is None:
+            self._chain_of = {c: i for i, component in enumerate(self.components) for box in component.boxes for c in box.cells}
+        return self._chain_of
+
+    def rules_of(self, index: int) -> list:
+        """Chain ``index``'s rules over cells again (its boxes hold them by local index)."""
+        component = self.components[index]
+        return [
+            Rule(frozenset(c for b in rule.boxes for c in component.boxes[b].cells), rule.mines, rule.label)
+            for rule in component.rules
+        ]

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from fractions import Fraction
 from numbers import Integral, Real
 
-from .analysis import Analysis, ComponentReport
+from .analysis import Analysis, ComponentReport, Kept
 from .backends import Budget, ComponentCount, get_backend
 from .bounded import bound_components
 from .combine import combine_with_density, combine_with_total
@@ -32,7 +32,7 @@ from .errors import BudgetExceededError, InconsistentPositionError, MissingTotal
 from .position import Position
 from .prover import find_certain, satisfiable
 
-__all__ = ["solve"]
+__all__ = ["count_chains", "exact_analysis", "solve"]
 
 
 def solve(
@@ -123,9 +123,12 @@ def solve(
             counts = [engine.count(component) for component in components]
             rest = given.unconstrained_cells
         raise _explain_inconsistency(position, given, components, counts, rest, density)
-    return _exact_analysis(
-        position, settled, given, components, counts, rest, combination, cut_cells, density, backend, engine
+    analysis = exact_analysis(
+        position, settled, given.mines_left, components, counts, rest, combination, density, backend, engine, cut_cells
     )
+    if settle and not cut_cells and not counting.limited:  # what solve_revealed starts from (cspmines.reveal)
+        analysis.kept = Kept(settled, given.mines_left, components, counts, rest, density, backend, engine)
+    return analysis
 
 
 def _forced_groups(settled: Settled) -> list:
@@ -158,8 +161,8 @@ def _combine(counts, components, rest: tuple, mines_left: int | None, density):
     return combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
 
 
-def _exact_analysis(position, settled, given, components, counts, rest, combination, cut_cells, density, backend, engine):
-    """The analysis of a fully counted position (exact unless chains were cut)."""
+def exact_analysis(position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells=frozenset()):
+    """The analysis of a fully counted position from its parts (exact unless chains were cut)."""
     groups = [
         (box.cells, p)
         for component, probabilities in zip(components, combination.box_probabilities)
@@ -180,10 +183,15 @@ def _exact_analysis(position, settled, given, components, counts, rest, combinat
         components=tuple(_report(c, n) for c, n in zip(components, counts)),
         backend=backend if isinstance(backend, str) else engine.name,
         inexact_cells=inexact,
-        mines_left=given.mines_left,
+        mines_left=given_mines_left,
         density=density,
         approximate=bool(cut_cells),
     )
+
+
+def count_chains(engine, components) -> list:
+    """Each chain's counts, with no budget, recent chains not counted again (for :mod:`cspmines.reveal`)."""
+    return _count_smallest_first(engine, components, Budget(), cache=True)
 
 
 #: With a time limit, counting may use this share; the rest is kept for the certain-cells check.

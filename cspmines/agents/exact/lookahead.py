@@ -34,8 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import InconsistentPositionError
-from ...position import COVERED, FLAG, MINE, Position
-from ...solver import solve
+from ...position import COVERED, FLAG, MINE
+from ...reveal import solve_revealed
 from .hotspots import hotspot_ratio
 from .options import ExactOptions
 
@@ -137,10 +137,8 @@ def look_ahead(
         # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
         if exact_weights and (secondary + left * ceiling) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
             return Lookahead(cell, safety, secondary + left * ceiling, progress + left, False, pruned=True, influence=influence)
-        grid = seen.grid.copy()
-        grid.flat[cell] = clue
         try:
-            after = solve(Position(grid, mines=seen.mines), density=analysis.density, backend=options.backend, explain=False)
+            after = solve_revealed(analysis, cell, clue, backend=options.backend)
         except InconsistentPositionError:
             continue
         next_safe = _next_safety(after, options.blend, options.living) ** next_power

@@ -165,7 +165,7 @@ def clue_spreads(position: Position, layouts: list) -> dict:
     return dict(zip(cells, _spread_table(position, layouts, cells)))
 
 
-def _spread_table(position: Position, layouts: list, cells: list) -> np.ndarray:
+def _spread_table(position: Position, layouts: list, cells) -> np.ndarray:
     """The clue counts of :func:`clue_spreads` for ``cells``, one row each (one bincount for all)."""
     mines = np.zeros((len(layouts), position.size), dtype=bool)
     for i, layout in enumerate(layouts):

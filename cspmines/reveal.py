@@ -1,0 +1,139 @@
+"""The analysis after one more clue, re-solving only the chains the clue touches.
+
+A look-ahead asks, for each cell it weighs and each clue that cell could
+show, for the whole analysis of the board with that clue revealed. Most of
+the board is unchanged by it: the clue's rule joins the chains of its
+covered neighbours (and of the cell itself, which is now known safe), and
+every other chain keeps its rules, so its counts. :func:`solve_revealed`
+starts from the settled system, chains and counts that :func:`~cspmines.solver.solve`
+keeps on its analysis, settles and splits only the touched part again,
+counts only the chains that changed, and combines everything with the mine
+total as a full solve does. The answer is the full solve's, exactly (the
+tests compare the two on thousands of positions); where the first analysis
+kept nothing to start from (a budget, cut chains), it is a full solve.
+
+>>> from cspmines import Position, solve
+>>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+>>> after = solve_revealed(analysis, 3, 1)   # the cell at (0, 3) shows 1
+>>> after.probabilities(exact=True).tolist() == solve(Position.from_string("4x2x2\\n1..1\\n1...")).probabilities(exact=True).tolist()
+True
+"""
+
+from __future__ import annotations
+
+from .combine import combine_with_density, combine_with_total
+from .components import split_components
+from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
+from .errors import InconsistentPositionError
+from .position import COVERED, FLAG, MINE, Position
+from .solver import count_chains, exact_analysis, solve
+
+__all__ = ["solve_revealed"]
+
+
+class _FullSolve(Exception):
+    """The local update cannot say what the full solve would (a contradiction it leaves to the counter)."""
+
+
+def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
+    """The analysis of ``analysis.position`` with covered ``cell`` showing ``clue``: what
+    ``solve(that position, density=analysis.density, backend=backend, explain=False)`` returns.
+
+    Raises
+    ------
+    InconsistentPositionError
+        No layout of the first position shows that clue there.
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("3x1x1\\n..."))
+    >>> solve_revealed(analysis, 0, 1).safe_cells   # a 1 in the corner: its one neighbour is the mine
+    (2,)
+    >>> solve_revealed(analysis, 0, 2)
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.InconsistentPositionError: inconsistent position: clue 2 needs 2 more mines but has 1 covered neighbour; clue(s) at (row, column) (0, 0)
+    """
+    position = analysis.position
+    grid = position.grid.copy()
+    grid.flat[cell] = clue
+    after = Position(grid, mines=position.mines)
+    kept = getattr(analysis, "kept", None)
+    if kept is None or kept.backend != backend:
+        return solve(after, density=analysis.density, backend=backend, explain=False)
+    try:
+        return _update(kept, after, cell, clue)
+    except _FullSolve:
+        return solve(after, density=analysis.density, backend=backend, explain=False)
+
+
+def _update(kept, after: Position, cell: int, clue: int):
+    settled = kept.settled
+    flat = after.grid.ravel()
+    around = after.neighbours(cell)
+    covered = [n for n in around if flat[n] == COVERED]
+    need = clue - sum(1 for n in around if flat[n] in (FLAG, MINE))
+    if not 0 <= need <= len(covered):
+        rules_from_position(after)  # raises, naming the clue as a full solve does
+    if cell in settled.mine_cells:
+        raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
+    # the new rule over the neighbours still undecided, the forced ones taken out as settling does
+    forced_mines = sum(1 for n in covered if n in settled.mine_cells)
+    cells = frozenset(n for n in covered if n not in settled.mine_cells and n not in settled.safe_cells)
+    need -= forced_mines
+    if not 0 <= need <= len(cells):
+        raise InconsistentPositionError(f"clue {clue} at cell {cell} cannot be met")
+    touched = cells | {cell}
+    hit = {kept.chain_of[c] for c in touched if c in kept.chain_of}
+    rules = []
+    for index in sorted(hit):
+        for rule in kept.rules_of(index):
+            if cell in rule.cells:  # the cell is safe now: it leaves its rules
+                if len(rule.cells) == 1:
+                    if rule.mines:
+                        raise _FullSolve
+                    continue
+                rule = Rule(rule.cells - {cell}, rule.mines, rule.label)
+            rules.append(rule)
+    if cells:
+        rules.append(Rule(cells, need, cell))
+    local_cells = tuple(sorted(frozenset().union(*(rule.cells for rule in rules)))) if rules else ()
+    local = settle_forced(ConstraintSystem(tuple(rules), local_cells, None))
+    if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
+        raise _FullSolve  # settling met a contradiction and kept the system as it was: the counter explains it
+    safe = (settled.safe_cells - {cell}) | local.safe_cells
+    mines = settled.mine_cells | local.mine_cells
+    gone = kept.rest_set.intersection(cells | {cell})  # cells no clue touched that this one does
+    rest = tuple(c for c in kept.rest if c not in gone) if gone else kept.rest
+    undecided = len(kept.cells) - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
+    mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
+    if mines_left is not None and not 0 <= mines_left <= undecided:
+        raise InconsistentPositionError(f"{mines_left} mines are left for {undecided} covered cells")
+    fresh = split_components(local.system)
+    unchanged = [i for i in range(len(kept.components)) if i not in hit]
+    components = [kept.components[i] for i in unchanged] + list(fresh)
+    counts = [kept.counts[i] for i in unchanged] + count_chains(kept.engine, fresh)
+    order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
+    components = [components[i] for i in order]
+    counts = [counts[i] for i in order]
+    box_sizes = [[box.size for box in c.boxes] for c in components]
+    if kept.density is not None:
+        combination = combine_with_density(counts, box_sizes, rest_size=len(rest), density=kept.density)
+    else:
+        assert mines_left is not None  # a solve without a density had a total
+        combination = combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
+    if combination.model_count == 0:
+        raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
+    return exact_analysis(
+        after,
+        Settled(settled.system, frozenset(safe), frozenset(mines)),
+        kept.given_mines_left,
+        components,
+        counts,
+        rest,
+        combination,
+        kept.density,
+        kept.backend,
+        kept.engine,
+    )

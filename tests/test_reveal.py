@@ -1,0 +1,85 @@
+"""solve_revealed: the analysis after one more clue, re-solving only the touched chains, must be the
+full solve's, exactly, on every position, cell and clue: or both must find the clue impossible."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cspmines import Position, solve
+from cspmines.bench import Suite
+from cspmines.bench.runner import new_game
+from cspmines.errors import InconsistentPositionError, MissingTotalError
+from cspmines.reveal import solve_revealed
+
+from randompositions import random_position
+
+
+def full(position: Position, cell: int, clue: int, density):
+    grid = position.grid.copy()
+    grid.flat[cell] = clue
+    return solve(Position(grid, mines=position.mines), density=density, explain=False)
+
+
+def same(position: Position, analysis, cell: int, clue: int) -> str:
+    """'impossible' when both raise, 'agree' when both give the same exact answer (asserted)."""
+    try:
+        expected = full(position, cell, clue, analysis.density)
+    except InconsistentPositionError:
+        with pytest.raises(InconsistentPositionError):
+            solve_revealed(analysis, cell, clue)
+        return "impossible"
+    got = solve_revealed(analysis, cell, clue)
+    assert got.model_count == expected.model_count, (str(position), cell, clue)
+    assert got.probabilities(exact=True).tolist() == expected.probabilities(exact=True).tolist(), (str(position), cell, clue)
+    assert got.safe_cells == expected.safe_cells and got.mine_cells == expected.mine_cells
+    assert got.mines_left == expected.mines_left
+    return "agree"
+
+
+def test_revealing_a_clue_equals_a_full_solve_on_random_small_positions():
+    rng = np.random.default_rng(5)
+    seen = {"agree": 0, "impossible": 0}
+    positions = 0
+    while positions < 400:
+        position = random_position(rng, max_covered=12)
+        try:
+            analysis = solve(position) if position.mines is not None else solve(position, density=0.25)
+        except (InconsistentPositionError, MissingTotalError):
+            continue
+        positions += 1
+        assert analysis.kept is not None
+        for cell in position.covered_cells:
+            for clue in range(9):
+                seen[same(position, analysis, cell, clue)] += 1
+    assert seen["agree"] > 2000 and seen["impossible"] > 2000, seen
+
+
+def test_revealing_a_clue_equals_a_full_solve_on_expert_positions_from_play():
+    """Positions with many chains, flags the engine proved, and forced cells the clue can settle."""
+    from cspmines.agents import make_agent
+    from cspmines.bench.runner import agent_seed
+    from cspmines.games import play
+
+    suite = Suite.create(agents=["exact"], size="expert", games=3, seed=4)
+    checked = 0
+    for i in range(3):
+        analyses = []
+        agent = make_agent("exact")
+        agent.on_analysis = analyses.append
+        play(agent, new_game(suite, i), seed=agent_seed(suite, i))
+        for analysis in analyses[::3]:
+            position = analysis.position
+            cells = [c for c in position.covered_cells if analysis.probability(c) not in (0, 1)][:12]
+            for cell in cells:
+                for clue in range(9):
+                    same(position, analysis, cell, clue)
+                    checked += 1
+    assert checked > 500
+
+
+def test_without_what_a_full_solve_keeps_it_solves_in_full():
+    position = Position.from_string("4x2x2\n1...\n1...")
+    budgeted = solve(position, time_limit=10)
+    assert budgeted.kept is None  # a budgeted solve keeps nothing
+    assert solve_revealed(budgeted, 3, 1).model_count == full(position, 3, 1, None).model_count
