@@ -237,6 +237,16 @@ class Analysis:
                 flat[list(cells)] = float(p)
         return grid
 
+    def groups(self) -> list:
+        """The covered cells as ``(cells, probability)`` groups, one probability to a group
+        (how the engine finds them: a box, the cells off the front, the forced ones).
+
+        >>> from cspmines import Position, solve
+        >>> solve(Position.from_string("3x1x1\\n.1.")).groups()
+        [((0, 2), Fraction(1, 2))]
+        """
+        return list(self._groups)
+
     @property
     def safe_cells(self) -> tuple:
         """Covered cells that are certainly safe, in flat order."""

@@ -80,16 +80,21 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     if size < 0 or off_front < 0:
         raise ValueError(f"size and off_front must be >= 0, got size={size}, off_front={off_front}")
     position = analysis.position
-    flat = position.grid.ravel()
+    flat = position.grid.ravel().tolist()  # a list reads a cell faster than an array
     front = {cell for report in analysis.components for cell in report.cells}
-    cells = [c for c in analysis.cells_where(lambda p: p != 1) if c not in exclude]
+    safety = {}
+    for group, p in analysis.groups():  # one float a group, not one a cell
+        if p != 1:
+            safe = 1.0 - float(p)
+            safety.update((c, safe) for c in group if c not in exclude)
+    cells = sorted(safety)
     if not cells:
         return []
-    safety = {c: 1.0 - float(analysis.probability(c)) for c in cells}
     floor = (1.0 - margin) * max(safety.values())
+    neighbours = position.neighbours
 
     def covered_around(cell: int) -> int:
-        return sum(1 for n in position.neighbours(cell) if flat[n] == COVERED)
+        return sum(1 for n in neighbours(cell) if flat[n] == COVERED)
 
     on_front = [c for c in cells if c in front and safety[c] >= floor]
     off = [c for c in cells if c not in front and safety[c] >= floor]
