@@ -270,3 +270,36 @@ def test_weigh_puts_dead_cells_last_only_when_the_agent_avoids_them(avoid_dead):
             assert dead == sorted(dead)
         guesses += 1
     assert guesses == 150 and dead_seen > 20
+
+
+def test_single_clue_deductions_are_the_cells_single_rules_force():
+    """The agent's quick pass (numpy over the whole board) proves exactly what the engine's rules,
+    taken one at a time, force: a rule needing no mine makes its cells safe, one needing a mine per
+    cell makes them mines; on an inconsistent position (a wrong flag) it proves nothing."""
+    from cspmines.agents.exact.player import single_clue_deductions
+    from cspmines.constraints import rules_from_position
+    from cspmines.errors import InconsistentPositionError
+    from cspmines.position import FLAG, Position
+
+    from randompositions import random_position
+
+    rng = np.random.default_rng(11)
+    proved = 0
+    for _ in range(3000):
+        position = random_position(rng, max_covered=20, corrupt=rng.random() < 0.3)
+        covered = list(position.covered_cells)
+        flags = set(rng.choice(covered, size=min(len(covered), int(rng.integers(0, 3))), replace=False).tolist()) if covered else set()
+        grid = position.grid.copy()
+        grid.flat[list(flags)] = FLAG
+        expected: tuple = (set(), set())
+        try:
+            for rule in rules_from_position(Position(grid)):
+                if rule.mines == 0:
+                    expected[0].update(rule.cells)
+                elif rule.mines == len(rule.cells):
+                    expected[1].update(rule.cells)
+        except InconsistentPositionError:
+            expected = (set(), set())
+        assert single_clue_deductions(position, flags) == expected, (str(position), flags)
+        proved += bool(expected[0] or expected[1])
+    assert proved > 1000

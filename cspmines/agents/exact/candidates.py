@@ -82,7 +82,7 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     position = analysis.position
     flat = position.grid.ravel().tolist()  # a list reads a cell faster than an array
     front = {cell for report in analysis.components for cell in report.cells}
-    safety = {}
+    safety: dict[int, float] = {}
     for group, p in analysis.groups():  # one float a group, not one a cell
         if p != 1:
             safe = 1.0 - float(p)

@@ -41,9 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...constraints import rules_from_position
+from ...constraints import neighbour_sum
 from ...errors import InconsistentPositionError
-from ...position import COVERED, FLAG, Position
+from ...position import COVERED, FLAG, MINE, Position
 from ...sampling import sample_layouts
 from ...solver import solve
 from ..base import Action, SeededAgent
@@ -104,17 +104,17 @@ def single_clue_deductions(position: Position, known_mines: set) -> tuple[set, s
     if known_mines:
         grid = grid.copy()
         grid.flat[list(known_mines)] = FLAG
-    try:
-        rules = rules_from_position(Position(grid))
-    except InconsistentPositionError:
+    # the rules' cells and needs, for every clue at once (no rule objects: this runs every few moves)
+    covered = grid == COVERED
+    covered_around, known_around = neighbour_sum(np.stack((covered, (grid == FLAG) | (grid == MINE))))
+    clue = grid >= 0
+    need = np.where(clue, grid - known_around, 0)
+    if (clue & ((need < 0) | (need > covered_around))).any():
         return set(), set()  # only a wrong flag of the caller's: the full solve reports it
-    safe: set[int] = set()
-    mines: set[int] = set()
-    for rule in rules:
-        if rule.mines == 0:
-            safe |= rule.cells
-        elif rule.mines == len(rule.cells):
-            mines |= rule.cells
+    front = clue & (covered_around > 0)
+    emptied, filled = neighbour_sum(np.stack((front & (need == 0), front & (need == covered_around))))
+    safe = set(np.flatnonzero(covered & (emptied > 0)).tolist())
+    mines = set(np.flatnonzero(covered & (filled > 0)).tolist())
     return safe, mines
 
 
