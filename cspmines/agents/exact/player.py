@@ -175,8 +175,9 @@ class ExactAgent(SeededAgent):
 
     def act(self, position: Position) -> Action:
         flat = position.grid.ravel()
-        self.safe = {c for c in self.safe if flat[c] == COVERED}
-        self.mines = {c for c in self.mines if flat[c] in (COVERED, FLAG)}
+        view = flat.tolist()  # a list reads a cell several times faster than an array, once made
+        self.safe = {c for c in self.safe if view[c] == COVERED}
+        self.mines = {c for c in self.mines if view[c] == COVERED or view[c] == FLAG}
         if not self.safe or self.rules == "minesearch":
             safe, mines = single_clue_deductions(position, self.mines)
             self.safe |= safe
