@@ -140,6 +140,18 @@ class Position:
         self._mines = mines
         self._hash: int | None = None
 
+    @classmethod
+    def _trusted(cls, array: np.ndarray, mines: int | None) -> "Position":
+        """A position over ``array`` (int8, 2-D, valid codes, a total that fits) with no checks and
+        no copy: for grids the library has just made itself, many times a move (a game's view, a
+        look-ahead's imagined clue). ``array`` must not be written to afterwards."""
+        position = cls.__new__(cls)
+        array.setflags(write=False)
+        position._grid = array
+        position._mines = mines
+        position._hash = None
+        return position
+
     # -- reading and writing -------------------------------------------------
     @classmethod
     def from_string(cls, text: str, *, source: str = "<string>") -> "Position":

@@ -58,7 +58,7 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     position = analysis.position
     grid = position.grid.copy()
     grid.flat[cell] = clue
-    after = Position(grid, mines=position.mines)
+    after = Position._trusted(grid, position.mines)  # a copy of a valid grid, one clue changed
     kept = getattr(analysis, "kept", None)
     if kept is None or kept.backend != backend:
         return solve(after, density=analysis.density, backend=backend, explain=False)

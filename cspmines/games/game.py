@@ -159,7 +159,10 @@ class Game:
     def position(self) -> Position:
         """The board as the player sees it, with the mine total in the header."""
         if self._position is None:
-            self._position = Position(self._view.reshape(self.board.height, self.board.width), mines=self.board.n_mines)
+            # the view holds valid codes and at most the total in flags and mines (apply sees to
+            # both), so the copy needs none of the constructor's checks: this runs every move
+            grid = self._view.reshape(self.board.height, self.board.width).copy()
+            self._position = Position._trusted(grid, self.board.n_mines)
         return self._position
 
     @property

@@ -210,7 +210,7 @@ class ExactAgent(SeededAgent):
             return position
         grid = position.grid.copy()
         grid.flat[[c for c in self.mines if grid.flat[c] == COVERED]] = FLAG
-        return Position(grid, mines=position.mines)
+        return Position._trusted(grid, position.mines)  # a copy of the position's grid with proved mines flagged
 
     def _proved_move(self, flat) -> Action | None:
         def first_pending() -> int | None:  # the first proved mine still covered (classic play never asks)
