@@ -31,10 +31,6 @@ from .solver import count_chains, exact_analysis, solve
 __all__ = ["solve_revealed"]
 
 
-class _FullSolve(Exception):
-    """The local update cannot say what the full solve would (a contradiction it leaves to the counter)."""
-
-
 def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     """The analysis of ``analysis.position`` with covered ``cell`` showing ``clue``: what
     ``solve(that position, density=analysis.density, backend=backend, explain=False)`` returns.
@@ -62,10 +58,7 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     kept = getattr(analysis, "kept", None)
     if kept is None or kept.backend != backend:
         return solve(after, density=analysis.density, backend=backend, explain=False)
-    try:
-        return _update(kept, after, cell, clue)
-    except _FullSolve:
-        return solve(after, density=analysis.density, backend=backend, explain=False)
+    return _update(kept, after, cell, clue)
 
 
 def _update(kept, after: Position, cell: int, clue: int):
@@ -92,7 +85,7 @@ def _update(kept, after: Position, cell: int, clue: int):
             if cell in rule.cells:  # the cell is safe now: it leaves its rules
                 if len(rule.cells) == 1:
                     if rule.mines:
-                        raise _FullSolve
+                        raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
                     continue
                 rule = Rule(rule.cells - {cell}, rule.mines, rule.label)
             rules.append(rule)
@@ -101,7 +94,9 @@ def _update(kept, after: Position, cell: int, clue: int):
     local_cells = tuple(sorted(frozenset().union(*(rule.cells for rule in rules)))) if rules else ()
     local = settle_forced(ConstraintSystem(tuple(rules), local_cells, None))
     if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
-        raise _FullSolve  # settling met a contradiction and kept the system as it was: the counter explains it
+        # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
+        # the system as it was: forced cells are sound, so no layout shows this clue
+        raise InconsistentPositionError(f"clue {clue} at cell {cell} contradicts the clues around it")
     safe = (settled.safe_cells - {cell}) | local.safe_cells
     mines = settled.mine_cells | local.mine_cells
     gone = kept.rest_set.intersection(cells | {cell})  # cells no clue touched that this one does
