@@ -91,6 +91,7 @@ def _update(kept, after: Position, cell: int, clue: int):
             rules.append(rule)
     if cells:
         rules.append(Rule(cells, need, cell))
+    rules.sort(key=lambda rule: rule.label)  # clue order, as a full solve has them: its chains come out the same
     local_cells = tuple(sorted(frozenset().union(*(rule.cells for rule in rules)))) if rules else ()
     local = settle_forced(ConstraintSystem(tuple(rules), local_cells, None))
     if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
