@@ -65,6 +65,7 @@ def test_the_overlay_shows_the_engines_exact_chances(page):
     page.fill("#text", text)
     page.click("#solve")
     page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    assert page.query_selector_all("#board .cell").__len__() == 30 * 16  # the pasted board is the one drawn
     shown = overlay(page)
     analysis = solve(Position.from_string(text))
     fractions = analysis.probabilities(exact=True)
@@ -85,7 +86,7 @@ def test_a_beginner_game_is_played_to_the_end_by_clicking(page):
             break
         safe = page.query_selector("#board .cell.sure:text-is('S')") or page.query_selector("#board .cell.best")
         safe.click()
-        page.wait_for_function(f"document.querySelector('#status').textContent !== {json.dumps(status)}")
+        page.wait_for_function(f"!['solving…', {json.dumps(status)}].includes(document.querySelector('#status').textContent)")
     assert "game won" in page.text_content("#status") or "game lost" in page.text_content("#status")
 
 

@@ -27,6 +27,7 @@ function say(message, error = false) { $("status").textContent = message; $("sta
 
 async function solveText(text) {
   state.text = text;
+  say("solving…");  // so a reader (or a test) never takes the last answer for this one
   try {
     state.analysis = await api("/api/solve", text);
     const a = state.analysis;
