@@ -289,7 +289,8 @@ class Analysis:
         if count < 0:
             raise ValueError(f"count must be >= 0, got {count}")
         least: list = []
-        for cells, p in sorted(self._groups, key=lambda group: group[1]):
+        # float first: rounding keeps the order, and Fractions are compared only where floats tie
+        for cells, p in sorted(self._groups, key=lambda group: (float(group[1]), group[1])):
             if (below is not None and p >= below) or len(least) >= count:
                 break
             wanted = count - len(least)

@@ -74,6 +74,18 @@ def test_the_seeds_first_squares():
     assert len(firsts) == 36 and 50 < corner_mines < 100  # every square in turn; the corner a mine about 1 in 4
 
 
+def test_a_boards_clues_count_the_mines_around_each_cell():
+    rng = np.random.default_rng(5)
+    for width, height in [(1, 1), (1, 7), (9, 1), (5, 4), (30, 16)]:
+        mines = rng.random((height, width)) < 0.3
+        board = Board(mines.tolist())
+        for cell in range(width * height):
+            row, col = divmod(cell, width)
+            around = sum(bool(mines[r, c]) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+                         if 0 <= r < height and 0 <= c < width and (r, c) != (row, col))
+            assert board.clue(cell) == around
+
+
 def test_board_files_round_trip(tmp_path):
     board = Board.random("intermediate", seed=4)
     assert Board.from_mbf(board.to_mbf()).mines.tolist() == board.mines.tolist()

@@ -114,9 +114,7 @@ class Board:
         array.setflags(write=False)
         self._mines = array
         self.first_click = first_click
-        table = neighbour_table(self.width, self.height)
-        flat = array.ravel()
-        self._clues = np.array([sum(flat[n] for n in table[c]) for c in range(array.size)], dtype=np.int8)
+        self._clues = neighbour_sum(array).ravel()  # every cell's count of neighbouring mines, flat
         self._clues.setflags(write=False)
 
     @classmethod
