@@ -208,7 +208,7 @@ def _count_smallest_first(engine, components, budget: Budget, *, cache: bool = F
         if not cache:
             counts[index] = _count_or_none(engine, component, budget)
             continue
-        key = (engine.name, component.boxes, component.rules)
+        key = (engine.name, _shape(component))
         count = _RECENT_COUNTS.get(key)
         if count is None:  # no budget here: the count cannot be cut short
             count = _RECENT_COUNTS[key] = engine.count(component)
@@ -220,13 +220,24 @@ def _count_smallest_first(engine, components, budget: Budget, *, cache: bool = F
     return counts
 
 
-#: Counts of recent components by backend and structure (boxes and rules), least recently
+#: Counts of recent components by backend and shape (:func:`_shape`), least recently
 #: used out first. Positions solved one after another mostly share their chains: each
 #: position the look-ahead imagines differs from the board in one chain, and so does the
-#: next move's. A count depends on the structure alone, so a recurring chain is not
-#: counted again. Solves under a budget do not use it (their budget must be spent as asked).
+#: next move's. A count depends on the shape alone, so a recurring chain is not counted
+#: again, nor a chain of the same shape elsewhere on the board (a 1-2-1 along an edge is
+#: one shape wherever it is). Solves under a budget do not use it (their budget must be
+#: spent as asked).
 _RECENT_COUNTS: OrderedDict = OrderedDict()
 _RECENT_LIMIT = 2048
+
+
+def _shape(component) -> tuple:
+    """What a component's counts depend on: each box's size and rules, each rule's boxes and mines
+    (in the component's local numbering; not the cells or the clues' labels)."""
+    return (
+        tuple((len(box.cells), box.rules) for box in component.boxes),
+        tuple((rule.boxes, rule.mines) for rule in component.rules),
+    )
 
 
 def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCount | None:
