@@ -17,7 +17,7 @@ import argparse
 import statistics
 import time
 
-from cspmines import solver
+from cspmines import counting
 from cspmines.agents import make_agent
 from cspmines.backends.dynamic import DynamicProgrammingBackend
 from cspmines.bench import Suite, agent_seed, new_game
@@ -26,17 +26,17 @@ from cspmines.games import play
 
 def run(games: int, *, cache: bool) -> tuple[list, int, list]:
     """(each game's moves, counts made, CPU seconds per game)."""
-    solver._RECENT_LIMIT = 2048 if cache else 0
-    solver._RECENT_COUNTS.clear()
+    counting._RECENT_LIMIT = 2048 if cache else 0
+    counting._RECENT_COUNTS.clear()
     made = 0
     original = DynamicProgrammingBackend.count
 
-    def counting(self, component, *, budget=None):
+    def counted(self, component, *, budget=None):
         nonlocal made
         made += 1
         return original(self, component, budget=budget)
 
-    DynamicProgrammingBackend.count = counting
+    DynamicProgrammingBackend.count = counted
     try:
         moves, seconds = [], []
         suite = Suite.create(agents=["exact"], size="expert", games=games, seed=0)
@@ -47,7 +47,7 @@ def run(games: int, *, cache: bool) -> tuple[list, int, list]:
             moves.append([(move.action.kind, move.action.cell) for move in record.history])
     finally:
         DynamicProgrammingBackend.count = original
-        solver._RECENT_LIMIT = 2048
+        counting._RECENT_LIMIT = 2048
     return moves, made, seconds
 
 

@@ -24,9 +24,10 @@ from __future__ import annotations
 from .combine import combine_with_density, combine_with_total
 from .components import split_components
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
+from .counting import count_chains
 from .errors import InconsistentPositionError
 from .position import COVERED, FLAG, MINE, Position
-from .solver import count_chains, exact_analysis, solve
+from .solver import exact_analysis, solve
 
 __all__ = ["solve_revealed"]
 

@@ -18,7 +18,6 @@ Examples
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from fractions import Fraction
 from numbers import Integral, Real
 
@@ -28,11 +27,12 @@ from .bounded import bound_components
 from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem, Settled, mines_word, settle_forced
+from .counting import count_smallest_first
 from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
 from .position import Position
 from .prover import find_certain, satisfiable
 
-__all__ = ["count_chains", "exact_analysis", "solve"]
+__all__ = ["exact_analysis", "solve"]
 
 
 def solve(
@@ -110,7 +110,7 @@ def solve(
     system = settled.system
     components = split_components(system)
     components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
-    counts = _count_smallest_first(engine, components, counting, cache=isinstance(backend, str) and not counting.limited)
+    counts = count_smallest_first(engine, components, counting, cache=isinstance(backend, str) and not counting.limited)
     if any(count is None for count in counts):
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
         return _partial_analysis(position, settled, given, components, counts, rest, density, deciding, backend, engine)
@@ -189,66 +189,8 @@ def exact_analysis(position, settled, given_mines_left, components, counts, rest
     )
 
 
-def count_chains(engine, components) -> list:
-    """Each chain's counts, with no budget, recent chains not counted again (for :mod:`cspmines.reveal`)."""
-    return _count_smallest_first(engine, components, Budget(), cache=True)
-
-
 #: With a time limit, counting may use this share; the rest is kept for the certain-cells check.
 _COUNTING_SHARE = 0.8
-
-
-def _count_smallest_first(engine, components, budget: Budget, *, cache: bool = False) -> list:
-    """Counts in the components' order, counted smallest first: under a budget the cheap
-    components are settled before a wide one spends what is left. With ``cache``, a
-    component counted lately by the same backend is not counted again."""
-    counts: list[ComponentCount | None] = [None] * len(components)
-    for index in sorted(range(len(components)), key=lambda i: components[i].n_boxes):
-        component = components[index]
-        if not cache:
-            counts[index] = _count_or_none(engine, component, budget)
-            continue
-        key = (engine.name, _shape(component))
-        count = _RECENT_COUNTS.get(key)
-        if count is None:  # no budget here: the count cannot be cut short
-            count = _RECENT_COUNTS[key] = engine.count(component)
-            while len(_RECENT_COUNTS) > _RECENT_LIMIT:
-                _RECENT_COUNTS.popitem(last=False)
-        else:
-            _RECENT_COUNTS.move_to_end(key)
-        counts[index] = count
-    return counts
-
-
-#: Counts of recent components by backend and shape (:func:`_shape`), least recently
-#: used out first. Positions solved one after another mostly share their chains: each
-#: position the look-ahead imagines differs from the board in one chain, and so does the
-#: next move's. A count depends on the shape alone, so a recurring chain is not counted
-#: again, nor a chain of the same shape elsewhere on the board (a 1-2-1 along an edge is
-#: one shape wherever it is). Solves under a budget do not use it (their budget must be
-#: spent as asked).
-_RECENT_COUNTS: OrderedDict = OrderedDict()
-_RECENT_LIMIT = 2048
-
-
-def _shape(component) -> tuple:
-    """What a component's counts depend on: each box's size and rules, each rule's boxes and mines
-    (in the component's local numbering; not the cells or the clues' labels)."""
-    return (
-        tuple((len(box.cells), box.rules) for box in component.boxes),
-        tuple((rule.boxes, rule.mines) for rule in component.rules),
-    )
-
-
-def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCount | None:
-    """The component's counts, or None once the budget is spent (later components are not tried)."""
-    if budget.exhausted:
-        return None
-    try:
-        return engine.count(component, budget=budget)
-    except BudgetExceededError:
-        budget.exhausted = True
-        return None
 
 
 def _partial_analysis(position, settled, given, components, counts, rest, density, budget, backend, engine) -> Analysis:

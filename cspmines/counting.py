@@ -1,0 +1,84 @@
+"""Counting a position's chains, each by its backend, recent chains not counted again.
+
+:func:`~cspmines.solver.solve` counts its chains here, smallest first under a
+budget; :mod:`cspmines.reveal` counts the chains a new clue changed
+(:func:`count_chains`). Both keep the counts of recent chains by their shape,
+so a chain met again, here or elsewhere on the board, costs a look-up.
+
+>>> from cspmines.backends import get_backend
+>>> from cspmines.components import components_of
+>>> from cspmines.position import Position
+>>> left, right = components_of(Position.from_string("7x2\\n1.....1\\n......."))
+>>> shape(left) == shape(right)   # a 1 in either corner: one shape, counted once
+True
+>>> [count.models for count in count_chains(get_backend("dp"), [left, right])]
+[(0, 3), (0, 3)]
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from .backends import Budget, ComponentCount
+from .components import Component
+from .errors import BudgetExceededError
+
+__all__ = ["count_chains", "count_smallest_first", "shape"]
+
+
+def count_chains(engine, components) -> list:
+    """Each chain's counts, with no budget, recent chains not counted again (for :mod:`cspmines.reveal`)."""
+    return count_smallest_first(engine, components, Budget(), cache=True)
+
+
+def count_smallest_first(engine, components, budget: Budget, *, cache: bool = False) -> list:
+    """Counts in the components' order, counted smallest first: under a budget the cheap
+    components are settled before a wide one spends what is left. With ``cache``, a
+    component counted lately by the same backend is not counted again."""
+    counts: list[ComponentCount | None] = [None] * len(components)
+    for index in sorted(range(len(components)), key=lambda i: components[i].n_boxes):
+        component = components[index]
+        if not cache:
+            counts[index] = _count_or_none(engine, component, budget)
+            continue
+        key = (engine.name, shape(component))
+        count = _RECENT_COUNTS.get(key)
+        if count is None:  # no budget here: the count cannot be cut short
+            count = _RECENT_COUNTS[key] = engine.count(component)
+            while len(_RECENT_COUNTS) > _RECENT_LIMIT:
+                _RECENT_COUNTS.popitem(last=False)
+        else:
+            _RECENT_COUNTS.move_to_end(key)
+        counts[index] = count
+    return counts
+
+
+#: Counts of recent components by backend and shape (:func:`shape`), least recently
+#: used out first. Positions solved one after another mostly share their chains: each
+#: position the look-ahead imagines differs from the board in one chain, and so does the
+#: next move's. A count depends on the shape alone, so a recurring chain is not counted
+#: again, nor a chain of the same shape elsewhere on the board (a 1-2-1 along an edge is
+#: one shape wherever it is). Solves under a budget do not use it (their budget must be
+#: spent as asked).
+_RECENT_COUNTS: OrderedDict = OrderedDict()
+_RECENT_LIMIT = 2048
+
+
+def shape(component) -> tuple:
+    """What a component's counts depend on: each box's size and rules, each rule's boxes and mines
+    (in the component's local numbering; not the cells or the clues' labels)."""
+    return (
+        tuple((len(box.cells), box.rules) for box in component.boxes),
+        tuple((rule.boxes, rule.mines) for rule in component.rules),
+    )
+
+
+def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCount | None:
+    """The component's counts, or None once the budget is spent (later components are not tried)."""
+    if budget.exhausted:
+        return None
+    try:
+        return engine.count(component, budget=budget)
+    except BudgetExceededError:
+        budget.exhausted = True
+        return None
