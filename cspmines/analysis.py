@@ -314,9 +314,11 @@ class Analysis:
 class Kept:
     """What a full solve keeps on its analysis (``analysis.kept``) for
     :func:`cspmines.reveal.solve_revealed`: the settled system, its chains and their
-    counts, the cells no clue touches, and how they were counted."""
+    counts, the cells no clue touches, and how they were counted. A reveal's analysis keeps
+    the same for the board after its clue; its system's rules are then those of the chains
+    alone, and ``undecided`` and ``mines_left`` are given as counted there."""
 
-    def __init__(self, settled, given_mines_left, components, counts, rest, density, backend, engine):
+    def __init__(self, settled, given_mines_left, components, counts, rest, density, backend, engine, *, after=None):
         self.settled = settled
         self.given_mines_left = given_mines_left
         self.components = tuple(components)
@@ -325,8 +327,8 @@ class Kept:
         self.density = density
         self.backend = backend
         self.engine = engine
-        self.cells = settled.system.cells
-        self.mines_left = settled.system.mines_left
+        # (undecided cells, mines left among them)
+        self.undecided, self.mines_left = after if after is not None else (len(settled.system.cells), settled.system.mines_left)
         self._chain_of: dict | None = None
         self._rest_set: frozenset | None = None
 

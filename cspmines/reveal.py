@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from .analysis import Kept
 from .combine import combine_with_density, combine_with_total
 from .components import split_components
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
@@ -108,7 +109,7 @@ def _update(kept, after: Position, cell: int, clue: int):
         for c in gone:
             kept_rest.remove(c)
         rest = tuple(kept_rest)
-    undecided = len(kept.cells) - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
+    undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
     mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
     if mines_left is not None and not 0 <= mines_left <= undecided:
         raise InconsistentPositionError(f"{mines_left} mines are left for {undecided} covered cells")
@@ -127,15 +128,9 @@ def _update(kept, after: Position, cell: int, clue: int):
         combination = combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
     if combination.model_count == 0:
         raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-    return exact_analysis(
-        after,
-        Settled(settled.system, frozenset(safe), frozenset(mines)),
-        kept.given_mines_left,
-        components,
-        counts,
-        rest,
-        combination,
-        kept.density,
-        kept.backend,
-        kept.engine,
+    now = Settled(settled.system, frozenset(safe), frozenset(mines))  # the system's rules now live in the chains
+    analysis = exact_analysis(after, now, kept.given_mines_left, components, counts, rest, combination, kept.density, kept.backend, kept.engine)
+    analysis.kept = Kept(
+        now, kept.given_mines_left, components, counts, rest, kept.density, kept.backend, kept.engine, after=(undecided, mines_left)
     )
+    return analysis

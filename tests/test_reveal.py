@@ -10,6 +10,7 @@ from cspmines import Position, solve
 from cspmines.bench import Suite
 from cspmines.bench.runner import new_game
 from cspmines.errors import InconsistentPositionError, MissingTotalError
+from cspmines.position import COVERED, FLAG
 from cspmines.reveal import solve_revealed
 
 from randompositions import random_position
@@ -83,3 +84,58 @@ def test_without_what_a_full_solve_keeps_it_solves_in_full():
     budgeted = solve(position, time_limit=10)
     assert budgeted.kept is None  # a budgeted solve keeps nothing
     assert solve_revealed(budgeted, 3, 1).model_count == full(position, 3, 1, None).model_count
+
+
+def test_a_revealed_analysis_can_be_revealed_again():
+    """What a reveal keeps is a full solve's: a second clue revealed from it gives the full solve of
+    both clues, on random positions and on positions from expert play."""
+    rng = np.random.default_rng(11)
+    seen = {"agree": 0, "impossible": 0}
+    positions = 0
+    while positions < 250:
+        position = random_position(rng, max_covered=12)
+        try:
+            analysis = solve(position) if position.mines is not None else solve(position, density=0.25)
+        except (InconsistentPositionError, MissingTotalError):
+            continue
+        positions += 1
+        for first in position.covered_cells[:3]:
+            for clue in range(9):
+                try:
+                    once = solve_revealed(analysis, first, clue)
+                except InconsistentPositionError:
+                    continue
+                assert once.kept is not None
+                for second in [c for c in once.position.covered_cells if once.probability(c) < 1][:4]:
+                    for again in range(9):
+                        seen[same(once.position, once, second, again)] += 1
+    assert seen["agree"] > 1000 and seen["impossible"] > 1000, seen
+
+
+def test_the_agent_takes_its_look_aheads_analysis_as_the_next_solve(monkeypatch):
+    """After a look-ahead guess shows a clue, the exact agent reads the analysis its look-ahead made
+    of that board instead of solving it again; every analysis it reads is the full solve's."""
+    import cspmines.agents.exact.player as player
+    from cspmines.agents import make_agent
+    from cspmines.bench.runner import agent_seed
+    from cspmines.games import play
+
+    solves = []
+    monkeypatch.setattr(player, "solve", lambda *args, **kwargs: solves.append(1) or solve(*args, **kwargs))
+    suite = Suite.create(agents=["exact"], size="expert", games=4, seed=9)
+    analyses = []
+    for i in range(4):
+        agent = make_agent("exact")
+        shown = []  # the position each move was asked on
+        act = agent.act
+        agent.act = lambda position: shown.append(position) or act(position)
+        agent.on_analysis = lambda analysis: analyses.append((shown[-1], analysis))
+        play(agent, new_game(suite, i), seed=agent_seed(suite, i))
+    assert len(analyses) > len(solves) > 0  # some were the look-ahead's
+    for position, analysis in analyses:
+        # the board the move was asked on, with the mines the agent proved flagged
+        board, seen = position.grid.ravel(), analysis.position.grid.ravel()
+        assert all(a == b or (a == COVERED and b == FLAG) for a, b in zip(board.tolist(), seen.tolist()))
+        expected = solve(analysis.position)
+        assert analysis.model_count == expected.model_count
+        assert analysis.probabilities(exact=True).tolist() == expected.probabilities(exact=True).tolist()

@@ -51,7 +51,8 @@ class Lookahead:
 
     ``pruned`` is True when the look stopped early because the cell could no
     longer beat ``bound``; then ``secondary`` and ``progress`` are only upper
-    bounds and ``dead`` is unknown.
+    bounds and ``dead`` is unknown. ``afters`` holds, for each clue the cell
+    can show, the exact analysis of the board showing it.
     """
 
     cell: int
@@ -64,6 +65,8 @@ class Lookahead:
     implied_safe: frozenset = field(default=frozenset(), repr=False, compare=False)  # safe whatever it shows
     # the one cell safer than every other after each clue it can show, when that is always the same cell
     next_cell: int | None = field(default=None, repr=False, compare=False)
+    # clue -> the analysis of the board showing it (what the agent solves next if the cell is opened)
+    afters: dict = field(default_factory=dict, repr=False, compare=False)
 
     def score(self, progress_weight: float) -> float:
         return self.secondary * self.influence * (1.0 + progress_weight * self.progress)
@@ -136,6 +139,7 @@ def look_ahead(
     # are taken in clue order at the end all the same, so a cell's score does not depend on it.
     expected = known + sum(float(analysis.probability(n)) for n in around if flat[n] == COVERED)
     looked = {}  # clue -> (weight, next safety, cells it proves)
+    afters = {}  # clue -> the analysis after it
     for clue in sorted(range(known, known + unknown + 1), key=lambda v: (abs(v - expected), v)):
         # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
         if exact_weights and (secondary + left * ceiling) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
@@ -159,6 +163,7 @@ def look_ahead(
         secondary += weight * next_safe  # running sums, for the cut above
         progress += weight * bool(proved)
         looked[clue] = (weight, next_safe, len(proved))
+        afters[clue] = after
     outcomes = len(looked)  # clues the cell can show
     secondary = progress = total = 0.0
     for clue in sorted(looked):
@@ -184,6 +189,7 @@ def look_ahead(
         influence=influence,
         implied_safe=frozenset(implied),
         next_cell=next(iter(next_cells)) if len(next_cells) == 1 else None,
+        afters=afters,
     )
 
 

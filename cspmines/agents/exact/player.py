@@ -157,6 +157,7 @@ class ExactAgent(SeededAgent):
         self.safe: set = set()
         self.mines: set = set()
         self.search_failed_at: int | None = None  # layouts when the cost search last ran out of budget
+        self.foreseen: dict = {}  # clue -> analysis, for the cell the last look-ahead guess opened
 
     def _worth_searching(self, count: int | None) -> bool:
         """Whether the least-cost search may finish on ``count`` layouts: within ``cost_search``, and
@@ -196,10 +197,17 @@ class ExactAgent(SeededAgent):
         return Action.open(self._guess(position, analysis))
 
     def _solve(self, position: Position):
-        """The engine's analysis, the mines this agent proved shown as flags."""
+        """The engine's analysis, the mines this agent proved shown as flags: the look-ahead's own
+        analysis of the board when the guess showed a clue it weighed and nothing else changed."""
         backend, max_chain = self.options.backend, self.options.max_chain
+        seen = self._seen_by_engine(position)
+        foreseen, self.foreseen = self.foreseen, {}
+        if max_chain is None:  # a cut solve is not what the look-ahead counted
+            for after in foreseen.values():
+                if after.position.mines == seen.mines and np.array_equal(after.position.grid, seen.grid):
+                    return after
         try:
-            return solve(self._seen_by_engine(position), backend=backend, max_chain=max_chain)
+            return solve(seen, backend=backend, max_chain=max_chain)
         except InconsistentPositionError:
             # only a wrong flag of the caller's can do this; fall back to the position alone
             self.mines.clear()
@@ -276,7 +284,9 @@ class ExactAgent(SeededAgent):
                 return played[0], "pocket"
         if options.looks_ahead:
             cells, multipliers = candidates(analysis, choice, spread, options, exclude=self.mines)
-            return best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread)).cell, "look-ahead"
+            chosen = best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread))
+            self.foreseen = chosen.afters  # the next solve is one of these when the cell shows a clue
+            return chosen.cell, "look-ahead"
         return choice, "least risk"
 
     def _minesearch_guess(self, position: Position, analysis, objective: str) -> tuple[int, str]:
