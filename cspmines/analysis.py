@@ -331,6 +331,7 @@ class Kept:
         self.undecided, self.mines_left = after if after is not None else (len(settled.system.cells), settled.system.mines_left)
         self._chain_of: dict | None = None
         self._rest_set: frozenset | None = None
+        self._rules: dict = {}
 
     @property
     def rest_set(self) -> frozenset:
@@ -347,9 +348,13 @@ class Kept:
         return self._chain_of
 
     def rules_of(self, index: int) -> list:
-        """Chain ``index``'s rules over cells again (its boxes hold them by local index)."""
-        component = self.components[index]
-        return [
-            Rule(frozenset(c for b in rule.boxes for c in component.boxes[b].cells), rule.mines, rule.label)
-            for rule in component.rules
-        ]
+        """Chain ``index``'s rules over cells again (its boxes hold them by local index); made once
+        per chain, as a look-ahead reveals the same chains for clue after clue."""
+        rules = self._rules.get(index)
+        if rules is None:
+            component = self.components[index]
+            rules = self._rules[index] = [
+                Rule(frozenset(c for b in rule.boxes for c in component.boxes[b].cells), rule.mines, rule.label)
+                for rule in component.rules
+            ]
+        return rules
