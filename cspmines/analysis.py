@@ -315,8 +315,9 @@ class Kept:
     """What a full solve keeps on its analysis (``analysis.kept``) for
     :func:`cspmines.reveal.solve_revealed`: the settled system, its chains and their
     counts, the cells no clue touches, and how they were counted. A reveal's analysis keeps
-    the same for the board after its clue; its system's rules are then those of the chains
-    alone, and ``undecided`` and ``mines_left`` are given as counted there."""
+    the same for the board after its clue, so it can be revealed again: its chains and
+    settled cells are the new board's, ``after`` gives its undecided cells and mines left,
+    and the settled system's rules are not read (the chains hold them)."""
 
     def __init__(self, settled, given_mines_left, components, counts, rest, density, backend, engine, *, after=None):
         self.settled = settled
