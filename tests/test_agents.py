@@ -213,7 +213,7 @@ def test_weigh_ranks_first_the_cell_the_look_ahead_opens(options):
     """On every look-ahead guess of seeded expert games, the first of ``weigh`` is the guess, and
     every view is whole (not cut short) and ranked as described."""
     from cspmines.agents.exact import ExactAgent
-    from cspmines.agents.exact.lookahead import look_ahead
+    from cspmines.agents.exact.lookahead import SCORE_TIE, look_ahead
 
     checked = 0
     for i in range(12):
@@ -229,7 +229,7 @@ def test_weigh_ranks_first_the_cell_the_look_ahead_opens(options):
             assert not any(view.pruned for view in views)
             living = [view for view in views if not (view.dead and agent.options.avoid_dead)]
             scores = [view.score(agent.options.progress) for view in living]
-            assert scores == sorted(scores, reverse=True)
+            assert all(later <= earlier + SCORE_TIE for earlier, later in zip(scores, scores[1:]))  # ties in candidate order
             last = views[-1]  # a whole look, as look_ahead gives it
             assert last == look_ahead(seen["analysis"], last.cell, agent.options, influence=last.influence)
             checked += 1

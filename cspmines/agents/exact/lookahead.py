@@ -39,7 +39,7 @@ from ...reveal import solve_revealed
 from .hotspots import hotspot_ratio
 from .options import ExactOptions
 
-__all__ = ["Lookahead", "PLAIN", "best_guess", "clue_is_settled", "look_ahead"]
+__all__ = ["Lookahead", "PLAIN", "SCORE_TIE", "best_guess", "clue_is_settled", "look_ahead", "ranked"]
 
 #: Secondary safety as defined: no blend, no progress bonus (the look-ahead's own defaults).
 PLAIN = ExactOptions(blend=0.0, progress=0.0)
@@ -255,6 +255,29 @@ def _next_safety(after, blend: float, living: bool = False) -> float:
     return (1.0 - blend) * best + blend * second
 
 
+#: Scores closer than this are a tie (the earlier cell wins): two cells worth the same, their sums
+#: taken in another order, differ in the last bits, and rounding must not choose between them.
+SCORE_TIE = 1e-12
+
+
+def ranked(views: list, key) -> list:
+    """``views`` best first by ``key`` as :func:`best_guess` picks: each place goes to the first view
+    not beaten by more than :data:`SCORE_TIE` (so ties keep the given order).
+
+    >>> ranked(["a", "b", "c"], {"a": 0.5, "b": 0.5 + 1e-15, "c": 0.7}.get)
+    ['c', 'a', 'b']
+    """
+    left, order = list(views), []
+    while left:
+        best = left[0]
+        for view in left[1:]:
+            if key(view) > key(best) + SCORE_TIE:
+                best = view
+        order.append(best)
+        left.remove(best)
+    return order
+
+
 def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None, hotspots=()) -> Lookahead:
     """The cell of ``cells`` with the best score (secondary safety with the progress bonus,
     times the 50/50 influence multiplier ``influence[cell]`` where one is given).
@@ -270,7 +293,8 @@ def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None
     complex domination: it is the next move whatever happens, so it goes first).
 
     Cells are looked at in the order given, each cut short once it cannot
-    beat the best so far (ties go to the earlier cell). With ``avoid_dead``
+    beat the best so far (ties go to the earlier cell, scores within 1e-12
+    counting as ties). With ``avoid_dead``
     a dead cell is chosen only when every cell is dead, and then the one of
     best secondary safety.
 
@@ -288,7 +312,7 @@ def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None
             analysis,
             cell,
             options,
-            bound=best_score,
+            bound=best_score + SCORE_TIE,
             influence=1.0 if influence is None else influence.get(cell, 1.0),
             hotspots=hotspots,
             follow_next=options.dominance,
@@ -297,9 +321,9 @@ def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None
             continue
         if view.dead and options.avoid_dead:
             dead.append(view)
-        elif view.score(progress_weight) > best_score:
+        elif view.score(progress_weight) > best_score + SCORE_TIE:
             best, best_score = view, view.score(progress_weight)
-    best = best if best is not None else max(dead, key=lambda view: view.secondary)
+    best = best if best is not None else ranked(dead, lambda view: view.secondary)[0]
     if options.dominance:
         safer = [c for c in best.implied_safe if 1.0 - float(analysis.probability(c)) > best.safety + 1e-9]
         after_every_clue = best.next_cell

@@ -50,7 +50,7 @@ from ..base import Action, SeededAgent
 from .candidates import candidates
 from .endgame import best_move, pocket_move
 from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
-from .lookahead import PLAIN, best_guess, look_ahead
+from .lookahead import PLAIN, best_guess, look_ahead, ranked
 from .objectives import MINES, OPENINGS, cheapest_move, information_per_cost
 from .options import DEFAULT, ExactOptions
 
@@ -354,7 +354,5 @@ class ExactAgent(SeededAgent):
         views = [look_ahead(analysis, cell, options, influence=(multipliers or {}).get(cell, 1.0), hotspots=hotspots) for cell in cells]
         living = [view for view in views if not (view.dead and options.avoid_dead)]
         dead = [view for view in views if view.dead and options.avoid_dead]
-        living.sort(key=lambda view: -view.score(options.progress))
-        dead.sort(key=lambda view: -view.secondary)
-        return living + dead
+        return ranked(living, lambda view: view.score(options.progress)) + ranked(dead, lambda view: view.secondary)
 
