@@ -38,17 +38,22 @@ def same(position: Position, analysis, cell: int, clue: int) -> str:
     return "agree"
 
 
-def test_revealing_a_clue_equals_a_full_solve_on_random_small_positions():
-    rng = np.random.default_rng(5)
-    seen = {"agree": 0, "impossible": 0}
-    positions = 0
-    while positions < 400:
+def solved_positions(seed: int, count: int):
+    """``count`` consistent random small positions and their full solves (a density where no total)."""
+    rng = np.random.default_rng(seed)
+    while count:
         position = random_position(rng, max_covered=12)
         try:
             analysis = solve(position) if position.mines is not None else solve(position, density=0.25)
         except (InconsistentPositionError, MissingTotalError):
             continue
-        positions += 1
+        count -= 1
+        yield position, analysis
+
+
+def test_revealing_a_clue_equals_a_full_solve_on_random_small_positions():
+    seen = {"agree": 0, "impossible": 0}
+    for position, analysis in solved_positions(5, 400):
         assert analysis.kept is not None
         for cell in position.covered_cells:
             for clue in range(9):
@@ -88,17 +93,9 @@ def test_without_what_a_full_solve_keeps_it_solves_in_full():
 
 def test_a_revealed_analysis_can_be_revealed_again():
     """What a reveal keeps is a full solve's: a second clue revealed from it gives the full solve of
-    both clues, on random positions and on positions from expert play."""
-    rng = np.random.default_rng(11)
+    both clues (random small positions; the agent's test below covers expert play)."""
     seen = {"agree": 0, "impossible": 0}
-    positions = 0
-    while positions < 250:
-        position = random_position(rng, max_covered=12)
-        try:
-            analysis = solve(position) if position.mines is not None else solve(position, density=0.25)
-        except (InconsistentPositionError, MissingTotalError):
-            continue
-        positions += 1
+    for position, analysis in solved_positions(11, 250):
         for first in position.covered_cells[:3]:
             for clue in range(9):
                 try:
