@@ -77,9 +77,9 @@ def hill_results(classes: Path, suite: Suite, kept: Path | None = None) -> tuple
     (None when the results were read back from ``kept``, a CSV of an earlier run of every game)."""
     if kept is not None and kept.exists():
         with kept.open() as handle:
-            won = read_hill_csv(handle)
-        if len(won) == suite.games:
-            return won, None
+            earlier = read_hill_csv(handle)
+        if len(earlier) == suite.games:
+            return earlier, None
     with tempfile.TemporaryDirectory() as scratch:
         boards, results = Path(scratch) / "boards.jsonl", Path(scratch) / "hill.csv"
         boards.write_text("".join(board_for(suite, i).to_json() + "\n" for i in range(suite.games)))
@@ -91,10 +91,10 @@ def hill_results(classes: Path, suite: Suite, kept: Path | None = None) -> tuple
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         with results.open() as handle:
-            won = read_hill_csv(handle)
+            played = read_hill_csv(handle)
         if kept is not None:
             shutil.copyfile(results, kept)
-    return won, cpu
+    return played, cpu
 
 
 def main(argv=None) -> int:

@@ -125,8 +125,8 @@ def test_the_agent_takes_its_look_aheads_analysis_as_the_next_solve(monkeypatch)
         agent = make_agent("exact")
         shown = []  # the position each move was asked on
         act = agent.act
-        agent.act = lambda position: shown.append(position) or act(position)
-        agent.on_analysis = lambda analysis: analyses.append((shown[-1], analysis))
+        agent.act = lambda position, shown=shown, act=act: shown.append(position) or act(position)
+        agent.on_analysis = lambda analysis, shown=shown: analyses.append((shown[-1], analysis))
         play(agent, new_game(suite, i), seed=agent_seed(suite, i))
     assert len(analyses) > len(solves) > 0  # some were the look-ahead's
     for position, analysis in analyses:
