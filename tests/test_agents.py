@@ -303,3 +303,43 @@ def test_single_clue_deductions_are_the_cells_single_rules_force():
         assert single_clue_deductions(position, flags) == expected, (str(position), flags)
         proved += bool(expected[0] or expected[1])
     assert proved > 1000
+
+
+def test_the_watch_over_a_game_knows_what_the_full_pass_knows():
+    """Called move after move, :class:`SingleClueWatch` returns only true facts (each is the full
+    pass's), and what it has returned so far covers everything the full pass proves; after an undo
+    (cells covered again) and after a wrong flag it still agrees."""
+    from cspmines.agents.exact.deductions import SingleClueWatch, single_clue_deductions
+    from cspmines.position import COVERED, FLAG, Position
+
+    rng = np.random.default_rng(5)
+    calls = new_facts = 0
+    for game_seed in range(30):
+        board = Board.random("intermediate", seed=game_seed, first_click="safe")
+        game = Game(board, rules="classic")
+        watch, known_safe, known_mines, history = SingleClueWatch(), set(), set(), []
+        while game.status == "playing":
+            position = game.position
+            history.append(position)
+            if rng.random() < 0.05 and len(history) > 3:  # an undo: an earlier board seen again
+                position = history[-3]
+            if rng.random() < 0.03:  # a wrong flag: every covered cell would do, the first safe one is wrong
+                wrong = next(c for c in position.covered_cells if not board.is_mine(c))
+                grid = position.grid.copy()
+                grid.flat[wrong] = FLAG
+                position = Position(grid, mines=position.mines)
+            flat = position.grid.ravel()
+            known_safe = {c for c in known_safe if flat[c] == COVERED}
+            known_mines = {c for c in known_mines if flat[c] == COVERED}
+            full = single_clue_deductions(position, known_mines)
+            safe, mines = watch(position, known_mines)
+            calls += 1
+            new_facts += len(safe) + len(mines)
+            assert safe <= full[0] and mines <= full[1], game_seed
+            known_safe |= safe
+            known_mines |= mines
+            assert full[0] <= known_safe and full[1] <= known_mines, game_seed
+            open_now = [c for c in game.position.covered_cells if not board.is_mine(c)]  # the game's own board
+            move = min(set(open_now) & known_safe, default=open_now[0])
+            game.apply(Action.open(move))
+    assert calls > 1000 and new_facts > 1000

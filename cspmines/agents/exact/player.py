@@ -41,13 +41,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...constraints import neighbour_sum
 from ...errors import InconsistentPositionError
-from ...position import COVERED, FLAG, MINE, Position
+from ...position import COVERED, FLAG, Position
 from ...sampling import sample_layouts
 from ...solver import solve
 from ..base import Action, SeededAgent
 from .candidates import candidates
+from .deductions import SingleClueWatch, single_clue_deductions
 from .endgame import best_move, pocket_move
 from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
 from .lookahead import PLAIN, best_guess, look_ahead, ranked
@@ -85,37 +85,6 @@ class Guess:
     reason: str
     safety: float
     covered: int
-
-
-def single_clue_deductions(position: Position, known_mines: set) -> tuple[set, set]:
-    """(safe, mines) that single clues prove, counting ``known_mines`` as flags.
-
-    A clue whose covered neighbours must hold no more mines makes them safe;
-    one whose covered neighbours must all be mines makes them mines. (The
-    engine's :func:`~cspmines.constraints.settle_forced` repeats this to a
-    fixed point; one pass is what a move needs before the full solve.)
-
-    >>> single_clue_deductions(Position.from_string("3x2x1\\n1..\\n1.."), set())
-    (set(), set())
-    >>> single_clue_deductions(Position.from_string("3x1x1\\n01."), set())
-    (set(), {2})
-    """
-    grid = position.grid
-    if known_mines:
-        grid = grid.copy()
-        grid.flat[list(known_mines)] = FLAG
-    # the rules' cells and needs, for every clue at once (no rule objects: this runs every few moves)
-    covered = grid == COVERED
-    covered_around, known_around = neighbour_sum(np.stack((covered, (grid == FLAG) | (grid == MINE))))
-    clue = grid >= 0
-    need = np.where(clue, grid - known_around, 0)
-    if (clue & ((need < 0) | (need > covered_around))).any():
-        return set(), set()  # only a wrong flag of the caller's: the full solve reports it
-    front = clue & (covered_around > 0)
-    emptied, filled = neighbour_sum(np.stack((front & (need == 0), front & (need == covered_around))))
-    safe = set(np.flatnonzero(covered & (emptied > 0)).tolist())
-    mines = set(np.flatnonzero(covered & (filled > 0)).tolist())
-    return safe, mines
 
 
 class ExactAgent(SeededAgent):
@@ -158,6 +127,7 @@ class ExactAgent(SeededAgent):
         self.mines: set = set()
         self.search_failed_at: int | None = None  # layouts when the cost search last ran out of budget
         self.foreseen: dict = {}  # clue -> analysis, for the cell the last look-ahead guess opened
+        self.deductions = SingleClueWatch()  # single clues' proofs, read only where the board changed
 
     def _worth_searching(self, count: int | None) -> bool:
         """Whether the least-cost search may finish on ``count`` layouts: within ``cost_search``, and
@@ -180,7 +150,7 @@ class ExactAgent(SeededAgent):
         self.safe = {c for c in self.safe if view[c] == COVERED}
         self.mines = {c for c in self.mines if view[c] == COVERED or view[c] == FLAG}
         if not self.safe or self.rules == "minesearch":
-            safe, mines = single_clue_deductions(position, self.mines)
+            safe, mines = self.deductions(position, self.mines)
             self.safe |= safe
             self.mines |= mines
         proved = self._proved_move(flat)
