@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import networkx as nx
@@ -75,6 +76,12 @@ class Component:
     @property
     def n_boxes(self) -> int:
         return len(self.boxes)
+
+    @functools.cached_property
+    def structure(self) -> tuple:
+        """What the component is apart from its cells and mines: each box's size and rules, each
+        rule's boxes (local numbering). Components of one structure are counted in the same order."""
+        return tuple((len(box.cells), box.rules) for box in self.boxes), tuple(rule.boxes for rule in self.rules)
 
     @property
     def n_rules(self) -> int:
@@ -150,6 +157,36 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     ((1, 5, 6), (3, 8, 9))
     """
     system = _without_duplicate_rules(system)
+    rules = system.rules
+    key = tuple((rule.cells, rule.label) for rule in rules)
+    layout = _RECENT_SPLITS.get(key)
+    if layout is None:
+        layout = _RECENT_SPLITS[key] = _split_layout(system)
+        while len(_RECENT_SPLITS) > _RECENT_LIMIT:
+            _RECENT_SPLITS.popitem(last=False)
+    else:
+        _RECENT_SPLITS.move_to_end(key)
+    components = []
+    for boxes, rule_ids, members, structure in layout:
+        component = Component(
+            boxes=boxes,
+            rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members)),
+        )
+        component.__dict__["structure"] = structure  # known already: spare the cached property its work
+        components.append(component)
+    return tuple(components)
+
+
+#: How recent systems split, by their rules' cells and labels (the mines play no part), least
+#: recently used out first. The look-ahead solves the board with each clue a cell can show: the
+#: same rules each time but one rule's mines, so the same chains.
+_RECENT_SPLITS: OrderedDict = OrderedDict()
+_RECENT_LIMIT = 512
+
+
+def _split_layout(system: ConstraintSystem) -> list[tuple]:
+    """The chains of ``system`` as (boxes, the system's rule indices, each rule's local boxes,
+    structure), in the order of their first cell."""
     boxes = group_boxes(system)
     boxes_of_rule: dict[int, list[int]] = {}
     for b, (_cells, rules) in enumerate(boxes):
@@ -161,26 +198,22 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     for joint in boxes_of_rule.values():
         if len(joint) > 1:  # a rule over one box joins nothing
             joined.union(*joint)
-    components = []
+    layout = []
     for box_set in joined.to_sets():
         box_ids = sorted(box_set)
-        rule_ids = sorted({r for b in box_ids for r in boxes[b][1]})
+        rule_ids = tuple(sorted({r for b in box_ids for r in boxes[b][1]}))
         local_rule = {r: i for i, r in enumerate(rule_ids)}
         local_box = {b: i for i, b in enumerate(box_ids)}
         members: dict[int, list[int]] = {r: [] for r in rule_ids}
         for b in box_ids:
             for r in boxes[b][1]:
                 members[r].append(local_box[b])
-        components.append(
-            Component(
-                boxes=tuple(Box(boxes[b][0], tuple(local_rule[r] for r in boxes[b][1])) for b in box_ids),
-                rules=tuple(
-                    LocalRule(tuple(members[r]), system.rules[r].mines, system.rules[r].label) for r in rule_ids
-                ),
-            )
-        )
-    components.sort(key=lambda c: c.boxes[0].cells[0])
-    return tuple(components)
+        local_boxes = tuple(Box(boxes[b][0], tuple(local_rule[r] for r in boxes[b][1])) for b in box_ids)
+        rule_boxes = tuple(tuple(members[r]) for r in rule_ids)
+        structure = (tuple((len(box.cells), box.rules) for box in local_boxes), rule_boxes)
+        layout.append((local_boxes, rule_ids, rule_boxes, structure))
+    layout.sort(key=lambda chain: chain[0][0].cells[0])
+    return layout
 
 
 def components_of(position) -> tuple[Component, ...]:

@@ -67,10 +67,7 @@ _RECENT_LIMIT = 2048
 def shape(component) -> tuple:
     """What a component's counts depend on: each box's size and rules, each rule's boxes and mines
     (in the component's local numbering; not the cells or the clues' labels)."""
-    return (
-        tuple((len(box.cells), box.rules) for box in component.boxes),
-        tuple((rule.boxes, rule.mines) for rule in component.rules),
-    )
+    return component.structure, tuple(rule.mines for rule in component.rules)
 
 
 def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCount | None:

@@ -18,6 +18,7 @@ A chain of four boxes, each rule over two neighbours, is counted end to end:
 from __future__ import annotations
 
 import heapq
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -50,7 +51,7 @@ def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[l
     can still reach the end: about half, on wide fronts, can not, and the
     weighted passes skip them.
     """
-    greedy = greedy_order(component)
+    greedy = _greedy_order_of_structure(component)
     steps = plan_order(component, greedy, key_digit_bits(component))
     if component.n_boxes < _RACE_FROM_BOXES or _cheap(steps, cap=_CHEAP_STATES_PER_BOX * component.n_boxes):
         return greedy, steps, None
@@ -60,6 +61,23 @@ def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[l
     order, live = _race(component, candidates, budget)
     return order, plan_order(component, order, key_digit_bits(component)), live
 
+
+def _greedy_order_of_structure(component: Component) -> list[int]:
+    """:func:`greedy_order`, kept for recent structures (it reads no cell and no mine count): a
+    clue's possible values make chains of one structure, counted one after another."""
+    key = component.structure
+    order = _RECENT_ORDERS.get(key)
+    if order is None:
+        order = _RECENT_ORDERS[key] = tuple(greedy_order(component))
+        while len(_RECENT_ORDERS) > _RECENT_LIMIT:
+            _RECENT_ORDERS.popitem(last=False)
+    else:
+        _RECENT_ORDERS.move_to_end(key)
+    return list(order)  # a copy: callers may keep or change it
+
+
+_RECENT_ORDERS: OrderedDict = OrderedDict()  # structure -> greedy order, least recently used out first
+_RECENT_LIMIT = 1024
 
 _RACE_FROM_BOXES = 40  # below this every order is cheap and racing would cost more than it saves
 _CHEAP_STATES_PER_BOX = 8  # a greedy order this cheap is kept without a race (mid-game fronts)

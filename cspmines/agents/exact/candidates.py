@@ -13,6 +13,8 @@ exact agent's options ask.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...constraints import neighbour_sum
 from ...position import COVERED, WITHHELD, Position
 from .options import ExactOptions
@@ -102,8 +104,11 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     if off and not off_front:  # the two most promising cells off the front
 
         picked.append(min(off, key=lambda c: (covered_around(c), c)))
-        beside_front = {n for f in front for n in position.neighbours(f)}  # once, not per cell
-        near = [c for c in off if any(n in beside_front for n in position.neighbours(c))]  # two steps from it
+        front_mask = np.zeros(position.size, dtype=bool)
+        front_mask[list(front)] = True
+        beside_front = neighbour_sum(front_mask.reshape(position.grid.shape)) > 0  # a neighbour on the front
+        two_steps = neighbour_sum(beside_front).ravel().tolist()  # a neighbour beside the front: two steps from it
+        near = [c for c in off if two_steps[c]]
         if near:
             picked.append(min(near, key=lambda c: (covered_around(c), c)))
     merged = sorted(dict.fromkeys(on_front + picked), key=lambda c: (-safety[c], covered_around(c), c))[:size]
