@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/divergence.py --hill CLASSES --preset expert --games 400 --seed 31 [--first-click opening]
     python benchmarks/divergence.py --against exact:lookahead=0 --preset expert --games 200
+    python benchmarks/divergence.py --hill CLASSES --along hill --games 1000 --layouts 20 --workers 2
 
 The exact agent plays game i of ``cspmines bench --preset P --seed S``
 exactly as the bench plays it. At each of its guesses the other player is
@@ -16,6 +17,17 @@ layouts are drawn uniformly from those the position allows
 (``sample_layouts``), each move is made on each layout, and the exact agent
 plays on to the end; the two moves meet the same layouts, so the difference
 in games won is paired.
+
+With ``--along hill`` the roles turn: Hill's solver plays the boards (its
+own moves, from a ``HillTrace`` driver compiled beside his classes: see
+``benchmarks/hill/HillTrace.java``), and at each of its guesses the exact
+agent is asked for its move on the same position; the play-outs are the
+same (the exact agent playing on after either move). This is the
+comparison that adds up: by the performance difference lemma, the win
+rate of his policy minus ours is the sum, over the positions *his* games
+reach, of what his move gains over ours with our play after it. Along our
+own games the same sum measures nothing of the kind, which is why no
+class there accounts for the gap.
 
 Each divergence is put in one class by what chose our move and how the two
 cells' exact chances of a mine compare right now:
@@ -43,6 +55,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from functools import partial
 from pathlib import Path
 
@@ -52,6 +65,7 @@ from cspmines.agents import ExactAgent, suggest
 from cspmines.bench import Suite, parallel_map
 from cspmines.bench.runner import agent_seed, new_game
 from cspmines.games import Board, Game, play
+from cspmines.position import COVERED
 from cspmines.sampling import sample_layouts
 
 CLASSES = ("first guess", "endgame", "50/50", "look-ahead, ours safer", "look-ahead, ours riskier", "look-ahead, as risky")
@@ -92,6 +106,50 @@ def hill_advice(classes: Path, suite: Suite, games: list) -> dict:
             where = None if answer["row"] is None else answer["row"] * suite.width + answer["col"]
             advice[(games[answer["line"]]["game"], answer["step"])] = where
     return advice
+
+
+def hill_games(classes: Path, suite: Suite) -> list:
+    """Hill's solver's own games on the suite's boards, as {"game", "won", "opens", "guessed"}: the cells it
+    opened after the first click, and which of them it did not call certain (``HillTrace``'s output)."""
+    first = new_game(suite, 0).board.first_click
+    row, col = divmod(first, suite.width)
+    with tempfile.TemporaryDirectory() as folder:
+        boards, out = Path(folder) / "boards.jsonl", Path(folder) / "trace.jsonl"
+        boards.write_text("".join(new_game(suite, i).board.to_json() + "\n" for i in range(suite.games)))
+        subprocess.run(["java", "-XX:ActiveProcessorCount=1", "-cp", str(classes), "HillTrace", str(boards), str(out), str(row), str(col)],
+                       check=True, capture_output=True)
+        traces = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+    games = []
+    for trace in traces:
+        moves = [(r * suite.width + c, bool(certain)) for r, c, certain in trace["moves"]]
+        game = new_game(suite, trace["index"])  # the first click made; his later moves replayed
+        kept = []
+        for cell, certain in moves:
+            if game.status == "playing" and game.position.grid.flat[cell] == COVERED:  # his solver returns a batch of
+                kept.append((cell, certain))  # moves at once: a cell a zero before it opened is passed over, as his game does
+                game.apply(Action.open(cell))
+        moves = kept
+        if game.won != trace["won"]:
+            raise RuntimeError(f"board {trace['index']}: Hill's game replayed here does not end as his did")
+        games.append({"game": trace["index"], "won": trace["won"], "opens": [cell for cell, _ in moves],
+                      "guessed": [not certain for _, certain in moves]})
+    return games
+
+
+def our_advice(suite: Suite, game: dict) -> list:
+    """At each guess of another player's ``game``: (step, our cell, our rule, first guess or not), or
+    (step, None, ...) where the exact agent proves a cell safe there (no guess of ours to compare)."""
+    out = []
+    guesses = 0
+    for step, guessed in enumerate(game["guessed"]):
+        if not guessed:
+            continue
+        guesses += 1
+        position = position_after(suite, game["game"], game["opens"][:step])
+        advice = suggest(position, "exact", seed=agent_seed(suite, game["game"]))
+        cell = None if advice.action.certain or advice.action.kind != "open" else advice.action.cell
+        out.append((step, cell, advice.reason, guesses == 1))
+    return out
 
 
 def agent_advice(spec: str, suite: Suite, game: dict) -> dict:
@@ -164,6 +222,8 @@ def main(argv=None) -> int:
     parser.add_argument("--first-click", default="safe", choices=("safe", "opening"))
     parser.add_argument("--layouts", type=int, default=40, help="play-outs per move of a divergence")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--along", choices=("ours", "hill"), default="ours",
+                        help="whose games to walk: ours (the other player advises) or Hill's (the exact agent advises)")
     args = parser.parse_args(argv)
     suite = Suite.create(agents=["exact"], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
     other = f"cspmines {args.against}" if args.against else "Hill's solver"
@@ -176,6 +236,13 @@ def main(argv=None) -> int:
             return 0
     print(f"{args.games} classic {args.preset} boards, first click {args.first_click}, seed {args.seed}: "
           f"the exact agent against {other}, {args.layouts} play-outs a move")
+    if args.along == "hill":
+        if args.against:
+            parser.error("--along hill walks Hill's games: it takes --hill, not --against")
+        if not (Path(args.hill) / "HillTrace.class").exists():
+            print("peer not run: no HillTrace among Hill's classes (compile benchmarks/hill/HillTrace.java beside them)")
+            return 0
+        return along_hill(args, suite)
     games = parallel_map(partial(our_game, suite), range(args.games), workers=args.workers)
     if args.against:
         advice = {}
@@ -206,6 +273,39 @@ def main(argv=None) -> int:
     won = sum(game["won"] for game in games)
     print(f"ours won {won} of {len(games)}; {asked} of our guesses compared: {other} picks the same cell {same} times, "
           f"another {len(found)} times")
+    report(found, verdicts, len(games))
+    return 0
+
+
+def along_hill(args, suite: Suite) -> int:
+    """Walk Hill's games: at each of his guesses, the exact agent's move and both valued by play-outs."""
+    games = hill_games(Path(args.hill), suite)
+    advice = parallel_map(partial(our_advice, suite), games, workers=args.workers)
+    asked = same = proved = 0
+    found = []
+    for game, answers in zip(games, advice):
+        for step, ours, reason, first in answers:
+            asked += 1
+            theirs = game["opens"][step]
+            if ours is None:
+                proved += 1
+                continue
+            if ours == theirs:
+                same += 1
+                continue
+            analysis = solve(position_after(suite, game["game"], game["opens"][:step]))
+            kind = classify(reason or "", first, analysis.probability(ours), analysis.probability(theirs))
+            found.append((kind, (suite, game["game"], game["opens"][:step], ours, theirs, args.layouts)))
+    verdicts = parallel_map(play_out, [task for _, task in found], workers=args.workers)
+    won = sum(game["won"] for game in games)
+    print(f"Hill's solver won {won} of {len(games)}; at its {asked} guesses the exact agent proves a cell safe {proved} times, "
+          f"picks the same cell {same} times, another {len(found)} times")
+    report(found, verdicts, len(games))
+    return 0
+
+
+def report(found: list, verdicts: list, games: int) -> None:
+    """The table of divergences by class: play-outs' verdicts, points of win rate ours loses per 100 games."""
     print(f"{'class':>26} {'divergences':>11} {'ours better':>11} {'theirs better':>13} {'points lost /100 games (95%)':>30}")
     everything = []
     for name in CLASSES:
@@ -213,11 +313,10 @@ def main(argv=None) -> int:
         everything += mine
         better = sum(1 for pairs in mine if sum(int(t) - int(o) for o, t in pairs) < 0)
         worse = sum(1 for pairs in mine if sum(int(t) - int(o) for o, t in pairs) > 0)
-        lost, half = points(mine, len(games))
+        lost, half = points(mine, games)
         print(f"{name:>26} {len(mine):11d} {better:11d} {worse:13d} {lost:+18.2f} ({lost - half:+.2f} .. {lost + half:+.2f})")
-    lost, half = points(everything, len(games))
+    lost, half = points(everything, games)
     print(f"{'all':>26} {len(everything):11d} {'':>11} {'':>13} {lost:+18.2f} ({lost - half:+.2f} .. {lost + half:+.2f})")
-    return 0
 
 
 if __name__ == "__main__":

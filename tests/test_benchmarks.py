@@ -29,6 +29,7 @@ RUNS = [
     ("losses.py", ["--games", "4", "--preset", "beginner", "--workers", "1"], "lost games by the number of the fatal guess"),
     ("divergence.py", ["--games", "3", "--preset", "beginner", "--against", "exact:lookahead=0", "--layouts", "2"], "points lost"),
     ("divergence.py", ["--games", "1", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
+    ("divergence.py", ["--games", "1", "--preset", "beginner", "--hill", "{tmp}", "--along", "hill"], "peer not run"),
     ("peers.py", ["--games", "2", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
     ("web.py", ["--filter", "expert-5-013", "--repeats", "1"], "a request"),
