@@ -222,6 +222,7 @@ def main(argv=None) -> int:
     parser.add_argument("--first-click", default="safe", choices=("safe", "opening"))
     parser.add_argument("--layouts", type=int, default=40, help="play-outs per move of a divergence")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", help="write each divergence (position, both cells, class, play-outs) to this JSON Lines file")
     parser.add_argument("--along", choices=("ours", "hill"), default="ours",
                         help="whose games to walk: ours (the other player advises) or Hill's (the exact agent advises)")
     args = parser.parse_args(argv)
@@ -270,6 +271,7 @@ def main(argv=None) -> int:
             kind = classify(game["reasons"][guesses - 1], guesses == 1, analysis.probability(ours), analysis.probability(theirs))
             found.append((kind, (suite, game["game"], game["opens"][:step], ours, theirs, args.layouts)))
     verdicts = parallel_map(play_out, [task for _, task in found], workers=args.workers)
+    keep(args.out, found, verdicts)
     won = sum(game["won"] for game in games)
     print(f"ours won {won} of {len(games)}; {asked} of our guesses compared: {other} picks the same cell {same} times, "
           f"another {len(found)} times")
@@ -297,11 +299,22 @@ def along_hill(args, suite: Suite) -> int:
             kind = classify(reason or "", first, analysis.probability(ours), analysis.probability(theirs))
             found.append((kind, (suite, game["game"], game["opens"][:step], ours, theirs, args.layouts)))
     verdicts = parallel_map(play_out, [task for _, task in found], workers=args.workers)
+    keep(args.out, found, verdicts)
     won = sum(game["won"] for game in games)
     print(f"Hill's solver won {won} of {len(games)}; at its {asked} guesses the exact agent proves a cell safe {proved} times, "
           f"picks the same cell {same} times, another {len(found)} times")
     report(found, verdicts, len(games))
     return 0
+
+
+def keep(path, found: list, verdicts: list) -> None:
+    """Each divergence as a JSON line (game, the moves before it, class, our cell, theirs, play-out pairs)."""
+    if not path:
+        return
+    with open(path, "w") as out:
+        for (kind, (_suite, game, opens, ours, theirs, _layouts)), pairs in zip(found, verdicts):
+            out.write(json.dumps({"game": game, "opens": opens, "class": kind, "ours": ours, "theirs": theirs,
+                                  "pairs": [[int(a), int(b)] for a, b in pairs]}) + "\n")
 
 
 def report(found: list, verdicts: list, games: int) -> None:
