@@ -68,7 +68,8 @@ from cspmines.games import Board, Game, play
 from cspmines.position import COVERED
 from cspmines.sampling import sample_layouts
 
-CLASSES = ("first guess", "endgame", "50/50", "look-ahead, ours safer", "look-ahead, ours riskier", "look-ahead, as risky")
+CLASSES = ("first guess", "endgame", "50/50", "look-ahead, ours safer", "look-ahead, ours riskier", "look-ahead, as risky",
+           "a safe cell was left")
 
 
 def our_game(suite: Suite, i: int) -> dict:
@@ -137,8 +138,8 @@ def hill_games(classes: Path, suite: Suite) -> list:
 
 
 def our_advice(suite: Suite, game: dict) -> list:
-    """At each guess of another player's ``game``: (step, our cell, our rule, first guess or not), or
-    (step, None, ...) where the exact agent proves a cell safe there (no guess of ours to compare)."""
+    """At each guess of another player's ``game``: (step, our cell, our rule, first guess or not); the rule
+    is None where the exact agent proves a cell safe there and opens it."""
     out = []
     guesses = 0
     for step, guessed in enumerate(game["guessed"]):
@@ -147,8 +148,8 @@ def our_advice(suite: Suite, game: dict) -> list:
         guesses += 1
         position = position_after(suite, game["game"], game["opens"][:step])
         advice = suggest(position, "exact", seed=agent_seed(suite, game["game"]))
-        cell = None if advice.action.certain or advice.action.kind != "open" else advice.action.cell
-        out.append((step, cell, advice.reason, guesses == 1))
+        certain = advice.action.certain or advice.action.kind != "open"
+        out.append((step, advice.action.cell, None if certain else advice.reason or "", guesses == 1))
     return out
 
 
@@ -289,20 +290,24 @@ def along_hill(args, suite: Suite) -> int:
         for step, ours, reason, first in answers:
             asked += 1
             theirs = game["opens"][step]
-            if ours is None:
-                proved += 1
-                continue
             if ours == theirs:
                 same += 1
                 continue
             analysis = solve(position_after(suite, game["game"], game["opens"][:step]))
-            kind = classify(reason or "", first, analysis.probability(ours), analysis.probability(theirs))
+            if reason is None:  # a safe cell was there to open: his move is a guess only if his cell is not safe too
+                if analysis.probability(theirs) == 0:
+                    same += 1
+                    continue
+                proved += 1
+                kind = "a safe cell was left"
+            else:
+                kind = classify(reason, first, analysis.probability(ours), analysis.probability(theirs))
             found.append((kind, (suite, game["game"], game["opens"][:step], ours, theirs, args.layouts)))
     verdicts = parallel_map(play_out, [task for _, task in found], workers=args.workers)
     keep(args.out, found, verdicts)
     won = sum(game["won"] for game in games)
-    print(f"Hill's solver won {won} of {len(games)}; at its {asked} guesses the exact agent proves a cell safe {proved} times, "
-          f"picks the same cell {same} times, another {len(found)} times")
+    print(f"Hill's solver won {won} of {len(games)}; at its {asked} guesses his cell is not safe while the exact agent proves "
+          f"another safe {proved} times, it picks the same cell (or another safe one) {same} times, another {len(found)} times")
     report(found, verdicts, len(games))
     return 0
 
