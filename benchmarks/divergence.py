@@ -37,7 +37,9 @@ cells' exact chances of a mine compare right now:
 * ``50/50``: our forced or pseudo 50/50 rule chose it;
 * ``look-ahead, ours safer`` / ``ours riskier`` / ``as risky``: the look-ahead
   (or the least-risk rule) chose it, and the other cell is riskier, safer, or
-  exactly as risky now (a tie-break).
+  exactly as risky now (a tie-break);
+* ``a safe cell was left`` (walking Hill's games only): our agent proves a
+  cell safe where his solver guesses a cell that is not.
 
 Printed: the guesses compared, how often the other picks our cell, and per
 class the divergences, the play-outs' verdicts and the points of win rate
