@@ -90,7 +90,8 @@ class ExactOptions:
     margin : float
         A candidate's safety may be this fraction below the best cell's.
     progress : float
-        Score bonus: secondary safety times ``1 + progress * P(safe and its clue proves a cell)``.
+        Score bonus: secondary safety times ``1 + progress * P(safe and its clue proves a cell)``
+        (the default, 0.001, only breaks ties between cells otherwise worth the same).
     avoid_dead : bool
         Never choose a dead cell (its clue is the same in every layout where
         it is safe) while a living candidate remains.
@@ -114,7 +115,8 @@ class ExactOptions:
     linked : bool
         Count as progress only a clue that proves more than the cells safe whenever the guess is.
     living : bool
-        Seek the next move among cells whose clue is not yet known.
+        Seek the next move among cells whose clue is not yet known (a safe cell
+        that can tell nothing does not make the next move safe).
     off_front : int
         Look ahead from up to this many cells off the front too; 0 keeps the two most promising.
     space : int
@@ -162,9 +164,9 @@ class ExactOptions:
 
     backend: str = "auto"
     max_chain: int | None = None
-    lookahead: int = 5
-    margin: float = 0.05
-    progress: float = 0.2
+    lookahead: int = 30
+    margin: float = 0.1
+    progress: float = 0.001
     avoid_dead: bool = True
     fifty_fifty: bool = True
     endgame: int = 1000
@@ -173,7 +175,7 @@ class ExactOptions:
     influence: float = 0.9
     dominance: bool = False
     linked: bool = False
-    living: bool = False
+    living: bool = True
     off_front: int = 0
     space: int = 0
     hotspots: bool = False
