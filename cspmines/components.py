@@ -26,7 +26,7 @@ import networkx as nx
 
 from .constraints import ConstraintSystem
 
-__all__ = ["Box", "LocalRule", "Component", "components_of", "group_boxes", "split_components"]
+__all__ = ["Box", "LocalRule", "Component", "components_of", "forget_recent_splits", "group_boxes", "split_components"]
 
 
 @dataclass(frozen=True)
@@ -182,6 +182,11 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
 #: same rules each time but one rule's mines, so the same chains.
 _RECENT_SPLITS: OrderedDict = OrderedDict()
 _RECENT_LIMIT = 512
+
+
+def forget_recent_splits() -> None:
+    """Forget how recent systems split (see :func:`cspmines.counting.forget_recent`)."""
+    _RECENT_SPLITS.clear()
 
 
 def _split_layout(system: ConstraintSystem) -> list[tuple]:

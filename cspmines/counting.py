@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from .backends import Budget, ComponentCount
-from .components import Component
+from .backends.ordering import forget_recent_orders
+from .components import Component, forget_recent_splits
 from .errors import BudgetExceededError
 
-__all__ = ["count_chains", "count_smallest_first", "shape"]
+__all__ = ["count_chains", "count_smallest_first", "forget_recent", "shape"]
 
 
 def count_chains(engine, components) -> list:
@@ -62,6 +63,25 @@ def count_smallest_first(engine, components, budget: Budget, *, cache: bool = Fa
 #: spent as asked).
 _RECENT_COUNTS: OrderedDict = OrderedDict()
 _RECENT_LIMIT = 2048
+
+
+def forget_recent() -> None:
+    """Empty the engine's memories of recent chains: their counts, how systems split into
+    chains (:mod:`cspmines.components`) and the counting orders (:mod:`cspmines.backends.ordering`).
+
+    Answers never depend on them, only the time taken: a benchmark that
+    times players one after another on the same board calls this before
+    each game, or every player after the first would find the board's
+    chains counted already.
+
+    >>> from cspmines import Position, solve
+    >>> _ = solve(Position.from_string("3x1x1\\n.1."))
+    >>> forget_recent(); len(_RECENT_COUNTS)
+    0
+    """
+    _RECENT_COUNTS.clear()
+    forget_recent_splits()
+    forget_recent_orders()
 
 
 def shape(component) -> tuple:

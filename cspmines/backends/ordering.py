@@ -29,7 +29,7 @@ from ..components import Component
 from .base import Budget
 from .steps import Step, advance_array, advance_set, key_digit_bits, live_states, plan_order
 
-__all__ = ["elimination_order", "front_width", "greedy_order", "plan_steps"]
+__all__ = ["elimination_order", "forget_recent_orders", "front_width", "greedy_order", "plan_steps"]
 
 
 def elimination_order(component: Component, *, budget: Budget | None = None) -> list[int]:
@@ -78,6 +78,11 @@ def _greedy_order_of_structure(component: Component) -> list[int]:
 
 _RECENT_ORDERS: OrderedDict = OrderedDict()  # structure -> greedy order, least recently used out first
 _RECENT_LIMIT = 1024
+
+
+def forget_recent_orders() -> None:
+    """Forget the orders of recent structures (see :func:`cspmines.counting.forget_recent`)."""
+    _RECENT_ORDERS.clear()
 
 _RACE_FROM_BOXES = 40  # below this every order is cheap and racing would cost more than it saves
 _CHEAP_STATES_PER_BOX = 8  # a greedy order this cheap is kept without a race (mid-game fronts)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..agents import make_agent
+from ..counting import forget_recent
 from ..games import Game, play
 from .records import read_records
 from .stats import summarize
@@ -67,6 +68,7 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
     ('exact', 0, 'won')
     """
     base = {"agent": agent, "game": i, **suite.config}
+    forget_recent()  # each game timed from the same start, whichever players met this board before it
     try:
         record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i))
     except Exception as error:  # reported with its game; the suite goes on
