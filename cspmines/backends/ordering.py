@@ -84,6 +84,7 @@ def forget_recent_orders() -> None:
     """Forget the orders of recent structures (see :func:`cspmines.counting.forget_recent`)."""
     _RECENT_ORDERS.clear()
 
+
 _RACE_FROM_BOXES = 40  # below this every order is cheap and racing would cost more than it saves
 _CHEAP_STATES_PER_BOX = 8  # a greedy order this cheap is kept without a race (mid-game fronts)
 
