@@ -181,16 +181,17 @@ def run_suite(
     played_now, interrupted, errors = 0, False, []
     # games with an outcome and games won, for the bar (a study's task may record no outcome): kept
     # as running totals, since rescanning every record after each batch is quadratic in the games
-    outcomes = [sum(1 for r in records if "won" in r), sum(1 for r in records if r.get("won"))]
+    decided = sum(1 for r in records if "won" in r)
+    won = sum(1 for r in records if r.get("won"))
 
     def accept(batch: list) -> None:
-        nonlocal played_now
+        nonlocal played_now, decided, won
         for record in batch:
             records.append(record)
             played_now += 1
             if "won" in record:
-                outcomes[0] += 1
-                outcomes[1] += bool(record["won"])
+                decided += 1
+                won += bool(record["won"])
             if "error" in record:
                 errors.append(record)
                 print(f"cspmines bench: game {record['game']} of {record['agent']} failed: {record['error']}", file=sys.stderr)
@@ -198,8 +199,8 @@ def run_suite(
                 sink.write(json.dumps(record) + "\n")
                 sink.flush()
         bar.update(len(batch))
-        if outcomes[0]:
-            bar.set_postfix(win_rate=f"{outcomes[1] / outcomes[0]:.3f}")
+        if decided:
+            bar.set_postfix(win_rate=f"{won / decided:.3f}")
 
     try:
         if executor == "ray":
