@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from cspmines import Position, solve
+from cspmines.agents.exact import ExactAgent
 from cspmines.agents.exact.candidates import shortlist
 from cspmines.agents.exact.fifty_fifty import forced_fifty_fifty
 from cspmines.agents.exact.lookahead import PLAIN, look_ahead
@@ -529,3 +530,26 @@ def test_the_single_safest_cell_after_every_clue_matches_its_definition():
             assert look_ahead(analysis, cell, follow_next=True).next_cell == expected, (str(position), cell)
             found += expected is not None
     assert found > 5  # the case arises, so the test can fail
+
+
+def _first_guesses(text: str, first_corner: float, moves: int = 1) -> list:
+    guesses: list = []
+    agent = ExactAgent(first_corner=first_corner, endgame=0, pockets=0, on_guess=guesses.append)
+    agent.reset(rules="classic", seed=0)
+    for _ in range(moves):
+        agent.act(Position.from_string(text))
+    return guesses
+
+
+def test_first_corner_sends_only_the_first_look_ahead_guess_to_the_bottom_left_corner():
+    # a 1 in the top-left corner: the look-ahead opens the top-right corner (7); the bottom-left
+    # (56) is off the front and as safe, so first_corner takes it, once a game
+    text = "8x8x10\n1.......\n" + "........\n" * 6 + "........"
+    assert [(g.cell, g.reason) for g in _first_guesses(text, 0.0)] == [(7, "look-ahead")]
+    assert [(g.cell, g.reason) for g in _first_guesses(text, 0.01, moves=2)] == [(56, "first corner"), (7, "look-ahead")]
+
+
+def test_first_corner_leaves_a_corner_on_the_front_alone():
+    # a 3 beside the bottom-left corner: the corner is on the front, so no tolerance sends the guess there
+    text = "8x8x10\n" + "........\n" * 6 + ".3......\n........"
+    assert [(g.cell, g.reason) for g in _first_guesses(text, 0.9)] == [(0, "look-ahead")]

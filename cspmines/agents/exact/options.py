@@ -3,10 +3,10 @@
 Every rule of the exact agent's guessing is switched and tuned here, and
 nowhere else. A count of ``0`` (``lookahead``, ``endgame``, ``pockets``,
 ``space``, ``off_front``) or a weight of ``0`` (``influence``, ``progress``,
-``blend``) turns its rule off; a ``bool`` option is off when ``False``
+``blend``, ``first_corner``) turns its rule off; a ``bool`` option is off when ``False``
 (``false`` or ``0`` in an agent spec). The properties ``looks_ahead``,
-``searches_endgame``, ``plays_pockets``, ``weighs_influence`` and
-``spares_small_spaces`` say which rules are on, so no caller tests a number
+``searches_endgame``, ``plays_pockets``, ``weighs_influence``,
+``goes_to_corner_first`` and ``spares_small_spaces`` say which rules are on, so no caller tests a number
 for truth.
 
 >>> options = ExactOptions.parse("lookahead=3,margin=0.1,dominance=true")
@@ -17,7 +17,7 @@ False
 >>> ExactOptions.parse("lookahed=3")
 Traceback (most recent call last):
 ...
-cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, cost_budget, cost_power, cost_search, dominance, endgame, fifty_fifty, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
+cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, cost_budget, cost_power, cost_search, dominance, endgame, fifty_fifty, first_corner, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
 >>> ExactOptions.parse("lookahead=abc")
 Traceback (most recent call last):
 ...
@@ -60,6 +60,7 @@ _RULES = {
     "progress": ("float", "a number >= 0", lambda v: v >= 0),
     "influence": ("float", "a number >= 0", lambda v: v >= 0),
     "next_power": ("float", "a number >= 0", lambda v: v >= 0),
+    "first_corner": ("float", "a number in [0, 1)", lambda v: 0 <= v < 1),
     "avoid_dead": ("bool", "true or false", None),
     "fifty_fifty": ("bool", "true or false", None),
     "dominance": ("bool", "true or false", None),
@@ -126,6 +127,12 @@ class ExactOptions:
         (needs ``influence``, which finds them).
     next_power : float
         Raise the next move's safety to this power in the look-ahead.
+    first_corner : float
+        Hill's first guess: the game's first guess, when the look-ahead makes
+        it, goes to the bottom-left corner instead if that corner is covered,
+        off the front and at most this much less safe than the look-ahead's
+        cell (measured: it does not pay, see the strength notes in ``docs/``).
+        0: off.
     objective : {"auto", "win", "openings", "mines"}
         What a guess plays for: ``win`` the chance of winning (classic),
         ``openings`` the fewest safe squares opened (minesearch: every mine is
@@ -180,6 +187,7 @@ class ExactOptions:
     space: int = 0
     hotspots: bool = False
     next_power: float = 1.0
+    first_corner: float = 0.0
     objective: str = "auto"
     cost_search: int = 30
     cost_budget: int = 20_000
@@ -253,6 +261,7 @@ class ExactOptions:
     plays_pockets = property(lambda self: self.pockets > 0, doc="Isolated pockets are played exactly.")
     weighs_influence = property(lambda self: self.influence > 0 and self.lookahead > 0, doc="50/50 influence counts.")
     searches_costs = property(lambda self: self.cost_search > 0, doc="Few layouts: search for the least expected cost.")
+    goes_to_corner_first = property(lambda self: self.first_corner > 0, doc="The first guess may go to a corner.")
     spares_small_spaces = property(lambda self: self.space > 0, doc="Guesses in small spaces wait.")
 
 

@@ -66,7 +66,7 @@ class Guess:
 
     ``reason`` names the rule that chose it: ``"endgame"``, ``"fifty-fifty"``,
     ``"pseudo fifty-fifty"``, ``"pocket"``, ``"look-ahead"``, ``"least risk"``
-    (every option off); under score ``"fewest mines"`` (the exhaustive search
+    (every option off), ``"first corner"`` (the ``first_corner`` option); under score ``"fewest mines"`` (the exhaustive search
     for the fewest mines set off); under minesearch ``"fewest openings"``
     (its search), ``"information"`` (the most told for the cost) or, with
     ``objective=win``, ``"likeliest mine"``;
@@ -127,6 +127,7 @@ class ExactAgent(SeededAgent):
         self.mines: set = set()
         self.search_failed_at: int | None = None  # layouts when the cost search last ran out of budget
         self.foreseen: dict = {}  # clue -> analysis, for the cell the last look-ahead guess opened
+        self.guessed = False  # whether this game has had a guess yet (``first_corner`` reads it)
         self.deductions = SingleClueWatch()  # single clues' proofs, read only where the board changed
 
     def _worth_searching(self, count: int | None) -> bool:
@@ -222,6 +223,7 @@ class ExactAgent(SeededAgent):
         """(the cell to guess, which rule chose it: see :class:`Guess`)."""
         options = self.options
         objective = options.objective_for(self.rules)
+        first, self.guessed = not self.guessed, True
         if self.rules == "minesearch":
             return self._minesearch_guess(position, analysis, objective)
         count = analysis.model_count
@@ -256,8 +258,25 @@ class ExactAgent(SeededAgent):
             cells, multipliers = candidates(analysis, choice, spread, options, exclude=self.mines)
             chosen = best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread))
             self.foreseen = chosen.afters  # the next solve is one of these when the cell shows a clue
+            if first and options.goes_to_corner_first and self._corner_instead(analysis, chosen.cell):
+                self.foreseen = {}  # they were for the look-ahead's cell
+                return self._corner(analysis.position), "first corner"
             return chosen.cell, "look-ahead"
         return choice, "least risk"
+
+    @staticmethod
+    def _corner(position: Position) -> int:
+        return (position.height - 1) * position.width  # bottom left: Hill's solver's first guess
+
+    def _corner_instead(self, analysis, cell: int) -> bool:
+        """Whether ``first_corner`` sends the guess at ``cell`` to the corner: covered, off the
+        front, not proved a mine and at most ``first_corner`` less safe."""
+        corner = self._corner(analysis.position)
+        if corner == cell or corner in self.mines or analysis.position.grid.flat[corner] != COVERED:
+            return False
+        if any(corner in report.cells for report in analysis.components):
+            return False
+        return analysis.probability(corner) <= analysis.probability(cell) + self.options.first_corner
 
     def _minesearch_guess(self, position: Position, analysis, objective: str) -> tuple[int, str]:
         """Minesearch: the square of least expected safe openings by exhaustive search once few
