@@ -19,7 +19,7 @@ from ...constraints import neighbour_sum
 from ...position import COVERED, WITHHELD, Position
 from .options import ExactOptions
 
-__all__ = ["candidates", "in_small_space", "shortlist"]
+__all__ = ["candidates", "in_small_space", "likeliest_opening", "shortlist"]
 
 
 def candidates(analysis, choice: int, spread, options: ExactOptions, *, exclude=frozenset()) -> tuple[list[int], dict | None]:
@@ -118,6 +118,27 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
             off = [c for c in off if c in straight or 2 <= covered_around(c) <= 3]
         merged += sorted(off, key=lambda c: (covered_around(c), c))[:off_front]
     return merged
+
+
+def likeliest_opening(analysis, *, exclude=frozenset()) -> int | None:
+    """The cell off the front with the fewest covered neighbours (the likeliest to show a zero and
+    open a region: a corner while one is left), the first such cell; None when none is left.
+
+    Every cell off the front is as likely to be a mine as every other, so
+    this is a choice among equals.
+
+    >>> from cspmines import Position, solve
+    >>> likeliest_opening(solve(Position.from_string("4x3x2\\n1...\\n....\\n....")))
+    3
+    """
+    position = analysis.position
+    front = {cell for report in analysis.components for cell in report.cells}
+    flat = position.grid.ravel()
+    off = [c for c in range(position.size) if flat[c] == COVERED and c not in front and c not in exclude]
+    if not off:
+        return None
+    around = neighbour_sum(position.grid == COVERED).ravel().tolist()
+    return min(off, key=lambda c: (around[c], c))
 
 
 def in_small_space(position: Position, cell: int, *, mines=frozenset(), threshold: int = 8) -> bool:

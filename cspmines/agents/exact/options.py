@@ -2,7 +2,7 @@
 
 Every rule of the exact agent's guessing is switched and tuned here, and
 nowhere else. A count of ``0`` (``lookahead``, ``endgame``, ``pockets``,
-``space``, ``off_front``) or a weight of ``0`` (``influence``, ``progress``,
+``space``, ``off_front``, ``corners``) or a weight of ``0`` (``influence``, ``progress``,
 ``blend``, ``first_corner``) turns its rule off; a ``bool`` option is off when ``False``
 (``false`` or ``0`` in an agent spec). The properties ``looks_ahead``,
 ``searches_endgame``, ``plays_pockets``, ``weighs_influence``,
@@ -17,7 +17,7 @@ False
 >>> ExactOptions.parse("lookahed=3")
 Traceback (most recent call last):
 ...
-cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, cost_budget, cost_power, cost_search, dominance, endgame, fifty_fifty, first_corner, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
+cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, corners, cost_budget, cost_power, cost_search, dominance, endgame, fifty_fifty, first_corner, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
 >>> ExactOptions.parse("lookahead=abc")
 Traceback (most recent call last):
 ...
@@ -61,6 +61,7 @@ _RULES = {
     "influence": ("float", "a number >= 0", lambda v: v >= 0),
     "next_power": ("float", "a number >= 0", lambda v: v >= 0),
     "first_corner": ("float", "a number in [0, 1)", lambda v: 0 <= v < 1),
+    "corners": ("int", _WHOLE, lambda v: v >= 0),
     "avoid_dead": ("bool", "true or false", None),
     "fifty_fifty": ("bool", "true or false", None),
     "dominance": ("bool", "true or false", None),
@@ -133,6 +134,12 @@ class ExactOptions:
         off the front and at most this much less safe than the look-ahead's
         cell (measured: it does not pay, see the strength notes in ``docs/``).
         0: off.
+    corners : int
+        From the game's ``corners``-th guess on, a look-ahead guess off the
+        front opens instead the cell off the front with the fewest covered
+        neighbours, a corner while one is left (as safe: every cell off the
+        front is), whose zero may open a region where the look-ahead's cell
+        beside the front tells only about the next move. 0: off.
     objective : {"auto", "win", "openings", "mines"}
         What a guess plays for: ``win`` the chance of winning (classic),
         ``openings`` the fewest safe squares opened (minesearch: every mine is
@@ -188,6 +195,7 @@ class ExactOptions:
     hotspots: bool = False
     next_power: float = 1.0
     first_corner: float = 0.0
+    corners: int = 0
     objective: str = "auto"
     cost_search: int = 30
     cost_budget: int = 20_000
@@ -261,6 +269,7 @@ class ExactOptions:
     plays_pockets = property(lambda self: self.pockets > 0, doc="Isolated pockets are played exactly.")
     weighs_influence = property(lambda self: self.influence > 0 and self.lookahead > 0, doc="50/50 influence counts.")
     searches_costs = property(lambda self: self.cost_search > 0, doc="Few layouts: search for the least expected cost.")
+    opens_corners = property(lambda self: self.corners > 0, doc="Guesses off the front go to corners.")
     goes_to_corner_first = property(lambda self: self.first_corner > 0, doc="The first guess may go to a corner.")
     spares_small_spaces = property(lambda self: self.space > 0, doc="Guesses in small spaces wait.")
 

@@ -46,7 +46,7 @@ from ...position import COVERED, FLAG, Position
 from ...sampling import sample_layouts
 from ...solver import solve
 from ..base import Action, SeededAgent
-from .candidates import candidates
+from .candidates import candidates, likeliest_opening
 from .deductions import SingleClueWatch, single_clue_deductions
 from .endgame import best_move, pocket_move
 from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
@@ -66,7 +66,7 @@ class Guess:
 
     ``reason`` names the rule that chose it: ``"endgame"``, ``"fifty-fifty"``,
     ``"pseudo fifty-fifty"``, ``"pocket"``, ``"look-ahead"``, ``"least risk"``
-    (every option off), ``"first corner"`` (the ``first_corner`` option); under score ``"fewest mines"`` (the exhaustive search
+    (every option off), ``"first corner"`` (the ``first_corner`` option), ``"corner"`` (``corners``); under score ``"fewest mines"`` (the exhaustive search
     for the fewest mines set off); under minesearch ``"fewest openings"``
     (its search), ``"information"`` (the most told for the cost) or, with
     ``objective=win``, ``"likeliest mine"``;
@@ -127,7 +127,7 @@ class ExactAgent(SeededAgent):
         self.mines: set = set()
         self.search_failed_at: int | None = None  # layouts when the cost search last ran out of budget
         self.foreseen: dict = {}  # clue -> analysis, for the cell the last look-ahead guess opened
-        self.guessed = False  # whether this game has had a guess yet (``first_corner`` reads it)
+        self.guesses = 0  # made this game (``first_corner`` and ``corners`` read it)
         self.deductions = SingleClueWatch()  # single clues' proofs, read only where the board changed
 
     def _worth_searching(self, count: int | None) -> bool:
@@ -223,7 +223,8 @@ class ExactAgent(SeededAgent):
         """(the cell to guess, which rule chose it: see :class:`Guess`)."""
         options = self.options
         objective = options.objective_for(self.rules)
-        first, self.guessed = not self.guessed, True
+        self.guesses += 1
+        first = self.guesses == 1
         if self.rules == "minesearch":
             return self._minesearch_guess(position, analysis, objective)
         count = analysis.model_count
@@ -261,6 +262,12 @@ class ExactAgent(SeededAgent):
             if first and options.goes_to_corner_first and self._corner_instead(analysis, chosen.cell):
                 self.foreseen = {}  # they were for the look-ahead's cell
                 return self._corner(analysis.position), "first corner"
+            if options.opens_corners and self.guesses >= options.corners:
+                opening = likeliest_opening(analysis, exclude=self.mines)
+                if opening is not None and opening != chosen.cell and self._off_front(analysis, chosen.cell) \
+                        and analysis.probability(opening) == analysis.probability(chosen.cell):
+                    self.foreseen = {}  # they were for the look-ahead's cell
+                    return opening, "corner"
             return chosen.cell, "look-ahead"
         return choice, "least risk"
 
@@ -274,9 +281,13 @@ class ExactAgent(SeededAgent):
         corner = self._corner(analysis.position)
         if corner == cell or corner in self.mines or analysis.position.grid.flat[corner] != COVERED:
             return False
-        if any(corner in report.cells for report in analysis.components):
+        if not self._off_front(analysis, corner):
             return False
         return analysis.probability(corner) <= analysis.probability(cell) + self.options.first_corner
+
+    @staticmethod
+    def _off_front(analysis, cell: int) -> bool:
+        return not any(cell in report.cells for report in analysis.components)
 
     def _minesearch_guess(self, position: Position, analysis, objective: str) -> tuple[int, str]:
         """Minesearch: the square of least expected safe openings by exhaustive search once few
