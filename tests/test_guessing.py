@@ -553,3 +553,32 @@ def test_first_corner_leaves_a_corner_on_the_front_alone():
     # a 3 beside the bottom-left corner: the corner is on the front, so no tolerance sends the guess there
     text = "8x8x10\n" + "........\n" * 6 + ".3......\n........"
     assert [(g.cell, g.reason) for g in _first_guesses(text, 0.9)] == [(0, "look-ahead")]
+
+
+def test_corners_sends_look_ahead_guesses_off_the_front_to_a_corner_from_the_nth_guess():
+    # expert, the safe corner shows 1: the look-ahead opens 2, two along the top edge and off the
+    # front; the likeliest opening off the front is the top-right corner (29), as safe
+    text = "30x16x99\n1" + "." * 29 + "\n" + ("." * 30 + "\n") * 15
+
+    def two_guesses(corners: int) -> list:
+        guesses: list = []
+        agent = ExactAgent(corners=corners, on_guess=guesses.append)
+        agent.reset(rules="classic", seed=0)
+        for _ in range(2):
+            agent.act(Position.from_string(text))
+        return [(g.cell, g.reason) for g in guesses]
+
+    assert two_guesses(0) == [(2, "look-ahead"), (2, "look-ahead")]
+    assert two_guesses(1) == [(29, "corner"), (29, "corner")]
+    assert two_guesses(2) == [(2, "look-ahead"), (29, "corner")]
+
+
+def test_corners_leaves_a_guess_on_the_front_alone():
+    # a 1 in the middle: the look-ahead opens 19, beside it on the front; the corners stay closed
+    text = "8x8x12\n" + "........\n" * 3 + "...1....\n" + "........\n" * 4
+    for corners in (0, 1):
+        guesses: list = []
+        agent = ExactAgent(corners=corners, endgame=0, pockets=0, on_guess=guesses.append)
+        agent.reset(rules="classic", seed=0)
+        agent.act(Position.from_string(text))
+        assert [(g.cell, g.reason) for g in guesses] == [(19, "look-ahead")]
