@@ -35,9 +35,12 @@ cells' exact chances of a mine compare right now:
 * ``first guess``: the game's first guess (the opening policy);
 * ``endgame``: our exhaustive endgame search chose it;
 * ``50/50``: our forced or pseudo 50/50 rule chose it;
+* ``look-ahead, both off front``: the look-ahead chose it, and both cells are
+  off the front (no clue touches either, so they are exactly as risky: which
+  cell of the unknown sea to open);
 * ``look-ahead, ours safer`` / ``ours riskier`` / ``as risky``: the look-ahead
-  (or the least-risk rule) chose it, and the other cell is riskier, safer, or
-  exactly as risky now (a tie-break);
+  (or the least-risk rule) chose it otherwise, and the other cell is riskier,
+  safer, or exactly as risky now (a tie-break);
 * ``a safe cell was left`` (walking Hill's games only): our agent proves a
   cell safe where his solver guesses a cell that is not.
 
@@ -71,7 +74,7 @@ from cspmines.position import COVERED
 from cspmines.sampling import sample_layouts
 
 CLASSES = ("first guess", "endgame", "50/50", "look-ahead, ours safer", "look-ahead, ours riskier", "look-ahead, as risky",
-           "a safe cell was left")
+           "look-ahead, both off front", "a safe cell was left")
 
 
 def our_game(suite: Suite, i: int) -> dict:
@@ -166,14 +169,22 @@ def agent_advice(spec: str, suite: Suite, game: dict) -> dict:
     return advice
 
 
-def classify(reason: str, first: bool, ours: float, theirs: float) -> str:
-    """The class of a divergence (see the module's text)."""
+def both_off_front(analysis, *cells: int) -> bool:
+    """Whether every one of ``cells`` is off the front (no clue touches it: all are equally likely mines)."""
+    front = {cell for report in analysis.components for cell in report.cells}
+    return not any(cell in front for cell in cells)
+
+
+def classify(reason: str, first: bool, ours: float, theirs: float, off_front: bool = False) -> str:
+    """The class of a divergence (see the module's text); ``off_front``: both cells are off the front."""
     if first:
         return "first guess"
     if reason == "endgame":
         return "endgame"
     if "fifty" in reason:
         return "50/50"
+    if off_front:
+        return "look-ahead, both off front"
     if ours < theirs:
         return "look-ahead, ours safer"
     return "look-ahead, ours riskier" if ours > theirs else "look-ahead, as risky"
@@ -271,7 +282,8 @@ def main(argv=None) -> int:
                 same += 1
                 continue
             analysis = solve(position_after(suite, game["game"], game["opens"][:step]))
-            kind = classify(game["reasons"][guesses - 1], guesses == 1, analysis.probability(ours), analysis.probability(theirs))
+            kind = classify(game["reasons"][guesses - 1], guesses == 1, analysis.probability(ours), analysis.probability(theirs),
+                            both_off_front(analysis, ours, theirs))
             found.append((kind, (suite, game["game"], game["opens"][:step], ours, theirs, args.layouts)))
     verdicts = parallel_map(play_out, [task for _, task in found], workers=args.workers)
     keep(args.out, found, verdicts)
@@ -303,7 +315,8 @@ def along_hill(args, suite: Suite) -> int:
                 proved += 1
                 kind = "a safe cell was left"
             else:
-                kind = classify(reason, first, analysis.probability(ours), analysis.probability(theirs))
+                kind = classify(reason, first, analysis.probability(ours), analysis.probability(theirs),
+                                both_off_front(analysis, ours, theirs))
             found.append((kind, (suite, game["game"], game["opens"][:step], ours, theirs, args.layouts)))
     verdicts = parallel_map(play_out, [task for _, task in found], workers=args.workers)
     keep(args.out, found, verdicts)
