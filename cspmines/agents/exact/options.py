@@ -2,11 +2,12 @@
 
 Every rule of the exact agent's guessing is switched and tuned here, and
 nowhere else. A count of ``0`` (``lookahead``, ``endgame``, ``pockets``,
-``space``, ``off_front``, ``corners``) or a weight of ``0`` (``influence``, ``progress``,
-``blend``, ``first_corner``) turns its rule off; a ``bool`` option is off when ``False``
-(``false`` or ``0`` in an agent spec). The properties ``looks_ahead``,
-``searches_endgame``, ``plays_pockets``, ``weighs_influence``,
-``goes_to_corner_first`` and ``spares_small_spaces`` say which rules are on, so no caller tests a number
+``space``, ``off_front``, ``corners``) or a weight of ``0`` (``influence``,
+``progress``, ``blend``, ``first_corner``) turns its rule off; a ``bool``
+option is off when ``False`` (``false`` or ``0`` in an agent spec). The
+properties ``looks_ahead``, ``searches_endgame``, ``plays_pockets``,
+``weighs_influence``, ``goes_to_corner_first``, ``opens_corners`` and
+``spares_small_spaces`` say which rules are on, so no caller tests a number
 for truth.
 
 >>> options = ExactOptions.parse("lookahead=3,margin=0.1,dominance=true")

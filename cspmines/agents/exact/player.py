@@ -66,8 +66,9 @@ class Guess:
 
     ``reason`` names the rule that chose it: ``"endgame"``, ``"fifty-fifty"``,
     ``"pseudo fifty-fifty"``, ``"pocket"``, ``"look-ahead"``, ``"least risk"``
-    (every option off), ``"first corner"`` (the ``first_corner`` option), ``"corner"`` (``corners``); under score ``"fewest mines"`` (the exhaustive search
-    for the fewest mines set off); under minesearch ``"fewest openings"``
+    (every option off), ``"first corner"`` and ``"corner"`` (the options
+    ``first_corner`` and ``corners``); under score ``"fewest mines"`` (the
+    exhaustive search for the fewest mines set off); under minesearch ``"fewest openings"``
     (its search), ``"information"`` (the most told for the cost) or, with
     ``objective=win``, ``"likeliest mine"``;
     ``safety`` is its exact chance of being safe and ``covered`` the number
@@ -259,26 +260,33 @@ class ExactAgent(SeededAgent):
             cells, multipliers = candidates(analysis, choice, spread, options, exclude=self.mines)
             chosen = best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread))
             self.foreseen = chosen.afters  # the next solve is one of these when the cell shows a clue
-            if first and options.goes_to_corner_first and self._corner_instead(analysis, chosen.cell):
+            corner = self._corner_instead(analysis, chosen.cell, first)
+            if corner is not None:
                 self.foreseen = {}  # they were for the look-ahead's cell
-                return self._corner(analysis.position), "first corner"
-            if options.opens_corners and self.guesses >= options.corners:
-                opening = likeliest_opening(analysis, exclude=self.mines)
-                if opening is not None and opening != chosen.cell and self._off_front(analysis, chosen.cell) \
-                        and analysis.probability(opening) == analysis.probability(chosen.cell):
-                    self.foreseen = {}  # they were for the look-ahead's cell
-                    return opening, "corner"
+                return corner
             return chosen.cell, "look-ahead"
         return choice, "least risk"
 
-    @staticmethod
-    def _corner(position: Position) -> int:
-        return (position.height - 1) * position.width  # bottom left: Hill's solver's first guess
+    def _corner_instead(self, analysis, cell: int, first: bool) -> tuple[int, str] | None:
+        """(a corner, the rule) that takes the look-ahead's guess at ``cell``, or None: Hill's habits,
+        each an option, off by default (``first_corner``, ``corners``)."""
+        options = self.options
+        if first and options.goes_to_corner_first and self._bottom_left_instead(analysis, cell):
+            return self._bottom_left(analysis.position), "first corner"
+        if options.opens_corners and self.guesses >= options.corners and self._off_front(analysis, cell):
+            opening = likeliest_opening(analysis, exclude=self.mines)
+            if opening is not None and opening != cell and analysis.probability(opening) == analysis.probability(cell):
+                return opening, "corner"
+        return None
 
-    def _corner_instead(self, analysis, cell: int) -> bool:
-        """Whether ``first_corner`` sends the guess at ``cell`` to the corner: covered, off the
-        front, not proved a mine and at most ``first_corner`` less safe."""
-        corner = self._corner(analysis.position)
+    @staticmethod
+    def _bottom_left(position: Position) -> int:
+        return (position.height - 1) * position.width  # Hill's solver's first guess
+
+    def _bottom_left_instead(self, analysis, cell: int) -> bool:
+        """Whether ``first_corner`` sends the guess at ``cell`` to the bottom-left corner: covered,
+        off the front, not proved a mine and at most ``first_corner`` less safe."""
+        corner = self._bottom_left(analysis.position)
         if corner == cell or corner in self.mines or analysis.position.grid.flat[corner] != COVERED:
             return False
         if not self._off_front(analysis, corner):
