@@ -80,13 +80,20 @@ def hill_results(classes: Path, suite: Suite, kept: Path | None = None) -> tuple
             earlier = read_hill_csv(handle)
         if len(earlier) == suite.games:
             return earlier, None
+    played, cpu = run_hill(classes, [board_for(suite, i) for i in range(suite.games)], kept=kept)
+    return played, cpu
+
+
+def run_hill(classes: Path, boards: list, kept: Path | None = None) -> tuple[dict, float]:
+    """{index: (won, guesses)} from Hill's solver playing ``boards`` in one Java process (index i is
+    ``boards[i]``; the first click of the first board is every game's), and that process's CPU
+    seconds, start-up included; its CSV is copied to ``kept`` when given."""
     with tempfile.TemporaryDirectory() as scratch:
-        boards, results = Path(scratch) / "boards.jsonl", Path(scratch) / "hill.csv"
-        boards.write_text("".join(board_for(suite, i).to_json() + "\n" for i in range(suite.games)))
-        first = board_for(suite, 0).first_click
-        row, col = divmod(first, suite.width)
+        listed, results = Path(scratch) / "boards.jsonl", Path(scratch) / "hill.csv"
+        listed.write_text("".join(board.to_json() + "\n" for board in boards))
+        row, col = divmod(boards[0].first_click, boards[0].width)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(["java", "-XX:ActiveProcessorCount=1", "-cp", str(classes), "BoardFileRun", str(boards), str(results),
+        subprocess.run(["java", "-XX:ActiveProcessorCount=1", "-cp", str(classes), "BoardFileRun", str(listed), str(results),
                         str(row), str(col)], check=True, capture_output=True, text=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

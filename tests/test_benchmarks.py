@@ -16,6 +16,7 @@ DATA = Path(__file__).resolve().parent / "data"
 # script, its arguments ({tmp}: a scratch folder), a line its output must contain
 RUNS = [
     ("agent_time.py", ["--games", "2", "--rounds", "1"], "this tree"),
+    ("agent_parts.py", ["--games", "2", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
     ("backends.py", ["--filter", "expert-5-013", "--min-seconds", "0.01", "--time-limit", "0.5"], "auto vs best"),
     ("bounded.py", ["--games", "3", "--error-games", "2", "--limits", "5", "--preset", "beginner"], "max_chain"),
     ("count_cache.py", ["--games", "2", "--rounds", "1"], "counts made"),
