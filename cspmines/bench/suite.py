@@ -19,7 +19,7 @@ import numpy as np
 
 from ..actions import RULES
 from ..agents import agent_names
-from ..agents.base import parse_agent_spec
+from ..agents.base import make_agent, parse_agent_spec
 from ..errors import CspminesError
 from ..games import FIRST_CLICKS, Board, parse_size
 
@@ -47,6 +47,10 @@ class Suite:
     Traceback (most recent call last):
     ...
     cspmines.bench.suite.SuiteError: unknown or missing agents ['nope']; choose from exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point
+    >>> Suite.create(agents=["exact:lookahead=-1"])
+    Traceback (most recent call last):
+    ...
+    cspmines.bench.suite.SuiteError: agent 'exact:lookahead=-1': exact option lookahead=-1 is invalid: it takes a whole number >= 0
     """
 
     agents: tuple
@@ -68,6 +72,11 @@ class Suite:
         unknown = [a for a in agents if parse_agent_spec(a)[0] not in agent_names()]
         if not agents or unknown:
             raise SuiteError(f"unknown or missing agents {unknown}; choose from {', '.join(agent_names())}")
+        for spec in agents:  # an option an agent does not take fails here, not in every game
+            try:
+                make_agent(spec)
+            except (CspminesError, ValueError) as error:
+                raise SuiteError(f"agent {spec!r}: {error}") from None
         if rules not in RULES:
             raise SuiteError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
         if first_click not in FIRST_CLICKS:
