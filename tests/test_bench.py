@@ -211,6 +211,16 @@ def test_cli_density_sweep_writes_csv_and_figure(tmp_path, capsys):
     assert "games/s" in capsys.readouterr().out
 
 
+def test_cli_csv_holds_the_results_table_of_one_suite(tmp_path, capsys):
+    table = tmp_path / "results.csv"
+    assert main(["bench", "--agent", "exact", "--agent", "greedy", "--preset", "beginner", "--games", "3", "--csv", str(table), "--quiet"]) == 0
+    rows = list(csv.DictReader(table.open()))
+    printed = capsys.readouterr().out
+    assert [(r["agent"], r["games"]) for r in rows] == [("exact", "3"), ("greedy", "3")]
+    for row in rows:  # the same win rates as the printed table
+        assert f"{float(row['win_rate']):.2%}" in printed
+
+
 def test_cli_rejects_bad_suites(capsys):
     assert main(["bench", "--agent", "nobody", "--games", "2", "--quiet"]) == 2
     assert "unknown or missing agents" in capsys.readouterr().err

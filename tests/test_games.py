@@ -112,6 +112,18 @@ def test_bad_board_files(loader, data, words):
         loader(data)
 
 
+@pytest.mark.parametrize("first_click", ["safe", "opening", "random-safe", "highest"])
+def test_a_board_with_no_safe_cell_is_refused_by_every_safe_first_click(first_click):
+    with pytest.raises(BoardFormatError, match=f"a 3x2 board with 6 mines has no safe cell for the first click '{first_click}'"):
+        Board.random("3x2x6", seed=0, first_click=first_click)
+    board = Board.random("3x2x5", seed=0, first_click=first_click)  # one safe cell: that is where it clicks
+    assert board.first_click is not None and not board.is_mine(board.first_click)
+
+
+def test_an_unsafe_first_click_may_meet_a_full_board():
+    assert Board.random("3x2x6", seed=0, first_click="unsafe").n_mines == 6
+
+
 def board_of(text: str, **options) -> Board:
     return Board(np.array([[ch == "*" for ch in row] for row in text.split()]), **options)
 

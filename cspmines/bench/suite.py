@@ -22,6 +22,7 @@ from ..agents import agent_names
 from ..agents.base import make_agent, parse_agent_spec
 from ..errors import CspminesError
 from ..games import FIRST_CLICKS, Board, parse_size
+from ..games.board import check_first_click
 
 __all__ = ["BOARD", "GAME", "AGENT", "Suite", "SuiteError", "board_for", "game_rng", "sweep_suites"]
 
@@ -86,6 +87,7 @@ class Suite:
         if games < 1:
             raise SuiteError(f"games must be at least 1, got {games}")
         width, height, mines = parse_size(size)
+        check_first_click(width, height, mines, first_click)
         return cls(agents, width, height, mines, rules, float(withheld), first_click, int(games), int(seed))
 
     @property
@@ -134,12 +136,31 @@ def sweep_suites(base: Suite, *, densities=None, sizes=None, density: float = 0.
     [(0.1, 10), (0.3, 30)]
     >>> [(x, s.width, s.mines) for x, s in sweep_suites(base, sizes=[4], density=0.25)]
     [(16, 4, 4)]
+    >>> sweep_suites(base, densities=[1.5])
+    Traceback (most recent call last):
+    ...
+    cspmines.bench.suite.SuiteError: a density of a sweep must lie between 0 and 1, got 1.5
+    >>> sweep_suites(base, sizes=[1])   # one cell, one mine: no safe corner to click
+    Traceback (most recent call last):
+    ...
+    cspmines.bench.suite.SuiteError: a point of the sweep cannot be played: a 1x1 board with 1 mine has no safe cell for the first click 'safe'
     """
     suites = []
     for d in densities or []:
+        if not 0 <= d <= 1:
+            raise SuiteError(f"a density of a sweep must lie between 0 and 1, got {d}")
         mines = max(1, round(d * base.width * base.height))
         suites.append((d, replace(base, mines=mines)))
+    if sizes and not 0 <= density <= 1:
+        raise SuiteError(f"the density of a size sweep must lie between 0 and 1, got {density}")
     for n in sizes or []:
+        if n < 1:
+            raise SuiteError(f"a side length of a size sweep must be at least 1, got {n}")
         mines = max(1, round(density * n * n))
         suites.append((n * n, replace(base, width=n, height=n, mines=mines)))
+    for _, suite in suites:  # every point must be a board its first click can be played on
+        try:
+            check_first_click(suite.width, suite.height, suite.mines, suite.first_click)
+        except ValueError as error:
+            raise SuiteError(f"a point of the sweep cannot be played: {error}") from None
     return suites

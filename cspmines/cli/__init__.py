@@ -47,9 +47,15 @@ def _serve(args) -> int:
 
 
 def _check_outputs(args) -> None:
-    """Before any work: a picture's file name must say its format, and a figure needs matplotlib."""
+    """Before any work: every file to write must have a folder to go in, a picture's file name must
+    say its format, and a figure needs matplotlib."""
     import importlib.util
+    from pathlib import Path
 
+    for option in ("out", "csv", "plot", "svg", "png"):
+        name = getattr(args, option, None)
+        if isinstance(name, str) and name and not Path(name).resolve().parent.is_dir():
+            raise ValueError(f"--{option} {name}: there is no folder {str(Path(name).parent)!r} to write it in")
     for option, suffixes in (("svg", (".svg",)), ("png", (".png",))):
         name = getattr(args, option, None)
         if name and not name.lower().endswith(suffixes):

@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--resume", action="store_true", help="skip the games already in --out")
     bench.add_argument("--json", action="store_true", help='print {"results": [...]} to standard output')
     bench.add_argument("--plot", help="save a figure here (PNG, SVG or PDF; needs matplotlib)")
-    bench.add_argument("--csv", help="save sweep results as CSV here")
+    bench.add_argument("--csv", help="save the results table as CSV here (a sweep: a row per agent and point)")
 
     chains = commands.add_parser("chains", help="measure the chains of influence met in seeded games",
                                  description="The chains of influence the exact agent meets in seeded games: how long, "

@@ -27,6 +27,11 @@ def _sweep_points(args, suite) -> list:
     )
 
 
+def _write_results_csv(path: str, rows: list) -> None:
+    """The results table of ``bench`` (one row an agent, and a point of a sweep), its interval as two numbers."""
+    _write_csv(path, [{**row, "ci95": " ".join(f"{v:.4f}" for v in row["ci95"])} for row in rows])
+
+
 def _write_csv(path: str, rows: list) -> None:
     import csv
 
@@ -67,7 +72,7 @@ def run_bench(args, out) -> int:
             if result.interrupted:
                 break
         if args.csv:
-            _write_csv(args.csv, [{**r, "ci95": " ".join(f"{v:.4f}" for v in r["ci95"])} for r in rows])
+            _write_results_csv(args.csv, rows)
         _print_results(rows, seconds, played, args, out)
         if args.plot:
             plot_sweep(rows, args.plot, x_label=x_label)
@@ -75,6 +80,8 @@ def run_bench(args, out) -> int:
     result = run_suite(suite, out=args.out, resume=args.resume, **options)
     asked = [row for row in result.summary if row["agent"] in suite.agents]  # --resume may hold other agents' games
     _print_results(asked, result.seconds, result.played_now, args, out)
+    if args.csv and asked:
+        _write_results_csv(args.csv, asked)
     if args.plot and asked:
         plot_summary(asked, args.plot)
     if result.interrupted:

@@ -27,7 +27,7 @@ from ..constraints import neighbour_sum
 from ..errors import CspminesError, PositionFormatError
 from ..position import FLAG, MINE, Position, neighbour_table
 
-__all__ = ["Board", "PRESETS", "FIRST_CLICKS", "parse_size", "BoardFormatError"]
+__all__ = ["Board", "PRESETS", "FIRST_CLICKS", "check_first_click", "parse_size", "BoardFormatError"]
 
 #: name -> (width, height, mines)
 PRESETS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
@@ -60,6 +60,24 @@ def parse_size(spec: str | tuple[int, int, int]) -> tuple[int, int, int]:
     if width < 1 or height < 1 or not 0 <= mines <= width * height:
         raise BoardFormatError(f"a {width}x{height} board cannot hold {mines} mines")
     return width, height, mines
+
+
+def check_first_click(width: int, height: int, mines: int, policy: str) -> None:
+    """Raise :class:`BoardFormatError` when a board of that size and mines cannot give the first
+    click ``policy`` promises: every policy but ``unsafe`` opens a safe cell, so one must be left.
+
+    >>> check_first_click(3, 3, 8, "safe")   # one safe cell: the corner
+    >>> check_first_click(3, 3, 9, "unsafe")   # the agent clicks first, whatever it finds
+    >>> check_first_click(3, 3, 9, "safe")
+    Traceback (most recent call last):
+    ...
+    cspmines.games.board.BoardFormatError: a 3x3 board with 9 mines has no safe cell for the first click 'safe'
+    """
+    if policy not in FIRST_CLICKS:
+        raise BoardFormatError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {policy!r}")
+    if policy != "unsafe" and mines >= width * height:
+        counted = f"{mines} mine" + ("s" if mines != 1 else "")
+        raise BoardFormatError(f"a {width}x{height} board with {counted} has no safe cell for the first click {policy!r}")
 
 
 def _first_click_cell(width: int, height: int, policy: str) -> int | None:
@@ -138,6 +156,7 @@ class Board:
             which is guaranteed to have the highest possible label value").
         """
         width, height, n_mines = parse_size(size)
+        check_first_click(width, height, n_mines, first_click)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         click = _first_click_cell(width, height, first_click)
         excluded = set()
