@@ -179,6 +179,8 @@ class Position:
         ...
         cspmines.errors.PositionFormatError: <string>:2:3: row has 3 cells, the header says 2: 'F1.'
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Position.from_string() needs the position's text as a str, got {type(text).__name__}")
         lines = [
             (number, line.rstrip("\r\n").rstrip())
             for number, line in enumerate(text.splitlines(), start=1)

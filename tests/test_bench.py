@@ -221,6 +221,14 @@ def test_cli_csv_holds_the_results_table_of_one_suite(tmp_path, capsys):
         assert f"{float(row['win_rate']):.2%}" in printed
 
 
+def test_a_suite_reads_one_agent_given_as_a_string_and_refuses_counts_that_are_not_whole():
+    assert Suite.create(agents="greedy", size="beginner").agents == ("greedy",)
+    for options, words in [({"games": 2.5}, "games must be a whole number"), ({"games": True}, "games must be a whole number"),
+                           ({"seed": "abc"}, "seed must be a whole number"), ({"seed": -3}, "seed must be a whole number >= 0")]:
+        with pytest.raises(SuiteError, match=words):
+            Suite.create(agents=["greedy"], size="beginner", **options)
+
+
 def test_cli_rejects_bad_suites(capsys):
     assert main(["bench", "--agent", "nobody", "--games", "2", "--quiet"]) == 2
     assert "unknown or missing agents" in capsys.readouterr().err

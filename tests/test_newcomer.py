@@ -43,6 +43,7 @@ def run(*arguments: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
         (["bench", "--size-sweep", "4,0", "--games", "2", "--quiet", "--csv", "sweep.csv"],
          "a side length of a size sweep must be at least 1, got 0"),
         (["bench", "--games", "2", "--quiet", "--csv", "missing/results.csv"], "--csv missing/results.csv: there is no folder 'missing'"),
+        (["bench", "--games", "2", "--quiet", "--seed", "-1", "--out", "games.jsonl"], "seed must be a whole number >= 0, got -1"),
         (["solve", TINY, "--svg", "missing/board.svg"], "there is no folder 'missing' to write it in"),
         (["solve", TINY, "--svg", "out.png"], "--svg writes .svg files"),
         (["solve", TINY, "--png", "out.jpg"], "--png writes .png files"),

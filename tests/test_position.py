@@ -90,6 +90,12 @@ def test_from_file_names_the_file(tmp_path):
         Position.from_file(path)
 
 
+@pytest.mark.parametrize("text", [None, b"3x1\n.1.", 3])
+def test_text_that_is_not_a_string_is_named(text):
+    with pytest.raises(TypeError, match=f"needs the position's text as a str, got {type(text).__name__}"):
+        Position.from_string(text)
+
+
 def test_constructor_validates_arrays():
     with pytest.raises(PositionFormatError, match="cell code 9"):
         Position(np.array([[9]]))

@@ -48,6 +48,10 @@ class Suite:
     Traceback (most recent call last):
     ...
     cspmines.bench.suite.SuiteError: unknown or missing agents ['nope']; choose from exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point
+    >>> Suite.create(agents=["exact"], seed=-1)
+    Traceback (most recent call last):
+    ...
+    cspmines.bench.suite.SuiteError: seed must be a whole number >= 0, got -1
     >>> Suite.create(agents=["exact:lookahead=-1"])
     Traceback (most recent call last):
     ...
@@ -68,8 +72,9 @@ class Suite:
     def create(
         cls, *, agents, size="expert", rules="classic", withheld=0.0, first_click="safe", games=100, seed=0
     ) -> "Suite":
-        """A validated suite; ``size`` is a preset name or ``"WxHxM"``."""
-        agents = tuple(agents)
+        """A validated suite; ``size`` is a preset name or ``"WxHxM"``; ``agents`` a list of agent
+        specs (or one spec as a string)."""
+        agents = (agents,) if isinstance(agents, str) else tuple(agents)
         unknown = [a for a in agents if parse_agent_spec(a)[0] not in agent_names()]
         if not agents or unknown:
             raise SuiteError(f"unknown or missing agents {unknown}; choose from {', '.join(agent_names())}")
@@ -84,8 +89,10 @@ class Suite:
             raise SuiteError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
         if not 0 <= withheld < 1:
             raise SuiteError(f"withheld must lie in [0, 1), got {withheld}")
-        if games < 1:
-            raise SuiteError(f"games must be at least 1, got {games}")
+        if not _is_whole(games) or games < 1:
+            raise SuiteError(f"games must be a whole number of at least 1, got {games!r}")
+        if not _is_whole(seed) or seed < 0:
+            raise SuiteError(f"seed must be a whole number >= 0, got {seed!r}")
         width, height, mines = parse_size(size)
         check_first_click(width, height, mines, first_click)
         return cls(agents, width, height, mines, rules, float(withheld), first_click, int(games), int(seed))
@@ -105,6 +112,11 @@ class Suite:
 
     def tasks(self) -> list[tuple[str, int]]:
         return [(agent, i) for i in range(self.games) for agent in self.agents]
+
+
+def _is_whole(value) -> bool:
+    """An int (numpy's too), not a bool: what a count of games or a seed must be."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def game_rng(suite: Suite, i: int, stream: int) -> np.random.Generator:
