@@ -46,6 +46,7 @@ def whole(least: int):
 
 
 seconds = _reader(float, "a number of seconds", lambda v: v > 0, "must be above 0 seconds")
+port = _reader(int, "a port number", lambda v: 1 <= v <= 65535, "must lie between 1 and 65535")
 chance = _reader(float, "a number between 0 and 1", lambda v: 0 <= v <= 1, "must lie between 0 and 1")
 
 
@@ -115,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  formatter_class=_Help)
     sample.add_argument("file", help="position file, or - for standard input")
     sample.add_argument("--count", type=whole(1), default=1, help="how many layouts")
-    sample.add_argument("--seed", type=int, help="the same seed draws the same layouts")
+    sample.add_argument("--seed", type=whole(0), help="the same seed draws the same layouts")
     _total_or_density(sample)
     sample.add_argument("--time-limit", type=seconds, help="seconds allowed; the layouts drawn by then are printed")
     sample.add_argument("--json", action="store_true", help="one board JSON object per line (as Board.from_json reads)")
@@ -125,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     move.add_argument("file", help="position file, or - for standard input")
     move.add_argument("--agent", action="append", metavar="SPEC", help="NAME or NAME:key=value,... (repeat for several; default: exact)")
     move.add_argument("--rules", choices=RULES, default="classic", help="the game the agents play")
-    move.add_argument("--seed", type=int, help="the agents' random seed (the same seed, the same moves)")
+    move.add_argument("--seed", type=whole(0), help="the agents' random seed (the same seed, the same moves)")
     move.add_argument("--mines", type=whole(0), help="the mine total, overriding the file's header")
     move.add_argument("--explain", action="store_true", help="list the cells the exact agent's look-ahead weighed, with scores")
     move.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
@@ -157,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
                                             "exact chance, ask any agent for its move, replay a bench game. Needs the "
                                             "web extra: pip install 'cspmines[web]'.", formatter_class=_Help)
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (this machine only by default)")
-    serve.add_argument("--port", type=whole(1), default=8000, help="the port")
+    serve.add_argument("--port", type=port, default=8000, help="the port")
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
     serve.add_argument("--time-limit", type=seconds, default=5.0, help="seconds of counting a request may take")
     return parser
@@ -175,7 +176,7 @@ def _board_options(command: argparse.ArgumentParser, workers: int) -> None:
     board.add_argument("--size", metavar="WxHxM", help="width x height x mines")
     command.add_argument("--first-click", choices=FIRST_CLICKS, default="safe", help="where the game's first click goes")
     command.add_argument("--games", type=whole(1), default=100, help="games a point")
-    command.add_argument("--seed", type=int, default=0, help="the boards' seed")
+    command.add_argument("--seed", type=whole(0), default=0, help="the boards' seed")
     command.add_argument("--workers", type=whole(1), default=workers, help="processes (default: this machine's cores)")
     command.add_argument("--density-sweep", help="comma-separated mine densities on the chosen board size")
     command.add_argument("--size-sweep", help="comma-separated side lengths of square boards")
