@@ -123,3 +123,24 @@ def test_a_position_too_big_for_agents_is_refused_not_hung(client):
     text = "120x100x100\n" + "\n".join(["." * 120] * 100)
     answer = client.post("/api/move", content=text)
     assert answer.status_code == 400 and "at most 10,000 cells" in answer.json()["error"]
+
+
+def test_a_game_too_big_is_refused_before_its_board_is_drawn(client):
+    # a 10^10-cell board would take the server minutes and gigabytes to draw: the size is read first
+    answer = client.post("/api/games", json={"size": "100000x100000x1"})
+    assert answer.status_code == 400 and "at most 10,000 cells, this board has 10,000,000,000" in answer.json()["error"]
+    record = {"agent": "exact", "game": 0, "width": 100000, "height": 100000, "mines": 1, "rules": "classic",
+              "withheld": 0.0, "first_click": "safe", "seed": 0}
+    answer = client.post("/api/replay", content=json.dumps(record))
+    assert answer.status_code == 400 and "at most 10,000 cells" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("seed", ["abc", -1, 1.5, True])
+def test_a_game_seed_that_is_not_a_whole_number_is_refused(client, seed):
+    answer = client.post("/api/games", json={"size": "beginner", "seed": seed})
+    assert answer.status_code == 400 and "seed must be a whole number >= 0" in answer.json()["error"]
+
+
+def test_a_board_with_no_safe_first_click_is_refused(client):
+    answer = client.post("/api/games", json={"size": "3x3x9"})
+    assert answer.status_code == 400 and "no safe cell for the first click 'safe'" in answer.json()["error"]

@@ -33,10 +33,10 @@ from starlette.staticfiles import StaticFiles
 from ..actions import RULES, Action
 from ..agents import make_agent
 from ..agents.advice import moves_json, suggest
-from ..bench import Suite, agent_seed, board_for, new_game
+from ..bench import Suite, agent_seed, new_game
 from ..errors import CspminesError
 from ..games import Board, Game
-from ..games.board import FIRST_CLICKS
+from ..games.board import FIRST_CLICKS, parse_size
 from ..position import Position
 from ..render import analysis_json
 from ..solver import solve
@@ -44,6 +44,12 @@ from ..solver import solve
 __all__ = ["build_app"]
 
 MOST_CELLS_FOR_AGENTS = 10_000  # agents play whole boards; past this a request could hold the server
+
+
+def _fits(cells: int) -> None:
+    """Refuse a game on more cells than agents play here (checked before a board is made)."""
+    if cells > MOST_CELLS_FOR_AGENTS:
+        raise BadRequest(f"games are played on at most {MOST_CELLS_FOR_AGENTS:,} cells, this board has {cells:,}")
 
 
 class BadRequest(ValueError):
@@ -166,9 +172,13 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
         if "board" in data:  # a whole board uploaded: board JSON, or MBF as base64
             board = _uploaded_board(data["board"], first_click)
         else:
-            board = Board.random(data.get("size", "beginner"), seed=data.get("seed"), first_click=first_click)
-        if board.size > MOST_CELLS_FOR_AGENTS:
-            raise BadRequest(f"games are played on at most {MOST_CELLS_FOR_AGENTS:,} cells")
+            width, height, mines = parse_size(data.get("size", "beginner"))
+            _fits(width * height)  # before the board is drawn: a huge one would hold the server
+            seed = data.get("seed")
+            if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+                raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
+            board = Board.random((width, height, mines), seed=seed, first_click=first_click)
+        _fits(board.size)
         game_id = str(next(ids))
         with lock:
             games[game_id] = {"board": board, "rules": rules, "game": Game(board, rules=rules), "actions": []}
@@ -229,8 +239,7 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
             raise BadRequest(f"not a game record of cspmines bench --out: {error}") from None
         i = int(record["game"])
-        if board_for(suite, i).size > MOST_CELLS_FOR_AGENTS:
-            raise BadRequest("that board is too large to replay here")
+        _fits(suite.width * suite.height)  # before its board is drawn
         game, agent = new_game(suite, i), make_agent(record["agent"])
         agent.reset(rules=suite.rules, seed=agent_seed(suite, i))
         steps: list[dict] = []
