@@ -253,3 +253,30 @@ def test_the_docs_command_examples_print_what_they_show(capsys, monkeypatch, pag
     for arguments, shown in examples:
         assert main(arguments) == 0
         assert capsys.readouterr().out.splitlines() == shown, arguments
+
+
+def wide_lattice(path: Path) -> str:
+    """A 41x41 board of 2s on every other cell of every other row: one front of 1,281 cells that no
+    budget of seconds counts exactly (hours), written to ``path``."""
+    rows = ["".join("2" if r % 2 and c % 2 else "." for c in range(41)) for r in range(41)]
+    path.write_text("41x41x300\n" + "\n".join(rows) + "\n")
+    return str(path)
+
+
+def test_the_command_line_counts_under_a_budget_and_says_when_it_ran_out(tmp_path, capsys):
+    lattice = wide_lattice(tmp_path / "lattice.txt")
+    assert main(["solve", lattice, "--time-limit", "1", "--color", "never"]) == 0
+    assert "NOT EXACT: the budget cut counting short; 1281 cells are estimates" in capsys.readouterr().out
+    assert main(["move", lattice, "--agent", "greedy", "--time-limit", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "not counted within --time-limit 1 s" in err and len(err.strip().splitlines()) == 1
+    assert main(["solve", str(DATA / "lattice7-2.txt"), "--time-limit", "none", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact"] is True
+
+
+@pytest.mark.parametrize("command", ["solve", "sample", "move"])
+def test_the_default_budget_is_a_minute(command):
+    from cspmines.cli.parser import build_parser
+
+    args = build_parser().parse_args([command, "position.txt"])
+    assert args.time_limit == 60.0

@@ -78,7 +78,11 @@ def run_move(args, out) -> int:
     if position.mines is None:  # agents play games, where the total is known: a density will not do
         print("cspmines: error: the position's mine total is unknown: pass --mines N", file=sys.stderr)
         return 2
-    analysis = solve(position)
+    analysis = solve(position, time_limit=args.time_limit)
+    if not analysis.exact:
+        print(f"cspmines: error: the position was not counted within --time-limit {args.time_limit:g} s, so no move "
+              "can be judged exactly: allow more seconds (or none)", file=sys.stderr)
+        return 2
     suggestions = [
         suggest(position, spec, rules=args.rules, seed=args.seed, analysis=analysis, explain=args.explain)
         for spec in args.agent or ["exact"]

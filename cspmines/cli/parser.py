@@ -47,6 +47,15 @@ def whole(least: int):
 
 seconds = _reader(float, "a number of seconds", lambda v: v > 0, "must be above 0 seconds")
 port = _reader(int, "a port number", lambda v: 1 <= v <= 65535, "must lie between 1 and 65535")
+
+#: The command line's default budget for counting one position: a wide front can take hours to count
+#: exactly, and a command that seems to hang helps nobody. ``none`` waits as long as it takes.
+DEFAULT_SECONDS = 60.0
+
+
+def seconds_or_none(text: str):
+    """An argparse type: seconds above 0, or ``none`` for no limit."""
+    return None if text.strip().lower() == "none" else seconds(text)
 chance = _reader(float, "a number between 0 and 1", lambda v: 0 <= v <= 1, "must lie between 0 and 1")
 
 
@@ -102,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("file", help="position file, or - for standard input")
     solve.add_argument("--backend", default="auto", choices=backend_names(), help="the counting engine")
     _total_or_density(solve)
-    solve.add_argument("--time-limit", type=seconds, help="seconds allowed for counting")
+    solve.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
+                       help="seconds allowed for counting, or none; past them the chances are estimates, marked NOT EXACT")
     solve.add_argument("--node-limit", type=whole(1), help="work units allowed for counting")
     solve.add_argument("--exact", action="store_true", help="add the model count and exact fractions")
     solve.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
@@ -118,7 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     sample.add_argument("--count", type=whole(1), default=1, help="how many layouts")
     sample.add_argument("--seed", type=whole(0), help="the same seed draws the same layouts")
     _total_or_density(sample)
-    sample.add_argument("--time-limit", type=seconds, help="seconds allowed; the layouts drawn by then are printed")
+    sample.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
+                        help="seconds allowed, or none; the layouts drawn by then are printed")
     sample.add_argument("--json", action="store_true", help="one board JSON object per line (as Board.from_json reads)")
 
     move = commands.add_parser("move", help="the move agents would make on a position, judged by the exact engine",
@@ -128,6 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     move.add_argument("--rules", choices=RULES, default="classic", help="the game the agents play")
     move.add_argument("--seed", type=whole(0), help="the agents' random seed (the same seed, the same moves)")
     move.add_argument("--mines", type=whole(0), help="the mine total, overriding the file's header")
+    move.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
+                      help="seconds allowed for counting the position, or none; moves are judged only once it is counted")
     move.add_argument("--explain", action="store_true", help="list the cells the exact agent's look-ahead weighed, with scores")
     move.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
 
