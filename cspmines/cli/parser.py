@@ -47,6 +47,7 @@ def whole(least: int):
 
 seconds = _reader(float, "a number of seconds", lambda v: v > 0, "must be above 0 seconds")
 port = _reader(int, "a port number", lambda v: 1 <= v <= 65535, "must lie between 1 and 65535")
+chance = _reader(float, "a number between 0 and 1", lambda v: 0 <= v <= 1, "must lie between 0 and 1")
 
 #: The command line's default budget for counting one position: a wide front can take hours to count
 #: exactly, and a command that seems to hang helps nobody. ``none`` waits as long as it takes.
@@ -56,7 +57,6 @@ DEFAULT_SECONDS = 60.0
 def seconds_or_none(text: str):
     """An argparse type: seconds above 0, or ``none`` for no limit."""
     return None if text.strip().lower() == "none" else seconds(text)
-chance = _reader(float, "a number between 0 and 1", lambda v: 0 <= v <= 1, "must lie between 0 and 1")
 
 
 SOLVE_HELP = """\
