@@ -341,6 +341,8 @@ def _explain_inconsistency(position, system, components, counts, rest, density) 
                 "no mine layout satisfies these clues together",
                 clues=tuple(position.row_col(label) for label in sorted(labels)),
             )
+    if density is not None:  # every layout weighs nothing: a density of 0 or 1 forces every cell
+        return InconsistentPositionError(f"no mine layout fits the clues when each covered cell is a mine with chance {density}")
     low, high = mine_range
     room = mines_word(low, "mine") if low == high + rest_size else f"between {low} and {high + rest_size} mines"
     left = system.mines_left

@@ -83,6 +83,13 @@ def test_inconsistent_positions_raise_and_name_clues(text, clue):
         assert clue in caught.value.clues
 
 
+@pytest.mark.parametrize("density", [0, 1])
+def test_a_density_that_leaves_no_layout_is_named(density):
+    # a 1 between two covered cells needs one mine: a density of 0 allows none, of 1 only two
+    with pytest.raises(InconsistentPositionError, match=f"no mine layout fits the clues when each covered cell is a mine with chance {density}"):
+        solve(Position.from_string("3x1\n.1."), density=density)
+
+
 def test_inconsistency_names_a_minimal_conflicting_set():
     # the 2 wants (0,0) and (0,2); the 0 forbids (0,2); the 1 at (0,5) joins the chain but is innocent
     position = Position.from_string("8x1x3\n.2.0.1..")

@@ -124,6 +124,19 @@ def test_an_unsafe_first_click_may_meet_a_full_board():
     assert Board.random("3x2x6", seed=0, first_click="unsafe").n_mines == 6
 
 
+@pytest.mark.parametrize("size, first_click", [("1x1x0", "safe"), ("1x1x1", "unsafe"), ("2x2x4", "unsafe"), ("3x3x0", "opening"), ("2x1x0", "unsafe")])
+@pytest.mark.parametrize("rules", ["classic", "minesearch", "score"])
+def test_every_agent_finishes_the_smallest_and_fullest_boards(size, first_click, rules):
+    board = Board.random(size, seed=0, first_click=first_click)
+    if rules == "classic" and board.n_mines == board.size:  # nothing safe to open: won before a move
+        assert Game(board, rules=rules).status == "won"
+    for name in agent_names():
+        record = play(make_agent(name), Game(board, rules=rules), seed=0)
+        assert record.status in ("won", "finished"), (name, record.status)
+        if rules == "minesearch":
+            assert record.mines_opened == board.n_mines
+
+
 def board_of(text: str, **options) -> Board:
     return Board(np.array([[ch == "*" for ch in row] for row in text.split()]), **options)
 

@@ -164,9 +164,9 @@ class Board:
             excluded.add(click)
             if first_click == "opening":
                 excluded.update(neighbour_table(width, height)[click])
-        candidates = np.array([c for c in range(width * height) if c not in excluded])
+        candidates = np.array([c for c in range(width * height) if c not in excluded], dtype=np.int64)
         if n_mines > len(candidates):  # too dense for an opening: fall back to a safe click
-            candidates = np.array([c for c in range(width * height) if c != click])
+            candidates = np.array([c for c in range(width * height) if c != click], dtype=np.int64)
         chosen = rng.choice(candidates, size=n_mines, replace=False)
         mines = np.zeros(width * height, dtype=bool)
         mines[chosen] = True

@@ -96,6 +96,7 @@ class Game:
         self._position: Position | None = None
         if board.first_click is not None:
             self._open(board.first_click)
+        self._check_end()  # a board with nothing left to do (no safe cell in classic, no mine in minesearch) is won
 
     @classmethod
     def from_position(cls, position: Position, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed: int | np.random.Generator | None = None) -> "Game":
