@@ -13,12 +13,13 @@ Examples
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from .analysis import Analysis
 from .position import COVERED, FLAG, MINE, WITHHELD
 
-__all__ = ["board_text", "summary_text", "analysis_json", "JSON_SCHEMA_VERSION"]
+__all__ = ["board_text", "summary_text", "analysis_json", "decimal", "JSON_SCHEMA_VERSION"]
 
 #: Bumped whenever :func:`analysis_json` changes shape.
 JSON_SCHEMA_VERSION = 1
@@ -122,14 +123,43 @@ def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
         if analysis.model_count is None:
             lines.append("models: not counted (the time or node budget ran out before counting finished)")
         else:
-            lines.append(f"models: {analysis.model_count}")
+            lines.append(f"models: {decimal(analysis.model_count)}")
         fractions = analysis.probabilities(exact=True)
-        grid = [[_shown(int(position.grid[r, c])) if v is None else str(v) for c, v in enumerate(fractions[r])]
+        grid = [[_shown(int(position.grid[r, c])) if v is None else decimal(v) for c, v in enumerate(fractions[r])]
                 for r in range(position.height)]
         width = max(len(text) for row in grid for text in row)
         for row in grid:
             lines.append(" ".join(f"{text:>{width}}" for text in row))
     return "\n".join(lines)
+
+
+#: Python refuses to write an int of more digits than this (4,300 by default) unless told to for the
+#: whole process; a layout count of a large board passes it, so big numbers are written in pieces.
+_DIGITS_AT_ONCE = 4000
+
+
+def decimal(number) -> str:
+    """An int or Fraction as decimal text (``"n/d"`` for a fraction), however many digits it has,
+    without changing the interpreter's limit on int-to-text conversion.
+
+    >>> decimal(12345), decimal(Fraction(2, 6))
+    ('12345', '1/3')
+    >>> text = decimal(7 ** 10_000)
+    >>> len(text), text[:5], int(text[-1])
+    (8451, '95587', 1)
+    """
+    if isinstance(number, Fraction):
+        return decimal(number.numerator) if number.denominator == 1 else f"{decimal(number.numerator)}/{decimal(number.denominator)}"
+    if number < 0:
+        return "-" + decimal(-number)
+    base = 10**_DIGITS_AT_ONCE
+    if number < base:
+        return str(number)
+    pieces = []
+    while number:
+        number, piece = divmod(number, base)
+        pieces.append(piece)
+    return str(pieces[-1]) + "".join(f"{piece:0{_DIGITS_AT_ONCE}d}" for piece in reversed(pieces[:-1]))
 
 
 def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
@@ -153,7 +183,7 @@ def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
         "mines": position.mines,
         "backend": analysis.backend,
         "exact": analysis.exact,
-        "model_count": None if analysis.model_count is None else str(analysis.model_count),
+        "model_count": None if analysis.model_count is None else decimal(analysis.model_count),
         "probabilities": [[None if v != v else float(v) for v in row] for row in probabilities],
         "safe": rc(analysis.safe_cells),
         "mines_certain": rc(analysis.mine_cells),
@@ -164,7 +194,7 @@ def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
                 "clues": rc(component.clues),
                 "boxes": component.n_boxes,
                 "mine_range": list(component.mine_range),
-                "layouts": str(component.layouts),
+                "layouts": decimal(component.layouts),
                 "exact": component.exact,
                 "backend": component.stats.get("backend"),
                 "seconds": component.stats.get("seconds"),
@@ -173,5 +203,5 @@ def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
         ],
     }
     if exact:
-        result["fractions"] = [[None if v is None else str(v) for v in row] for row in analysis.probabilities(exact=True)]
+        result["fractions"] = [[None if v is None else decimal(v) for v in row] for row in analysis.probabilities(exact=True)]
     return result

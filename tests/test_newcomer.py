@@ -127,6 +127,24 @@ def test_a_huge_count_prints_in_json_and_exact(tmp_path):
     assert len(count) > 4300 and count.isdigit()
 
 
+def test_a_huge_count_is_written_by_the_library_without_lifting_pythons_digit_limit():
+    from math import comb
+
+    from cspmines.render import analysis_json, summary_text
+
+    analysis = solve(Position.from_string("200x200x5000\n" + "\n".join(["." * 200] * 200)))
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)  # Python's default (the command line lifts it for its own process)
+    try:
+        written = analysis_json(analysis, exact=True)["model_count"]
+        text = summary_text(analysis, exact=True)
+        sys.set_int_max_str_digits(0)  # now, to check the text against the number
+        assert written == str(comb(40000, 5000)) and len(written) > 4300
+        assert f"models: {written}" in text
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
 def test_bench_resume_shows_only_the_agents_asked_for(tmp_path, capsys):
     out = tmp_path / "games.jsonl"
     assert main(["bench", "--agent", "exact", "--agent", "random", "--preset", "beginner", "--games", "3", "--out", str(out),
