@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .constraints import Rule
-from .position import Position
+from .position import Position, is_whole
 
 if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
     from .components import Component
@@ -203,7 +203,7 @@ class Analysis:
         position = self.position
         if isinstance(cell, tuple) and len(cell) == 2:
             cell = position.cell(*cell)
-        if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)):
+        if not is_whole(cell):
             raise TypeError(f"a cell is a flat index or a (row, col) pair, got {cell!r}")
         if not 0 <= cell < position.size:
             raise IndexError(f"cell {cell} is outside the {position.width}x{position.height} board (cells 0 to {position.size - 1})")

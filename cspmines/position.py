@@ -37,7 +37,7 @@ import numpy as np
 
 from .errors import PositionFormatError
 
-__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "neighbour_table", "neighbour_array"]
+__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "is_whole", "neighbour_table", "neighbour_array"]
 
 #: Cell codes in :attr:`Position.grid`; clues are their own value 0..8.
 COVERED = -1
@@ -86,6 +86,16 @@ def neighbour_array(width: int, height: int) -> np.ndarray:
     return array
 
 
+
+def is_whole(value) -> bool:
+    """Whether ``value`` is a whole number: an int (numpy's too), not a bool, float or string. Counts,
+    totals, seeds and cells are checked with it wherever they come from a caller.
+
+    >>> is_whole(3), is_whole(np.int64(3)), is_whole(True), is_whole(3.0), is_whole("3")
+    (True, True, False, False, False)
+    """
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
 class Position:
     """An immutable Minesweeper position.
 
@@ -127,7 +137,7 @@ class Position:
             row, col = map(int, np.argwhere(~valid)[0])
             raise PositionFormatError(f"unknown cell code {int(array[row, col])} at row {row}, column {col}")
         if mines is not None:
-            if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):
+            if not is_whole(mines):
                 raise PositionFormatError(f"the mine total must be an int, got {mines!r}")
             mines = int(mines)
             known = int(np.count_nonzero((array == FLAG) | (array == MINE)))

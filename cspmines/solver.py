@@ -19,7 +19,7 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
-from numbers import Integral, Real
+from numbers import Real
 
 from .analysis import Analysis, ComponentReport, Kept
 from .backends import Budget, ComponentCount, get_backend
@@ -29,7 +29,7 @@ from .components import Component, split_components
 from .constraints import ConstraintSystem, Settled, mines_word, settle_forced
 from .counting import count_smallest_first
 from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
-from .position import Position
+from .position import Position, is_whole
 from .prover import find_certain, satisfiable
 
 __all__ = ["exact_analysis", "solve"]
@@ -275,10 +275,7 @@ def _check_options(*, mines, density, time_limit, node_limit, max_chain) -> None
     ...
     ValueError: give the mine total or a density, not both (mines=5, density=0.2)
     """
-    def whole(value) -> bool:
-        return isinstance(value, Integral) and not isinstance(value, bool)
-
-    if mines is not None and not (whole(mines) and mines >= 0):
+    if mines is not None and not (is_whole(mines) and mines >= 0):
         raise ValueError(f"mines must be a whole number >= 0, got {mines!r}")
     if mines is not None and density is not None:
         raise ValueError(f"give the mine total or a density, not both (mines={mines}, density={density})")
@@ -287,7 +284,7 @@ def _check_options(*, mines, density, time_limit, node_limit, max_chain) -> None
     if time_limit is not None and (isinstance(time_limit, (bool, str)) or not isinstance(time_limit, Real) or not float(time_limit) > 0):
         raise ValueError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
     for name, value in (("node_limit", node_limit), ("max_chain", max_chain)):
-        if value is not None and not (whole(value) and value >= 1):
+        if value is not None and not (is_whole(value) and value >= 1):
             raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
 

@@ -23,6 +23,7 @@ from ..agents.base import make_agent, parse_agent_spec
 from ..errors import CspminesError
 from ..games import FIRST_CLICKS, Board, parse_size
 from ..games.board import check_first_click
+from ..position import is_whole
 
 __all__ = ["BOARD", "GAME", "AGENT", "Suite", "SuiteError", "board_for", "game_rng", "sweep_suites"]
 
@@ -89,9 +90,9 @@ class Suite:
             raise SuiteError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
         if not 0 <= withheld < 1:
             raise SuiteError(f"withheld must lie in [0, 1), got {withheld}")
-        if not _is_whole(games) or games < 1:
+        if not is_whole(games) or games < 1:
             raise SuiteError(f"games must be a whole number of at least 1, got {games!r}")
-        if not _is_whole(seed) or seed < 0:
+        if not is_whole(seed) or seed < 0:
             raise SuiteError(f"seed must be a whole number >= 0, got {seed!r}")
         width, height, mines = parse_size(size)
         check_first_click(width, height, mines, first_click)
@@ -112,11 +113,6 @@ class Suite:
 
     def tasks(self) -> list[tuple[str, int]]:
         return [(agent, i) for i in range(self.games) for agent in self.agents]
-
-
-def _is_whole(value) -> bool:
-    """An int (numpy's too), not a bool: what a count of games or a seed must be."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def game_rng(suite: Suite, i: int, stream: int) -> np.random.Generator:

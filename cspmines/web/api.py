@@ -37,7 +37,7 @@ from ..bench import Suite, agent_seed, new_game
 from ..errors import CspminesError
 from ..games import Board, Game
 from ..games.board import FIRST_CLICKS, parse_size
-from ..position import Position
+from ..position import Position, is_whole
 from ..render import analysis_json
 from ..solver import solve
 
@@ -175,7 +175,7 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
             width, height, mines = parse_size(data.get("size", "beginner"))
             _fits(width * height)  # before the board is drawn: a huge one would hold the server
             seed = data.get("seed")
-            if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            if seed is not None and not (is_whole(seed) and seed >= 0):
                 raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
             board = Board.random((width, height, mines), seed=seed, first_click=first_click)
         _fits(board.size)
