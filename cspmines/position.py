@@ -86,7 +86,6 @@ def neighbour_array(width: int, height: int) -> np.ndarray:
     return array
 
 
-
 def is_whole(value) -> bool:
     """Whether ``value`` is a whole number: an int (numpy's too), not a bool, float or string. Counts,
     totals, seeds and cells are checked with it wherever they come from a caller.
@@ -95,6 +94,7 @@ def is_whole(value) -> bool:
     (True, True, False, False, False)
     """
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
 
 class Position:
     """An immutable Minesweeper position.

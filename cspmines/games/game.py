@@ -95,8 +95,9 @@ class Game:
         self.status = "playing"
         self._position: Position | None = None
         if board.first_click is not None:
-            self._open(board.first_click)
-        self._check_end()  # a board with nothing left to do (no safe cell in classic, no mine in minesearch) is won
+            self._open(board.first_click)  # ends the game itself when it leaves nothing to do
+        else:
+            self._check_end()  # a board with nothing left to do (no safe cell in classic, no mine in minesearch) is won
 
     @classmethod
     def from_position(cls, position: Position, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed: int | np.random.Generator | None = None) -> "Game":

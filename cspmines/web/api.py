@@ -46,14 +46,14 @@ __all__ = ["build_app"]
 MOST_CELLS_FOR_AGENTS = 10_000  # agents play whole boards; past this a request could hold the server
 
 
+class BadRequest(ValueError):
+    """A request the API cannot answer: its message is the answer."""
+
+
 def _fits(cells: int) -> None:
     """Refuse a game on more cells than agents play here (checked before a board is made)."""
     if cells > MOST_CELLS_FOR_AGENTS:
         raise BadRequest(f"games are played on at most {MOST_CELLS_FOR_AGENTS:,} cells, this board has {cells:,}")
-
-
-class BadRequest(ValueError):
-    """A request the API cannot answer: its message is the answer."""
 
 
 def _query_number(request: Request, name: str, kind=float):
