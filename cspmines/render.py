@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from .analysis import Analysis
-from .position import COVERED, FLAG, MINE, WITHHELD
+from .position import COVERED, FLAG, MINE, WITHHELD, is_whole
 
 __all__ = ["board_text", "summary_text", "analysis_json", "decimal", "JSON_SCHEMA_VERSION"]
 
@@ -140,16 +140,26 @@ _DIGITS_AT_ONCE = 4000
 
 def decimal(number) -> str:
     """An int or Fraction as decimal text (``"n/d"`` for a fraction), however many digits it has,
-    without changing the interpreter's limit on int-to-text conversion.
+    without changing the interpreter's limit on int-to-text conversion (a float, an estimate, as
+    Python writes it).
 
     >>> decimal(12345), decimal(Fraction(2, 6))
     ('12345', '1/3')
     >>> text = decimal(7 ** 10_000)
     >>> len(text), text[:5], int(text[-1])
     (8451, '95587', 1)
+    >>> decimal("12")
+    Traceback (most recent call last):
+    ...
+    TypeError: decimal() writes an int, a Fraction or a float, got '12'
     """
     if isinstance(number, Fraction):
         return decimal(number.numerator) if number.denominator == 1 else f"{decimal(number.numerator)}/{decimal(number.denominator)}"
+    if isinstance(number, float):  # an estimate where counting was cut short: written as Python writes it
+        return str(number)
+    if not is_whole(number):
+        raise TypeError(f"decimal() writes an int, a Fraction or a float, got {number!r}")
+    number = int(number)
     if number < 0:
         return "-" + decimal(-number)
     base = 10**_DIGITS_AT_ONCE
