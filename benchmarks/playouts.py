@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/playouts.py [--size 10x10x10] [--games 40] [--first 1000] [--seed 4] [--layouts 80] [--squares 4]
+    python benchmarks/playouts.py [--size 10x10x10] [--games 40] [--first 1000] [--seed 4] [--layouts 80] [--squares 4] [--out F]
 
 Under minesearch, with too many layouts for its exhaustive search, the
 exact agent opens the square that tells most for what it costs. Here that
@@ -21,15 +21,19 @@ the gain of choosing by play-outs, cross-validated (the square that does
 best on half the layouts, judged on the other half, and the other way
 round), which is unbiased where the best of the sample is not.
 Multiplied by the agent's information moves a game, it bounds what a
-player choosing this way could save.
+player choosing this way could save. With ``--out``, each decision's
+play-outs are kept as a line of JSON, a run stopped part way resumes where
+it stopped, and the summary covers every decision in the file.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
+from pathlib import Path
 
 from cspmines import Position, sample_layouts
 from cspmines.actions import Action
@@ -123,33 +127,56 @@ def main(argv=None) -> int:
     parser.add_argument("--layouts", type=int, default=80, help="layouts drawn per decision (at least 2)")
     parser.add_argument("--squares", type=int, default=4, help="the agent's square and its runners-up, in all")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, help="JSON Lines of each decision's play-outs, resumed when it exists")
     args = parser.parse_args(argv)
     if args.layouts < 2 or args.squares < 2:
         parser.error("--layouts and --squares must be at least 2")
-    games = range(args.first, args.first + args.games)
-    suite = Suite.create(agents=["exact"], size=args.size, rules="minesearch", first_click="random-safe", games=games.stop, seed=args.seed)
+    if args.out is not None and not args.out.parent.is_dir():
+        parser.error(f"--out: no folder {args.out.parent}")
+    kept = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()] if args.out and args.out.exists() else []
+    done = {d["game"] for d in kept}
+    games = [i for i in range(args.first, args.first + args.games) if i not in done]
+    suite = Suite.create(agents=["exact"], size=args.size, rules="minesearch", first_click="random-safe", games=args.first + args.games, seed=args.seed)
     counts = parallel_map(information_moves, [(suite, i) for i in games], workers=args.workers)
     tasks = [(suite, i, random.Random(i).randrange(n), args.squares) for i, n in zip(games, counts) if n]
     found = [d for d in parallel_map(decision, tasks, workers=args.workers) if d is not None]
-    print(f"{args.size} minesearch, {len(found)} decisions of {args.games} games, "
-          f"{statistics.fmean(counts):.1f} information moves a game, {args.layouts} layouts each", flush=True)
-    differences, gains = [], []
+    print(f"{args.size} minesearch, {len(found)} decisions of {len(games)} games ({len(kept)} kept from before), "
+          f"{args.layouts} layouts each", flush=True)
+    for d in kept:
+        print(line_of(d), flush=True)
     for d in found:
         layouts = sample_layouts(Position.from_string(d["position"]), args.layouts, seed=10**6 + d["game"])
         squares = [d["chosen"], *d["others"]]
         runs = [(d["position"], layout, square, j) for square in squares for j, layout in enumerate(layouts)]
         opened = parallel_map(play_on, runs, workers=args.workers, chunksize=8)
-        costs = {square: opened[n * args.layouts : (n + 1) * args.layouts] for n, square in enumerate(squares)}
-        means = {square: statistics.fmean(values) for square, values in costs.items()}
-        differences += [means[s] - means[d["chosen"]] for s in d["others"]]
-        gains.append(cross_validated_gain(costs, d["chosen"], seed=d["game"]))
-        print(f"game {d['game']}: chose {d['chosen']} ({means[d['chosen']]:.2f} opened), "
-              + ", ".join(f"{s}: {means[s]:.2f}" for s in d["others"]), flush=True)
-    if found:
+        d["costs"] = [opened[n * args.layouts : (n + 1) * args.layouts] for n in range(len(squares))]
+        d["information_moves"] = counts[games.index(d["game"])]
+        if args.out is not None:
+            with args.out.open("a") as out:
+                out.write(json.dumps(d) + "\n")
+        kept.append(d)
+        print(line_of(d), flush=True)
+    if kept:
+        differences, gains = [], []
+        for d in kept:
+            costs = dict(zip([d["chosen"], *d["others"]], d["costs"]))
+            means = {square: statistics.fmean(values) for square, values in costs.items()}
+            differences += [means[s] - means[d["chosen"]] for s in d["others"]]
+            gains.append(cross_validated_gain(costs, d["chosen"], seed=d["game"]))
+        moves = statistics.fmean(d["information_moves"] for d in kept)
+        print(f"{len(kept)} decisions, {moves:.1f} information moves a game")
         print(f"runners-up minus the choice, squares opened: {interval(differences)}")
         print(f"gain of choosing by play-outs, cross-validated, a decision: {interval(gains)}; "
-              f"times {statistics.fmean(counts):.1f} moves a game: {statistics.fmean(gains) * statistics.fmean(counts):+.3f}")
+              f"times {moves:.1f} moves a game: {statistics.fmean(gains) * moves:+.3f}")
     return 0
+
+
+def line_of(d: dict) -> str:
+    """One decision's mean squares opened after each square."""
+    means = [statistics.fmean(values) for values in d["costs"]]
+    return f"game {d['game']}: chose {d['chosen']} ({means[0]:.2f} opened), " + ", ".join(
+        f"{s}: {m:.2f}" for s, m in zip(d["others"], means[1:])
+    )
 
 
 if __name__ == "__main__":
