@@ -122,6 +122,9 @@ def one_step_values(analysis, cells, layouts, per_bit: float, per_square: float)
 class OneStepAgent(ExactAgent):
     """The exact agent with its minesearch information rule replaced by one step of improvement on a fitted value."""
 
+    if not hasattr(ExactAgent, "_minesearch_guess"):  # the method replaced below: without it this player is the agent
+        raise ImportError("the exact agent no longer chooses its minesearch guess in _minesearch_guess")
+
     def __init__(self, per_bit: float, per_square: float):
         super().__init__()
         self.per_bit, self.per_square = per_bit, per_square
