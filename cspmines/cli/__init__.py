@@ -27,6 +27,7 @@ import sys
 from ..errors import CspminesError, MissingTotalError
 from .engine import run_move, run_sample, run_solve
 from .parser import build_parser
+from .replays import run_replay
 from .suites import run_bench, run_chains
 
 __all__ = ["main"]
@@ -87,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_bench(args, out)
         if args.command == "chains":
             return run_chains(args, out)
+        if args.command == "replay":
+            return run_replay(args, out)
         if args.command == "serve":
             return _serve(args)
     except MissingTotalError:  # the library's message names its keywords; here the options are what to pass

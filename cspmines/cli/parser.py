@@ -100,6 +100,26 @@ examples:
 """
 
 
+REPLAY_HELP = """\
+Real games judged click by click: replay files of Arbiter (.avf), Viennasweeper and
+Minesweeper Clone (.rmv), Metasweeper (.evf) and Minesweeper X (.mvf), or folders of
+them. Needs the replays extra: pip install 'cspmines[replays]'.
+
+Each click that opened cells is judged on the board the player saw just before it
+(flags read as covered cells), with the board's mine total: its exact chance of a
+mine, and whether it was proved (chance 0), a forced guess (no cell anywhere was
+provably safe) or a needless guess (one was). The report lists the guesses with the
+exact agent's move at each, then the game's survival (the product of 1 - chance over
+the clicks, an exact fraction) and its luck in bits (-log2 of it). In a folder run a
+file that cannot be read is reported in its row and the others are judged.
+
+examples:
+  cspmines replay game.avf
+  cspmines replay game.evf --json
+  cspmines replay my-replays/ --csv history.csv --no-agent
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cspmines", description="Exact Minesweeper analysis: probabilities, agents, benchmarks.")
     parser.add_argument("--version", action="version", version=f"cspmines {__version__}")
@@ -166,6 +186,17 @@ def build_parser() -> argparse.ArgumentParser:
     chains.add_argument("--out", help="save every chain met, one JSON line per game, here")
     chains.add_argument("--csv", help="save the summary as CSV here")
     chains.add_argument("--plot", help="save the figure here (needs matplotlib)")
+    replay = commands.add_parser("replay", help="real games' replay files (AVF, RMV, EVF, MVF) judged click by click",
+                                 description=REPLAY_HELP, formatter_class=_Help)
+    replay.add_argument("files", nargs="+", metavar="FILE", help="replay files or folders of them")
+    replay.add_argument("--json", action="store_true", help="print JSON: one object a game, a list for several (docs/replays.md)")
+    replay.add_argument("--csv", help="save one row a game as CSV here")
+    replay.add_argument("--no-agent", action="store_true", help="skip the exact agent's move at each guess (faster)")
+    replay.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
+                        help="seconds allowed for counting each position, or none; past them a chance is an estimate, "
+                             "marked NOT EXACT")
+    replay.add_argument("--quiet", action="store_true", help="no progress bar")
+
     serve = commands.add_parser("serve", help="the engine in a local web page",
                                 description="A local web page on the engine: paste or play a position, see every cell's "
                                             "exact chance, ask any agent for its move, replay a bench game. Needs the "

@@ -14,6 +14,9 @@ same one-line message the command line prints.
   takes one back. Each answers the game: ``position`` (text), ``status``, ``moves`` and the measures.
 * ``POST /api/replay`` (body: one line of ``cspmines bench --out``): the game played again from its
   record's suite and seed, every position move by move, each with the move made there.
+* ``POST /api/replays?name=game.avf`` (body: a replay file's bytes; ``format=avf`` where the name has no
+  extension): what ``cspmines replay --json`` prints for it; with ``steps=true`` also ``steps``, the
+  position before each click with the click made there, as ``/api/replay`` gives them.
 """
 
 from __future__ import annotations
@@ -39,11 +42,14 @@ from ..games import Board, Game
 from ..games.board import FIRST_CLICKS, parse_size
 from ..position import Position, is_whole
 from ..render import analysis_json
+from ..replays import ReplayFormatError, analyse_replay, read_replay
+from ..replays.report import replay_json
 from ..solver import solve
 
 __all__ = ["build_app"]
 
 MOST_CELLS_FOR_AGENTS = 10_000  # agents play whole boards; past this a request could hold the server
+MOST_REPLAY_BYTES = 16 * 1024 * 1024  # real replays are a few MB at most
 
 
 class BadRequest(ValueError):
@@ -251,6 +257,25 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
             game.apply(action)
         return {"agent": record["agent"], "game": i, "status": game.status, "steps": steps, "final": str(game.position)}
 
+    def api_replays(request: Request, body: bytes) -> dict:
+        name = request.query_params.get("name") or "<upload>"
+        kind = request.query_params.get("format")
+        if len(body) > MOST_REPLAY_BYTES:
+            raise BadRequest(f"a replay of {len(body):,} bytes is larger than the {MOST_REPLAY_BYTES:,} read here")
+        if kind is None and "." not in name:
+            raise BadRequest("say the replay's format: ?name=game.avf, or ?format=avf (avf, rmv, evf or mvf)")
+        try:
+            replay = read_replay(name, data=body, format=kind)
+        except ReplayFormatError as error:
+            raise BadRequest(str(error)) from None
+        answer = replay_json(analyse_replay(replay, agent=False, time_limit=budget(request)))
+        if request.query_params.get("steps", "false").lower() in ("1", "true", "yes"):
+            answer["steps"] = [{"position": str(click.seen), "action": click.action.value, "cell": [click.row, click.col],
+                                "flags": [list(divmod(cell, replay.width)) for cell in click.flags],
+                                "chance": judged["chance"], "class": judged["class"]}
+                               for click, judged in zip(replay.clicks, answer["clicks"])]
+        return answer
+
     def endpoint(handler):
         async def run(request: Request) -> Response:
             body = await request.body()
@@ -270,6 +295,7 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
         Route("/api/games/{game_id}/agent", endpoint(api_agent), methods=["POST"]),
         Route("/api/games/{game_id}/undo", endpoint(api_undo), methods=["POST"]),
         Route("/api/replay", endpoint(api_replay), methods=["POST"]),
+        Route("/api/replays", endpoint(api_replays), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(files("cspmines.web") / "static")), name="static"),
     ]
     return Starlette(routes=routes)

@@ -1,7 +1,7 @@
 // The page's logic: read or edit a position, ask the API, draw the board with its chances.
 "use strict";
 const $ = (id) => document.getElementById(id);
-let state = { text: $("text").value, analysis: null, game: null, replay: null, step: 0 };
+let state = { text: $("text").value, analysis: null, game: null, replay: null, step: 0, mark: null };
 const OUTLINES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
 
 function shade(p) {  // green (0) through yellow to red (1), as the pictures do
@@ -63,7 +63,9 @@ function draw() {
           if (p === least) cell.classList.add("best");
         }
         if (chainOf[r + "," + c]) cell.style.boxShadow = `inset 0 0 0 2px ${chainOf[r + "," + c]}`;
+        if (state.mark && state.mark[0] === r && state.mark[1] === c) cell.classList.add("clicked");
       } else {
+        if (state.mark && state.mark[0] === r && state.mark[1] === c) cell.classList.add("clicked");
         cell.classList.add("open");
         cell.textContent = ch === "0" ? "" : ch;
         if ("12345678".includes(ch)) cell.classList.add("c" + ch);
@@ -90,9 +92,9 @@ async function clicked(r, c, flag) {
   catch (error) { say(error.message, true); }
 }
 
-function showGame(game) { state.game = game; $("text").value = game.position; solveText(game.position); }
+function showGame(game) { state.game = game; state.replay = null; state.mark = null; $("text").value = game.position; solveText(game.position); }
 
-$("solve").onclick = () => { state.game = null; solveText($("text").value); };
+$("solve").onclick = () => { state.game = null; state.replay = null; state.mark = null; solveText($("text").value); };
 $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole board to play (board JSON, MBF)
   const file = e.target.files[0], name = file.name.toLowerCase();
   try {
@@ -128,16 +130,40 @@ $("play").onclick = async () => {
   } catch (error) { say(error.message, true); }
 };
 $("undo").onclick = async () => { if (state.game) showGame(await api(`/api/games/${state.game.id}/undo`, {}, true)); };
-function showStep() {
-  const steps = state.replay.steps, k = state.step;
-  const text = k < steps.length ? steps[k].position : state.replay.final;
-  $("step").textContent = `move ${k} of ${steps.length}` + (k < steps.length ? `: ${steps[k].action} (${steps[k].cell})${steps[k].certain ? "" : " guess"}` : `: ${state.replay.status}`);
+function stepCount() { return state.replay.steps.length + (state.replay.final ? 1 : 0); }
+function showStep() {  // a bench game's move k, or a replay file's click k (its chance and class from the engine)
+  const steps = state.replay.steps, k = state.step, s = steps[k];
+  const text = k < steps.length ? s.position : state.replay.final;
+  let words = k < steps.length ? `${s.action} (${s.cell})` : state.replay.status;
+  if (s && s.chance !== undefined) words += ` mine chance ${s.chance}, ${s.class}`;
+  else if (s) words += s.certain ? "" : " guess";
+  $("step").textContent = `${state.replay.label} ${k + (state.replay.final ? 0 : 1)} of ${steps.length}: ${words}`;
+  Object.assign($("slider"), { max: stepCount() - 1, value: k });
+  state.mark = s ? s.cell : null;
   $("text").value = text; solveText(text);
 }
+function startReplay(replay, label) { state.replay = Object.assign(replay, { label }); state.step = 0; state.game = null; showStep(); }
 $("replay").onclick = async () => {
-  try { state.replay = await api("/api/replay", $("record").value.trim()); state.step = 0; state.game = null; showStep(); }
+  try { startReplay(await api("/api/replay", $("record").value.trim()), "move"); }
   catch (error) { say(error.message, true); }
 };
-$("next").onclick = () => { if (state.replay && state.step < state.replay.steps.length) { state.step++; showStep(); } };
-$("back").onclick = () => { if (state.replay && state.step > 0) { state.step--; showStep(); } };
+$("replayfile").onchange = async (e) => {  // a real game: every click with its exact chance
+  const file = e.target.files[0];
+  say("reading the replay…");
+  try {
+    const answer = await api(`/api/replays?steps=true&name=${encodeURIComponent(file.name)}`, await file.arrayBuffer());
+    $("advice").textContent = `${answer.file}: ${answer.width}x${answer.height}, ${answer.mines} mines, ${answer.outcome}; ` +
+      `survival ${answer.survival}, luck ${answer.luck_bits === null ? "infinite" : answer.luck_bits.toFixed(3)} bits`;
+    startReplay({ steps: answer.steps, final: null, status: answer.outcome }, "click");
+  } catch (error) { say(error.message, true); }
+};
+function goTo(k) { if (state.replay && k >= 0 && k < stepCount() && k !== state.step) { state.step = k; showStep(); } }
+$("next").onclick = () => { if (state.replay) goTo(state.step + 1); };
+$("back").onclick = () => { if (state.replay) goTo(state.step - 1); };
+$("slider").oninput = () => goTo(Number($("slider").value));
+document.addEventListener("keydown", (e) => {  // arrow keys step through a replay, unless typing
+  if (!state.replay || ["TEXTAREA", "INPUT", "SELECT"].includes(document.activeElement.tagName) && document.activeElement.type !== "range") return;
+  if (e.key === "ArrowRight") { goTo(state.step + 1); e.preventDefault(); }
+  if (e.key === "ArrowLeft") { goTo(state.step - 1); e.preventDefault(); }
+});
 solveText($("text").value);

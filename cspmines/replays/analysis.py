@@ -1,0 +1,231 @@
+"""Every click of a recorded game judged exactly: what it risked, whether it had to, and what the exact agent would have done.
+
+For each click that opened cells, on the position the player saw just before
+it (their flags read as covered cells), with the board's mine total:
+
+* its **chance**: the exact probability that it sets off a mine (a chord: that
+  any cell it opens is one);
+* its **class**: ``proved`` (chance 0), ``forced`` (a guess with no provably
+  safe cell anywhere), ``needless`` (a guess while a provably safe cell existed);
+* at each guess, the ``exact`` agent's move there and its chance.
+
+The game's **survival** is the product of one minus each chance, an exact
+fraction: how likely a game played click by click as this one was is to get
+through. ``luck_bits`` is ``-log2`` of it.
+
+Most clicks of a real game open cells that single clues prove safe: those are
+settled without counting (:func:`~cspmines.constraints.settle_forced`). The
+others are counted by :func:`~cspmines.solver.solve`, whose memories of recent
+chains carry over between consecutive moments, so a click recounts only the
+chains it changed.
+
+>>> from cspmines.replays import Replay, analyse_replay
+>>> replay = Replay.from_moves([[0, 0, 0, 0], [1, 0, 0, 1]], [("open", 0, 0), ("open", 1, 1), ("open", 0, 3)])
+>>> result = analyse_replay(replay, agent=False)
+>>> [(click.chance, click.kind.value) for click in result.clicks]
+[(Fraction(0, 1), 'proved'), (Fraction(0, 1), 'proved'), (Fraction(1, 2), 'forced')]
+>>> result.survival, result.luck_bits
+(Fraction(1, 2), 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+from ..actions import Action
+from ..agents.advice import suggest
+from ..analysis import Analysis
+from ..constraints import ConstraintSystem, settle_forced
+from ..position import WITHHELD, Position
+from ..solver import solve
+from .reader import FirstClickRule, Replay, ReplayClick
+
+__all__ = ["ClickClass", "ClickAnalysis", "ReplayAnalysis", "analyse_replay"]
+
+
+class ClickClass(str, Enum):
+    """What a click was: proved safe, a guess with no safe cell anywhere, or a guess while one existed."""
+
+    PROVED = "proved"
+    FORCED = "forced"
+    NEEDLESS = "needless"
+
+
+@dataclass(frozen=True)
+class ClickAnalysis:
+    """One click judged.
+
+    Attributes
+    ----------
+    click : ReplayClick
+    chance : Fraction or float
+        The chance the click sets off a mine; a float (the engine's estimate) when the
+        count did not finish within the budget (``exact`` False).
+    kind : ClickClass
+    exact : bool
+    agent_action : Action or None
+        The exact agent's move at a guess (None where the click was proved: the agent
+        opens a proved cell too, at chance 0, or where ``agent=False``).
+    agent_chance : Fraction, float or None
+        The chance the agent's move sets off a mine.
+    """
+
+    click: ReplayClick
+    chance: Fraction | float
+    kind: ClickClass
+    exact: bool = True
+    agent_action: Action | None = None
+    agent_chance: Fraction | float | None = None
+
+
+@dataclass(frozen=True)
+class ReplayAnalysis:
+    """A whole game judged: each click, and the totals over them."""
+
+    replay: Replay
+    clicks: tuple
+
+    @property
+    def exact(self) -> bool:
+        """True when every chance is exact (no count was cut short by the budget)."""
+        return all(click.exact for click in self.clicks)
+
+    @property
+    def guesses(self) -> tuple:
+        return tuple(click for click in self.clicks if click.kind != ClickClass.PROVED)
+
+    @property
+    def forced(self) -> int:
+        return sum(1 for click in self.clicks if click.kind == ClickClass.FORCED)
+
+    @property
+    def needless(self) -> int:
+        return sum(1 for click in self.clicks if click.kind == ClickClass.NEEDLESS)
+
+    @property
+    def survival(self) -> Fraction | float:
+        """The product of ``1 - chance`` over the clicks: exact unless some chance is an estimate."""
+        return _product(1 - click.chance for click in self.clicks)
+
+    @property
+    def luck_bits(self) -> float:
+        """``-log2(survival)``; infinite when a click was a certain mine."""
+        return _bits(self.survival)
+
+    @property
+    def agent_survival(self) -> Fraction | float | None:
+        """The same product for the exact agent's moves at the player's guesses (where the player's
+        click was proved, the agent's move is proved too); None when the agent was not asked."""
+        if any(click.agent_chance is None for click in self.guesses):
+            return None
+        return _product(1 - click.agent_chance for click in self.guesses)
+
+    @property
+    def agent_luck_bits(self) -> float | None:
+        survival = self.agent_survival
+        return None if survival is None else _bits(survival)
+
+
+def _product(values) -> Fraction | float:
+    result: Fraction | float = Fraction(1)
+    for value in values:
+        result *= value
+    return result
+
+
+def _bits(survival) -> float:
+    if survival == 0:
+        return math.inf
+    if isinstance(survival, Fraction):  # log2 of each big integer: a float of the ratio would underflow
+        return math.log2(survival.denominator) - math.log2(survival.numerator)
+    return -math.log2(survival)
+
+
+def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | None = None, progress=None) -> ReplayAnalysis:
+    """Judge every click of ``replay`` (see the module's description).
+
+    Parameters
+    ----------
+    replay : Replay
+    agent : bool, keyword-only
+        Ask the exact agent for its move at each guess (a look-ahead each: the costly part).
+    time_limit : float, keyword-only
+        Seconds for each position counted; a count cut short gives the engine's estimate,
+        and the click is marked not exact.
+    progress : callable, keyword-only
+        Called with no argument after each click (a progress bar's update).
+
+    Examples
+    --------
+    >>> from cspmines.replays import Replay
+    >>> replay = Replay.from_moves([[1, 0, 0], [0, 0, 0]], [("open", 1, 2), ("open", 1, 0)])
+    >>> [str(click.chance) for click in analyse_replay(replay, agent=False).clicks]
+    ['0', '1/2']
+    """
+    judged = []
+    for index, click in enumerate(replay.clicks):
+        if index == 0:
+            judged.append(_first_click(replay, click))
+        else:
+            judged.append(_judge(click, agent=agent, time_limit=time_limit))
+        if progress is not None:
+            progress()
+    return ReplayAnalysis(replay, tuple(judged))
+
+
+def _first_click(replay: Replay, click: ReplayClick) -> ClickAnalysis:
+    """The first click follows the program's rule: never a mine (or an opening), or a plain draw."""
+    if replay.first_click != FirstClickRule.ANY:
+        return ClickAnalysis(click, Fraction(0), ClickClass.PROVED)
+    return ClickAnalysis(click, Fraction(replay.mines, replay.width * replay.height), ClickClass.FORCED)
+
+
+def _judge(click: ReplayClick, *, agent: bool, time_limit: float | None) -> ClickAnalysis:
+    position = click.seen
+    if not click.opens:
+        return ClickAnalysis(click, Fraction(0), ClickClass.PROVED)
+    settled = settle_forced(ConstraintSystem.from_position(position))
+    if settled.safe_cells.issuperset(click.opens):  # single clues prove it: no count needed
+        return ClickAnalysis(click, Fraction(0), ClickClass.PROVED)
+    analysis = solve(position, time_limit=time_limit, explain=False)
+    chance = _chance(analysis, click, time_limit)
+    if chance == 0:
+        return ClickAnalysis(click, chance, ClickClass.PROVED, analysis.exact)
+    kind = ClickClass.NEEDLESS if analysis.safe_cells else ClickClass.FORCED
+    if not agent or not analysis.exact:
+        return ClickAnalysis(click, chance, kind, analysis.exact)
+    move, move_chance = _agent_move(position, analysis)
+    return ClickAnalysis(click, chance, kind, True, move, move_chance)
+
+
+def _chance(analysis: Analysis, click: ReplayClick, time_limit: float | None) -> Fraction | float:
+    """The chance that any cell the click opens is a mine."""
+    unsure = [cell for cell in click.opens if analysis.probability(cell) != 0]
+    if len(unsure) <= 1 or not analysis.exact:
+        if not analysis.exact and len(unsure) > 1:  # an estimate: the cells as if independent
+            return 1 - _product(1 - float(analysis.probability(cell)) for cell in unsure)
+        return analysis.probability(unsure[0]) if unsure else Fraction(0)
+    # P(all safe) = layouts with every opened cell safe / all layouts: the cells as opened, clues unknown
+    grid = analysis.position.grid.copy()
+    grid.flat[unsure] = WITHHELD
+    opened = solve(Position(grid, mines=analysis.position.mines), time_limit=time_limit, explain=False)
+    if not opened.exact or opened.model_count is None or analysis.model_count is None:
+        return 1 - _product(1 - float(analysis.probability(cell)) for cell in unsure)
+    return 1 - Fraction(opened.model_count, analysis.model_count)
+
+
+def _agent_move(position: Position, analysis: Analysis) -> tuple[Action, Fraction]:
+    """The exact agent's opening move here, with its chance. A flag is not a move that risks anything:
+    the agent is asked again with the flag placed, as in a game."""
+    started = time.perf_counter()
+    suggestion = suggest(position, "exact", seed=0, analysis=analysis)
+    while suggestion.action.kind == "flag" and time.perf_counter() - started < 60:
+        grid = position.grid.copy()
+        grid.flat[suggestion.action.cell] = -2  # FLAG: the agent's own proved mine
+        position = Position(grid, mines=position.mines)
+        suggestion = suggest(position, "exact", seed=0)
+    return suggestion.action, suggestion.mine_probability

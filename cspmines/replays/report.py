@@ -1,0 +1,146 @@
+"""A judged game written out: the readable report, its JSON and its CSV row.
+
+>>> from cspmines.replays import Replay, analyse_replay
+>>> result = analyse_replay(Replay.from_moves([[1, 0, 0], [0, 0, 0]], [("open", 1, 2), ("open", 1, 0)]), agent=False)
+>>> data = replay_json(result)
+>>> data["survival"], data["luck_bits"], [(c["action"], c["chance"], c["class"]) for c in data["clicks"]]
+('1/2', 1.0, [('open', '0', 'proved'), ('open', '1/2', 'forced')])
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .analysis import ClickAnalysis, ClickClass, ReplayAnalysis
+from .reader import FirstClickRule
+
+__all__ = ["CSV_COLUMNS", "chance_text", "csv_row", "error_json", "error_row", "replay_json", "replay_text"]
+
+#: The columns of ``cspmines replay --csv``: one row a game.
+CSV_COLUMNS = ("file", "format", "software", "player", "width", "height", "mines", "outcome", "time", "bbbv", "clicks",
+               "proved", "forced", "needless", "survival", "luck_bits", "agent_survival", "agent_luck_bits", "exact", "error")
+
+_RULES = {
+    FirstClickRule.SAFE: "never a mine (the program guarantees it)",
+    FirstClickRule.OPENING: "always an opening (the program guarantees a zero)",
+    FirstClickRule.ANY: "no guarantee (a plain draw)",
+}
+
+
+def chance_text(chance) -> str:
+    """An exact chance as ``p/q`` (``0`` and ``1`` as they are); an estimate as a decimal.
+
+    >>> chance_text(Fraction(1, 3)), chance_text(Fraction(0)), chance_text(0.25)
+    ('1/3', '0', '0.25')
+    """
+    if isinstance(chance, Fraction):
+        return str(chance)
+    return f"{float(chance):.6g}"
+
+
+def _bits(value) -> float | None:
+    """Bits for JSON: a finite float, or None for a certain loss (JSON has no infinity)."""
+    return None if value is None or math.isinf(value) else value
+
+
+def replay_json(result: ReplayAnalysis) -> dict:
+    """The JSON of ``cspmines replay --json`` for one game (schema in docs/replays.md)."""
+    replay = result.replay
+    return {
+        "file": replay.source,
+        "format": replay.format,
+        "width": replay.width,
+        "height": replay.height,
+        "mines": replay.mines,
+        "outcome": replay.outcome.value,
+        "clicks": [_click_json(click) for click in result.clicks],
+        "survival": chance_text(result.survival),
+        "luck_bits": _bits(result.luck_bits),
+    }
+
+
+def _click_json(judged: ClickAnalysis) -> dict:
+    click = judged.click
+    return {"time": round(click.time, 3), "action": click.action.value, "row": click.row, "col": click.col,
+            "chance": chance_text(judged.chance), "class": judged.kind.value}
+
+
+def error_json(name: str, format: str, error: Exception) -> dict:
+    """A file that could not be judged, in a JSON list of games."""
+    return {"file": name, "format": format, "error": str(error)}
+
+
+def csv_row(result: ReplayAnalysis) -> dict:
+    """One game as a row of :data:`CSV_COLUMNS`."""
+    replay = result.replay
+    proved = sum(1 for click in result.clicks if click.kind == ClickClass.PROVED)
+    return {
+        "file": replay.source, "format": replay.format, "software": replay.software, "player": replay.player,
+        "width": replay.width, "height": replay.height, "mines": replay.mines, "outcome": replay.outcome.value,
+        "time": "" if replay.time is None else replay.time, "bbbv": replay.bbbv or "", "clicks": len(result.clicks),
+        "proved": proved, "forced": result.forced, "needless": result.needless,
+        "survival": chance_text(result.survival), "luck_bits": _bits(result.luck_bits),
+        "agent_survival": "" if result.agent_survival is None else chance_text(result.agent_survival),
+        "agent_luck_bits": "" if result.agent_luck_bits is None else _bits(result.agent_luck_bits),
+        "exact": result.exact, "error": "",
+    }
+
+
+def error_row(name: str, format: str, error: Exception) -> dict:
+    """A file that could not be judged, as its CSV row."""
+    return {**{column: "" for column in CSV_COLUMNS}, "file": name, "format": format, "error": str(error)}
+
+
+def _with_decimal(value) -> str:
+    text = chance_text(value)
+    if isinstance(value, Fraction) and value.denominator != 1:
+        short = text if len(text) <= 24 else "a fraction of " + str(len(str(value.denominator))) + " digits"
+        return f"{short} ({float(value):.4f})"
+    return text
+
+
+def replay_text(result: ReplayAnalysis) -> str:
+    """The readable report: the game, each guess on a line, then the totals."""
+    replay = result.replay
+    facts = [f"{replay.format.upper()}"]
+    if replay.software:
+        facts.append(f"by {replay.software}")
+    if replay.player:
+        facts.append(f"player {replay.player}")
+    played = f"{replay.outcome.value}" + (f" in {replay.time:.2f} s" if replay.time else "")
+    lines = [
+        f"{replay.source}: {', '.join(facts)}",
+        f"  {replay.width}x{replay.height}, {replay.mines} mines, {played}" + (f", 3BV {replay.bbbv}" if replay.bbbv else ""),
+        f"  first click: {_RULES[replay.first_click]}",
+    ]
+    guesses = result.guesses
+    proved = len(result.clicks) - len(guesses)
+    lines.append(f"  {len(result.clicks)} clicks opened cells: {proved} proved, {result.forced} forced guesses, "
+                 f"{result.needless} needless guesses")
+    if guesses:
+        lines.append(f"  {'time':>8}  {'click':<14} {'mine chance':<22} {'class':<9} exact agent there")
+        for judged in guesses:
+            lines.append("  " + _guess_line(replay.width, judged))
+    lines.append(f"  survival {_with_decimal(result.survival)}, luck {_bits_text(result.luck_bits)}")
+    if result.agent_survival is not None:
+        lines.append(f"  the exact agent at the same moments: survival {_with_decimal(result.agent_survival)}, "
+                     f"{_bits_text(result.agent_luck_bits)}")
+    if not result.exact:
+        lines.append("  NOT EXACT: some counts did not finish within the time limit; their chances are estimates")
+    return "\n".join(lines)
+
+
+def _bits_text(bits) -> str:
+    return "infinite bits (a certain mine)" if math.isinf(bits) else f"{bits:.3f} bits"
+
+
+def _guess_line(width: int, judged: ClickAnalysis) -> str:
+    click = judged.click
+    where = f"{click.action.value} ({click.row},{click.col})"
+    chance = _with_decimal(judged.chance) + ("" if judged.exact else " NOT EXACT")
+    agent = ""
+    if judged.agent_action is not None:
+        row, col = divmod(judged.agent_action.cell, width)
+        agent = f"{judged.agent_action.kind} ({row},{col}) at {chance_text(judged.agent_chance)}"
+    return f"{click.time:8.2f}  {where:<14} {chance:<22} {judged.kind.value:<9} {agent}".rstrip()

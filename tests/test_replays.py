@@ -1,0 +1,273 @@
+"""Replays of real games: read through ms-toollib (in a child process), every click judged exactly.
+
+The chances are checked three ways: against brute force over every layout on random small games
+(chords and flags included), against the engine's own solve of each position, and against games
+written by ms-toollib's recorder from our agents' play and read back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+from replaymaker import agent_game, evf_bytes
+
+from cspmines import Position, solve
+from cspmines.cli import main
+from cspmines.replays import (
+    ClickAction,
+    ClickClass,
+    FirstClickRule,
+    Outcome,
+    Replay,
+    ReplayFormatError,
+    analyse_replay,
+    read_replay,
+)
+from cspmines.replays.reader import _from_extract
+from cspmines.replays.report import CSV_COLUMNS, replay_json
+
+ms_toollib = pytest.importorskip("ms_toollib", reason="the replays extra (ms-toollib) is part of the test extra")
+
+JSON_KEYS = {"file", "format", "width", "height", "mines", "outcome", "clicks", "survival", "luck_bits"}
+CLICK_KEYS = {"time", "action", "row", "col", "chance", "class"}
+
+
+def layouts_of(position: Position) -> list[frozenset]:
+    """Every mine layout the position allows with its total: all subsets of the covered cells, checked clue by clue."""
+    covered = position.covered_cells
+    fits = []
+    for chosen in combinations(covered, position.mines):
+        mines = frozenset(chosen)
+        if all(sum(1 for o in position.neighbours(c) if o in mines) == position.code(c) for c in position.clue_cells):
+            fits.append(mines)
+    return fits
+
+
+def random_game(rng: np.random.Generator):
+    """A small board and a random player's moves on it: opens anywhere covered, flags, chords on clues."""
+    width, height = int(rng.integers(3, 6)), int(rng.integers(2, 5))
+    cells = width * height
+    mines = int(rng.integers(1, max(2, cells // 3)))
+    layout = np.zeros(cells, dtype=int)
+    layout[rng.choice(np.arange(1, cells), size=mines, replace=False)] = 1  # the first click (0,0) is safe
+    moves = [("open", 0, 0)]
+    for _ in range(3 * cells):
+        kind = ["open", "open", "flag", "chord"][int(rng.integers(4))]
+        cell = int(rng.integers(cells))
+        moves.append((kind, cell // width, cell % width))
+    return layout.reshape(height, width).tolist(), moves
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_every_chance_equals_brute_force(seed):
+    replay = Replay.from_moves(*random_game(np.random.default_rng(seed)))
+    result = analyse_replay(replay, agent=False)
+    assert len(result.clicks) == len(replay.clicks) >= 1
+    for index, judged in enumerate(result.clicks):
+        if index == 0:
+            assert judged.chance == 0 and judged.kind == ClickClass.PROVED  # the safe first click
+            continue
+        layouts = layouts_of(judged.click.seen)
+        hit = sum(1 for layout in layouts if layout.intersection(judged.click.opens))
+        assert judged.chance == Fraction(hit, len(layouts))
+        if hit == 0:
+            assert judged.kind == ClickClass.PROVED
+        else:
+            safe_somewhere = any(all(cell not in layout for layout in layouts) for cell in judged.click.seen.covered_cells)
+            assert judged.kind == (ClickClass.NEEDLESS if safe_somewhere else ClickClass.FORCED)
+    assert result.survival == math.prod((1 - judged.chance for judged in result.clicks), start=Fraction(1))
+
+
+def test_chords_are_judged_on_every_cell_they_open():
+    layout = [[0, 0, 0, 0],
+              [0, 1, 0, 0],
+              [0, 0, 0, 1]]
+    # (0,0) shows 1; flag the wrong cell (1,0) and chord: it opens (0,1) and (1,1), the mine
+    replay = Replay.from_moves(layout, [("open", 0, 0), ("flag", 1, 0), ("chord", 0, 0)])
+    chord = replay.clicks[1]
+    assert chord.action == ClickAction.CHORD and set(chord.opens) == {1, 5} and replay.outcome == Outcome.LOST
+    judged = analyse_replay(replay, agent=False).clicks[1]
+    layouts = layouts_of(chord.seen)
+    # the 1's mine is in one of its three cells; the chord risks two of them
+    assert judged.chance == Fraction(sum(1 for lay in layouts if lay & {1, 5}), len(layouts)) == Fraction(2, 3)
+    assert judged.kind == ClickClass.FORCED
+
+
+def test_a_certain_mine_gives_infinite_luck_and_null_bits_in_json():
+    replay = Replay.from_moves([[0, 1, 0]], [("open", 0, 0), ("open", 0, 1)])
+    result = analyse_replay(replay, agent=False)
+    assert result.clicks[1].chance == 1 and result.survival == 0 and result.luck_bits == math.inf
+    assert replay_json(result)["luck_bits"] is None and replay_json(result)["survival"] == "0"
+
+
+def test_each_open_equals_the_engines_solve_of_that_position():
+    replay = Replay.from_moves(*agent_game("risk-score", (9, 9, 10), seed=3))
+    result = analyse_replay(replay, agent=False)
+    for judged in result.clicks[1:]:
+        click = judged.click
+        if click.action == ClickAction.OPEN:
+            assert judged.chance == solve(click.seen).probability(click.opens[0])
+
+
+def test_the_exact_agent_is_asked_at_every_guess_and_never_risks_more_than_the_least():
+    replay = Replay.from_moves(*agent_game("greedy", (9, 9, 10), seed=5))
+    result = analyse_replay(replay)
+    assert result.guesses, "greedy guesses on a beginner board"
+    for judged in result.guesses:
+        analysis = solve(judged.click.seen)
+        least = min(analysis.probability(cell) for cell in judged.click.seen.covered_cells)
+        assert judged.agent_action is not None and judged.agent_action.kind == "open"
+        assert judged.agent_chance == analysis.probability(judged.agent_action.cell)
+        if judged.kind == ClickClass.NEEDLESS:
+            assert judged.agent_chance == 0
+        assert judged.agent_chance <= max(least, Fraction(1, 2))  # the look-ahead trades a little safety for progress
+    assert result.agent_survival == math.prod((1 - j.agent_chance for j in result.guesses), start=Fraction(1))
+
+
+@pytest.mark.parametrize("agent, seed", [("exact", 1), ("risk-score", 2), ("greedy", 4), ("random", 6)])
+def test_games_written_by_ms_toollib_read_back_as_played(agent, seed):
+    layout, moves = agent_game(agent, (8, 8, 10), seed=seed)
+    ours = Replay.from_moves(layout, moves)
+    read = read_replay("game.evf", data=evf_bytes(layout, moves))
+    assert read.format == "evf" and read.software == "cspmines tests" and read.player == "cspmines"
+    assert (read.width, read.height, read.mines, read.layout) == (8, 8, 10, ours.layout)
+    assert read.outcome == ours.outcome and read.first_click == FirstClickRule.SAFE
+    assert [(c.action, c.row, c.col, c.seen, c.opens) for c in read.clicks] == \
+           [(c.action, c.row, c.col, c.seen, c.opens) for c in ours.clicks]
+    assert [j.chance for j in analyse_replay(read, agent=False).clicks] == [j.chance for j in analyse_replay(ours, agent=False).clicks]
+
+
+def test_a_chord_in_a_written_game_is_read_as_a_chord():
+    layout = [[0, 0, 0, 0, 0],
+              [0, 1, 0, 0, 0],
+              [0, 0, 0, 0, 0],
+              [0, 0, 0, 0, 1]]
+    moves = [("open", 0, 0), ("flag", 1, 1), ("chord", 0, 0)] + \
+            [("open", r, c) for r in range(4) for c in range(5) if not layout[r][c]]
+    read = read_replay("chord.evf", data=evf_bytes(layout, moves))
+    ours = Replay.from_moves(layout, moves)
+    assert read.clicks[1].action == ClickAction.CHORD and read.clicks[1].flags == (6,)
+    assert [(c.action, c.opens) for c in read.clicks] == [(c.action, c.opens) for c in ours.clicks]
+
+
+@pytest.mark.parametrize("data, name, expected", [
+    (b"", "empty.avf", "the file is empty"),
+    (b"\x00\x01garbage" * 40, "junk.rmv", "not a readable RMV replay"),
+    (b"hello", "notes.txt", "the extension must be .avf, .rmv, .evf or .mvf"),
+])
+def test_bad_files_are_named_in_one_line(data, name, expected):
+    with pytest.raises(ReplayFormatError, match=expected) as raised:
+        read_replay(name, data=data)
+    assert str(raised.value).startswith(name) and "\n" not in str(raised.value)
+
+
+def test_truncated_and_corrupt_replays_do_not_take_the_process_down():
+    data = evf_bytes(*agent_game("exact", (8, 8, 10), seed=1))
+    for cut in (5, len(data) // 3, len(data) - 7):
+        with pytest.raises(ReplayFormatError, match="truncated.evf"):
+            read_replay("truncated.evf", data=data[:cut])
+    corrupt = bytearray(data)
+    corrupt[10:40] = bytes(range(200, 230))
+    try:
+        read_replay("corrupt.evf", data=bytes(corrupt))
+    except ReplayFormatError as error:
+        assert str(error).startswith("corrupt.evf")
+
+
+def test_a_game_that_never_started_is_refused():
+    raw = {"width": 2, "height": 1, "mines": 1, "mode": 0, "level": 0, "software": "", "player": "", "completed": False,
+           "time": 0.0, "bbbv": 1, "layout": [[1, 0]], "clicks": []}
+    with pytest.raises(ReplayFormatError, match="never started"):
+        _from_extract(raw, "idle.avf", "avf")
+
+
+def test_first_click_rules():
+    from cspmines.replays.reader import first_click_rule
+
+    assert first_click_rule("Arbiter", 0, 3, False) == FirstClickRule.SAFE
+    assert first_click_rule("Metasweeper", 4, 0, False) == FirstClickRule.OPENING
+    assert first_click_rule("Metasweeper", 4, 2, False) == FirstClickRule.SAFE  # an opening rule would have shown 0
+    assert first_click_rule("Viennasweeper", 0, None, True) == FirstClickRule.ANY
+    replay = Replay.from_moves([[0, 1], [0, 0]], [("open", 0, 1)], first_click=FirstClickRule.ANY)
+    assert analyse_replay(replay).clicks[0].chance == Fraction(1, 4) and replay.outcome == Outcome.LOST
+
+
+@pytest.fixture(scope="module")
+def replay_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("replays")
+    (folder / "won.evf").write_bytes(evf_bytes(*agent_game("exact", (9, 9, 10), seed=2)))
+    (folder / "second.evf").write_bytes(evf_bytes(*agent_game("greedy", (9, 9, 10), seed=7)))
+    (folder / "broken.avf").write_bytes(b"not an avf at all")
+    return folder
+
+
+def test_json_has_exactly_the_documented_keys(replay_folder, capsys):
+    assert main(["replay", str(replay_folder / "second.evf"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == JSON_KEYS and all(set(click) == CLICK_KEYS for click in data["clicks"])
+    result = analyse_replay(read_replay(replay_folder / "second.evf"), agent=False)
+    assert data == json.loads(json.dumps(replay_json(result)))
+    survival = Fraction(data["survival"])
+    assert survival == math.prod((1 - Fraction(c["chance"]) for c in data["clicks"]), start=Fraction(1))
+    assert data["luck_bits"] == pytest.approx(-math.log2(survival)) if survival else data["luck_bits"] is None
+
+
+def test_text_report_lists_the_guesses_and_the_totals(replay_folder, capsys):
+    assert main(["replay", str(replay_folder / "second.evf")]) == 0
+    out = capsys.readouterr().out
+    result = analyse_replay(read_replay(replay_folder / "second.evf"))
+    assert "first click: never a mine" in out and "survival" in out and "luck" in out
+    assert out.count(" forced ") + out.count(" needless ") >= len(result.guesses)
+    assert "the exact agent at the same moments" in out
+
+
+def test_a_folder_reports_a_bad_file_in_its_row_and_judges_the_rest(replay_folder, tmp_path, capsys):
+    csv_path = tmp_path / "history.csv"
+    assert main(["replay", str(replay_folder), "--csv", str(csv_path), "--json", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    games = json.loads(captured.out)
+    assert [g["file"].rsplit("/", 1)[-1] for g in games] == ["broken.avf", "second.evf", "won.evf"]
+    assert "error" in games[0] and set(games[1]) == JSON_KEYS
+    assert "1 of 3 files could not be read" in captured.err
+    import csv
+
+    rows = list(csv.DictReader(csv_path.open(encoding="utf-8")))
+    assert tuple(rows[0]) == CSV_COLUMNS and rows[0]["error"] and not rows[1]["error"]
+    assert rows[2]["outcome"] == "won" and Fraction(rows[1]["survival"]) == Fraction(games[1]["survival"])
+
+
+@pytest.mark.parametrize("arguments, expected", [
+    (["{folder}/broken.avf"], "broken.avf: not a readable AVF replay"),
+    (["{folder}/missing.evf"], "missing.evf: no such file or folder"),
+    (["{tmp}"], "no replay files"),
+])
+def test_bad_input_is_one_line_and_exit_2(arguments, expected, replay_folder, tmp_path, capsys):
+    names = [a.replace("{folder}", str(replay_folder)).replace("{tmp}", str(tmp_path)) for a in arguments]
+    assert main(["replay", *names]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and err.count("\n") == 1
+
+
+def test_the_web_api_answers_the_commands_json(replay_folder, capsys):
+    from starlette.testclient import TestClient
+
+    from cspmines.web import create_app
+
+    data = (replay_folder / "second.evf").read_bytes()
+    with TestClient(create_app()) as client:
+        answer = client.post("/api/replays?name=second.evf", content=data)
+        assert answer.status_code == 200
+        main(["replay", str(replay_folder / "second.evf"), "--json"])
+        expected = json.loads(capsys.readouterr().out)
+        assert {**answer.json(), "file": expected["file"]} == expected
+        stepped = client.post("/api/replays?steps=true&format=evf", content=data).json()
+        assert len(stepped["steps"]) == len(expected["clicks"])
+        assert Position.from_string(stepped["steps"][1]["position"]).mines == expected["mines"]
+        bad = client.post("/api/replays?name=x.avf", content=b"junk bytes")
+        assert bad.status_code == 400 and "not a readable AVF replay" in bad.json()["error"]
+        assert client.post("/api/replays", content=data).status_code == 400  # no name, no format
