@@ -23,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -276,11 +277,13 @@ def _extract(name: str, kind: str, data: bytes) -> dict:
         raise ReplayFormatError(f"{name}: reading replays needs the replays extra: pip install 'cspmines[replays]'")
     script = Path(__file__).with_name("extract.py")
     env = {**os.environ, "RUST_BACKTRACE": "0"}
-    try:
-        done = subprocess.run([sys.executable, str(script), kind], input=data, capture_output=True, timeout=READ_SECONDS,
-                              env=env)
-    except subprocess.TimeoutExpired:
-        raise ReplayFormatError(f"{name}: reading it took more than {READ_SECONDS:.0f} s") from None
+    # ms-toollib writes crash.log into its working folder when it aborts: give it a scratch one
+    with tempfile.TemporaryDirectory(prefix="cspmines-replay-") as scratch:
+        try:
+            done = subprocess.run([sys.executable, str(script), kind], input=data, capture_output=True,
+                                  timeout=READ_SECONDS, env=env, cwd=scratch)
+        except subprocess.TimeoutExpired:
+            raise ReplayFormatError(f"{name}: reading it took more than {READ_SECONDS:.0f} s") from None
     if done.returncode != 0:
         raise ReplayFormatError(f"{name}: not a readable {kind.upper()} replay (truncated, corrupt or another format)")
     try:
