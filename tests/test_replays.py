@@ -14,7 +14,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from replaymaker import agent_game, evf_bytes
+from replaymaker import agent_game
 
 from cspmines import Position, solve
 from cspmines.cli import main
@@ -30,6 +30,7 @@ from cspmines.replays import (
 )
 from cspmines.replays.reader import _from_extract
 from cspmines.replays.report import CSV_COLUMNS, replay_json
+from cspmines.replays.writer import evf_bytes
 
 ms_toollib = pytest.importorskip("ms_toollib", reason="the replays extra (ms-toollib) is part of the test extra")
 
@@ -133,8 +134,8 @@ def test_the_exact_agent_is_asked_at_every_guess_and_never_risks_more_than_the_l
 def test_games_written_by_ms_toollib_read_back_as_played(agent, seed):
     layout, moves = agent_game(agent, (8, 8, 10), seed=seed)
     ours = Replay.from_moves(layout, moves)
-    read = read_replay("game.evf", data=evf_bytes(layout, moves))
-    assert read.format == "evf" and read.software == "cspmines tests" and read.player == "cspmines"
+    read = read_replay("game.evf", data=evf_bytes(layout, moves, player="tester"))
+    assert read.format == "evf" and read.software == "cspmines" and read.player == "tester"
     assert (read.width, read.height, read.mines, read.layout) == (8, 8, 10, ours.layout)
     assert read.outcome == ours.outcome and read.first_click == FirstClickRule.SAFE
     assert [(c.action, c.row, c.col, c.seen, c.opens) for c in read.clicks] == \
@@ -179,6 +180,11 @@ def test_truncated_and_corrupt_replays_do_not_take_the_process_down(tmp_path, mo
     except ReplayFormatError as error:
         assert str(error).startswith("corrupt.evf")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_game_still_going_is_not_written():
+    with pytest.raises(ReplayFormatError, match="do not end the game"):
+        evf_bytes([[0, 0, 1], [0, 0, 0]], [("flag", 0, 2)])
 
 
 def test_a_game_that_never_started_is_refused():
