@@ -12,9 +12,9 @@ replays must not take the analysis down with it.
 :meth:`Replay.from_moves` builds the same value from a mine layout and a list
 of moves, for games made here (tests, a bench game written out).
 
->>> replay = Replay.from_moves([[0, 0, 1], [0, 0, 0]], [("open", 0, 0)])
+>>> replay = Replay.from_moves([[0, 0, 1], [0, 0, 0]], [("open", 0, 0), ("open", 1, 2)])
 >>> replay.outcome, len(replay.clicks), replay.clicks[0].opens
-(<Outcome.WON: 'won'>, 1, (0,))
+(<Outcome.WON: 'won'>, 2, (0,))
 """
 
 from __future__ import annotations

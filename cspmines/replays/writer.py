@@ -5,7 +5,11 @@ ms-toollib's ``BaseVideo`` takes mouse events on a board (16 pixels a cell) and 
 :func:`~cspmines.replays.read_replay` reads the file back as the same game
 (the tests check it click by click against :meth:`~cspmines.replays.Replay.from_moves`).
 
->>> data = evf_bytes([[0, 0, 1]], [("open", 0, 0), ("open", 0, 1)])   # doctest: +SKIP
+>>> from cspmines.replays import read_replay
+>>> data = evf_bytes([[0, 0, 1]], [("open", 0, 0)], player="me")
+>>> replay = read_replay("game.evf", data=data)
+>>> replay.outcome.value, replay.player, replay.width, replay.mines
+('won', 'me', 3, 1)
 """
 
 from __future__ import annotations
