@@ -130,9 +130,9 @@ class Replay:
         flagged cell lifts it). A move that opens nothing is kept out of the clicks, as a replay file's
         reader does; play stops at the first mine set off.
 
-        >>> replay = Replay.from_moves([[1, 0, 0, 0]], [("open", 0, 3), ("flag", 0, 0), ("chord", 0, 1)])
+        >>> replay = Replay.from_moves([[0, 0, 0], [1, 0, 0]], [("open", 0, 2), ("flag", 1, 0), ("chord", 0, 1)])
         >>> [(click.action.value, click.opens) for click in replay.clicks], replay.outcome.value
-        ([('open', (3,)), ('chord', ())], 'won')
+        ([('open', (2,)), ('chord', (0,))], 'won')
         """
         rows = [list(row) for row in layout]
         height, width = len(rows), len(rows[0]) if rows else 0
