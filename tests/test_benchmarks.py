@@ -32,6 +32,7 @@ RUNS = [
     ("divergence.py", ["--games", "1", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
     ("divergence.py", ["--games", "1", "--preset", "beginner", "--hill", "{tmp}", "--along", "hill"], "peer not run"),
     ("peers.py", ["--games", "2", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
+    ("replays.py", ["--make", "2"], "agree within 1e-6"),
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
     ("playouts.py", ["--size", "5x5x3", "--games", "2", "--layouts", "2", "--workers", "1"], "cross-validated"),
     ("value_step.py", ["--size", "5x5x3", "--fit-games", "4", "--games", "2", "--workers", "1"], "minus exact"),

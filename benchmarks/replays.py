@@ -1,0 +1,138 @@
+"""Replays judged by cspmines beside ms-toollib, file by file: the chances agree, and how long each takes.
+
+Usage::
+
+    python benchmarks/replays.py FOLDER_OR_FILES...      # real replay files (AVF, RMV, EVF, MVF)
+    python benchmarks/replays.py --make 3                # three games of the exact agent, written as EVF here first
+    python benchmarks/replays.py FOLDER --agent          # also time the exact agent's move at every guess
+
+For every file: our read (ms-toollib's parser in a child process) and exact analysis of every click
+(``agent=False`` unless ``--agent``), and ms-toollib's own analysis in another child process (it
+aborts the process on a bad file): its parse, its board replay and its float chance (``poss``) at every
+click. Printed: the clicks, our guesses (forced / needless), both programs' seconds, the largest
+difference between our exact chance and ms-toollib's ``poss`` over the single left clicks (the two
+must agree within 1e-6), our luck in bits beside ms-toollib's ``pluck`` (log10 units, shown in bits)
+and the needless guesses ms-toollib's ``needless_guess`` flags beside ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import math
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from cspmines.replays import FORMATS, ClickAction, ReplayFormatError, analyse_replay, read_replay
+
+READERS = {"avf": "AvfVideo", "rmv": "RmvVideo", "evf": "EvfVideo", "mvf": "MvfVideo"}
+
+
+def peer(path: str) -> dict:
+    """ms-toollib on one file (run in a child process): seconds, poss at each opening click, pluck, needless flags."""
+    import ms_toollib
+
+    started = time.perf_counter()
+    video = getattr(ms_toollib, READERS[Path(path).suffix.lower().lstrip(".")])(path)
+    video.parse()
+    video.analyse()
+    poss = []
+    for event in video.events:
+        if event.useful_level >= 2:
+            mouse = event.event.unwrap_mouse()
+            row, col = mouse.y // video.pix_size, mouse.x // video.pix_size
+            poss.append(event.prior_game_board.poss[row][col] if event.useful_level == 2 else None)
+    seconds = time.perf_counter() - started
+    video.analyse_for_features(["pluck", "needless_guess"])
+    pluck = [e.key_dynamic_params.pluck for e in video.events if e.useful_level >= 2]
+    needless = sum(1 for e in video.events if "needless" in e.comments.lower() or "不必要" in e.comments)
+    return {"seconds": seconds, "poss": poss, "pluck": pluck[-1] if pluck else float("nan"), "needless": needless}
+
+
+def make_games(folder: Path, count: int) -> list[Path]:
+    """``count`` expert games of the exact agent, written as EVF through ms-toollib's recorder."""
+    from cspmines.agents import make_agent
+    from cspmines.games import Board, Game
+    from cspmines.replays.writer import evf_bytes
+
+    paths = []
+    for seed in range(count):
+        board = Board.random("expert", seed=seed)
+        game, agent = Game(board, rules="classic"), make_agent("exact")
+        agent.reset(rules="classic", seed=seed)
+        moves = [("open", *divmod(board.first_click, board.width))]
+        while game.status == "playing":
+            action = agent.act(game.position)
+            game.apply(action)
+            moves.append((action.kind, *divmod(action.cell, board.width)))
+        layout = [[int(board.is_mine(r * board.width + c)) for c in range(board.width)] for r in range(board.height)]
+        path = folder / f"exact-expert-{seed}.evf"
+        path.write_bytes(evf_bytes(layout, moves, player="cspmines exact"))
+        paths.append(path)
+    return paths
+
+
+def files_of(names: list) -> list[Path]:
+    found: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix.lower().lstrip(".") in FORMATS))
+        else:
+            found.append(path)
+    return found
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="*", help="replay files or folders")
+    parser.add_argument("--make", type=int, default=0, help="first write this many exact-agent expert games as EVF")
+    parser.add_argument("--agent", action="store_true", help="ask the exact agent at every guess too")
+    parser.add_argument("--peer-timeout", type=float, default=300.0, help="seconds ms-toollib may take on one file")
+    args = parser.parse_args(argv)
+    scratch = tempfile.TemporaryDirectory(prefix="replays-bench-")
+    files = files_of(args.files) + (make_games(Path(scratch.name), args.make) if args.make else [])
+    if not files:
+        parser.error("name replay files or folders, or --make N")
+    print(f"{'file':<34} {'fmt':<4} {'size':<10} {'clicks':>6} {'forced':>6} {'needl.':>6} {'ours s':>7} {'peer s':>7} "
+          f"{'compared':>8} {'max diff':>9} {'bits':>7} {'peer bits':>9} {'peer needl.':>11}")
+    worst_all, compared_all = 0.0, 0
+    with concurrent.futures.ProcessPoolExecutor(max_workers=1) as pool:
+        for path in files:
+            name = path.name if len(path.name) <= 34 else path.name[:31] + "..."
+            started = time.perf_counter()
+            try:
+                replay = read_replay(path)
+                result = analyse_replay(replay, agent=args.agent)
+            except ReplayFormatError as error:
+                print(f"{name:<34} error: {error}")
+                continue
+            ours = time.perf_counter() - started
+            try:
+                theirs = pool.submit(peer, str(path)).result(timeout=args.peer_timeout)
+            except (concurrent.futures.process.BrokenProcessPool, concurrent.futures.TimeoutError) as error:
+                theirs = None
+                print(f"  (ms-toollib failed on {path.name}: {type(error).__name__})", file=sys.stderr)
+                pool.shutdown(cancel_futures=True)
+                pool = concurrent.futures.ProcessPoolExecutor(max_workers=1)
+            worst, compared = 0.0, 0
+            if theirs is not None:
+                for index, (judged, poss) in enumerate(zip(result.clicks, theirs["poss"])):
+                    if index and poss is not None and judged.click.action == ClickAction.OPEN:
+                        worst = max(worst, abs(float(judged.chance) - poss))
+                        compared += 1
+                worst_all, compared_all = max(worst_all, worst), compared_all + compared
+            pluck_bits = theirs["pluck"] * math.log2(10) if theirs and math.isfinite(theirs["pluck"]) else float("nan")
+            size = f"{replay.width}x{replay.height}/{replay.mines}"
+            print(f"{name:<34} {replay.format:<4} {size:<10} {len(result.clicks):>6} {result.forced:>6} {result.needless:>6} "
+                  f"{ours:>7.2f} {theirs['seconds'] if theirs else float('nan'):>7.2f} {compared:>8} {worst:>9.1e} "
+                  f"{result.luck_bits:>7.3f} {pluck_bits:>9.3f} {theirs['needless'] if theirs else '-':>11}")
+    print(f"left clicks compared with ms-toollib's poss: {compared_all}, largest difference {worst_all:.1e} "
+          f"({'agree within 1e-6' if worst_all <= 1e-6 else 'DISAGREE'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
