@@ -28,6 +28,12 @@ _RULES = {
 }
 
 
+#: ms-toollib's game modes whose layouts are not drawn uniformly: the chances here are those of a uniform
+#: layout, which these programs do not play by (no-guess modes draw solvable boards, can-guess modes move mines).
+_NOT_UNIFORM = {1: "UPK", 2: "cheat", 5: "classic no-guess", 6: "strong no-guess", 7: "weak no-guess",
+                8: "quasi no-guess", 9: "strong can-guess", 10: "weak can-guess"}
+
+
 def chance_text(chance) -> str:
     """An exact chance as ``p/q`` (``0`` and ``1`` as they are); an estimate as a decimal.
 
@@ -92,11 +98,12 @@ def error_row(name: str, format: str, error: Exception) -> dict:
     return {**{column: "" for column in CSV_COLUMNS}, "file": name, "format": format, "error": str(error)}
 
 
-def _with_decimal(value) -> str:
+def _with_decimal(value, *, longest: int = 24) -> str:
+    """A chance for the report: the fraction with its decimal; a fraction longer than ``longest`` shows its
+    decimal alone, marked ``~`` (the JSON keeps every digit)."""
     text = chance_text(value)
     if isinstance(value, Fraction) and value.denominator != 1:
-        short = text if len(text) <= 24 else "a fraction of " + str(len(str(value.denominator))) + " digits"
-        return f"{short} ({float(value):.4f})"
+        return f"{text} ({float(value):.4f})" if len(text) <= longest else f"~{float(value):.4g}"
     return text
 
 
@@ -114,12 +121,15 @@ def replay_text(result: ReplayAnalysis) -> str:
         f"  {replay.width}x{replay.height}, {replay.mines} mines, {played}" + (f", 3BV {replay.bbbv}" if replay.bbbv else ""),
         f"  first click: {_RULES[replay.first_click]}",
     ]
+    if replay.mode in _NOT_UNIFORM:
+        lines.append(f"  mode: {_NOT_UNIFORM[replay.mode]}: the program does not draw layouts uniformly; "
+                     "the chances are those of a uniform layout")
     guesses = result.guesses
     proved = len(result.clicks) - len(guesses)
-    lines.append(f"  {len(result.clicks)} clicks opened cells: {proved} proved, {result.forced} forced guesses, "
-                 f"{result.needless} needless guesses")
+    lines.append(f"  {len(result.clicks)} clicks opened cells: {proved} proved, {_count(result.forced, 'forced guess')}, "
+                 f"{_count(result.needless, 'needless guess')}")
     if guesses:
-        lines.append(f"  {'time':>8}  {'click':<14} {'mine chance':<22} {'class':<9} exact agent there")
+        lines.append(f"  {'time':>8}  {'click':<14} {'mine chance':<23} {'class':<9} exact agent there")
         for judged in guesses:
             lines.append("  " + _guess_line(replay.width, judged))
     lines.append(f"  survival {_with_decimal(result.survival)}, luck {_bits_text(result.luck_bits)}")
@@ -131,6 +141,10 @@ def replay_text(result: ReplayAnalysis) -> str:
     return "\n".join(lines)
 
 
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}" + ("" if number == 1 else "es")
+
+
 def _bits_text(bits) -> str:
     return "infinite bits (a certain mine)" if math.isinf(bits) else f"{bits:.3f} bits"
 
@@ -138,9 +152,9 @@ def _bits_text(bits) -> str:
 def _guess_line(width: int, judged: ClickAnalysis) -> str:
     click = judged.click
     where = f"{click.action.value} ({click.row},{click.col})"
-    chance = _with_decimal(judged.chance) + ("" if judged.exact else " NOT EXACT")
+    chance = _with_decimal(judged.chance, longest=12) + ("" if judged.exact else " NOT EXACT")
     agent = ""
     if judged.agent_action is not None:
         row, col = divmod(judged.agent_action.cell, width)
-        agent = f"{judged.agent_action.kind} ({row},{col}) at {chance_text(judged.agent_chance)}"
-    return f"{click.time:8.2f}  {where:<14} {chance:<22} {judged.kind.value:<9} {agent}".rstrip()
+        agent = f"{judged.agent_action.kind} ({row},{col}) at {_with_decimal(judged.agent_chance, longest=12)}"
+    return f"{click.time:8.2f}  {where:<14} {chance:<23} {judged.kind.value:<9} {agent}".rstrip()
