@@ -279,3 +279,13 @@ def test_the_web_api_answers_the_commands_json(replay_folder, capsys):
         bad = client.post("/api/replays?name=x.avf", content=b"junk bytes")
         assert bad.status_code == 400 and "not a readable AVF replay" in bad.json()["error"]
         assert client.post("/api/replays", content=data).status_code == 400  # no name, no format
+
+
+def test_the_replays_page_examples_run(monkeypatch):
+    import doctest
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    failures, tried = doctest.testfile(str(root / "docs" / "replays.md"), module_relative=False)
+    assert tried >= 3 and failures == 0

@@ -35,13 +35,14 @@ def run_replay(args, out) -> int:
     from ..replays.report import CSV_COLUMNS, csv_row, error_json, error_row, replay_json, replay_text
 
     files, many = replay_files(args.files)
+    ask_agent = not args.no_agent and (args.csv or not args.json)  # the JSON has no place for the agent's moves
     bar = _bar(len(files), many and not args.quiet)
     games, rows, failed = [], [], 0
     for path in files:
         name = str(path)
         try:
             replay = read_replay(path)
-            result = analyse_replay(replay, agent=not args.no_agent, time_limit=args.time_limit)
+            result = analyse_replay(replay, agent=ask_agent, time_limit=args.time_limit)
         except ReplayFormatError as error:
             if not many:
                 raise
@@ -50,12 +51,12 @@ def run_replay(args, out) -> int:
             games.append(error_json(name, kind, error))
             rows.append(error_row(name, kind, error))
             if not args.json:
-                out.write(f"{name}: error: {str(error).removeprefix(name + ': ')}\n\n")
+                out.write(("\n" if games[:-1] else "") + f"{name}: error: {str(error).removeprefix(name + ': ')}\n")
         else:
             games.append(replay_json(result))
             rows.append(csv_row(result))
             if not args.json:
-                out.write(replay_text(result) + "\n\n")
+                out.write(("\n" if games[:-1] else "") + replay_text(result) + "\n")
         if bar is not None:
             bar.update()
     if bar is not None:
