@@ -108,3 +108,25 @@ def test_a_bench_record_is_replayed_step_by_step_and_the_page_saved(page, tmp_pa
     assert shot.stat().st_size > 10_000
     if (target := __import__("os").environ.get("CSPMINES_SCREENSHOT")):  # how docs/web.png is made
         shutil.copy(shot, target)
+
+
+def test_a_replay_file_is_stepped_through_with_each_clicks_chance(page):
+    from cspmines.replays import analyse_replay, read_replay
+
+    example = ROOT / "cspmines" / "data" / "examples" / "beginner-game.evf"
+    judged = analyse_replay(read_replay(example), agent=False).clicks
+    page.set_input_files("#replayfile", str(example))
+    page.wait_for_function("document.querySelector('#step').textContent.startsWith('click 1 of')")
+    assert page.text_content("#step").startswith(f"click 1 of {len(judged)}: open")
+    page.focus("#board")
+    page.keyboard.press("ArrowRight")  # the keys step through the clicks
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')"
+                           " && document.querySelector('#step').textContent.startsWith('click 2 of')")
+    second = judged[1]
+    assert f"mine chance {second.chance}, {second.kind.value}" in page.text_content("#step")
+    marked = page.query_selector("#board .cell.clicked")
+    assert (int(marked.get_attribute("data-row")), int(marked.get_attribute("data-col"))) == (second.click.row, second.click.col)
+    assert marked.get_attribute("title").startswith(f"({second.click.row}, {second.click.col}): {second.chance} =")
+    last = len(judged) - 1
+    page.eval_on_selector("#slider", f"s => {{ s.value = {last}; s.dispatchEvent(new Event('input')); }}")
+    page.wait_for_function(f"document.querySelector('#step').textContent.startsWith('click {last + 1} of')")

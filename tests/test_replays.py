@@ -24,12 +24,13 @@ from cspmines.replays import (
     FirstClickRule,
     Outcome,
     Replay,
+    ReplayClick,
     ReplayFormatError,
     analyse_replay,
     read_replay,
 )
 from cspmines.replays.reader import _from_extract
-from cspmines.replays.report import CSV_COLUMNS, replay_json
+from cspmines.replays.report import CSV_COLUMNS, replay_json, replay_text
 from cspmines.replays.writer import evf_bytes
 
 ms_toollib = pytest.importorskip("ms_toollib", reason="the replays extra (ms-toollib) is part of the test extra")
@@ -289,3 +290,17 @@ def test_the_replays_page_examples_run(monkeypatch):
     monkeypatch.chdir(root)
     failures, tried = doctest.testfile(str(root / "docs" / "replays.md"), module_relative=False)
     assert tried >= 3 and failures == 0
+
+
+def test_a_count_cut_short_by_the_budget_gives_an_estimate_marked_not_exact():
+    # a 41x41 board of 2s on every other cell: one front of 1,281 cells that no budget of seconds counts
+    rows = [[2 if r % 2 and c % 2 else -1 for c in range(41)] for r in range(41)]
+    lattice = Position(rows, mines=300)
+    first = ReplayClick(0.0, ClickAction.OPEN, 1, 1, lattice, (42,))
+    guess = ReplayClick(1.0, ClickAction.OPEN, 0, 0, lattice, (0,))
+    replay = Replay("lattice.avf", "avf", 41, 41, 300, frozenset(), (first, guess), Outcome.UNFINISHED, FirstClickRule.SAFE)
+    result = analyse_replay(replay, time_limit=0.5)
+    judged = result.clicks[1]
+    assert not judged.exact and not result.exact and isinstance(judged.chance, float) and 0 < judged.chance < 1
+    assert judged.agent_action is None  # the agent's move is judged only on exact chances
+    assert "NOT EXACT" in replay_text(result) and "." in replay_json(result)["clicks"][1]["chance"]
