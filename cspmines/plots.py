@@ -81,8 +81,10 @@ def plot_summary(summary: list, path) -> None:
     plt.close(figure)
 
 
-def plot_sweep(rows: list, path, *, x_label: str) -> None:
-    """Two panels against the sweep's x: each agent's measure, and its seconds per game.
+def plot_sweep(rows: list, path, *, x_label: str, paired=None) -> None:
+    """Panels against the sweep's x: each agent's measure, its seconds per game, and with ``paired``
+    (rows of :func:`~cspmines.bench.compare.paired_table` carrying ``x``) each paired difference
+    with its 95% band.
 
     >>> import os, tempfile
     >>> rows = [{"x": x, "agent": "a", "rules": "minesearch", "mean_opened_fraction": 0.5 + x,
@@ -93,7 +95,9 @@ def plot_sweep(rows: list, path, *, x_label: str) -> None:
     """
     plt = _pyplot()
     key, label, _ = measure_of(rows[0]["rules"])
-    figure, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    panels = 3 if paired else 2
+    figure, axes = plt.subplots(1, panels, figsize=(5 * panels, 3.8))
+    left, right = axes[0], axes[1]
     for agent in dict.fromkeys(r["agent"] for r in rows):
         mine = sorted((r for r in rows if r["agent"] == agent), key=lambda r: r["x"])
         xs = [r["x"] for r in mine]
@@ -105,7 +109,22 @@ def plot_sweep(rows: list, path, *, x_label: str) -> None:
     right.set_ylabel("seconds per game")
     right.set_yscale("log")
     left.legend(fontsize=8)
+    if paired:
+        _plot_paired(axes[2], paired, x_label)
     figure.suptitle(title_of(rows), fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
+
+
+def _plot_paired(axes, paired: list, x_label: str) -> None:
+    """Each agent's paired difference from the other against x, its 95% interval as a band."""
+    for (agent, against) in dict.fromkeys((r["agent"], r["against"]) for r in paired):
+        mine = sorted((r for r in paired if r["agent"] == agent and r["against"] == against), key=lambda r: r["x"])
+        xs = [r["x"] for r in mine]
+        line, = axes.plot(xs, [r["difference"] for r in mine], marker="o", label=f"{agent} - {against}")
+        axes.fill_between(xs, [r["ci95"][0] for r in mine], [r["ci95"][1] for r in mine], color=line.get_color(), alpha=0.2)
+    axes.axhline(0.0, color="#888", linewidth=0.8)
+    axes.set_xlabel(x_label)
+    axes.set_ylabel(f"paired difference ({paired[0]['measure']})")
+    axes.legend(fontsize=8)

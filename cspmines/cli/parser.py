@@ -96,6 +96,7 @@ agents: {agents}
 examples:
   cspmines bench --preset expert --games 1000
   cspmines bench --agent exact --agent greedy --size 10x10x10 --rules minesearch
+  cspmines bench --agent greedy --agent exact --against greedy --games 500
   cspmines bench --agent exact --size 10x10x10 --density-sweep 0.1,0.2,0.3 --plot sweep.png
 """
 
@@ -117,6 +118,21 @@ examples:
   cspmines replay game.avf
   cspmines replay game.evf --json
   cspmines replay my-replays/ --csv history.csv --no-agent
+"""
+
+
+COMPARE_HELP = """\
+The paired table of `cspmines bench` from its result files (--out), so runs made
+apart (other machines, other revisions of the code, games added later) are compared
+board by board. Games are matched by their number; every file must come from the
+same suite (board size, rules, withheld clues, first click, seed). An agent whose
+games appear in two files under the same numbers (the same agent from two runs) is
+named after its file in each, "exact (run-b)", and the two are paired.
+
+examples:
+  cspmines compare exact.jsonl greedy.jsonl
+  cspmines compare before.jsonl after.jsonl --against "exact (before)"
+  cspmines compare part1.jsonl part2.jsonl --json
 """
 
 
@@ -177,6 +193,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help='print {"results": [...]} to standard output')
     bench.add_argument("--plot", help="save a figure here (PNG, SVG or PDF; needs matplotlib)")
     bench.add_argument("--csv", help="save the results table as CSV here (a sweep: a row per agent and point)")
+    bench.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the first --agent)")
+
+    compare = commands.add_parser("compare", help="paired differences between agents from bench --out files",
+                                  description=COMPARE_HELP, formatter_class=_Help)
+    compare.add_argument("files", nargs="+", metavar="FILE", help="result files of cspmines bench --out (JSON lines)")
+    compare.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the first met)")
+    compare.add_argument("--json", action="store_true", help='print {"results": [...], "paired": [...]}')
+    compare.add_argument("--csv", help="save the paired table as CSV here")
 
     chains = commands.add_parser("chains", help="measure the chains of influence met in seeded games",
                                  description="The chains of influence the exact agent meets in seeded games: how long, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-__all__ = ["run_bench", "run_chains"]
+__all__ = ["run_bench", "run_chains", "run_compare", "results_text"]
 
 
 def _floats(text: str, what: str) -> list[float]:
@@ -43,9 +43,12 @@ def _write_csv(path: str, rows: list) -> None:
 
 def run_bench(args, out) -> int:
     from ..bench import Suite, run_suite
+    from ..bench.compare import paired_table
     from ..plots import plot_summary, plot_sweep
 
     size = args.size or args.preset or "expert"
+    if args.against is not None and args.against not in (args.agent or ["exact"]):
+        raise ValueError(f"--against {args.against}: name one of the --agent players ({', '.join(args.agent or ['exact'])})")
     suite = Suite.create(
         agents=args.agent or ["exact"],
         size=size,
@@ -63,23 +66,26 @@ def run_bench(args, out) -> int:
         points = _sweep_points(args, suite)
         x_label = "mine density" if args.density_sweep else "cells (grid area)"
         rows: list[dict] = []
+        paired: list[dict] = []
         seconds, played = 0.0, 0
         for x, point in points:
             result = run_suite(point, **options)
             seconds += result.seconds
             played += result.played_now
             rows.extend({"x": x, **row} for row in result.summary)
+            paired.extend({"x": x, **row} for row in paired_table(result.records, against=args.against, agents=suite.agents))
             if result.interrupted:
                 break
         if args.csv:
             _write_results_csv(args.csv, rows)
-        _print_results(rows, seconds, played, args, out)
+        _print_results(rows, paired, seconds, played, args, out)
         if args.plot:
-            plot_sweep(rows, args.plot, x_label=x_label)
+            plot_sweep(rows, args.plot, x_label=x_label, paired=paired)
         return 0
     result = run_suite(suite, out=args.out, resume=args.resume, **options)
     asked = [row for row in result.summary if row["agent"] in suite.agents]  # --resume may hold other agents' games
-    _print_results(asked, result.seconds, result.played_now, args, out)
+    paired = paired_table(result.records, against=args.against, agents=suite.agents)
+    _print_results(asked, paired, result.seconds, result.played_now, args, out)
     if args.csv and asked:
         _write_results_csv(args.csv, asked)
     if args.plot and asked:
@@ -87,6 +93,29 @@ def run_bench(args, out) -> int:
     if result.interrupted:
         print(f"cspmines: interrupted; {len(result.records)} games are in the results", file=sys.stderr)
         return 130
+    return 0
+
+
+def run_compare(args, out) -> int:
+    from ..bench import summarize
+    from ..bench.compare import paired_table, paired_text, read_result_files
+
+    records = read_result_files(args.files)
+    rows = summarize(records)
+    paired = paired_table(records, against=args.against)
+    if args.csv:
+        if not paired:
+            raise ValueError("--csv: nothing to pair: the files hold the games of one agent")
+        _write_csv(args.csv, [{**row, "ci95": " ".join(f"{v:.6f}" for v in row["ci95"])} for row in paired])
+    if args.json:
+        json.dump({"results": rows, "paired": paired}, out)
+        out.write("\n")
+        return 0
+    out.write(results_text(rows, rows[0]["rules"]) + "\n")
+    if paired:
+        out.write(paired_text(paired) + "\n")
+    else:
+        out.write("nothing to pair: the files hold the games of one agent\n")
     return 0
 
 
@@ -134,40 +163,49 @@ def run_chains(args, out) -> int:
     return 0
 
 
-def _print_results(rows: list, seconds: float, played: int, args, out) -> None:
-    """The summary table: the rule's own measure first (classic: win rate and its interval; minesearch:
-    the fraction of cells opened; score: the share of mines flagged), then guesses and time."""
+def _print_results(rows: list, paired: list, seconds: float, played: int, args, out) -> None:
+    """The summary table, then the paired differences (JSON: ``results`` and ``paired``)."""
     if args.json:
-        json.dump({"results": rows}, out)
+        json.dump({"results": rows, "paired": paired}, out)
         out.write("\n")
         return
+    from ..bench.compare import paired_text
     from ..plots import measure_of
 
-    _key, label, _higher = measure_of(args.rules)
+    out.write(results_text(rows, args.rules, sweep_label=_sweep_label(args)) + "\n")
+    if paired:
+        out.write(paired_text(paired, x_label=_sweep_label(args) if "x" in paired[0] else None) + "\n")
+    games_per_second = played / seconds if seconds else 0.0
+    workers = f"{args.workers} worker" + ("" if args.workers == 1 else "s")
+    out.write(f"{played} games in {seconds:.1f} s: {games_per_second:.1f} games/s ({workers}, {args.executor}); "
+              f"measure: {measure_of(args.rules)[1]}\n")
+
+
+def results_text(rows: list, rules: str, *, sweep_label: str = "") -> str:
+    """The summary table: the rule's own measure first (classic: win rate and its interval; minesearch:
+    the fraction of cells opened; score: the share of mines flagged), then guesses and time."""
     fmt = lambda v, f: "-" if v is None else format(v, f)  # noqa: E731
-    if args.rules == "classic":
+    if rules == "classic":
         head = f"{'win rate':>9} {'95% interval':>15}"
         measure = lambda r: (f"{fmt(r['win_rate'], '.2%'):>9} {r['ci95'][0]:7.2%}-{r['ci95'][1]:<7.2%}")  # noqa: E731
-    elif args.rules == "minesearch":
+    elif rules == "minesearch":
         head = f"{'opened':>7}"
         measure = lambda r: f"{fmt(r['mean_opened_fraction'], '.4f'):>7}"  # noqa: E731
     else:
         head = f"{'score':>7}"
         measure = lambda r: f"{fmt(r['mean_score'], '.4f'):>7}"  # noqa: E731
-    sweep = f"{_sweep_label(args):>8} " if rows and "x" in rows[0] else ""
-    out.write(sweep + f"{'agent':>15} {'games':>6} {head} {'guesses':>8} {'ms/game':>9} {'ms/move':>8} {'errors':>6}\n")
+    sweep = f"{sweep_label:>8} " if rows and "x" in rows[0] else ""
+    lines = [sweep + f"{'agent':>15} {'games':>6} {head} {'guesses':>8} {'ms/game':>9} {'ms/move':>8} {'errors':>6}"]
     for r in rows:
         x = f"{r['x']:8g} " if "x" in r else ""
-        out.write(
+        lines.append(
             x + f"{r['agent']:>15} {r['games']:6d} {measure(r)} {fmt(r['mean_guesses'], '.2f'):>8} "
             f"{fmt(r['mean_seconds_per_game'] and r['mean_seconds_per_game'] * 1e3, '.2f'):>9} "
-            f"{fmt(r['mean_seconds_per_move'] and r['mean_seconds_per_move'] * 1e3, '.3f'):>8} {r['errors']:6d}\n"
+            f"{fmt(r['mean_seconds_per_move'] and r['mean_seconds_per_move'] * 1e3, '.3f'):>8} {r['errors']:6d}"
         )
-    games_per_second = played / seconds if seconds else 0.0
-    workers = f"{args.workers} worker" + ("" if args.workers == 1 else "s")
-    out.write(f"{played} games in {seconds:.1f} s: {games_per_second:.1f} games/s ({workers}, {args.executor}); measure: {label}\n")
+    return "\n".join(lines)
 
 
 def _sweep_label(args) -> str:
     """The heading of a sweep's first column."""
-    return "density" if args.density_sweep else "cells"
+    return "density" if getattr(args, "density_sweep", None) else "cells"

@@ -1,0 +1,180 @@
+"""Paired comparisons from game records: each agent against one other, board by board, on the rule's own measure.
+
+Every agent of a suite meets the same boards, so two agents are compared on
+each board they both played: the difference of their measure there, averaged,
+with its 95% interval (:func:`~cspmines.bench.stats.paired_wins` for win rates,
+:func:`~cspmines.bench.stats.paired_means` otherwise), and on how many boards
+each did better. :func:`paired_table` turns records (a bench run's, or
+``--out`` files from other runs) into those rows; ``cspmines bench``,
+``cspmines compare`` and ``cspmines study`` all print them.
+
+>>> base = {"width": 9, "height": 9, "mines": 10, "rules": "classic", "withheld": 0.0, "first_click": "safe", "seed": 0}
+>>> records = [{**base, "agent": agent, "game": i, "won": won}
+...            for i, (a, b) in enumerate([(True, False), (True, True), (False, False)])
+...            for agent, won in (("exact", a), ("greedy", b))]
+>>> row, = paired_table(records)
+>>> row["agent"], row["against"], row["measure"], round(row["difference"], 4), row["better"], row["worse"]
+('greedy', 'exact', 'win rate', -0.3333, 0, 1)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .stats import paired_means, paired_wins
+from .suite import SuiteError
+
+__all__ = ["CONFIG_KEYS", "Measure", "measure_for", "paired_table", "read_result_files", "paired_text"]
+
+#: What identifies a suite's boards: records that differ in any of these are not paired.
+CONFIG_KEYS = ("width", "height", "mines", "rules", "withheld", "first_click", "seed")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a game is judged by: a record field, its name, and which way is better."""
+
+    field: str
+    name: str
+    higher_is_better: bool
+    proportion: bool = False  # a yes/no per game (a win): paired as proportions
+
+
+def measure_for(rules: str, withheld: float = 0.0) -> Measure:
+    """The measure of a rule variant, as its seed states it: games won under classic rules, the
+    fraction of squares opened to find every mine under minesearch (fewer is better), the share of
+    mines identified under score, and the mines set off when clues are withheld (fewer is better).
+
+    >>> measure_for("minesearch").name, measure_for("score", 0.3).name
+    ('squares opened', 'mines set off')
+    """
+    if withheld:
+        return Measure("mines_opened", "mines set off", False)
+    if rules == "minesearch":
+        return Measure("opened_fraction", "squares opened", False)
+    if rules == "score":
+        return Measure("score", "mines identified", True)
+    return Measure("won", "win rate", True, proportion=True)
+
+
+def _config(record: dict) -> tuple:
+    return tuple(record.get(key) for key in CONFIG_KEYS)
+
+
+def paired_table(records, *, against: str | None = None, agents=None) -> list[dict]:
+    """One row for each agent after the first (or each other than ``against``): its paired
+    difference from that agent on every board both played, at each suite the records hold
+    (a sweep's points each in turn, in first-seen order).
+
+    Each row has exactly ``agent``, ``against``, ``measure``, ``difference`` (agent minus the
+    other, in the measure's units), ``ci95`` ([low, high]), ``games``, ``better`` and ``worse``
+    (the boards where the agent did better and worse, whichever way the measure points).
+
+    Raises
+    ------
+    SuiteError
+        ``against`` names no agent of the records.
+    """
+    suites: dict[tuple, dict] = {}
+    for record in records:
+        if "error" in record:
+            continue
+        by_agent = suites.setdefault(_config(record), {})
+        by_agent.setdefault(record["agent"], {})[record["game"]] = record
+    rows = []
+    for config, by_agent in suites.items():
+        names = [a for a in (agents or by_agent) if a in by_agent]
+        if against is not None and against not in by_agent:
+            raise SuiteError(f"--against {against}: no games of that agent; the agents are {', '.join(by_agent)}")
+        base = against if against is not None else (names[0] if names else None)
+        measure = measure_for(config[CONFIG_KEYS.index("rules")], config[CONFIG_KEYS.index("withheld")] or 0.0)
+        for agent in names:
+            if agent == base:
+                continue
+            games = sorted(set(by_agent[agent]) & set(by_agent[base]))
+            if not games:
+                continue
+            first = [by_agent[base][g][measure.field] for g in games]
+            second = [by_agent[agent][g][measure.field] for g in games]
+            paired = paired_wins(first, second) if measure.proportion else paired_means(first, second)
+            better, worse = (paired.gained, paired.lost) if measure.higher_is_better else (paired.lost, paired.gained)
+            low, high = (max(-1.0, paired.low), min(1.0, paired.high)) if measure.proportion else (paired.low, paired.high)
+            rows.append({"agent": agent, "against": base, "measure": measure.name, "difference": paired.difference,
+                         "ci95": [low, high], "games": paired.games, "better": better, "worse": worse})
+    return rows
+
+
+def paired_text(rows: list, *, x_label: str | None = None) -> str:
+    """The paired rows as a table (a sweep's point first when the rows carry ``x``)."""
+    if not rows:
+        return ""
+    head = f"{x_label:>8} " if x_label else ""
+    lines = [f"paired on the same boards, agent minus the other ({rows[0]['measure']}):",
+             head + f"{'agent':>15} {'against':>15} {'games':>6} {'difference':>11} {'95% interval':>22} {'better':>7} {'worse':>6}"]
+    for row in rows:
+        x = f"{row['x']:8g} " if x_label else ""
+        low, high = row["ci95"]
+        lines.append(x + f"{row['agent']:>15} {row['against']:>15} {row['games']:6d} {row['difference']:+11.4f} "
+                     f"{low:+10.4f} .. {high:+8.4f} {row['better']:7d} {row['worse']:6d}")
+    return "\n".join(lines)
+
+
+def read_result_files(paths) -> list[dict]:
+    """The game records of several ``bench --out`` files, matched for pairing.
+
+    Every file must hold games of one suite (the same board size, rules, withheld clues,
+    first click and seed), and all files the same one. An agent whose games appear in more
+    than one file with the same game numbers (the same agent from two runs or revisions) is
+    named after its file in each, ``exact (run-b)``, so the two are compared with each other.
+
+    Raises
+    ------
+    SuiteError
+        A file that is missing, not JSON lines, empty, or from another suite than the first;
+        the message names the file, the line where it applies, and the difference.
+    """
+    files: list[tuple[str, list]] = []
+    reference: tuple | None = None
+    reference_name = ""
+    for path in map(Path, paths):
+        if not path.is_file():
+            raise SuiteError(f"{path}: no such file")
+        records = []
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    raise SuiteError(f"{path}:{number}: not a JSON line of cspmines bench --out") from None
+                if not isinstance(record, dict) or not {"agent", "game", *CONFIG_KEYS} <= set(record):
+                    raise SuiteError(f"{path}:{number}: not a game record of cspmines bench --out")
+                config = _config(record)
+                if reference is None:
+                    reference, reference_name = config, f"{path}:{number}"
+                elif config != reference:
+                    differences = ", ".join(f"{key} {a} against {b}" for key, a, b in zip(CONFIG_KEYS, reference, config) if a != b)
+                    raise SuiteError(f"{path}:{number} is from another suite than {reference_name}: {differences}")
+                records.append(record)
+        if not records:
+            raise SuiteError(f"{path}: no game records in it")
+        files.append((str(path), records))
+    seen: dict[tuple, str] = {}
+    repeated: set = set()
+    for name, records in files:
+        for record in records:
+            key = (record["agent"], record["game"])
+            if seen.setdefault(key, name) != name:
+                repeated.add(record["agent"])
+    stems = [Path(name).stem for name, _ in files]
+    short = {name: (stem if stems.count(stem) == 1 else name) for (name, _), stem in zip(files, stems)}
+    merged = []
+    for name, records in files:
+        name = short[name]
+        for record in records:
+            agent = record["agent"]
+            merged.append({**record, "agent": f"{agent} ({name})"} if agent in repeated else record)
+    return merged

@@ -1,0 +1,146 @@
+"""Paired comparisons as commands: bench's paired table, compare on result files, checked against a
+direct computation over the very records."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+
+import pytest
+
+from cspmines.bench.compare import measure_for, paired_table, read_result_files
+from cspmines.cli import main
+
+PAIRED_KEYS = {"agent", "against", "measure", "difference", "ci95", "games", "better", "worse"}
+
+
+def run_bench(arguments, tmp_path, capsys, name="run.jsonl"):
+    out = tmp_path / name
+    assert main(["bench", *arguments, "--workers", "1", "--quiet", "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    return data, records, out
+
+
+def direct(records, agent, against, field):
+    """The paired difference computed here, from the records alone: mean of per-board differences and
+    its normal 95% interval."""
+    first = {r["game"]: r[field] for r in records if r["agent"] == against}
+    second = {r["game"]: r[field] for r in records if r["agent"] == agent}
+    games = sorted(first)
+    differences = [float(second[g]) - float(first[g]) for g in games]
+    mean = statistics.fmean(differences)
+    error = statistics.stdev(differences) / math.sqrt(len(differences))
+    return mean, mean - 1.96 * error, mean + 1.96 * error, differences
+
+
+@pytest.mark.parametrize("rules, size, agents, field, higher", [
+    ("classic", "beginner", ["greedy", "exact"], "won", True),
+    ("minesearch", "6x6x4", ["random", "greedy"], "opened_fraction", False),
+])
+def test_bench_paired_figures_equal_a_direct_computation(rules, size, agents, field, higher, tmp_path, capsys):
+    arguments = ["--rules", rules, "--size", size, "--games", "30", "--seed", "2"]
+    for agent in agents:
+        arguments += ["--agent", agent]
+    data, records, _ = run_bench(arguments, tmp_path, capsys)
+    (row,) = data["paired"]
+    assert set(row) == PAIRED_KEYS
+    assert (row["agent"], row["against"], row["measure"]) == (agents[1], agents[0], measure_for(rules).name)
+    mean, low, high, differences = direct(records, agents[1], agents[0], field)
+    assert row["games"] == 30 and row["difference"] == pytest.approx(mean)
+    if field == "won":  # the paired proportion's interval: the variance of the per-board difference
+        assert row["ci95"][0] <= mean <= row["ci95"][1]
+        n = len(differences)
+        spread = math.sqrt(max(sum(d * d for d in differences) - sum(differences) ** 2 / n, 0)) / n
+        assert row["ci95"] == pytest.approx([max(-1, mean - 1.96 * spread), min(1, mean + 1.96 * spread)])
+    else:
+        assert row["ci95"] == pytest.approx([low, high])
+    better = sum(1 for d in differences if (d > 0) == higher and d != 0)
+    worse = sum(1 for d in differences if (d < 0) == higher and d != 0)
+    assert (row["better"], row["worse"]) == (better, worse)
+
+
+def test_against_names_the_agent_paired_with(tmp_path, capsys):
+    data, records, _ = run_bench(["--preset", "beginner", "--games", "12", "--agent", "exact", "--agent", "greedy",
+                                  "--agent", "random", "--against", "random"], tmp_path, capsys)
+    assert [(r["agent"], r["against"]) for r in data["paired"]] == [("exact", "random"), ("greedy", "random")]
+    assert main(["bench", "--agent", "exact", "--against", "greedy", "--games", "2"]) == 2
+    assert "--against greedy" in capsys.readouterr().err
+
+
+def test_the_text_table_shows_the_paired_rows(capsys):
+    assert main(["bench", "--preset", "beginner", "--games", "6", "--agent", "exact", "--agent", "greedy", "--workers", "1",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "paired on the same boards, agent minus the other (win rate):" in out
+    line = next(line for line in out.splitlines() if line.split()[:2] == ["greedy", "exact"])
+    assert line.split()[2] == "6"
+
+
+def test_a_sweep_pairs_at_each_point(capsys):
+    assert main(["bench", "--size", "5x5x3", "--rules", "minesearch", "--size-sweep", "4,5", "--games", "6",
+                 "--agent", "greedy", "--agent", "random", "--workers", "1", "--quiet", "--json"]) == 0
+    paired = json.loads(capsys.readouterr().out)["paired"]
+    assert [row["x"] for row in paired] == [16, 25] and all(set(row) - {"x"} == PAIRED_KEYS for row in paired)
+
+
+def test_compare_of_two_halves_equals_the_whole(tmp_path, capsys):
+    data, records, out = run_bench(["--preset", "beginner", "--games", "20", "--agent", "exact", "--agent", "greedy"],
+                                   tmp_path, capsys)
+    lines = out.read_text().splitlines()
+    (tmp_path / "first.jsonl").write_text("\n".join(lines[: len(lines) // 2 + 3]) + "\n")
+    (tmp_path / "second.jsonl").write_text("\n".join(lines[len(lines) // 2 + 3:]) + "\n")
+    assert main(["compare", str(tmp_path / "first.jsonl"), str(tmp_path / "second.jsonl"), "--json"]) == 0
+    halves = json.loads(capsys.readouterr().out)
+    assert main(["compare", str(out), "--json"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert halves["paired"] == whole["paired"] == data["paired"]
+
+
+def test_the_same_agent_from_two_runs_is_named_after_its_file(tmp_path, capsys):
+    _, _, first = run_bench(["--preset", "beginner", "--games", "8", "--agent", "exact"], tmp_path, capsys, "before.jsonl")
+    _, _, second = run_bench(["--preset", "beginner", "--games", "8", "--agent", "exact:lookahead=0"], tmp_path, capsys,
+                             "after.jsonl")
+    assert main(["compare", str(first), str(second), "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["paired"]
+    assert (row["agent"], row["against"]) == ("exact:lookahead=0", "exact")
+    _, _, again = run_bench(["--preset", "beginner", "--games", "8", "--agent", "exact"], tmp_path, capsys, "again.jsonl")
+    names = {r["agent"] for r in read_result_files([first, again])}
+    assert names == {"exact (before)", "exact (again)"}
+
+
+@pytest.mark.parametrize("change, expected", [
+    (["--seed", "3"], "seed 0 against 3"),
+    (["--size", "8x8x10"], "width 9 against 8, height 9 against 8"),
+    (["--rules", "score"], "rules classic against score"),
+    (["--first-click", "opening"], "first_click safe against opening"),
+])
+def test_compare_refuses_files_of_different_suites(change, expected, tmp_path, capsys):
+    _, _, first = run_bench(["--preset", "beginner", "--games", "3", "--agent", "greedy"], tmp_path, capsys, "a.jsonl")
+    arguments = ["--games", "3", "--agent", "random", *change]
+    if "--size" not in change:
+        arguments += ["--preset", "beginner"]
+    _, _, second = run_bench(arguments, tmp_path, capsys, "b.jsonl")
+    assert main(["compare", str(first), str(second)]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and "b.jsonl:1 is from another suite than" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("content, expected", [
+    ("", "no game records in it"),
+    ("{not json\n", "x.jsonl:1: not a JSON line"),
+    ('{"agent": "exact"}\n', "x.jsonl:1: not a game record"),
+])
+def test_compare_names_a_bad_file(content, expected, tmp_path, capsys):
+    (tmp_path / "x.jsonl").write_text(content)
+    assert main(["compare", str(tmp_path / "x.jsonl")]) == 2
+    assert expected in capsys.readouterr().err
+
+
+def test_paired_table_skips_failed_games():
+    base = {"width": 3, "height": 3, "mines": 1, "rules": "score", "withheld": 0.0, "first_click": "safe", "seed": 0}
+    records = [{**base, "agent": "a", "game": 0, "score": 1.0}, {**base, "agent": "b", "game": 0, "score": 0.0},
+               {**base, "agent": "a", "game": 1, "score": 1.0}, {**base, "agent": "b", "game": 1, "error": "boom"}]
+    (row,) = paired_table(records)
+    assert row["games"] == 1 and row["difference"] == -1.0 and row["worse"] == 1
