@@ -28,7 +28,7 @@ from ..errors import CspminesError, MissingTotalError
 from .engine import run_move, run_sample, run_solve
 from .parser import build_parser
 from .replays import run_replay
-from .suites import run_bench, run_chains, run_compare
+from .suites import run_bench, run_chains, run_compare, run_study
 
 __all__ = ["main"]
 
@@ -86,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_move(args, out)
         if args.command == "bench":
             return run_bench(args, out)
+        if args.command == "study":
+            return run_study(args, out)
         if args.command == "compare":
             return run_compare(args, out)
         if args.command == "chains":

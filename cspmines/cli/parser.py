@@ -136,6 +136,21 @@ examples:
 """
 
 
+STUDY_HELP = """\
+Play every suite of a study file and write DIR/results.jsonl (every game, with its
+suite and point), DIR/report.md (each suite's table with 95% intervals and the
+paired differences) and each suite's figure as PNG and SVG. Stopped at any moment,
+the same command goes on from where it stopped; the report is the same either way.
+The file is checked whole before any game: an unknown key, a wrong type, a missing
+field or an unknown agent option is one line naming the file, the line and the key.
+The format: docs/studies.md; the studies behind README's tables are in studies/.
+
+examples:
+  cspmines study studies/classic.toml --out results/classic
+  cspmines study studies/seeds.toml --out results/seeds --workers 2
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cspmines", description="Exact Minesweeper analysis: probabilities, agents, benchmarks.")
     parser.add_argument("--version", action="version", version=f"cspmines {__version__}")
@@ -201,6 +216,15 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the first met)")
     compare.add_argument("--json", action="store_true", help='print {"results": [...], "paired": [...]}')
     compare.add_argument("--csv", help="save the paired table as CSV here")
+
+    study = commands.add_parser("study", help="play a study file (TOML) and write its results and report",
+                                description=STUDY_HELP, formatter_class=_Help)
+    study.add_argument("file", metavar="FILE.toml", help="the study: its suites, agents, games and seed")
+    study.add_argument("--out", required=True, metavar="DIR", help="the folder for results.jsonl, report.md and the figures")
+    study.add_argument("--workers", type=whole(1), help="processes or Ray tasks (default: the study's, else 1)")
+    study.add_argument("--executor", choices=("process", "ray"), help="where games run (default: the study's)")
+    study.add_argument("--address", help="Ray cluster address (default: the study's, else a local instance)")
+    study.add_argument("--quiet", action="store_true", help="no progress bars")
 
     chains = commands.add_parser("chains", help="measure the chains of influence met in seeded games",
                                  description="The chains of influence the exact agent meets in seeded games: how long, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-__all__ = ["run_bench", "run_chains", "run_compare", "results_text"]
+__all__ = ["run_bench", "run_chains", "run_compare", "run_study", "results_text"]
 
 
 def _floats(text: str, what: str) -> list[float]:
@@ -116,6 +116,36 @@ def run_compare(args, out) -> int:
         out.write(paired_text(paired) + "\n")
     else:
         out.write("nothing to pair: the files hold the games of one agent\n")
+    return 0
+
+
+def run_study(args, out) -> int:
+    import shlex
+    from pathlib import Path
+
+    from ..bench.compare import paired_text
+    from ..studies import read_study, write_report
+    from ..studies import run_study as play_study
+    from ..studies.report import suite_rows
+
+    study = read_study(args.file)
+    folder = Path(args.out)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--out {args.out}: a file is there, not a folder")
+    result = play_study(study, folder, workers=args.workers, executor=args.executor, address=args.address,
+                        progress=False if args.quiet else None)
+    records = list(result.records)
+    if result.interrupted:
+        print(f"cspmines: interrupted; {len(records)} games are kept in {folder}: run the same command to go on",
+              file=sys.stderr)
+        return 130
+    written = write_report(study, records, folder, command=f"cspmines study {shlex.quote(args.file)} --out {shlex.quote(args.out)}")
+    for suite in study.suites:
+        _, paired = suite_rows(suite, records)
+        if paired:
+            out.write(f"{suite.name}\n" + paired_text(paired, x_label="x" if suite.sweep else None) + "\n\n")
+    out.write(f"{len(records)} games ({result.played_now} played now, {result.seconds:.1f} s); wrote {folder / 'results.jsonl'}, "
+              + ", ".join(str(path) for path in written) + "\n")
     return 0
 
 

@@ -1,0 +1,122 @@
+"""A study's report: ``report.md`` with each suite's table and paired intervals, and its figures in PNG and SVG.
+
+The report holds no timings, so the same games give the same report however
+they were played (straight through or resumed, on processes or Ray).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import statistics
+from pathlib import Path
+
+from ..bench import summarize, wilson_interval
+from ..bench.compare import measure_for, paired_table
+from .spec import Study, StudySuite
+
+__all__ = ["write_report", "suite_rows", "REPORT"]
+
+REPORT = "report.md"
+X_LABELS = {"density_sweep": "mine density", "size_sweep": "cells (grid area)", "mines_sweep": "mines",
+            "withheld_sweep": "chance a clue is withheld"}
+
+
+def suite_rows(suite: StudySuite, records: list) -> tuple[list, list]:
+    """(one row per agent and point: its measure and 95% interval; the paired rows) of one suite's records."""
+    rows, paired = [], []
+    for x, point in suite.points:
+        games = [r for r in records if r["suite"] == suite.name and r["x"] == x]
+        measure = measure_for(point.rules, point.withheld)
+        for agent in suite.agents:
+            played = [r for r in games if r["agent"] == agent and "error" not in r]
+            values = [float(r[measure.field]) for r in played]
+            if not values:
+                continue
+            mean = statistics.fmean(values)
+            if measure.proportion:
+                low, high = wilson_interval(sum(1 for v in values if v), len(values))
+            else:
+                error = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+                low, high = mean - 1.96 * error, mean + 1.96 * error
+            errors = sum(1 for r in games if r["agent"] == agent and "error" in r)
+            rows.append({"x": x, "agent": agent, "games": len(values), "measure": measure.name, "value": mean,
+                         "ci95": [low, high], "guesses": statistics.fmean(r["guesses"] for r in played), "errors": errors})
+        paired.extend({"x": x, **row} for row in paired_table(games, against=suite.against, agents=suite.agents))
+    return rows, paired
+
+
+def write_report(study: Study, records: list, folder, *, command: str = "") -> list[Path]:
+    """Write ``report.md`` and each suite's figure into ``folder``; returns the files written."""
+    folder = Path(folder)
+    figures = importlib.util.find_spec("matplotlib") is not None
+    lines = [f"# {study.title}", ""]
+    if study.description:
+        lines += [study.description.strip(), ""]
+    lines += [f"{study.games} games a point unless a suite says otherwise, seed {study.seed}; every agent of a suite "
+              "plays the same boards, and each is paired with the suite's first agent (or its `against`) board by board.",
+              ""]
+    if command:
+        lines += [f"Made by `{command}`.", ""]
+    written = []
+    for suite in study.suites:
+        rows, paired = suite_rows(suite, records)
+        point = suite.points[0][1]
+        measure = measure_for(point.rules, point.withheld)
+        board = f"{point.width}x{point.height} with {point.mines} mines" if suite.sweep is None else X_LABELS[suite.sweep] + " swept"
+        lines += [f"## {suite.name}", ""]
+        if suite.note:
+            lines += [suite.note.strip(), ""]
+        lines += [f"{point.rules} rules, {board}, first click {point.first_click}"
+                  + (f", clues withheld with chance {point.withheld}" if point.withheld and suite.sweep != "withheld_sweep" else "")
+                  + f"; measure: {measure.name} ({'higher' if measure.higher_is_better else 'lower'} is better).", ""]
+        x_head = f"{X_LABELS[suite.sweep]} | " if suite.sweep else ""
+        x_rule = "--- | " if suite.sweep else ""
+        lines += [f"| {x_head}agent | games | {measure.name} | 95% interval | guesses a game | errors |",
+                  f"| {x_rule}--- | --- | --- | --- | --- | --- |"]
+        for row in rows:
+            x = f"{row['x']:g} | " if suite.sweep else ""
+            lines.append(f"| {x}{row['agent']} | {row['games']:,} | {_value(row['value'], measure.proportion)} | "
+                         f"{_value(row['ci95'][0], measure.proportion)} .. {_value(row['ci95'][1], measure.proportion)} | "
+                         f"{row['guesses']:.2f} | {row['errors']} |")
+        if paired:
+            lines += ["", f"Paired on the same boards, agent minus `{suite.against}`:", "",
+                      f"| {x_head}agent | games | difference | 95% interval | better | worse |",
+                      f"| {x_rule}--- | --- | --- | --- | --- | --- |"]
+            for row in paired:
+                x = f"{row['x']:g} | " if suite.sweep else ""
+                low, high = row["ci95"]
+                lines.append(f"| {x}{row['agent']} | {row['games']:,} | {row['difference']:+.4f} | {low:+.4f} .. {high:+.4f} | "
+                             f"{row['better']:,} | {row['worse']:,} |")
+        if figures and rows:
+            for path in _figures(suite, records, folder):
+                written.append(path)
+            lines += ["", f"![{suite.name}]({suite.slug}.svg)"]
+        lines.append("")
+    if not figures:
+        lines += ["(Figures need matplotlib: pip install 'cspmines[plot]'.)", ""]
+    report = folder / REPORT
+    report.write_text("\n".join(lines), encoding="utf-8")
+    return [report, *written]
+
+
+def _value(value: float, proportion: bool) -> str:
+    return f"{value:.2%}" if proportion else f"{value:.4f}"
+
+
+def _figures(suite: StudySuite, records: list, folder: Path) -> list[Path]:
+    """The suite's figure as PNG and SVG: its measure (and paired differences, for a sweep) by point."""
+    from ..plots import plot_summary, plot_sweep
+
+    paths = []
+    games = [r for r in records if r["suite"] == suite.name and r["agent"] in suite.agents and ("won" in r or "error" in r)]
+    for extension in ("png", "svg"):
+        path = folder / f"{suite.slug}.{extension}"
+        if suite.sweep is None:
+            plot_summary(summarize(games), path)
+        else:
+            rows = [{"x": x, **row} for x, _ in suite.points for row in summarize([r for r in games if r["x"] == x])]
+            _, paired = suite_rows(suite, records)
+            plot_sweep(rows, path, x_label=X_LABELS[suite.sweep], paired=paired)
+        paths.append(path)
+    return paths

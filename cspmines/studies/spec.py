@@ -1,0 +1,231 @@
+"""A study file read and checked: the suites it names, their points, and how to play them.
+
+A study is a TOML file (the format is in docs/studies.md)::
+
+    title = "Classic presets"
+    games = 1000
+    seed = 0
+
+    [[suite]]
+    name = "beginner"
+    size = "beginner"
+    agents = ["exact", "greedy"]
+
+Everything is checked before any game is played: an unknown key, a value of the
+wrong type, a missing field, an agent or agent option that does not exist, a
+board its first click cannot be played on. Each error is one line naming the
+file, the line and the key.
+
+>>> study = parse_study('title = "t"\\ngames = 5\\n[[suite]]\\nname = "b"\\nsize = "beginner"\\nagents = ["exact"]\\n')
+>>> study.title, [(suite.name, [(x, point.mines) for x, point in suite.points]) for suite in study.suites]
+('t', [('b', [(None, 10)])])
+>>> parse_study('title = "t"\\n[[suite]]\\nname = "b"\\nagent = ["exact"]\\n', source="s.toml")
+Traceback (most recent call last):
+...
+cspmines.studies.spec.StudyError: s.toml:4: suite "b": unknown key 'agent' (did you mean 'agents'?)
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..bench import Suite, sweep_suites
+from ..bench.suite import SuiteError
+from ..errors import CspminesError
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+__all__ = ["Study", "StudySuite", "StudyError", "parse_study", "read_study"]
+
+SWEEPS = ("density_sweep", "size_sweep", "mines_sweep", "withheld_sweep")
+_TOP = {"title": str, "description": str, "games": int, "seed": int, "workers": int, "executor": str, "address": str,
+        "suite": list}
+_SUITE = {"name": str, "note": str, "size": str, "rules": str, "first_click": str, "withheld": float, "agents": list,
+          "against": str, "games": int, "density": float, "density_sweep": list, "size_sweep": list, "mines_sweep": list,
+          "withheld_sweep": list}
+_REQUIRED = ("name", "agents")
+
+
+class StudyError(CspminesError, ValueError):
+    """A study file that cannot be played; the message names the file, the line and the key."""
+
+
+@dataclass(frozen=True)
+class StudySuite:
+    """One suite of a study: its points (x, Suite), x None for a single point; ``sweep`` names the swept key."""
+
+    name: str
+    note: str
+    agents: tuple
+    against: str
+    sweep: str | None
+    points: tuple
+
+    @property
+    def slug(self) -> str:
+        """The suite's name as a file name."""
+        return re.sub(r"[^A-Za-z0-9_.-]+", "-", self.name).strip("-") or "suite"
+
+
+@dataclass(frozen=True)
+class Study:
+    title: str
+    description: str
+    games: int
+    seed: int
+    workers: int | None
+    executor: str
+    address: str | None
+    suites: tuple
+    source: str = "<study>"
+
+
+def read_study(path) -> Study:
+    """The study in ``path`` (see :func:`parse_study`)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise StudyError(f"{path}: cannot read it: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise StudyError(f"{path}: not a text file (TOML is UTF-8 text)") from None
+    return parse_study(text, source=str(path))
+
+
+def parse_study(text: str, *, source: str = "<study>") -> Study:
+    """A study from TOML text, every value checked; raises :class:`StudyError` naming file, line and key."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise StudyError(f"{source}: not valid TOML: {error}") from None
+    lines = text.splitlines()
+    where = _Locator(lines, source)
+    _check_keys(data, _TOP, where, None, "the study")
+    if not data.get("suite"):
+        raise StudyError(f"{source}: no suites: add at least one [[suite]] table")
+    games, seed = data.get("games", 100), data.get("seed", 0)
+    for key, value in (("games", games), ("seed", seed)):
+        if value < (1 if key == "games" else 0):
+            raise StudyError(f"{where.line(None, key)}: {key} must be at least {1 if key == 'games' else 0}, got {value}")
+    executor = data.get("executor", "process")
+    if executor not in ("process", "ray"):
+        raise StudyError(f"{where.line(None, 'executor')}: executor must be process or ray, got {executor!r}")
+    suites = []
+    names: set = set()
+    for index, table in enumerate(data["suite"]):
+        if not isinstance(table, dict):
+            raise StudyError(f"{source}: suite must be a list of tables, [[suite]]")
+        label = f'suite "{table.get("name", index + 1)}"'
+        _check_keys(table, _SUITE, where, index, label)
+        for key in _REQUIRED:
+            if key not in table:
+                raise StudyError(f"{where.table(index)}: {label}: the key {key!r} is missing")
+        if table["name"] in names:
+            raise StudyError(f"{where.line(index, 'name')}: {label}: another suite has this name")
+        names.add(table["name"])
+        suites.append(_suite(table, index, label, games, seed, where))
+    workers = data.get("workers")
+    if workers is not None and workers < 1:
+        raise StudyError(f"{where.line(None, 'workers')}: workers must be at least 1, got {workers}")
+    return Study(data.get("title", Path(source).stem), data.get("description", ""), games, seed, workers, executor,
+                 data.get("address") or None, tuple(suites), source)
+
+
+def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator") -> StudySuite:
+    sweeps = [key for key in SWEEPS if key in table]
+    if len(sweeps) > 1:
+        raise StudyError(f"{where.line(index, sweeps[1])}: {label}: one sweep a suite, got {' and '.join(sweeps)}")
+    agents = table["agents"]
+    if not agents or not all(isinstance(a, str) for a in agents):
+        raise StudyError(f"{where.line(index, 'agents')}: {label}: agents must be a list of agent names")
+    against = table.get("against", agents[0])
+    if against not in agents:
+        raise StudyError(f"{where.line(index, 'against')}: {label}: against must be one of its agents, got {against!r}")
+    try:
+        base = Suite.create(agents=agents, size=table.get("size", "expert"), rules=table.get("rules", "classic"),
+                            withheld=table.get("withheld", 0.0), first_click=table.get("first_click", "safe"),
+                            games=table.get("games", games), seed=seed)
+    except (SuiteError, ValueError) as error:
+        key = _key_of(str(error), table)
+        raise StudyError(f"{where.line(index, key)}: {label}: {error}") from None
+    sweep = sweeps[0] if sweeps else None
+    values = table.get(sweep, []) if sweep else []
+    if sweep and (not values or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
+        raise StudyError(f"{where.line(index, sweep)}: {label}: {sweep} must be a list of numbers")
+    try:
+        if sweep == "density_sweep":
+            points = sweep_suites(base, densities=values)
+        elif sweep == "size_sweep":
+            points = sweep_suites(base, sizes=[int(v) for v in values], density=table.get("density", 0.15))
+        elif sweep == "mines_sweep":
+            points = [(int(m), _checked(replace(base, mines=int(m)))) for m in values]
+        elif sweep == "withheld_sweep":
+            points = [(float(p), _checked(replace(base, withheld=float(p)))) for p in values]
+        else:
+            points = [(None, base)]
+    except (SuiteError, ValueError) as error:
+        raise StudyError(f"{where.line(index, sweep)}: {label}: {error}") from None
+    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points))
+
+
+def _checked(suite: Suite) -> Suite:
+    """A sweep's point, checked as :meth:`Suite.create` checks a suite."""
+    return Suite.create(agents=suite.agents, size=f"{suite.width}x{suite.height}x{suite.mines}", rules=suite.rules,
+                        withheld=suite.withheld, first_click=suite.first_click, games=suite.games, seed=suite.seed)
+
+
+def _key_of(message: str, table: dict) -> str:
+    """The key a suite's error is about (its first word that names one), for the line number."""
+    for key in ("agents", "rules", "first_click", "withheld", "games", "size"):
+        if key.replace("_", " ") in message or key in message:
+            return key
+    if "agent" in message:
+        return "agents"
+    return "size" if "size" in table else "name"
+
+
+def _check_keys(table: dict, allowed: dict, where: "_Locator", index: int | None, label: str) -> None:
+    for key, value in table.items():
+        if key not in allowed:
+            near = difflib.get_close_matches(key, list(allowed), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else f"; the keys are {', '.join(allowed)}"
+            raise StudyError(f"{where.line(index, key)}: {label}: unknown key {key!r}{hint}")
+        kind = allowed[key]
+        fits = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if kind is float:
+            fits = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not fits:
+            raise StudyError(f"{where.line(index, key)}: {label}: {key} must be {_KINDS[kind]}, got {value!r}")
+
+
+_KINDS = {str: "a string", int: "a whole number", float: "a number", list: "a list"}
+
+
+class _Locator:
+    """Line numbers of keys in the TOML text (tomllib gives values, not where they stand)."""
+
+    def __init__(self, lines: list, source: str):
+        self.lines, self.source = lines, source
+        self.tables = [n for n, line in enumerate(lines) if re.match(r"\s*\[\[\s*suite\s*\]\]", line)]
+
+    def table(self, index: int | None) -> str:
+        if index is None or index >= len(self.tables):
+            return self.source
+        return f"{self.source}:{self.tables[index] + 1}"
+
+    def line(self, index: int | None, key: str | None) -> str:
+        start = 0 if index is None else self.tables[index] + 1 if index < len(self.tables) else 0
+        end = (self.tables[0] if self.tables else len(self.lines)) if index is None else \
+            (self.tables[index + 1] if index + 1 < len(self.tables) else len(self.lines))
+        if key is not None:
+            pattern = re.compile(rf"\s*{re.escape(key)}\s*=")
+            for n in range(start, end):
+                if pattern.match(self.lines[n]):
+                    return f"{self.source}:{n + 1}"
+        return self.table(index)
