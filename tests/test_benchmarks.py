@@ -38,8 +38,7 @@ RUNS = [
     ("value_step.py", ["--size", "5x5x3", "--fit-games", "4", "--games", "2", "--workers", "1"], "minus exact"),
     ("web.py", ["--filter", "expert-5-013", "--repeats", "1"], "a request"),
     ("sampling.py", ["--positions", "{tmp}", "--layouts", "3"], "expert-5-013"),
-    ("suites.py", ["classic", "--games", "2", "--workers", "1", "--out", "{tmp}"], "54.3% (Hill)"),
-    ("suites.py", ["seeds", "--games", "2", "--workers", "1", "--only", "001 withheld", "--out", "{tmp}"], "exact - best baseline"),
+    ("suites.py", ["scaling", "--games", "4"], "speed-up on 2 workers"),
 ]
 
 

@@ -63,7 +63,7 @@ def _config(record: dict) -> tuple:
     return tuple(record.get(key) for key in CONFIG_KEYS)
 
 
-def paired_table(records, *, against: str | None = None, agents=None) -> list[dict]:
+def paired_table(records, *, against: str | None = None, agents=None, measure: Measure | None = None) -> list[dict]:
     """One row for each agent after the first (or each other than ``against``): its paired
     difference from that agent on every board both played, at each suite the records hold
     (a sweep's points each in turn, in first-seen order).
@@ -71,6 +71,7 @@ def paired_table(records, *, against: str | None = None, agents=None) -> list[di
     Each row has exactly ``agent``, ``against``, ``measure``, ``difference`` (agent minus the
     other, in the measure's units), ``ci95`` ([low, high]), ``games``, ``better`` and ``worse``
     (the boards where the agent did better and worse, whichever way the measure points).
+    ``measure`` overrides the rule's own (a sweep of withheld clues counts mines set off at p = 0 too).
 
     Raises
     ------
@@ -89,19 +90,19 @@ def paired_table(records, *, against: str | None = None, agents=None) -> list[di
         if against is not None and against not in by_agent:
             raise SuiteError(f"--against {against}: no games of that agent; the agents are {', '.join(by_agent)}")
         base = against if against is not None else (names[0] if names else None)
-        measure = measure_for(config[CONFIG_KEYS.index("rules")], config[CONFIG_KEYS.index("withheld")] or 0.0)
+        judged = measure or measure_for(config[CONFIG_KEYS.index("rules")], config[CONFIG_KEYS.index("withheld")] or 0.0)
         for agent in names:
             if agent == base:
                 continue
             games = sorted(set(by_agent[agent]) & set(by_agent[base]))
             if not games:
                 continue
-            first = [by_agent[base][g][measure.field] for g in games]
-            second = [by_agent[agent][g][measure.field] for g in games]
-            paired = paired_wins(first, second) if measure.proportion else paired_means(first, second)
-            better, worse = (paired.gained, paired.lost) if measure.higher_is_better else (paired.lost, paired.gained)
-            low, high = (max(-1.0, paired.low), min(1.0, paired.high)) if measure.proportion else (paired.low, paired.high)
-            rows.append({"agent": agent, "against": base, "measure": measure.name, "difference": paired.difference,
+            first = [by_agent[base][g][judged.field] for g in games]
+            second = [by_agent[agent][g][judged.field] for g in games]
+            paired = paired_wins(first, second) if judged.proportion else paired_means(first, second)
+            better, worse = (paired.gained, paired.lost) if judged.higher_is_better else (paired.lost, paired.gained)
+            low, high = (max(-1.0, paired.low), min(1.0, paired.high)) if judged.proportion else (paired.low, paired.high)
+            rows.append({"agent": agent, "against": base, "measure": judged.name, "difference": paired.difference,
                          "ci95": [low, high], "games": paired.games, "better": better, "worse": worse})
     return rows
 

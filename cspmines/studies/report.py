@@ -22,12 +22,20 @@ X_LABELS = {"density_sweep": "mine density", "size_sweep": "cells (grid area)", 
             "withheld_sweep": "chance a clue is withheld"}
 
 
+def suite_measure(suite: StudySuite):
+    """The suite's measure: its rules' own, and mines set off at every point when it withholds clues anywhere
+    (seed 001's test compares p = 0 with p = 0.3 on that count)."""
+    point = suite.points[0][1]
+    return measure_for(point.rules, max(p.withheld for _, p in suite.points))
+
+
 def suite_rows(suite: StudySuite, records: list) -> tuple[list, list]:
     """(one row per agent and point: its measure and 95% interval; the paired rows) of one suite's records."""
-    rows, paired = [], []
+    rows: list = []
+    paired: list = []
+    measure = suite_measure(suite)
     for x, point in suite.points:
         games = [r for r in records if r["suite"] == suite.name and r["x"] == x]
-        measure = measure_for(point.rules, point.withheld)
         for agent in suite.agents:
             played = [r for r in games if r["agent"] == agent and "error" not in r]
             values = [float(r[measure.field]) for r in played]
@@ -42,7 +50,7 @@ def suite_rows(suite: StudySuite, records: list) -> tuple[list, list]:
             errors = sum(1 for r in games if r["agent"] == agent and "error" in r)
             rows.append({"x": x, "agent": agent, "games": len(values), "measure": measure.name, "value": mean,
                          "ci95": [low, high], "guesses": statistics.fmean(r["guesses"] for r in played), "errors": errors})
-        paired.extend({"x": x, **row} for row in paired_table(games, against=suite.against, agents=suite.agents))
+        paired.extend({"x": x, **row} for row in paired_table(games, against=suite.against, agents=suite.agents, measure=measure))
     return rows, paired
 
 
@@ -62,7 +70,7 @@ def write_report(study: Study, records: list, folder, *, command: str = "") -> l
     for suite in study.suites:
         rows, paired = suite_rows(suite, records)
         point = suite.points[0][1]
-        measure = measure_for(point.rules, point.withheld)
+        measure = suite_measure(suite)
         board = f"{point.width}x{point.height} with {point.mines} mines" if suite.sweep is None else X_LABELS[suite.sweep] + " swept"
         lines += [f"## {suite.name}", ""]
         if suite.note:

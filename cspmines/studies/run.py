@@ -47,13 +47,15 @@ def run_study(study: Study, out, *, workers: int | None = None, executor: str | 
     """
     folder = Path(out)
     (folder / GAMES).mkdir(parents=True, exist_ok=True)
-    options = dict(workers=workers or study.workers or 1, executor=executor or study.executor,
-                   address=address if address is not None else study.address, progress=progress)
+    workers = workers or study.workers or 1
+    executor = executor or study.executor
+    address = address if address is not None else study.address
     records: list = []
     interrupted, played, seconds = False, 0, 0.0
     for suite in study.suites:
         for k, (x, point) in enumerate(suite.points):
-            result = run_suite(point, out=folder / GAMES / f"{suite.slug}-{k}.jsonl", resume=True, **options)
+            result = run_suite(point, out=folder / GAMES / f"{suite.slug}-{k}.jsonl", resume=True, workers=workers,
+                               executor=executor, address=address, progress=progress)
             records.extend({**record, "suite": suite.name, "x": x} for record in result.records)
             played += result.played_now
             seconds += result.seconds

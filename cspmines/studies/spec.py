@@ -158,11 +158,12 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
     values = table.get(sweep, []) if sweep else []
     if sweep and (not values or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
         raise StudyError(f"{where.line(index, sweep)}: {label}: {sweep} must be a list of numbers")
+    points: list
     try:
         if sweep == "density_sweep":
-            points = sweep_suites(base, densities=values)
+            points = list(sweep_suites(base, densities=values))
         elif sweep == "size_sweep":
-            points = sweep_suites(base, sizes=[int(v) for v in values], density=table.get("density", 0.15))
+            points = list(sweep_suites(base, sizes=[int(v) for v in values], density=table.get("density", 0.15)))
         elif sweep == "mines_sweep":
             points = [(int(m), _checked(replace(base, mines=int(m)))) for m in values]
         elif sweep == "withheld_sweep":

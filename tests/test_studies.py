@@ -1,0 +1,129 @@
+"""Studies: a TOML file checked whole before any game, played resumably, its report the same however
+it was played."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cspmines.cli import main
+from cspmines.studies import StudyError, parse_study, read_study
+from cspmines.studies.run import without_timings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SMALL = """\
+title = "A small study"
+games = 6
+seed = 3
+
+[[suite]]
+name = "beginner"
+size = "beginner"
+agents = ["greedy", "exact"]
+
+[[suite]]
+name = "minesearch by density"
+rules = "minesearch"
+size = "6x6x4"
+first_click = "random-safe"
+agents = ["risk-score", "exact"]
+density_sweep = [0.1, 0.2]
+
+[[suite]]
+name = "withheld clues"
+rules = "score"
+size = "4x4x6"
+first_click = "unsafe"
+agents = ["set-theory", "exact"]
+withheld_sweep = [0.0, 0.3]
+"""
+
+
+def play(tmp_path: Path, capsys, folder: str = "out", *extra) -> Path:
+    study = tmp_path / "study.toml"
+    study.write_text(SMALL)
+    out = tmp_path / folder
+    assert main(["study", str(study), "--out", str(out), "--quiet", "--workers", "1", *extra]) == 0
+    capsys.readouterr()
+    return out
+
+
+def results(folder: Path) -> list:
+    return [without_timings(json.loads(line)) for line in (folder / "results.jsonl").read_text().splitlines()]
+
+
+def test_a_study_writes_results_report_and_figures(tmp_path, capsys):
+    out = play(tmp_path, capsys)
+    records = results(out)
+    assert len(records) == 2 * 6 + 2 * 2 * 6 + 2 * 2 * 6
+    assert {r["suite"] for r in records} == {"beginner", "minesearch by density", "withheld clues"}
+    assert {r["x"] for r in records if r["suite"] == "withheld clues"} == {0.0, 0.3}
+    report = (out / "report.md").read_text()
+    assert report.startswith("# A small study") and "## minesearch by density" in report
+    assert "Paired on the same boards, agent minus `greedy`:" in report and "mines set off" in report
+    for name in ("beginner", "minesearch-by-density", "withheld-clues"):
+        assert (out / f"{name}.png").stat().st_size > 1000 and (out / f"{name}.svg").read_text().startswith("<?xml")
+
+
+def test_a_study_stopped_half_way_and_resumed_gives_the_same_report(tmp_path, capsys):
+    straight = play(tmp_path, capsys, "straight")
+    resumed = play(tmp_path, capsys, "resumed")
+    for part in sorted((resumed / "games").glob("*.jsonl")):  # as if stopped: half of every point's games kept
+        lines = part.read_text().splitlines()
+        part.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    (resumed / "report.md").unlink()
+    (resumed / "results.jsonl").write_text("")
+    assert main(["study", str(tmp_path / "study.toml"), "--out", str(resumed), "--quiet", "--workers", "1"]) == 0
+    assert "played now" in capsys.readouterr().out
+    assert results(resumed) == results(straight)
+    report = lambda folder: (folder / "report.md").read_text().replace(str(folder), "DIR")  # noqa: E731
+    assert report(resumed) == report(straight)
+
+
+def test_ray_and_processes_give_the_same_results(tmp_path, capsys):
+    ray = pytest.importorskip("ray")  # ray is in the test extra: this runs in CI
+    processes = play(tmp_path, capsys, "processes", "--workers", "2")
+    try:
+        on_ray = play(tmp_path, capsys, "ray", "--executor", "ray", "--workers", "2")
+    finally:
+        ray.shutdown()
+    assert results(on_ray) == results(processes)
+
+
+@pytest.mark.parametrize("change, expected", [
+    (("agents = [\"greedy\", \"exact\"]", "agent = [\"greedy\", \"exact\"]"), "study.toml:8: suite \"beginner\": unknown key 'agent' (did you mean 'agents'?)"),
+    (("games = 6", "games = \"six\""), "study.toml:2: the study: games must be a whole number, got 'six'"),
+    (("name = \"beginner\"\n", ""), "study.toml:5: suite \"1\": the key 'name' is missing"),
+    (("agents = [\"greedy\", \"exact\"]", "agents = [\"greedy\", \"exact:lookahead=-2\"]"), "study.toml:8: suite \"beginner\": agent 'exact:lookahead=-2'"),
+    (("density_sweep = [0.1, 0.2]", "density_sweep = [0.1, 1.5]"), "study.toml:16: suite \"minesearch by density\": a density of a sweep must lie"),
+    (("rules = \"minesearch\"", "rules = \"minesweep\""), "study.toml:12: suite \"minesearch by density\": rules must be one of"),
+    (("seed = 3", "seed = 3\nexecutor = \"threads\""), "study.toml:4: executor must be process or ray"),
+    (("withheld_sweep = [0.0, 0.3]", "withheld_sweep = [0.0, 0.3]\nsize_sweep = [4]"), "one sweep a suite"),
+    (("title = \"A small study\"", "title = \"A small study"), "study.toml: not valid TOML"),
+])
+def test_a_bad_study_is_one_line_naming_file_line_and_key_before_any_game(change, expected, tmp_path, capsys):
+    study = tmp_path / "study.toml"
+    study.write_text(SMALL.replace(*change, 1))
+    assert main(["study", str(study), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and err.count("\n") == 1, err
+    assert not (tmp_path / "out").exists()  # refused before any game
+
+
+def test_parse_study_defaults_and_against():
+    study = parse_study('[[suite]]\nname = "a"\nsize = "5x5x3"\nagents = ["exact", "random"]\nagainst = "random"\n')
+    (suite,) = study.suites
+    assert (study.games, study.seed, study.executor, suite.against, suite.sweep) == (100, 0, "process", "random", None)
+    with pytest.raises(StudyError, match="against must be one of its agents"):
+        parse_study('[[suite]]\nname = "a"\nagents = ["exact"]\nagainst = "greedy"\n')
+    with pytest.raises(StudyError, match="no suites"):
+        parse_study('title = "empty"\n')
+
+
+@pytest.mark.parametrize("name", ["classic.toml", "seeds.toml"])
+def test_the_repositorys_studies_are_valid(name):
+    study = read_study(ROOT / "studies" / name)
+    assert study.suites and all(suite.points for suite in study.suites)
