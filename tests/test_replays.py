@@ -304,3 +304,13 @@ def test_a_count_cut_short_by_the_budget_gives_an_estimate_marked_not_exact():
     assert not judged.exact and not result.exact and isinstance(judged.chance, float) and 0 < judged.chance < 1
     assert judged.agent_action is None  # the agent's move is judged only on exact chances
     assert "NOT EXACT" in replay_text(result) and "." in replay_json(result)["clicks"][1]["chance"]
+
+
+def test_a_missing_replays_extra_is_named_in_one_line(monkeypatch, replay_folder, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ms_toollib" else real(name, *a))
+    assert main(["replay", str(replay_folder / "won.evf")]) == 2
+    err = capsys.readouterr().err
+    assert "needs the replays extra: pip install 'cspmines[replays]'" in err and err.count("\n") == 1
