@@ -17,17 +17,17 @@ import argparse
 import statistics
 import time
 
-from cspmines import counting
 from cspmines.agents import make_agent
 from cspmines.backends.dynamic import DynamicProgrammingBackend
 from cspmines.bench import Suite, agent_seed, new_game
 from cspmines.games import play
+from cspmines.memory import current_memory
 
 
 def run(games: int, *, cache: bool) -> tuple[list, int, list]:
     """(each game's moves, counts made, CPU seconds per game)."""
-    counting._RECENT_LIMIT = 2048 if cache else 0
-    counting._RECENT_COUNTS.clear()
+    current_memory().counts.limit = 2048 if cache else 0
+    current_memory().counts.clear()
     made = 0
     original = DynamicProgrammingBackend.count
 
@@ -47,7 +47,7 @@ def run(games: int, *, cache: bool) -> tuple[list, int, list]:
             moves.append([(move.action.kind, move.action.cell) for move in record.history])
     finally:
         DynamicProgrammingBackend.count = original
-        counting._RECENT_LIMIT = 2048
+        current_memory().counts.limit = 2048
     return moves, made, seconds
 
 

@@ -24,10 +24,11 @@ import tracemalloc
 from collections import defaultdict
 from pathlib import Path
 
-from cspmines import Position, counting, sample_layouts, solve
+from cspmines import Position, sample_layouts, solve
 from cspmines.agents import make_agent
 from cspmines.bench import Suite, agent_seed, new_game
 from cspmines.games import play
+from cspmines.memory import current_memory
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 MIB = 1024 * 1024
@@ -45,7 +46,7 @@ def peak_of(work) -> int:
 
 
 def fresh_solve(position: Position) -> None:
-    counting._RECENT_COUNTS.clear()  # count every chain, as a first look at the position would
+    current_memory().counts.clear()  # count every chain, as a first look at the position would
     solve(position)
 
 
@@ -77,7 +78,7 @@ def main(argv=None) -> int:
         )
 
     if args.games:
-        counting._RECENT_COUNTS.clear()
+        current_memory().counts.clear()
         tracemalloc.start()
         held_before = tracemalloc.get_traced_memory()[0]
         peaks = []
@@ -93,7 +94,7 @@ def main(argv=None) -> int:
         print(
             f"{args.games} expert games: peak during a game {statistics.median(peaks) / MIB:.2f} MiB median, "
             f"{max(peaks) / MIB:.2f} MiB max; held after them all {(held_after - held_before) / MIB:.2f} MiB "
-            f"(chiefly solve's counts of the last {len(counting._RECENT_COUNTS):,} components, at most {counting._RECENT_LIMIT:,})"
+            f"(chiefly solve's counts of the last {len(current_memory().counts):,} components, at most {current_memory().counts.limit:,})"
         )
     return 0
 

@@ -8,6 +8,7 @@
 
 from .analysis import Analysis, ComponentReport
 from .certain import Certainty, certain_cells
+from .engine import Engine
 from .errors import (
     BackendUnavailableError,
     BudgetExceededError,
@@ -17,12 +18,18 @@ from .errors import (
     PositionFormatError,
     UnknownBackendError,
 )
+from .memory import Memory
 from .position import Position
+from .question import Density, Limit
 from .sampling import sample_layouts
 from .solver import solve
 
 __all__ = [
     "Analysis",
+    "Density",
+    "Engine",
+    "Limit",
+    "Memory",
     "ComponentReport",
     "Position",
     "solve",

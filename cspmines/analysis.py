@@ -101,6 +101,9 @@ class Analysis:
     components : tuple of ComponentReport
     backend : str
         The backend name asked for.
+    mines : int or None
+        The mine total the counting used: the one asked for (``solve(mines=...)``), else the
+        position's header; None with a density.
     exact : bool
         False when a budget cut some component short, or ``max_chain`` cut a
         chain (then ``approximate`` is True): those probabilities are estimates
@@ -128,6 +131,7 @@ class Analysis:
         mines_left: int | None = None,
         density: Fraction | None = None,
         approximate: bool = False,
+        mines: int | None = None,
     ):
         self.position = position
         self.model_count = model_count
@@ -137,6 +141,8 @@ class Analysis:
         self.mines_left = mines_left
         self.density = density
         self.approximate = approximate  # chains were cut (max_chain): see inexact_cells
+        # the total counted with: the one asked for, else the position's (None with a density)
+        self.mines = mines if mines is not None else (position.mines if density is None else None)
         self._groups = groups  # list of (cells, Fraction or float) sharing one probability
         self._cell_probability: dict | None = None
         self.kept: Kept | None = None  # set by solve() where solve_revealed can start from it

@@ -19,14 +19,14 @@ Examples
 from __future__ import annotations
 
 import functools
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import networkx as nx
 
 from .constraints import ConstraintSystem
+from .memory import current_memory
 
-__all__ = ["Box", "LocalRule", "Component", "components_of", "forget_recent_splits", "group_boxes", "split_components"]
+__all__ = ["Box", "LocalRule", "Component", "components_of", "group_boxes", "split_components"]
 
 
 @dataclass(frozen=True)
@@ -159,13 +159,10 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     system = _without_duplicate_rules(system)
     rules = system.rules
     key = tuple((rule.cells, rule.label) for rule in rules)
-    layout = _RECENT_SPLITS.get(key)
+    recent = current_memory().splits
+    layout = recent.get(key)
     if layout is None:
-        layout = _RECENT_SPLITS[key] = _split_layout(system)
-        while len(_RECENT_SPLITS) > _RECENT_LIMIT:
-            _RECENT_SPLITS.popitem(last=False)
-    else:
-        _RECENT_SPLITS.move_to_end(key)
+        layout = recent.put(key, _split_layout(system))
     components = []
     for boxes, rule_ids, members, structure in layout:
         component = Component(
@@ -177,16 +174,10 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     return tuple(components)
 
 
-#: How recent systems split, by their rules' cells and labels (the mines play no part), least
-#: recently used out first. The look-ahead solves the board with each clue a cell can show: the
-#: same rules each time but one rule's mines, so the same chains.
-_RECENT_SPLITS: OrderedDict = OrderedDict()
-_RECENT_LIMIT = 512
-
-
-def forget_recent_splits() -> None:
-    """Forget how recent systems split (see :func:`cspmines.counting.forget_recent`)."""
-    _RECENT_SPLITS.clear()
+# How recent systems split, by their rules' cells and labels (the mines play no part), is kept in
+# the engine's memory (:class:`cspmines.memory.Memory`, ``splits``): the look-ahead solves the
+# board with each clue a cell can show, the same rules each time but one rule's mines, so the same
+# chains.
 
 
 def _split_layout(system: ConstraintSystem) -> list[tuple]:

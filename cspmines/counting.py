@@ -17,12 +17,10 @@ True
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 from .backends import Budget, ComponentCount
-from .backends.ordering import forget_recent_orders
-from .components import Component, forget_recent_splits
+from .components import Component
 from .errors import BudgetExceededError
+from .memory import current_memory
 
 __all__ = ["count_chains", "count_smallest_first", "forget_recent", "shape"]
 
@@ -43,45 +41,37 @@ def count_smallest_first(engine, components, budget: Budget, *, cache: bool = Fa
             counts[index] = _count_or_none(engine, component, budget)
             continue
         key = (engine.name, shape(component))
-        count = _RECENT_COUNTS.get(key)
+        recent = current_memory().counts
+        count = recent.get(key)
         if count is None:  # no budget here: the count cannot be cut short
-            count = _RECENT_COUNTS[key] = engine.count(component)
-            while len(_RECENT_COUNTS) > _RECENT_LIMIT:
-                _RECENT_COUNTS.popitem(last=False)
-        else:
-            _RECENT_COUNTS.move_to_end(key)
+            count = recent.put(key, engine.count(component))
         counts[index] = count
     return counts
 
 
-#: Counts of recent components by backend and shape (:func:`shape`), least recently
-#: used out first. Positions solved one after another mostly share their chains: each
-#: position the look-ahead imagines differs from the board in one chain, and so does the
-#: next move's. A count depends on the shape alone, so a recurring chain is not counted
-#: again, nor a chain of the same shape elsewhere on the board (a 1-2-1 along an edge is
-#: one shape wherever it is). Solves under a budget do not use it (their budget must be
-#: spent as asked).
-_RECENT_COUNTS: OrderedDict = OrderedDict()
-_RECENT_LIMIT = 2048
+# Counts of recent components by backend and shape are kept in the engine's memory
+# (:class:`cspmines.memory.Memory`, ``counts``). Positions solved one after another mostly share
+# their chains: each position the look-ahead imagines differs from the board in one chain, and so
+# does the next move's. A count depends on the shape alone, so a recurring chain is not counted
+# again, nor a chain of the same shape elsewhere on the board (a 1-2-1 along an edge is one shape
+# wherever it is). Solves under a budget do not use it (their budget must be spent as asked).
 
 
 def forget_recent() -> None:
-    """Empty the engine's memories of recent chains: their counts, how systems split into
-    chains (:mod:`cspmines.components`) and the counting orders (:mod:`cspmines.backends.ordering`).
+    """Empty the memories of recent chains in use (this thread's, or the engine's that lent its own):
+    their counts, how systems split into chains and the counting orders.
 
     Answers never depend on them, only the time taken: a benchmark that
-    times players one after another on the same board calls this before
-    each game, or every player after the first would find the board's
-    chains counted already.
+    times players one after another on the same board starts each game with
+    a fresh :class:`~cspmines.memory.Memory` (or calls this), or every player
+    after the first would find the board's chains counted already.
 
     >>> from cspmines import Position, solve
     >>> _ = solve(Position.from_string("3x1x1\\n.1."))
-    >>> forget_recent(); len(_RECENT_COUNTS)
+    >>> forget_recent(); len(current_memory().counts)
     0
     """
-    _RECENT_COUNTS.clear()
-    forget_recent_splits()
-    forget_recent_orders()
+    current_memory().forget()
 
 
 def shape(component) -> tuple:

@@ -190,7 +190,7 @@ def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
         "schema": JSON_SCHEMA_VERSION,
         "width": position.width,
         "height": position.height,
-        "mines": position.mines,
+        "mines": analysis.mines,
         "backend": analysis.backend,
         "exact": analysis.exact,
         "model_count": None if analysis.model_count is None else decimal(analysis.model_count),

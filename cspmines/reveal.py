@@ -59,8 +59,11 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     after = Position._trusted(grid, position.mines)  # a copy of a valid grid, one clue changed
     kept = getattr(analysis, "kept", None)
     if kept is None or kept.backend != backend:
-        return solve(after, density=analysis.density, backend=backend, explain=False)
-    return _update(kept, after, cell, clue)
+        total = None if analysis.density is not None else analysis.mines  # the total asked for, kept
+        return solve(after, mines=total, density=analysis.density, backend=backend, explain=False)
+    revealed = _update(kept, after, cell, clue)
+    revealed.mines = analysis.mines
+    return revealed
 
 
 def _update(kept, after: Position, cell: int, clue: int):

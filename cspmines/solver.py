@@ -31,6 +31,7 @@ from .counting import count_smallest_first
 from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
 from .position import Position, is_whole
 from .prover import find_certain, satisfiable
+from .question import Density, Limit
 
 __all__ = ["exact_analysis", "solve"]
 
@@ -46,6 +47,7 @@ def solve(
     max_chain: int | None = None,
     explain: bool = True,
     settle: bool = True,
+    limit: Limit | None = None,
 ) -> Analysis:
     """Exact model counts and mine probabilities of a position.
 
@@ -56,9 +58,11 @@ def solve(
         A registered backend name (see :func:`cspmines.backends.backend_names`).
     mines : int, keyword-only
         The board's mine total, overriding the position's header.
-    density : float or Fraction, keyword-only
+    density : float, Fraction or Density, keyword-only
         When the total is unknown: each covered cell is a mine independently
         with this chance. A float is read by its decimal text (0.15 is 3/20).
+    limit : Limit, keyword-only
+        The budget as one value: ``Limit(time=, nodes=, max_chain=)``; or, one by one:
     time_limit, node_limit : keyword-only
         A budget for the counting.
     explain : bool, keyword-only
@@ -100,6 +104,14 @@ def solve(
     """
     if not isinstance(position, Position):
         raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
+    if limit is not None:
+        if not isinstance(limit, Limit):
+            raise TypeError(f"limit must be a cspmines.Limit, got {type(limit).__name__}")
+        if (time_limit, node_limit, max_chain) != (None, None, None):
+            raise ValueError("give the limits as limit=Limit(...) or as time_limit=, node_limit=, max_chain=, not both")
+        time_limit, node_limit, max_chain = limit.time, limit.nodes, limit.max_chain
+    if isinstance(density, Density):
+        density = density.value
     _check_options(mines=mines, density=density, time_limit=time_limit, node_limit=node_limit, max_chain=max_chain)
     mines, density = total_or_density(position, mines, density)
     engine = get_backend(backend)
@@ -113,7 +125,9 @@ def solve(
     counts = count_smallest_first(engine, components, counting, cache=isinstance(backend, str) and not counting.limited)
     if any(count is None for count in counts):
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
-        return _partial_analysis(position, settled, given, components, counts, rest, density, deciding, backend, engine)
+        partial = _partial_analysis(position, settled, given, components, counts, rest, density, deciding, backend, engine)
+        partial.mines = mines if mines is not None else partial.mines
+        return partial
     combination = _combine(counts, components, rest, system.mines_left, density)
     if combination.model_count == 0:
         if not explain:
@@ -128,6 +142,7 @@ def solve(
     )
     if settle and not cut_cells and not counting.limited:  # what solve_revealed starts from (cspmines.reveal)
         analysis.kept = Kept(settled, given.mines_left, components, counts, rest, density, backend, engine)
+    analysis.mines = mines if mines is not None else analysis.mines  # the total counted with, as asked
     return analysis
 
 

@@ -42,21 +42,23 @@ def test_results_do_not_depend_on_workers_or_chunks():
 
 def test_each_game_starts_with_the_engine_memories_empty():
     """Players timed one after another on a board: none may find the chains counted by the one before."""
-    from cspmines import counting
     from cspmines.agents.exact import ExactAgent
+    from cspmines.memory import current_memory
 
-    found = []  # recent counts kept when each game starts
+    found, memories = [], []  # recent counts kept when each game starts, and each game's memory
 
     class Probe(ExactAgent):
         def reset(self, *, rules, seed):
             if seed is not None:  # the game starts (made, the agent resets itself without a seed)
-                found.append(len(counting._RECENT_COUNTS))
+                found.append(len(current_memory().counts))
+                memories.append(current_memory())
             super().reset(rules=rules, seed=seed)
 
     suite = Suite.create(agents=["exact", "exact:lookahead=3"], size="8x8x10", games=3, seed=5)
     run_suite(suite, progress=False, task=lambda suite, agent, i: play_game(suite, agent, i, player=Probe()))
     assert found == [0] * 6
-    assert counting._RECENT_COUNTS  # the games did count chains, and kept them while they played
+    assert len({id(memory) for memory in memories}) == 6  # a memory of its own each game
+    assert all(len(memory.counts) for memory in memories)  # the games did count chains, and kept them while they played
 
 
 def test_every_agent_meets_the_same_boards():

@@ -18,7 +18,6 @@ A chain of four boxes, each rule over two neighbours, is counted end to end:
 from __future__ import annotations
 
 import heapq
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -26,10 +25,11 @@ import networkx as nx
 import numpy as np
 
 from ..components import Component
+from ..memory import current_memory
 from .base import Budget
 from .steps import Step, advance_array, advance_set, key_digit_bits, live_states, plan_order
 
-__all__ = ["elimination_order", "forget_recent_orders", "front_width", "greedy_order", "plan_steps"]
+__all__ = ["elimination_order", "front_width", "greedy_order", "plan_steps"]
 
 
 def elimination_order(component: Component, *, budget: Budget | None = None) -> list[int]:
@@ -65,24 +65,11 @@ def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[l
 def _greedy_order_of_structure(component: Component) -> list[int]:
     """:func:`greedy_order`, kept for recent structures (it reads no cell and no mine count): a
     clue's possible values make chains of one structure, counted one after another."""
-    key = component.structure
-    order = _RECENT_ORDERS.get(key)
+    recent = current_memory().orders  # structure -> greedy order, in the engine's memory
+    order = recent.get(component.structure)
     if order is None:
-        order = _RECENT_ORDERS[key] = tuple(greedy_order(component))
-        while len(_RECENT_ORDERS) > _RECENT_LIMIT:
-            _RECENT_ORDERS.popitem(last=False)
-    else:
-        _RECENT_ORDERS.move_to_end(key)
+        order = recent.put(component.structure, tuple(greedy_order(component)))
     return list(order)  # a copy: callers may keep or change it
-
-
-_RECENT_ORDERS: OrderedDict = OrderedDict()  # structure -> greedy order, least recently used out first
-_RECENT_LIMIT = 1024
-
-
-def forget_recent_orders() -> None:
-    """Forget the orders of recent structures (see :func:`cspmines.counting.forget_recent`)."""
-    _RECENT_ORDERS.clear()
 
 
 _RACE_FROM_BOXES = 40  # below this every order is cheap and racing would cost more than it saves

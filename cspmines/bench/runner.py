@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Callable
 
 from ..agents import make_agent
-from ..counting import forget_recent
 from ..games import Game, play
+from ..memory import Memory, using
 from .records import read_records
 from .stats import summarize
 from .suite import AGENT, GAME, Suite, SuiteError, board_for, game_rng
@@ -68,9 +68,9 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
     ('exact', 0, 'won')
     """
     base = {"agent": agent, "game": i, **suite.config}
-    forget_recent()  # each game timed from the same start, whichever players met this board before it
-    try:
-        record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i))
+    try:  # each game with memories of its own: timed from the same start, whichever players met this board before
+        with using(Memory()):
+            record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i))
     except Exception as error:  # reported with its game; the suite goes on
         return {**base, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
     return {

@@ -1,0 +1,86 @@
+"""The exact engine as an object: a backend, a default :class:`~cspmines.question.Limit`, and its own
+memories of recent chains.
+
+:func:`cspmines.solve` is a thin function over the calling thread's memory; an
+:class:`Engine` keeps its own, so two engines (two games, two workers, two
+threads) never share or clear each other's, and ``with Engine() as engine:``
+forgets them at the end (python-sat's solvers are objects with a context
+manager too).
+
+>>> from cspmines import Engine, Limit, Position
+>>> with Engine(limit=Limit(time=10)) as engine:
+...     analysis = engine.solve(Position.from_string("3x2x1\\n1..\\n..."))
+...     after = engine.after(analysis, 2, 0)   # (0, 2) shows 0: (0, 1), (1, 1), (1, 2) are safe
+>>> analysis.probability(3), after.mine_cells   # so the 1's mine is at (1, 0)
+(Fraction(1, 3), (3,))
+"""
+
+from __future__ import annotations
+
+from .analysis import Analysis
+from .certain import Certainty, certain_cells
+from .memory import Memory, using
+from .position import Position
+from .question import Limit
+from .reveal import solve_revealed
+from .sampling import sample_layouts
+from .solver import solve
+
+__all__ = ["Engine"]
+
+
+class Engine:
+    """Solve positions with one backend under one default limit, with memories of their own.
+
+    Parameters
+    ----------
+    backend : str
+        A registered backend name (:func:`cspmines.backends.backend_names`).
+    limit : Limit, optional
+        The budget of every call that does not give its own.
+    memory : Memory, optional
+        The memories of recent chains (a new one by default).
+    """
+
+    def __init__(self, backend: str = "auto", *, limit: Limit | None = None, memory: Memory | None = None):
+        if limit is not None and not isinstance(limit, Limit):
+            raise TypeError(f"limit must be a cspmines.Limit, got {type(limit).__name__}")
+        self.backend = backend
+        self.limit = limit
+        self.memory = memory or Memory()
+
+    def __repr__(self) -> str:
+        return f"Engine(backend={self.backend!r}, limit={self.limit!r})"
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.forget()
+
+    def solve(self, position: Position, *, mines: int | None = None, density=None, limit: Limit | None = None,
+              explain: bool = True, settle: bool = True) -> Analysis:
+        """:func:`cspmines.solve` with this engine's backend, limit and memories."""
+        with using(self.memory):
+            return solve(position, backend=self.backend, mines=mines, density=density, limit=limit or self.limit,
+                         explain=explain, settle=settle)
+
+    def after(self, analysis: Analysis, cell: int, clue: int) -> Analysis:
+        """The analysis once covered ``cell`` shows ``clue``, recounting only the chains it touches
+        (:func:`cspmines.reveal.solve_revealed`)."""
+        with using(self.memory):
+            return solve_revealed(analysis, cell, clue, backend=self.backend)
+
+    def certain(self, position: Position, *, mines: int | None = None) -> Certainty:
+        """The cells proved safe or mines without counting (:func:`cspmines.certain_cells`)."""
+        time_limit = self.limit.time if self.limit else None
+        return certain_cells(position, mines=mines, time_limit=time_limit)
+
+    def sample(self, position: Position, count: int, *, seed=None, mines: int | None = None, density=None):
+        """Layouts drawn uniformly from those the position allows (:func:`cspmines.sample_layouts`)."""
+        with using(self.memory):
+            return sample_layouts(position, count, seed=seed, mines=mines, density=density, backend=self.backend)
+
+    def forget(self) -> None:
+        """Empty this engine's memories of recent chains (answers never depend on them)."""
+        self.memory.forget()

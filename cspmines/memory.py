@@ -1,0 +1,110 @@
+"""The engine's memories of recent chains, owned by an object: one per thread unless an engine brings its own.
+
+Positions solved one after another mostly share their chains (each position a
+look-ahead imagines differs from the board in one chain, and so does the next
+move's), so the engine keeps three memories of what it met recently: the counts
+of chains by shape, how systems of rules split into chains, and the counting
+order of each structure. Answers never depend on them, only the time taken.
+
+They live in a :class:`Memory`. Each thread has its own by default (the web
+server's worker threads never share one, so none sees another's entry vanish
+between a look-up and its use), and an :class:`~cspmines.engine.Engine` owns
+one and lends it to the code below it for the length of a call
+(:func:`using`), as :func:`decimal.localcontext` lends a context.
+
+>>> memory = Memory()
+>>> with using(memory):
+...     current_memory() is memory
+True
+>>> current_memory() is memory   # outside, the thread's own again
+False
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+__all__ = ["Memory", "Recent", "current_memory", "using"]
+
+
+class Recent:
+    """A mapping that keeps its ``limit`` most recently used entries (least recently used out first).
+
+    >>> recent = Recent(2)
+    >>> recent.put("a", 1), recent.put("b", 2), recent.get("a"), recent.put("c", 3)
+    (1, 2, 1, 3)
+    >>> recent.get("b") is None, len(recent)   # "b" was the least recently used
+    (True, 2)
+    """
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._items: OrderedDict = OrderedDict()
+
+    def get(self, key):
+        """The value kept for ``key`` (now the most recent), or None."""
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key, value):
+        """Keep ``value`` for ``key``; returns it."""
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class Memory:
+    """The three memories: counts of chains by shape, splits of systems, counting orders.
+
+    The limits are entries: about 2,048 counts, 512 splits and 1,024 orders hold a
+    look-ahead's positions on an expert board with room to spare.
+    """
+
+    def __init__(self, *, counts: int = 2048, splits: int = 512, orders: int = 1024):
+        self.counts = Recent(counts)
+        self.splits = Recent(splits)
+        self.orders = Recent(orders)
+
+    def forget(self) -> None:
+        """Empty all three (a benchmark timing players one after another on one board starts each so)."""
+        self.counts.clear()
+        self.splits.clear()
+        self.orders.clear()
+
+
+_lent: ContextVar[Memory | None] = ContextVar("cspmines_memory", default=None)
+_threads = threading.local()
+
+
+def current_memory() -> Memory:
+    """The memory in use: the one lent by :func:`using`, else this thread's own."""
+    memory = _lent.get()
+    if memory is not None:
+        return memory
+    mine = getattr(_threads, "memory", None)
+    if mine is None:
+        mine = _threads.memory = Memory()
+    return mine
+
+
+@contextmanager
+def using(memory: Memory):
+    """Lend ``memory`` to the engine for the length of a ``with`` block (in this thread and context)."""
+    token = _lent.set(memory)
+    try:
+        yield memory
+    finally:
+        _lent.reset(token)
