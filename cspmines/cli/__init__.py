@@ -40,10 +40,12 @@ def _serve(args) -> int:
 
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
         raise ValueError("serve needs the web extra: pip install 'cspmines[web]'")
-    from ..web import serve
+    from ..web import check_port, serve
 
+    check_port(args.host, args.port)  # before saying it serves
     print(f"cspmines: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    serve(host=args.host, port=args.port, open_browser=args.open, time_limit=args.time_limit)
+    serve(host=args.host, port=args.port, open_browser=args.open, time_limit=args.time_limit, max_body=args.max_body,
+          max_games=args.max_games, workers=args.workers, busy_wait=args.busy_wait)
     return 0
 
 

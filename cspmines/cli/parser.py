@@ -253,6 +253,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=port, default=8000, help="the port")
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
     serve.add_argument("--time-limit", type=seconds, default=5.0, help="seconds of counting a request may take")
+    serve.add_argument("--max-body", type=whole(1), default=1_000_000, help="bytes a request's body may hold (past them: 413)")
+    serve.add_argument("--max-games", type=whole(1), default=1000, help="games kept, the least recently used dropped first")
+    serve.add_argument("--workers", type=whole(1), default=4, help="requests counting at once")
+    serve.add_argument("--busy-wait", type=seconds, default=10.0, help="seconds a request waits for a worker before 503")
     return parser
 
 

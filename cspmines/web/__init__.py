@@ -15,21 +15,35 @@ benchmark game. The API is in :mod:`cspmines.web.api`; it needs the
 
 from __future__ import annotations
 
-__all__ = ["create_app", "serve"]
+__all__ = ["check_port", "create_app", "serve"]
 
 
-def create_app(*, time_limit: float = 5.0):
+def create_app(*, time_limit: float = 5.0, **limits):
     """The Starlette application: the page at ``/`` and the API under ``/api`` (see :mod:`cspmines.web.api`).
 
     ``time_limit`` bounds every request's counting, in seconds: a position too
     wide to count in time answers with what could be proved, marked not exact.
+    ``limits`` are ``max_body`` (bytes), ``max_games``, ``workers`` and ``busy_wait``
+    (seconds), as :mod:`cspmines.web.guard` describes.
     """
     from .api import build_app
 
-    return build_app(time_limit=time_limit)
+    return build_app(time_limit=time_limit, **limits)
 
 
-def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, time_limit: float = 5.0) -> None:
+def check_port(host: str, port: int) -> None:
+    """Refuse, in one line, a port this machine cannot listen on (in use, or not allowed)."""
+    import socket
+
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise ValueError(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
+
+
+def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, time_limit: float = 5.0,
+          **limits) -> None:
     """Run the application with uvicorn until interrupted (on this machine only, by default)."""
     import uvicorn
 
@@ -38,4 +52,4 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = Fal
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(f"http://{host}:{port}/",)).start()
-    uvicorn.run(create_app(time_limit=time_limit), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(time_limit=time_limit, **limits), host=host, port=port, log_level="warning")

@@ -21,9 +21,8 @@ same one-line message the command line prints.
 
 from __future__ import annotations
 
-import itertools
 import json
-import threading
+import time
 from importlib.resources import files
 
 from starlette.applications import Starlette
@@ -45,15 +44,11 @@ from ..render import analysis_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
 from ..solver import solve
+from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body
 
 __all__ = ["build_app"]
 
 MOST_CELLS_FOR_AGENTS = 10_000  # agents play whole boards; past this a request could hold the server
-MOST_REPLAY_BYTES = 16 * 1024 * 1024  # real replays are a few MB at most
-
-
-class BadRequest(ValueError):
-    """A request the API cannot answer: its message is the answer."""
 
 
 def _fits(cells: int) -> None:
@@ -104,10 +99,12 @@ def _uploaded_board(upload, first_click: str) -> Board:
     return board
 
 
-def build_app(*, time_limit: float = 5.0) -> Starlette:
-    games: dict[str, dict] = {}
-    ids = itertools.count(1)
-    lock = threading.Lock()
+def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: int = 1000, workers: int = 4,
+              busy_wait: float = 10.0) -> Starlette:
+    """The application (see the module's description); the limits are :mod:`.guard`'s."""
+    games = GameStore(max_games)
+    lock = games.lock
+    gate = Gate(workers, busy_wait)
 
     def budget(request: Request) -> float:
         asked = _query_number(request, "time_limit")
@@ -147,7 +144,7 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
         return moves_json(position, suggestions, analysis, rules=rules, explain=explain)
 
     def game_state(game_id: str) -> dict:
-        entry = games[game_id]
+        entry = games.get(game_id)
         game: Game = entry["game"]
         return {
             "id": game_id,
@@ -185,16 +182,11 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
                 raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
             board = Board.random((width, height, mines), seed=seed, first_click=first_click)
         _fits(board.size)
-        game_id = str(next(ids))
-        with lock:
-            games[game_id] = {"board": board, "rules": rules, "game": Game(board, rules=rules), "actions": []}
+        game_id = games.add({"board": board, "rules": rules, "game": Game(board, rules=rules), "actions": []})
         return game_state(game_id)
 
     def find(request: Request) -> dict:
-        game_id = request.path_params["game_id"]
-        if game_id not in games:
-            raise BadRequest(f"no game {game_id!r} on this server")
-        return games[game_id]
+        return games.get(request.path_params["game_id"])
 
     def apply(entry: dict, action: Action) -> None:
         with lock:
@@ -218,7 +210,15 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
         entry, data = find(request), _json(body)
         game: Game = entry["game"]
         spec = data.get("agent", "exact")
-        suggestion = suggest(game.position, spec, rules=game.rules, seed=data.get("seed"))
+        if not isinstance(spec, str):
+            raise BadRequest(f"agent must be an agent's name, got {spec!r}")
+        seed = data.get("seed")
+        if seed is not None and not (is_whole(seed) and seed >= 0):
+            raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
+        analysis = solve(game.position, time_limit=budget(request))  # the agent plays only what counts in time
+        if not analysis.exact:
+            raise BadRequest("the game's position could not be counted within the time limit")
+        suggestion = suggest(game.position, spec, rules=game.rules, seed=seed, analysis=analysis)
         apply(entry, suggestion.action)
         answer = game_state(request.path_params["game_id"])
         row, col = game.position.row_col(suggestion.action.cell)
@@ -249,19 +249,19 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
         game, agent = new_game(suite, i), make_agent(record["agent"])
         agent.reset(rules=suite.rules, seed=agent_seed(suite, i))
         steps: list[dict] = []
-        while game.status == "playing" and len(steps) < 10 * game.board.size:
+        deadline = time.monotonic() + budget(request)
+        while game.status == "playing" and len(steps) < 10 * game.board.size and time.monotonic() < deadline:
             position = game.position
             action = agent.act(position)
             steps.append({"position": str(position), "action": action.kind, "cell": list(position.row_col(action.cell)),
                           "certain": action.certain})
             game.apply(action)
-        return {"agent": record["agent"], "game": i, "status": game.status, "steps": steps, "final": str(game.position)}
+        return {"agent": record["agent"], "game": i, "status": game.status, "steps": steps, "final": str(game.position),
+                "complete": game.status != "playing"}
 
     def api_replays(request: Request, body: bytes) -> dict:
         name = request.query_params.get("name") or "<upload>"
         kind = request.query_params.get("format")
-        if len(body) > MOST_REPLAY_BYTES:
-            raise BadRequest(f"a replay of {len(body):,} bytes is larger than the {MOST_REPLAY_BYTES:,} read here")
         if kind is None and "." not in name:
             raise BadRequest("say the replay's format: ?name=game.avf, or ?format=avf (avf, rmv, evf or mvf)")
         try:
@@ -278,10 +278,17 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
 
     def endpoint(handler):
         async def run(request: Request) -> Response:
-            body = await request.body()
-            try:  # the counting runs in a worker thread, so the server goes on answering meanwhile
-                return JSONResponse(await run_in_threadpool(handler, request, body))
-            except (BadRequest, CspminesError, ValueError) as error:
+            try:
+                body = await read_body(request, max_body)
+                async with gate:  # the counting runs in a worker thread, so the server goes on answering meanwhile
+                    return JSONResponse(await run_in_threadpool(handler, request, body))
+            except Busy as error:
+                return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": "2"})
+            except BadRequest as error:
+                return JSONResponse({"error": str(error)}, status_code=error.status)
+            except KeyError as error:  # a field the checks above did not ask for by name
+                return JSONResponse({"error": f"a field is missing: {error.args[0]!r}"}, status_code=400)
+            except (CspminesError, ValueError, TypeError) as error:  # bad input: the message says what
                 return JSONResponse({"error": str(error)}, status_code=400)
 
         return run
@@ -298,4 +305,4 @@ def build_app(*, time_limit: float = 5.0) -> Starlette:
         Route("/api/replays", endpoint(api_replays), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(files("cspmines.web") / "static")), name="static"),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, exception_handlers=error_handlers)
