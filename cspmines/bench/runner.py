@@ -21,9 +21,12 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import logging
+import signal
 import sys
+import threading
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -203,13 +206,14 @@ def run_suite(
             bar.set_postfix(win_rate=f"{won / decided:.3f}")
 
     try:
-        if executor == "ray":
-            _run_ray(fields, chunks, workers, address, accept, task)
-        elif workers == 1:
-            for chunk in chunks:
-                accept(_play_chunk(fields, chunk, task))
-        else:
-            _run_processes(fields, chunks, workers, accept, task)
+        with stopped_by_sigterm():
+            if executor == "ray":
+                _run_ray(fields, chunks, workers, address, accept, task)
+            elif workers == 1:
+                for chunk in chunks:
+                    accept(_play_chunk(fields, chunk, task))
+            else:
+                _run_processes(fields, chunks, workers, accept, task)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -237,7 +241,8 @@ def _run_processes(fields: dict, chunks: list, workers: int, accept, task: Task)
     pending = list(reversed(chunks))
     while pending:
         suspects: list = []
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
+        try:
             in_flight: dict = {}
             while (pending or in_flight) and not suspects:
                 while pending and len(in_flight) < workers * 4:
@@ -252,8 +257,41 @@ def _run_processes(fields: dict, chunks: list, workers: int, accept, task: Task)
                         suspects.append(chunk)
             if suspects:
                 suspects.extend(in_flight.values())  # the broken pool takes these down too
+        except BaseException:  # Ctrl-C, or SIGTERM turned into one: end the workers now, not after their games
+            _end_workers(pool)
+            raise
+        pool.shutdown(wait=True)
         for chunk in suspects:
             _isolate(fields, chunk, accept, task)
+
+
+def _end_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Stop a pool's workers in the middle of their games (their finished games are kept already).
+
+    The executor has no public way to end a busy worker: its processes are terminated directly
+    (``_processes``, there since Python 3.2), then the pool is shut down without waiting."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@contextmanager
+def stopped_by_sigterm():
+    """Within the block, SIGTERM (a timeout, a job scheduler) stops the run as Ctrl-C does: the workers
+    are ended and every finished game is kept. Only the main thread can take signals; elsewhere
+    nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _isolate(fields: dict, chunk: list, accept, task: Task) -> None:
@@ -283,17 +321,22 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
     remote = ray.remote(_play_chunk)
     pending = list(reversed(chunks))
     in_flight: dict = {}
-    while pending or in_flight:
-        while pending and len(in_flight) < workers * 4:
-            chunk = pending.pop()
-            in_flight[remote.remote(fields, chunk, task)] = chunk
-        ready, _ = ray.wait(list(in_flight), num_returns=1)
-        for ref in ready:
-            chunk = in_flight.pop(ref)
-            try:
-                accept(ray.get(ref))
-            except ray.exceptions.RayError as error:  # a crashed worker or task: fail this chunk only
-                accept(_crashed(chunk, fields, f"Ray: {type(error).__name__}"))
+    try:
+        while pending or in_flight:
+            while pending and len(in_flight) < workers * 4:
+                chunk = pending.pop()
+                in_flight[remote.remote(fields, chunk, task)] = chunk
+            ready, _ = ray.wait(list(in_flight), num_returns=1)
+            for ref in ready:
+                chunk = in_flight.pop(ref)
+                try:
+                    accept(ray.get(ref))
+                except ray.exceptions.RayError as error:  # a crashed worker or task: fail this chunk only
+                    accept(_crashed(chunk, fields, f"Ray: {type(error).__name__}"))
+    except BaseException:  # stopped: the tasks in flight are cancelled, their workers ended
+        for ref in in_flight:
+            ray.cancel(ref, force=True)
+        raise
 
 
 def parallel_map(function, items, *, workers: int = 1, chunksize: int = 1) -> list:
