@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from randompositions import random_position
 
 from cspmines import Position
 from cspmines.agents.riskscore import RiskScoreAgent
 from cspmines.constraints import ConstraintSystem, settle_forced
 from cspmines.position import COVERED, FLAG, MINE
+
+from randompositions import random_position
 
 
 def test_offset_mined_values_subtracts_the_bombs_found_around_a_clue():
