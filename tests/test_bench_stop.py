@@ -30,6 +30,7 @@ def alive(pid: int) -> bool:
     return status.exists() and "zombie" not in status.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads worker processes from /proc (Linux)")
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_a_stopped_bench_ends_its_workers_keeps_its_games_and_resumes(stop, tmp_path):

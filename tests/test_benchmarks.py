@@ -33,6 +33,7 @@ RUNS = [
     ("divergence.py", ["--games", "1", "--preset", "beginner", "--hill", "{tmp}", "--along", "hill"], "peer not run"),
     ("peers.py", ["--games", "2", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
     ("replays.py", ["--make", "2"], "agree within 1e-6"),
+    ("soak.py", ["--clients", "2", "--seconds", "3", "--time-limit", "1"], "answers not JSON: 0"),
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
     ("playouts.py", ["--size", "5x5x3", "--games", "2", "--layouts", "2", "--workers", "1"], "cross-validated"),
     ("value_step.py", ["--size", "5x5x3", "--fit-games", "4", "--games", "2", "--workers", "1"], "minus exact"),
@@ -42,6 +43,7 @@ RUNS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script, arguments, expected", RUNS, ids=[run[0] for run in RUNS])
 def test_benchmark_script_runs(script, arguments, expected, tmp_path):
     shutil.copy(DATA / "expert-5-013.txt", tmp_path)  # the one position sampling.py reads

@@ -83,6 +83,7 @@ def test_a_study_stopped_half_way_and_resumed_gives_the_same_report(tmp_path, ca
     assert report(resumed) == report(straight)
 
 
+@pytest.mark.slow
 def test_ray_and_processes_give_the_same_results(tmp_path, capsys):
     ray = pytest.importorskip("ray")  # ray is in the test extra: this runs in CI
     processes = play(tmp_path, capsys, "processes", "--workers", "2")

@@ -82,6 +82,7 @@ def wide_lattice() -> str:
     return "41x41x300\n" + "\n".join(rows) + "\n"
 
 
+@pytest.mark.slow
 def test_a_busy_server_answers_503_with_retry_after_instead_of_queueing():
     import httpx
     import uvicorn
