@@ -280,3 +280,17 @@ def test_the_default_budget_is_a_minute(command):
 
     args = build_parser().parse_args([command, "position.txt"])
     assert args.time_limit == 60.0
+
+
+@pytest.mark.parametrize("arguments, expected", [
+    (["solve", "b.txt", "--exat"], "cspmines: error: unrecognized arguments: --exat (did you mean --exact?)"),
+    (["bench", "--preset", "Expert"], "(did you mean 'expert'?)"),
+    (["bench", "--games", "0"], "cspmines bench: error: argument --games: must be at least 1, got 0"),
+    (["solve", "b.txt", "--density", "2"], "argument --density: must lie between 0 and 1, got 2"),
+    (["slove", "b.txt"], "(did you mean 'solve'?)"),
+    (["bench", "--rules", "minesweep"], "(did you mean 'minesearch'?)"),
+])
+def test_every_option_error_is_one_line_with_a_suggestion(arguments, expected, capsys):
+    assert main(arguments) == 2
+    err = capsys.readouterr().err
+    assert expected in err and err.count("\n") == 1 and "usage:" not in err

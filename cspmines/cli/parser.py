@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
+import re
+import sys
 
 from .. import __version__
 from ..actions import RULES
@@ -23,6 +26,44 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpF
         if "default" in text or action.default in (None, False):
             return text
         return super()._get_help_string(action)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's errors: one line, ``cspmines COMMAND: error: ...``, exit 2, and a
+    "did you mean" for a mistyped option, command or choice (argparse prints its usage block instead)."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}{self._hint(message)}\n")
+
+    def _hint(self, message: str) -> str:
+        chosen = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if chosen:
+            options = re.findall(r"'([^']*)'", chosen.group(2)) or [o.strip() for o in chosen.group(2).split(",")]
+            near = difflib.get_close_matches(chosen.group(1).lower(), [o.lower() for o in options], n=1, cutoff=0.5)
+            return f" (did you mean {options[[o.lower() for o in options].index(near[0])]!r}?)" if near else ""
+        unknown = re.search(r"unrecognized arguments: (.*)", message)
+        if unknown:
+            known = self._options_in_use()
+            for word in unknown.group(1).split():
+                near = difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6) if word.startswith("-") else []
+                if near:
+                    return f" (did you mean {near[0]}?)"
+        return ""
+
+    def _options_in_use(self) -> list[str]:
+        """The options of the command named on the line (the unknown ones are reported by the top parser)."""
+        parser: argparse.ArgumentParser = self
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for word in getattr(self, "_words", []):
+                    if word in action.choices:
+                        parser = action.choices[word]
+                        break
+        return [option for action in parser._actions for option in action.option_strings]
 
 
 def _reader(kind, expected: str, fits, bound: str):
@@ -101,6 +142,38 @@ examples:
 """
 
 
+SAMPLE_HELP = """\
+Whole boards drawn uniformly from the mine layouts a position allows, exactly
+(each layout with the same chance), one board a block, or JSON lines.
+
+examples:
+  cspmines sample board.txt --count 3 --seed 1
+  cspmines sample board.txt --count 100 --json > layouts.jsonl
+"""
+
+CHAINS_HELP = """\
+The chains of influence the exact agent meets in seeded games: how long, how wide,
+how costly to count. Each position of each game is solved and its chains measured,
+so a game costs about a second of CPU on expert (a bench game, some 30 ms): start
+with --games 20.
+
+examples:
+  cspmines chains --preset expert --games 20
+  cspmines chains --size 16x16x40 --games 50 --plot chains.png
+  cspmines chains --preset expert --density-sweep 0.1,0.15,0.2 --games 20 --csv chains.csv
+"""
+
+SERVE_HELP = """\
+A local web page on the engine: paste or play a position, see every cell's exact
+chance, ask any agent for its move, replay a bench game or a replay file. It listens
+on this machine only (127.0.0.1) unless --host says otherwise. Needs the web extra:
+pip install 'cspmines[web]'.
+
+examples:
+  cspmines serve --open
+  cspmines serve --port 8080 --time-limit 10
+"""
+
 REPLAY_HELP = """\
 Real games judged click by click: replay files of Arbiter (.avf), Viennasweeper and
 Minesweeper Clone (.rmv), Metasweeper (.evf) and Minesweeper X (.mvf), or folders of
@@ -152,7 +225,7 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cspmines", description="Exact Minesweeper analysis: probabilities, agents, benchmarks.")
+    parser = _Parser(prog="cspmines", description="Exact Minesweeper analysis: probabilities, agents, benchmarks.")
     parser.add_argument("--version", action="version", version=f"cspmines {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     agents = ", ".join(agent_names())
@@ -173,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--outline", action="store_true", help="outline the chains of influence in the picture")
 
     sample = commands.add_parser("sample", help="mine layouts drawn uniformly from those a position allows",
-                                 description="Whole boards drawn uniformly from the layouts a position allows, exactly.",
+                                 description=SAMPLE_HELP,
                                  formatter_class=_Help)
     sample.add_argument("file", help="position file, or - for standard input")
     sample.add_argument("--count", type=whole(1), default=1, help="how many layouts")
@@ -227,8 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--quiet", action="store_true", help="no progress bars")
 
     chains = commands.add_parser("chains", help="measure the chains of influence met in seeded games",
-                                 description="The chains of influence the exact agent meets in seeded games: how long, "
-                                             "how wide, how costly to count.", formatter_class=_Help)
+                                 description=CHAINS_HELP, formatter_class=_Help)
     _board_options(chains, workers)
     chains.add_argument("--json", action="store_true", help='print {"results": [...]} to standard output')
     chains.add_argument("--out", help="save every chain met, one JSON line per game, here")
@@ -245,15 +317,12 @@ def build_parser() -> argparse.ArgumentParser:
                              "marked NOT EXACT")
     replay.add_argument("--quiet", action="store_true", help="no progress bar")
 
-    serve = commands.add_parser("serve", help="the engine in a local web page",
-                                description="A local web page on the engine: paste or play a position, see every cell's "
-                                            "exact chance, ask any agent for its move, replay a bench game. Needs the "
-                                            "web extra: pip install 'cspmines[web]'.", formatter_class=_Help)
+    serve = commands.add_parser("serve", help="the engine in a local web page", description=SERVE_HELP, formatter_class=_Help)
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (this machine only by default)")
     serve.add_argument("--port", type=port, default=8000, help="the port")
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
     serve.add_argument("--time-limit", type=seconds, default=5.0, help="seconds of counting a request may take")
-    serve.add_argument("--max-body", type=whole(1), default=1_000_000, help="bytes a request's body may hold (past them: 413)")
+    serve.add_argument("--max-body", type=whole(1), default=1_000_000, help="bytes a request's body may hold; past them, 413")
     serve.add_argument("--max-games", type=whole(1), default=1000, help="games kept, the least recently used dropped first")
     serve.add_argument("--workers", type=whole(1), default=4, help="requests counting at once")
     serve.add_argument("--busy-wait", type=seconds, default=10.0, help="seconds a request waits for a worker before 503")
