@@ -103,12 +103,10 @@ def run_move(args, out) -> int:
             line += "  (claimed certain; the engine disagrees)"
         out.write(line + "\n")
         if s.candidates:
-            out.write("    cell     safe  safe twice  progress  50/50  dead  score\n")
+            out.write(f"    {'cell':<9}{'safe':>7}{'safe twice':>12}{'progress':>10}{'50/50':>7}{'dead':>6}{'score':>8}\n")
             for view, score in s.candidates:
                 where = "({},{})".format(*position.row_col(view.cell))
-                out.write(
-                    f"    {where:<8} {view.safety:.4f}  {view.secondary:.4f}    {view.progress:.4f}    "
-                    f"{view.influence:.2f}  {'yes' if view.dead else 'no ':<4} {score:.4f}\n"
-                )
+                out.write(f"    {where:<9}{view.safety:>7.4f}{view.secondary:>12.4f}{view.progress:>10.4f}"
+                          f"{view.influence:>7.2f}{'yes' if view.dead else 'no':>6}{score:>8.4f}\n")
     out.write(f"least mine chance: {float(least):.4f} ({least}) at {len(at_least)} cell" + ("" if len(at_least) == 1 else "s") + "\n")
     return 0

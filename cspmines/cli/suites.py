@@ -180,8 +180,9 @@ def run_chains(args, out) -> int:
         json.dump({"results": summary}, out)
         out.write("\n")
         return 0
-    out.write(f"{_sweep_label(args) if len(points) > 1 else 'density':>7} {'board':>9} {'games':>6} {'positions':>9} {'chains':>7} {'mean len':>8} {'longest':>8} "
-              f"{'max len':>7} {'mean width':>10} {'max width':>9} {'0-cuts':>7} {'median ms':>9} {'max ms':>8}\n")
+    # one word a heading, so each reads as one column
+    out.write(f"{_sweep_label(args) if len(points) > 1 else 'density':>7} {'board':>9} {'games':>6} {'positions':>9} {'chains':>7} {'mean-len':>8} {'longest':>8} "
+              f"{'max-len':>7} {'mean-width':>10} {'max-width':>9} {'0-cuts':>7} {'median-ms':>9} {'max-ms':>8}\n")
     for s in summary:
         out.write(
             f"{s['x']:7g} {str(s['width']) + 'x' + str(s['height']) + 'x' + str(s['mines']):>9} {s['games']:6d} "
