@@ -80,7 +80,7 @@ def rules_from_position(position: Position) -> tuple[Rule, ...]:
     >>> rules_from_position(Position.from_string("3x1\\nF1F"))
     Traceback (most recent call last):
     ...
-    cspmines.errors.InconsistentPositionError: inconsistent position: clue 1 touches 2 known mines; clue(s) at (row, column) (0, 1)
+    cspmines.errors.InconsistentPositionError: inconsistent position: clue 1 touches 2 known mines; clue(s) at (0,1)
     """
     grid = position.grid
     clue = grid >= 0

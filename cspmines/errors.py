@@ -78,8 +78,8 @@ class InconsistentPositionError(CspminesError, ValueError):
         self.reason = reason
         self.clues = tuple(clues)
         if self.clues:
-            named = ", ".join(f"({row}, {col})" for row, col in self.clues)
-            super().__init__(f"inconsistent position: {reason}; clue(s) at (row, column) {named}")
+            named = " ".join(f"({row},{col})" for row, col in self.clues)  # as the board and the cell lists write cells
+            super().__init__(f"inconsistent position: {reason}; clue(s) at {named}")
         else:
             super().__init__(f"inconsistent position: {reason}")
 

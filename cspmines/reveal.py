@@ -51,7 +51,7 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     >>> solve_revealed(analysis, 0, 2)
     Traceback (most recent call last):
     ...
-    cspmines.errors.InconsistentPositionError: inconsistent position: clue 2 needs 2 more mines but has 1 covered neighbour; clue(s) at (row, column) (0, 0)
+    cspmines.errors.InconsistentPositionError: inconsistent position: clue 2 needs 2 more mines but has 1 covered neighbour; clue(s) at (0,0)
     """
     position = analysis.position
     grid = position.grid.copy()

@@ -74,7 +74,7 @@ def test_standard_input_and_density():
         ("3x1x1\n.9.\n", "<stdin>:2:2: clue 9 is above 8"),
         ("3x1x1\n..\n", "<stdin>:2:3: row has 2 cells"),
         ("3x1x2\n.0.\n", "inconsistent"),
-        ("8x1x3\n.2.0.1..\n", "inconsistent position: no mine layout satisfies these clues together; clue(s) at (row, column) (0, 1), (0, 3)"),
+        ("8x1x3\n.2.0.1..\n", "inconsistent position: no mine layout satisfies these clues together; clue(s) at (0,1) (0,3)"),
         ("3x1\n.1.\n", "mine total is unknown"),
     ],
 )
@@ -294,3 +294,16 @@ def test_every_option_error_is_one_line_with_a_suggestion(arguments, expected, c
     assert main(arguments) == 2
     err = capsys.readouterr().err
     assert expected in err and err.count("\n") == 1 and "usage:" not in err
+
+
+def test_cells_are_written_one_way_everywhere(capsys):
+    from cspmines import InconsistentPositionError, Position, solve
+
+    with pytest.raises(InconsistentPositionError) as raised:
+        solve(Position.from_string("8x1x3\n.2.0.1..\n"))
+    assert str(raised.value).endswith("clue(s) at (0,1) (0,3)")
+    assert main(["solve", str(DATA / "beginner-5-000.txt"), "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    import re
+
+    assert re.findall(r"\(\d+,\d+\)", out) and not re.findall(r"\(\d+, \d+\)", out)  # (row,col), as in the error
