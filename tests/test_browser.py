@@ -130,3 +130,25 @@ def test_a_replay_file_is_stepped_through_with_each_clicks_chance(page):
     last = len(judged) - 1
     page.eval_on_selector("#slider", f"s => {{ s.value = {last}; s.dispatchEvent(new Event('input')); }}")
     page.wait_for_function(f"document.querySelector('#step').textContent.startsWith('click {last + 1} of')")
+
+
+def test_a_malformed_paste_leaves_a_clean_page(page):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.fill("#text", "9x9x10\n1....\n..")
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#status').className === 'error'")
+    assert page.text_content("#status").startswith("line ") and "<request>" not in page.text_content("#status")
+    assert page.query_selector_all("#board .cell") == [] and page.text_content("#advice") == ""
+    assert errors == []
+
+
+def test_let_it_play_plays_the_game_to_its_end(page):
+    page.select_option("#size", "beginner")
+    page.fill("#seed", "11")
+    page.click("#new")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
+    page.select_option("#agent", "exact")
+    page.click("#play")
+    page.wait_for_function("/game (won|lost)/.test(document.querySelector('#status').textContent)", timeout=60_000)
+    page.wait_for_function("document.querySelector('#play').textContent === 'Let it play'")

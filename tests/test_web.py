@@ -38,7 +38,7 @@ def test_solve_answers_the_reference_fractions(client, name):
 
 def test_bad_input_answers_400_with_the_clis_message(client):
     answer = client.post("/api/solve", content="3x1x1\n.9.\n")
-    assert answer.status_code == 400 and answer.json()["error"] == "<request>:2:2: clue 9 is above 8: '.9.'"
+    assert answer.status_code == 400 and answer.json()["error"] == "line 2, column 2: clue 9 is above 8: '.9.'"
     assert client.post("/api/solve", content="3x1\n.1.").json()["error"].startswith("the position's mine total is unknown")
     assert client.post("/api/solve?density=abc", content="3x1\n.1.").status_code == 400
     assert client.post("/api/solve", content=b"\xff\xfe\x00").status_code == 400

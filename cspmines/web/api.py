@@ -44,7 +44,7 @@ from ..render import analysis_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
 from ..solver import solve
-from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body
+from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body, web_message
 
 __all__ = ["build_app"]
 
@@ -285,11 +285,11 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             except Busy as error:
                 return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": "2"})
             except BadRequest as error:
-                return JSONResponse({"error": str(error)}, status_code=error.status)
+                return JSONResponse({"error": web_message(error)}, status_code=error.status)
             except KeyError as error:  # a field the checks above did not ask for by name
                 return JSONResponse({"error": f"a field is missing: {error.args[0]!r}"}, status_code=400)
             except (CspminesError, ValueError, TypeError) as error:  # bad input: the message says what
-                return JSONResponse({"error": str(error)}, status_code=400)
+                return JSONResponse({"error": web_message(error)}, status_code=400)
 
         return run
 

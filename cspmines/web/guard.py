@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 import threading
 import weakref
 from collections import OrderedDict
@@ -25,7 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-__all__ = ["BadRequest", "Busy", "Gate", "GameStore", "Gone", "TooLarge", "error_handlers", "read_body"]
+__all__ = ["BadRequest", "Busy", "Gate", "GameStore", "Gone", "TooLarge", "error_handlers", "read_body", "web_message"]
 
 
 class BadRequest(ValueError):
@@ -127,6 +128,24 @@ class Gate:
 
     async def __aexit__(self, *exc):
         self._semaphore().release()
+
+
+def web_message(error: Exception) -> str:
+    """An error's message for a page: the readers name their source as a file (``<request>:2:3: ...``,
+    for the command line); here it is ``line 2, column 3: ...``.
+
+    >>> web_message(ValueError("<request>:2:3: clue 9 is above 8: '.9.'"))
+    "line 2, column 3: clue 9 is above 8: '.9.'"
+    >>> web_message(ValueError("<upload>: not an MBF board"))
+    'not an MBF board'
+    """
+    text = str(error)
+    found = re.match(r"<(?:request|upload|string|bytes)>(?::(\d+))?(?::(\d+))?: (.*)", text, re.S)
+    if not found:
+        return text
+    line, column, rest = found.groups()
+    where = ", ".join(part for part in (line and f"line {line}", column and f"column {column}") if part)
+    return f"{where}: {rest}" if where else rest
 
 
 def _http_error(request: Request, error: Exception) -> JSONResponse:

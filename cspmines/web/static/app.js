@@ -9,10 +9,13 @@ function shade(p) {  // green (0) through yellow to red (1), as the pictures do
   return `rgb(${red},${green},80)`;
 }
 
-function parse(text) {
+function parse(text) {  // null when the text is no drawable position (the server says what is wrong)
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  if (!lines.length) return null;
   const [w, h] = lines[0].split("x").map(Number);
-  return { width: w, height: h, header: lines[0], rows: lines.slice(1, 1 + h) };
+  const rows = lines.slice(1, 1 + h);
+  if (!(w > 0 && h > 0) || rows.length !== h || rows.some((row) => row.length !== w)) return null;
+  return { width: w, height: h, header: lines[0], rows };
 }
 
 async function api(path, body, json = false) {
@@ -33,13 +36,14 @@ async function solveText(text) {
     const a = state.analysis;
     say(`${a.exact ? "exact" : "NOT EXACT (time limit)"}: ${a.model_count === null ? "?" : a.model_count.length > 30 ? a.model_count.slice(0, 12) + "… (" + a.model_count.length + " digits)" : a.model_count} layouts, ` +
         `${a.safe.length} safe, ${a.mines_certain.length} mines proved` + (state.game ? `; game ${state.game.status}` : ""));
-  } catch (error) { state.analysis = null; say(error.message, true); }
+  } catch (error) { state.analysis = null; $("advice").textContent = ""; say(error.message, true); }
   draw();
 }
 
 function draw() {
   const pos = parse(state.text), board = $("board"), a = state.analysis;
   board.innerHTML = "";
+  if (!pos) return;  // a malformed position: no half-drawn board, the status says why
   board.style.gridTemplateColumns = `repeat(${pos.width + 1}, 26px)`;
   board.appendChild(Object.assign(document.createElement("div"), { className: "ruler" }));
   for (let c = 0; c < pos.width; c++) board.appendChild(Object.assign(document.createElement("div"), { className: "ruler", textContent: c }));
@@ -82,7 +86,9 @@ const CYCLE = [".", "F", "0", "1", "2", "3", "4", "5", "6", "7", "8"];
 async function clicked(r, c, flag) {
   if ($("edit").checked || !state.game) {
     if (!$("edit").checked) return;
-    const pos = parse(state.text), row = pos.rows[r].split("");
+    const pos = parse(state.text);
+    if (!pos) return;
+    const row = pos.rows[r].split("");
     row[c] = CYCLE[(CYCLE.indexOf(row[c]) + 1) % CYCLE.length];
     pos.rows[r] = row.join("");
     $("text").value = [pos.header, ...pos.rows].join("\n");
@@ -92,7 +98,7 @@ async function clicked(r, c, flag) {
   catch (error) { say(error.message, true); }
 }
 
-function showGame(game) { state.game = game; state.replay = null; state.mark = null; $("text").value = game.position; solveText(game.position); }
+function showGame(game) { state.game = game; state.replay = null; state.mark = null; $("text").value = game.position; return solveText(game.position); }
 
 $("solve").onclick = () => { state.game = null; state.replay = null; state.mark = null; solveText($("text").value); };
 $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole board to play (board JSON, MBF)
@@ -120,14 +126,20 @@ $("ask").onclick = async () => {
       `\nleast mine chance ${answer.least_mine_fraction} at ${answer.cells_at_least} cell(s)`;
   } catch (error) { say(error.message, true); }
 };
+let playing = false;  // "Let it play" plays the agent to the end of the game; the same button stops it
 $("play").onclick = async () => {
+  if (playing) { playing = false; return; }
   if (!state.game) return say("start a game first", true);
+  playing = true; $("play").textContent = "Stop";
   try {
-    const game = await api(`/api/games/${state.game.id}/agent`, { agent: $("agent").value }, true);
-    $("advice").textContent = `${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${game.played.mine_fraction}` +
-      (game.played.reason ? ` [${game.played.reason}]` : "");
-    showGame(game);
+    while (playing && state.game && state.game.status === "playing") {
+      const game = await api(`/api/games/${state.game.id}/agent`, { agent: $("agent").value }, true);
+      $("advice").textContent = `${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${game.played.mine_fraction}` +
+        (game.played.reason ? ` [${game.played.reason}]` : "");
+      await showGame(game);
+    }
   } catch (error) { say(error.message, true); }
+  playing = false; $("play").textContent = "Let it play";
 };
 $("undo").onclick = async () => { if (state.game) showGame(await api(`/api/games/${state.game.id}/undo`, {}, true)); };
 function stepCount() { return state.replay.steps.length + (state.replay.final ? 1 : 0); }
