@@ -31,6 +31,9 @@ def page():
     import uvicorn
     from playwright.sync_api import sync_playwright
 
+    if not Path(CHROMIUM).exists():
+        pytest.skip("the browser test needs Debian's Chromium: apt-get install chromium (.ci/run installs it)")
+
     from cspmines.web import create_app
 
     with socket.socket() as probe:
