@@ -56,8 +56,11 @@ def scene(subject, *, components: bool = False) -> dict:
             if probabilities is not None:
                 p = float(probabilities[row, col])
                 item["fill"] = _shade(p)
-                item["title"] = f"({row}, {col}): {p:.4f}"
                 item["mark"] = "safe" if cell in safe else "mine" if cell in mines else None
+                estimated = analysis is not None and cell in analysis.inexact_cells and item["mark"] is None
+                item["title"] = f"({row}, {col}): ~{p:.4f} (an estimate)" if estimated else f"({row}, {col}): {p:.4f}"
+                if estimated:  # drawn with a ~, so an estimate never passes for an exact chance
+                    item.update(text="~", colour="#333333")
             else:
                 item["fill"] = "#b0b0b0"
         elif code == FLAG:
@@ -81,7 +84,8 @@ def scene(subject, *, components: bool = False) -> dict:
                     inside = 0 <= r < position.height and 0 <= c < position.width and r * position.width + c in members
                     if not inside:
                         outlines.append((colour, col + edge[0], row + edge[1], col + edge[2], row + edge[3]))
-    return {"width": position.width, "height": position.height, "cells": cells, "outlines": outlines}
+    estimated = analysis is not None and not analysis.exact
+    return {"width": position.width, "height": position.height, "cells": cells, "outlines": outlines, "estimated": estimated}
 
 
 def render_svg(subject, *, components: bool = False, cell_size: int = 22) -> str:
@@ -97,9 +101,10 @@ def render_svg(subject, *, components: bool = False, cell_size: int = 22) -> str
     s = cell_size
     analysed = hasattr(subject, "probabilities")
     left, top = s, s  # room for the row and column numbers
-    legend = 2 * s if analysed else 0
-    width, height = left + drawn["width"] * s, top + drawn["height"] * s + legend
-    width = max(width, 11 * s) if analysed else width
+    width = max(left + drawn["width"] * s, 11 * s) if analysed else left + drawn["width"] * s
+    lines = _note_lines(legend_note(drawn), width - left - s * 0.2, s * 0.42) if analysed else []
+    legend = (2 + 0.5 * max(0, len(lines) - 1)) * s if analysed else 0
+    height = top + drawn["height"] * s + legend
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-weight="bold">'
@@ -123,13 +128,41 @@ def render_svg(subject, *, components: bool = False, cell_size: int = 22) -> str
     for colour, x1, y1, x2, y2 in drawn["outlines"]:
         parts.append(f'<line x1="{left + x1 * s}" y1="{top + y1 * s}" x2="{left + x2 * s}" y2="{top + y2 * s}" stroke="{colour}" stroke-width="3"/>')
     if analysed:
-        parts.append(_svg_legend(s, top + drawn["height"] * s + s * 0.3, left, bool(drawn["outlines"])))
+        parts.append(_svg_legend(s, top + drawn["height"] * s + s * 0.3, left, lines))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _svg_legend(s: int, y: float, x: float, outlined: bool) -> str:
-    """The colour scale (mine chance 0% to 100%) and what the letters and outlines mean."""
+def legend_note(drawn: dict) -> str:
+    """What the letters, marks and outlines of a picture mean."""
+    return ("mine chance; S proved safe, M proved mine" + ("; ~ an estimate (not exact)" if drawn.get("estimated") else "")
+            + ("; outlines: chains of influence" if drawn["outlines"] else ""))
+
+
+def _note_lines(note: str, width: float, font: float) -> list[str]:
+    """The note in lines that fit ``width`` pixels at ``font`` size (a bold sans-serif letter is ~0.6 em),
+    broken between its clauses where it can, so that no clause is split across lines.
+
+    >>> _note_lines("mine chance; S proved safe, M proved mine", 220, 9)
+    ['mine chance;', 'S proved safe, M proved mine']
+    """
+    import textwrap
+
+    most = max(12, int(width / (0.6 * font)))
+    lines: list[str] = []
+    for clause in note.split("; "):
+        clause_lines = textwrap.wrap(clause, most)
+        if lines and len(lines[-1]) + 2 + len(clause) <= most:
+            lines[-1] += "; " + clause
+        else:
+            if lines:
+                lines[-1] += ";"
+            lines.extend(clause_lines)
+    return lines
+
+
+def _svg_legend(s: int, y: float, x: float, lines: list) -> str:
+    """The colour scale (mine chance 0% to 100%) and what the letters and outlines mean, in ``lines``."""
     steps = 10
     parts: list[str] = []
     for i in range(steps):
@@ -137,8 +170,8 @@ def _svg_legend(s: int, y: float, x: float, outlined: bool) -> str:
     label = f'font-size="{s * 0.42:.0f}" fill="#333333"'
     parts.append(f'<text x="{x}" y="{y + s * 1.05:.1f}" {label}>0%</text>')
     parts.append(f'<text x="{x + steps * s * 0.8:.1f}" y="{y + s * 1.05:.1f}" {label} text-anchor="end">100%</text>')
-    note = "mine chance; S proved safe, M proved mine" + ("; outlines: chains of influence" if outlined else "")
-    parts.append(f'<text x="{x}" y="{y + s * 1.55:.1f}" {label}>{escape(note)}</text>')
+    for k, line in enumerate(lines):
+        parts.append(f'<text x="{x}" y="{y + s * (1.55 + 0.5 * k):.1f}" {label}>{escape(line)}</text>')
     return "".join(parts)
 
 
@@ -188,7 +221,6 @@ def render_png(subject, path, *, components: bool = False, cell_size: int = 22) 
         bar = figure.add_axes((0.08, 0.1, 0.5, 0.035))
         figure.colorbar(matplotlib.cm.ScalarMappable(cmap=scale), cax=bar, orientation="horizontal", ticks=[0, 0.5, 1])
         bar.set_xticklabels(["0%", "50%", "100%"], fontsize=6)
-        note = "mine chance; S proved safe, M proved mine" + ("; outlines: chains of influence" if drawn["outlines"] else "")
-        figure.text(0.02, 0.015, note, fontsize=5.5, va="bottom")
+        figure.text(0.02, 0.015, legend_note(drawn), fontsize=5.5, va="bottom", wrap=True)
     figure.savefig(path, dpi=dpi)
     plt.close(figure)

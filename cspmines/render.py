@@ -83,7 +83,10 @@ def board_text(analysis: Analysis, *, color: bool = False) -> str:
             code = int(position.grid[r, c])
             if code == COVERED:
                 p = float(probabilities[r, c])
-                text = f"{_cell_label(p):>3}"
+                label = _cell_label(p)
+                if r * position.width + c in analysis.inexact_cells and label not in ("S", "M"):
+                    label = "~" + str(min(99, max(0, round(p * 100))))  # an estimate, marked so
+                text = f"{label:>3}"
                 cells.append(" " + (f"{_colour(p)}{text}{_RESET}" if color else text))
             else:
                 cells.append(f" {_shown(code):>3}")
@@ -102,8 +105,9 @@ def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
     least mine chance: 0.0000 at 2 cells, first (0,2)
     components: 1 (cells: 3)
     models: 3
-    [1] 1/3   0
-    1/3 1/3   0
+          0   1   2
+    0   [1] 1/3   0
+    1   1/3 1/3   0
     """
     position = analysis.position
     coords = lambda cells: " ".join(f"({r},{c})" for r, c in map(position.row_col, cells)) or "none"  # noqa: E731
@@ -118,7 +122,7 @@ def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
     sizes = ", ".join(str(c.n_cells) for c in analysis.components) or "none"
     lines.append(f"components: {len(analysis.components)} (cells: {sizes})")
     if not analysis.exact:
-        lines.append(f"NOT EXACT: the budget cut counting short; {len(analysis.inexact_cells)} cells are estimates")
+        lines.append(f"NOT EXACT: the budget cut counting short; {len(analysis.inexact_cells)} cells are estimates (marked ~)")
     if exact:
         if analysis.model_count is None:
             lines.append("models: not counted (the time or node budget ran out before counting finished)")
@@ -127,9 +131,11 @@ def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
         fractions = analysis.probabilities(exact=True)
         grid = [[_shown(int(position.grid[r, c])) if v is None else decimal(v) for c, v in enumerate(fractions[r])]
                 for r in range(position.height)]
-        width = max(len(text) for row in grid for text in row)
-        for row in grid:
-            lines.append(" ".join(f"{text:>{width}}" for text in row))
+        width = max(len(text) for row in grid for text in row + [str(position.width - 1)])
+        margin = len(str(position.height - 1))
+        lines.append(" " * margin + " " + " ".join(f"{c:>{width}}" for c in range(position.width)))  # rulers, as the board's
+        for r, row in enumerate(grid):
+            lines.append(f"{r:>{margin}} " + " ".join(f"{text:>{width}}" for text in row))
     return "\n".join(lines)
 
 

@@ -210,3 +210,26 @@ def test_a_count_cut_short_says_so(capsys):
     assert main(["solve", str(DATA / "lattice15-2.txt"), "--exact", "--node-limit", "1", "--color", "never"]) == 0
     out = capsys.readouterr().out
     assert "models: not counted (the time or node budget ran out before counting finished)" in out and "None" not in out
+
+
+def test_captions_fit_rulers_on_every_grid_and_estimates_are_marked(tmp_path):
+    import re
+
+    from cspmines.picture import render_svg
+    from cspmines.render import board_text, summary_text
+
+    analysis = solve(Position.from_file(Path(__file__).parent.parent / "cspmines" / "data" / "examples" / "beginner.txt"))
+    svg = render_svg(analysis, components=True)
+    width = float(re.search(r'width="([\d.]+)"', svg).group(1))
+    for size, text in re.findall(r'font-size="(\d+)" fill="#333333"[^>]*>([^<]*)<', svg):
+        assert len(text) * 0.6 * float(size) <= width, text  # every caption line within the picture
+    assert "chains of influence" in svg
+    fractions = summary_text(analysis, exact=True).split("models: ")[1].splitlines()[1:]
+    assert fractions[0].split() == [str(c) for c in range(9)] and fractions[1].split()[0] == "0"  # rulers
+    lattice = Position.from_file(Path(__file__).parent / "data" / "lattice13-2.txt")
+    cut = solve(lattice, node_limit=10)
+    assert not cut.exact
+    grid = board_text(cut)
+    assert grid.count("~") == sum(1 for c in cut.inexact_cells if c not in cut.safe_cells and c not in cut.mine_cells)
+    picture = render_svg(cut)
+    assert "~ an estimate" in picture and "(an estimate)" in picture
