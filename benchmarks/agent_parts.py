@@ -6,7 +6,7 @@ Usage::
 
 Plays game i of ``cspmines bench --preset P --seed S`` (safe corner) for i
 < ``--games`` with the exact agent's defaults in this one process, each
-game from the same start (:func:`cspmines.counting.forget_recent`, as the
+game from the same start (:func:`cspmines.engine.counting.forget_recent`, as the
 bench does), and times the CPU of each part of the play around it (the
 outermost call of each: a recursive search is timed once). The parts nest:
 the agent's moves hold the look-ahead, the board's solves and the endgame
@@ -47,10 +47,10 @@ from peers import run_hill  # the script beside this one
 import cspmines.agents.exact.endgame as endgame
 import cspmines.agents.exact.player as player
 from cspmines.agents.exact.deductions import SingleClueWatch
-from cspmines.backends.dynamic import DynamicProgrammingBackend
 from cspmines.bench import Suite, board_for
 from cspmines.bench.runner import agent_seed, new_game
-from cspmines.counting import forget_recent
+from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
+from cspmines.engine.counting import forget_recent
 from cspmines.games import play
 
 # part -> CPU seconds, and how deep each part's calls are nested now (only the outermost is timed)

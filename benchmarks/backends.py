@@ -21,10 +21,10 @@ from collections import defaultdict
 from pathlib import Path
 
 import cspmines
-from cspmines.backends import Budget, backend_names, get_backend
-from cspmines.backends.ordering import front_width
-from cspmines.components import split_components
-from cspmines.constraints import ConstraintSystem
+from cspmines.engine.backends import Budget, backend_names, get_backend
+from cspmines.engine.backends.ordering import front_width
+from cspmines.engine.components import split_components
+from cspmines.engine.constraints import ConstraintSystem
 from cspmines.errors import BudgetExceededError
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"

@@ -18,10 +18,10 @@ import statistics
 import time
 
 from cspmines.agents import make_agent
-from cspmines.backends.dynamic import DynamicProgrammingBackend
 from cspmines.bench import Suite, agent_seed, new_game
+from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
+from cspmines.engine.memory import current_memory
 from cspmines.games import play
-from cspmines.memory import current_memory
 
 
 def run(games: int, *, cache: bool) -> tuple[list, int, list]:

@@ -69,9 +69,9 @@ from cspmines.actions import Action
 from cspmines.agents import ExactAgent, suggest
 from cspmines.bench import Suite, parallel_map
 from cspmines.bench.runner import agent_seed, new_game
+from cspmines.engine.sampling import sample_layouts
 from cspmines.games import Board, Game, play
 from cspmines.position import COVERED
-from cspmines.sampling import sample_layouts
 
 CLASSES = ("first guess", "endgame", "50/50", "look-ahead, ours safer", "look-ahead, ours riskier", "look-ahead, as risky",
            "look-ahead, both off front", "a safe cell was left")

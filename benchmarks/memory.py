@@ -27,8 +27,8 @@ from pathlib import Path
 from cspmines import Position, sample_layouts, solve
 from cspmines.agents import make_agent
 from cspmines.bench import Suite, agent_seed, new_game
+from cspmines.engine.memory import current_memory
 from cspmines.games import play
-from cspmines.memory import current_memory
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 MIB = 1024 * 1024

@@ -6,9 +6,13 @@
 (2, Fraction(1, 2))
 """
 
-from .analysis import Analysis, ComponentReport
-from .certain import Certainty, certain_cells
-from .engine import Engine
+from .engine.analysis import Analysis, ComponentReport
+from .engine.certain import Certainty, certain_cells
+from .engine.engine import Engine
+from .engine.memory import Memory
+from .engine.question import Density, Limit
+from .engine.sampling import sample_layouts
+from .engine.solver import solve
 from .errors import (
     BackendUnavailableError,
     BudgetExceededError,
@@ -18,11 +22,8 @@ from .errors import (
     PositionFormatError,
     UnknownBackendError,
 )
-from .memory import Memory
 from .position import Position
-from .question import Density, Limit
-from .sampling import sample_layouts
-from .solver import solve
+from .present import picture as _picture  # noqa: F401  (positions and analyses draw themselves with it)
 
 __all__ = [
     "Analysis",

@@ -37,7 +37,7 @@ import numpy as np
 
 from .errors import PositionFormatError
 
-__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "is_whole", "neighbour_table", "neighbour_array"]
+__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "PICTURES", "is_whole", "neighbour_table", "neighbour_array"]
 
 #: Cell codes in :attr:`Position.grid`; clues are their own value 0..8.
 COVERED = -1
@@ -94,6 +94,24 @@ def is_whole(value) -> bool:
     (True, True, False, False, False)
     """
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+class _Pictures:
+    """Where positions and analyses find what draws them. The drawing module
+    (:mod:`cspmines.present.picture`) sits above the engine and this module, so it is not imported
+    from here: it registers its drawer when it is imported, and ``import cspmines`` imports it."""
+
+    def __init__(self):
+        self.drawer = None  # drawer(subject, components=False) -> SVG text
+
+    def svg(self, subject, *, components: bool = False) -> str:
+        if self.drawer is None:
+            raise RuntimeError("pictures need cspmines.present.picture: import cspmines first")
+        return self.drawer(subject, components=components)
+
+
+#: The registry of the SVG drawer (see :class:`_Pictures`).
+PICTURES = _Pictures()
 
 
 class Position:
@@ -266,10 +284,8 @@ class Position:
         return f"Position.from_string({str(self)!r})"
 
     def _repr_svg_(self) -> str:
-        """Draws itself in a notebook."""
-        from .picture import render_svg  # the picture module sits above this one
-
-        return render_svg(self)
+        """Draws itself in a notebook (with :data:`PICTURES`' drawer)."""
+        return PICTURES.svg(self)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Position):

@@ -277,7 +277,7 @@ def test_single_clue_deductions_are_the_cells_single_rules_force():
     taken one at a time, force: a rule needing no mine makes its cells safe, one needing a mine per
     cell makes them mines; on an inconsistent position (a wrong flag) it proves nothing."""
     from cspmines.agents.exact.player import single_clue_deductions
-    from cspmines.constraints import rules_from_position
+    from cspmines.engine.constraints import rules_from_position
     from cspmines.errors import InconsistentPositionError
     from cspmines.position import FLAG, Position
 

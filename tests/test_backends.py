@@ -16,9 +16,9 @@ import pytest
 
 import cspmines
 from cspmines import BackendUnavailableError, InconsistentPositionError, Position, certain_cells, solve
-from cspmines.backends import SatBackend, backend_names, get_backend
-from cspmines.components import split_components
-from cspmines.constraints import ConstraintSystem
+from cspmines.engine.backends import SatBackend, backend_names, get_backend
+from cspmines.engine.components import split_components
+from cspmines.engine.constraints import ConstraintSystem
 
 from bruteforce import brute_force
 from randompositions import random_position
@@ -67,7 +67,7 @@ def test_random_positions_agree_with_brute_force(backend, chunk):
 
 def test_cnf_solver_with_card_encodings_agrees(monkeypatch):
     """A plain CNF solver (auxiliary variables from pysat.card) must not count a layout twice."""
-    monkeypatch.setitem(cspmines.backends.base._REGISTRY, "sat", lambda: SatBackend(solver="cadical153"))
+    monkeypatch.setitem(cspmines.engine.backends.base._REGISTRY, "sat", lambda: SatBackend(solver="cadical153"))
     rng = np.random.default_rng(7)
     assert sum(check_against_oracle(random_position(rng), "sat") for _ in range(150)) >= 100
 

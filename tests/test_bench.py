@@ -43,7 +43,7 @@ def test_results_do_not_depend_on_workers_or_chunks():
 def test_each_game_starts_with_the_engine_memories_empty():
     """Players timed one after another on a board: none may find the chains counted by the one before."""
     from cspmines.agents.exact import ExactAgent
-    from cspmines.memory import current_memory
+    from cspmines.engine.memory import current_memory
 
     found, memories = [], []  # recent counts kept when each game starts, and each game's memory
 

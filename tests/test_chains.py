@@ -11,8 +11,8 @@ import pytest
 
 from cspmines import InconsistentPositionError, Position, solve
 from cspmines.bench import Suite
-from cspmines.chains import chain_game, summarize_chains, zero_cut
 from cspmines.cli import main
+from cspmines.studies.chains import chain_game, summarize_chains, zero_cut
 
 from randompositions import random_position
 

@@ -130,7 +130,7 @@ def test_a_huge_count_prints_in_json_and_exact(tmp_path):
 def test_a_huge_count_is_written_by_the_library_without_lifting_pythons_digit_limit():
     from math import comb
 
-    from cspmines.render import analysis_json, summary_text
+    from cspmines.present.render import analysis_json, summary_text
 
     analysis = solve(Position.from_string("200x200x5000\n" + "\n".join(["." * 200] * 200)))
     limit = sys.get_int_max_str_digits()
@@ -179,7 +179,7 @@ def test_help_lists_agents_defaults_and_examples(capsys):
 
 
 def test_pictures_have_coordinates_a_colour_scale_and_say_what_marks_mean():
-    from cspmines.picture import render_svg
+    from cspmines.present.picture import render_svg
 
     analysis = solve(Position.from_string("4x2x1\n1...\n1..."))
     svg = render_svg(analysis, components=True)
@@ -215,8 +215,8 @@ def test_a_count_cut_short_says_so(capsys):
 def test_captions_fit_rulers_on_every_grid_and_estimates_are_marked(tmp_path):
     import re
 
-    from cspmines.picture import render_svg
-    from cspmines.render import board_text, summary_text
+    from cspmines.present.picture import render_svg
+    from cspmines.present.render import board_text, summary_text
 
     analysis = solve(Position.from_file(Path(__file__).parent.parent / "cspmines" / "data" / "examples" / "beginner.txt"))
     svg = render_svg(analysis, components=True)

@@ -8,7 +8,7 @@ import pytest
 
 from cspmines import Position
 from cspmines.agents.riskscore import RiskScoreAgent
-from cspmines.constraints import ConstraintSystem, settle_forced
+from cspmines.engine.constraints import ConstraintSystem, settle_forced
 from cspmines.position import COVERED, FLAG, MINE
 
 from randompositions import random_position

@@ -9,9 +9,9 @@ import pytest
 from cspmines import Position, solve
 from cspmines.bench import Suite
 from cspmines.bench.runner import new_game
+from cspmines.engine.reveal import solve_revealed
 from cspmines.errors import InconsistentPositionError, MissingTotalError
 from cspmines.position import COVERED, FLAG
-from cspmines.reveal import solve_revealed
 
 from randompositions import random_position
 

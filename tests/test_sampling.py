@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from cspmines import BudgetExceededError, InconsistentPositionError, MissingTotalError, Position, solve
-from cspmines.backends.dynamic import DynamicProgrammingBackend
-from cspmines.components import split_components
-from cspmines.constraints import ConstraintSystem
+from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
+from cspmines.engine.components import split_components
+from cspmines.engine.constraints import ConstraintSystem
+from cspmines.engine.sampling import sample_layouts
 from cspmines.position import COVERED
-from cspmines.sampling import sample_layouts
 
 from bruteforce import brute_force, mine_layouts
 from randompositions import random_position

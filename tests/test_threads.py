@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from cspmines import Engine, Memory, Position, solve
-from cspmines.memory import current_memory, using
+from cspmines.engine.memory import current_memory, using
 
 from randompositions import random_position
 
@@ -81,7 +81,7 @@ def test_each_thread_and_each_engine_has_a_memory_of_its_own():
 
 
 def test_the_total_counted_with_is_recorded():
-    from cspmines.render import analysis_json
+    from cspmines.present.render import analysis_json
 
     position = Position.from_string("4x2x1\n1...\n1...")
     analysis = solve(position, mines=2)

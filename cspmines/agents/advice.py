@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..analysis import Analysis
+from ..engine.analysis import Analysis
+from ..engine.solver import solve
 from ..errors import CspminesError
 from ..position import COVERED, FLAG, MINE, Position
-from ..solver import solve
 from .base import RULES, Action, make_agent
 from .exact import ExactAgent, Guess
 

@@ -28,7 +28,7 @@ The seed's 4x4 walk-through reproduces: see ``tests/test_agents.py``.
 
 from __future__ import annotations
 
-from ..constraints import rules_from_position
+from ..engine.constraints import rules_from_position
 from ..position import COVERED, FLAG, MINE, Position
 from .base import Action, SeededAgent
 

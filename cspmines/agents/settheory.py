@@ -30,7 +30,7 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
-from ..constraints import rules_from_position
+from ..engine.constraints import rules_from_position
 from ..position import COVERED, FLAG, MINE, Position
 from .base import Action, SeededAgent
 

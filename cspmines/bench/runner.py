@@ -3,7 +3,7 @@
 :func:`run_suite` plays every game of a :class:`~cspmines.bench.suite.Suite`
 with a *task*, a function ``task(suite, agent, i) -> record`` defined at a
 module's top level (so worker processes can find it): :func:`play_game` by
-default; studies bring their own (:func:`cspmines.chains.chain_game`).
+default; studies bring their own (:func:`cspmines.studies.chains.chain_game`).
 
 Examples
 --------
@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Callable
 
 from ..agents import make_agent
+from ..engine.memory import Memory, using
 from ..games import Game, play
-from ..memory import Memory, using
 from .records import read_records
 from .stats import summarize
 from .suite import AGENT, GAME, Suite, SuiteError, board_for, game_rng

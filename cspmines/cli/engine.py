@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
+from ..engine.solver import solve
 from ..position import Position
-from ..render import analysis_json, board_text, summary_text
-from ..solver import solve
+from ..present.render import analysis_json, board_text, summary_text
 
 __all__ = ["run_move", "run_sample", "run_solve"]
 
@@ -23,12 +23,12 @@ def run_solve(args, out) -> int:
         node_limit=args.node_limit,
     )
     if args.svg:
-        from ..picture import render_svg
+        from ..present.picture import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as handle:
             handle.write(render_svg(analysis, components=args.outline))
     if args.png:
-        from ..picture import render_png
+        from ..present.picture import render_png
 
         if position.size > 2500:  # matplotlib draws cell by cell: say why the wait
             print(f"cspmines: drawing {position.size:,} cells into {args.png} ...", file=sys.stderr)
@@ -45,9 +45,9 @@ def run_solve(args, out) -> int:
 
 def run_sample(args, out) -> int:
     """Each layout as a whole board: the position format with mines as ``*``, or board JSON."""
+    from ..engine.sampling import sample_layouts
     from ..errors import BudgetExceededError
     from ..games.board import Board
-    from ..sampling import sample_layouts
 
     position = Position.from_file(args.file)
     cut_short = None

@@ -11,7 +11,7 @@ import sys
 from .. import __version__
 from ..actions import RULES
 from ..agents import agent_names
-from ..backends import backend_names
+from ..engine.backends import backend_names
 from ..games.board import FIRST_CLICKS, PRESETS
 
 __all__ = ["build_parser"]

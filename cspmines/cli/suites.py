@@ -44,7 +44,7 @@ def _write_csv(path: str, rows: list) -> None:
 def run_bench(args, out) -> int:
     from ..bench import Suite, run_suite
     from ..bench.compare import paired_table
-    from ..plots import plot_summary, plot_sweep
+    from ..present.plots import plot_summary, plot_sweep
 
     size = args.size or args.preset or "expert"
     if args.against is not None and args.against not in (args.agent or ["exact"]):
@@ -151,7 +151,7 @@ def run_study(args, out) -> int:
 
 def run_chains(args, out) -> int:
     from ..bench import Suite, run_suite
-    from ..chains import chain_game, plot_chains, summarize_chains
+    from ..studies.chains import chain_game, plot_chains, summarize_chains
 
     suite = Suite.create(
         agents=["exact"], size=args.size or args.preset or "expert", first_click=args.first_click, games=args.games, seed=args.seed
@@ -201,7 +201,7 @@ def _print_results(rows: list, paired: list, seconds: float, played: int, args, 
         out.write("\n")
         return
     from ..bench.compare import paired_text
-    from ..plots import measure_of
+    from ..present.plots import measure_of
 
     out.write(results_text(rows, args.rules, sweep_label=_sweep_label(args)) + "\n")
     if paired:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..constraints import neighbour_sum
+from ..engine.constraints import neighbour_sum
 from ..errors import CspminesError, PositionFormatError
 from ..position import FLAG, MINE, Position, neighbour_table
 

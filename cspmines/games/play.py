@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..actions import Action, Agent
-from ..certain import certain_cells
+from ..engine.certain import certain_cells
 from ..errors import CspminesError
 from .game import Game
 

@@ -14,8 +14,8 @@ fraction: how likely a game played click by click as this one was is to get
 through. ``luck_bits`` is ``-log2`` of it.
 
 Most clicks of a real game open cells that single clues prove safe: those are
-settled without counting (:func:`~cspmines.constraints.settle_forced`). The
-others are counted by :func:`~cspmines.solver.solve`, whose memories of recent
+settled without counting (:func:`~cspmines.engine.constraints.settle_forced`). The
+others are counted by :func:`~cspmines.engine.solver.solve`, whose memories of recent
 chains carry over between consecutive moments, so a click recounts only the
 chains it changed.
 
@@ -38,10 +38,10 @@ from fractions import Fraction
 
 from ..actions import Action
 from ..agents.advice import suggest
-from ..analysis import Analysis
-from ..constraints import ConstraintSystem, settle_forced
+from ..engine.analysis import Analysis
+from ..engine.constraints import ConstraintSystem, settle_forced
+from ..engine.solver import solve
 from ..position import WITHHELD, Position
-from ..solver import solve
 from .reader import FirstClickRule, Replay, ReplayClick
 
 __all__ = ["ClickClass", "ClickAnalysis", "ReplayAnalysis", "analyse_replay"]

@@ -114,7 +114,7 @@ def _value(value: float, proportion: bool) -> str:
 
 def _figures(suite: StudySuite, records: list, folder: Path) -> list[Path]:
     """The suite's figure as PNG and SVG: its measure (and paired differences, for a sweep) by point."""
-    from ..plots import plot_summary, plot_sweep
+    from ..present.plots import plot_summary, plot_sweep
 
     paths = []
     games = [r for r in records if r["suite"] == suite.name and r["agent"] in suite.agents and ("won" in r or "error" in r)]

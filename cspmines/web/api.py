@@ -36,14 +36,14 @@ from ..actions import RULES, Action
 from ..agents import make_agent
 from ..agents.advice import moves_json, suggest
 from ..bench import Suite, agent_seed, new_game
+from ..engine.solver import solve
 from ..errors import CspminesError
 from ..games import Board, Game
 from ..games.board import FIRST_CLICKS, parse_size
 from ..position import Position, is_whole
-from ..render import analysis_json
+from ..present.render import analysis_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
-from ..solver import solve
 from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body, web_message
 
 __all__ = ["build_app"]

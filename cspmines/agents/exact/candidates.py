@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...constraints import neighbour_sum
+from ...engine.constraints import neighbour_sum
 from ...position import COVERED, WITHHELD, Position
 from .options import ExactOptions
 

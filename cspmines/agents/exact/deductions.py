@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...constraints import neighbour_sum
+from ...engine.constraints import neighbour_sum
 from ...position import COVERED, FLAG, MINE, Position
 
 __all__ = ["SingleClueWatch", "single_clue_deductions"]
@@ -34,7 +34,7 @@ def single_clue_deductions(position: Position, known_mines: set) -> tuple[set, s
 
     A clue whose covered neighbours must hold no more mines makes them safe;
     one whose covered neighbours must all be mines makes them mines. (The
-    engine's :func:`~cspmines.constraints.settle_forced` repeats this to a
+    engine's :func:`~cspmines.engine.constraints.settle_forced` repeats this to a
     fixed point; one pass is what a move needs before the full solve.) A clue
     that the flags contradict gives nothing at all: the full solve reports it.
 

@@ -20,7 +20,7 @@ Opening a zero is treated as one clue (its cascade would only tell more).
 
 from __future__ import annotations
 
-from ...constraints import rules_from_position
+from ...engine.constraints import rules_from_position
 from ...errors import InconsistentPositionError
 from ...position import COVERED, Position
 

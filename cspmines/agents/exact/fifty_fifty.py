@@ -30,9 +30,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from ...engine.solver import solve
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, MINE, WITHHELD, Position
-from ...solver import solve
 from .hotspots import HOTSPOT_ENABLER_RISK, Hotspot
 
 __all__ = ["HALF", "Influence", "fifty_fifty_influence", "forced_fifty_fifty"]

@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...engine.reveal import solve_revealed
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, MINE
-from ...reveal import solve_revealed
 from .hotspots import hotspot_ratio
 from .options import ExactOptions
 

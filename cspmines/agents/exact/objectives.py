@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...constraints import neighbour_sum
+from ...engine.constraints import neighbour_sum
 from ...position import COVERED, FLAG, MINE, Position
 from .endgame import MemoisedSearch, list_layouts, split_by_count
 
@@ -182,7 +182,7 @@ def information_per_cost(analysis, cells, *, layouts: list | None = None, cost_p
     raised to ``cost_power``.
 
     The chance of a mine is the engine's exact one. The clue's spread, given the square is safe,
-    is read from ``layouts`` drawn from the position (:func:`~cspmines.sampling.sample_layouts`),
+    is read from ``layouts`` drawn from the position (:func:`~cspmines.engine.sampling.sample_layouts`),
     which keeps the neighbours' dependence (a clue's mines are shared among its cells); without
     them the covered neighbours are taken as independent, each a mine with its exact probability.
     A square that is surely a mine tells nothing and costs nothing: it is left out. A

@@ -81,9 +81,9 @@ class ExactOptions:
     Parameters
     ----------
     backend : str
-        The engine backend (:func:`cspmines.backends.get_backend`).
+        The engine backend (:func:`cspmines.engine.backends.get_backend`).
     max_chain : int or None
-        Cut chains longer than this many boxes (approximate probabilities, :mod:`cspmines.bounded`).
+        Cut chains longer than this many boxes (approximate probabilities, :mod:`cspmines.engine.bounded`).
     lookahead : int
         Look ahead from up to this many candidate cells
         (:func:`~cspmines.agents.exact.candidates.shortlist`) and open the

@@ -41,10 +41,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...engine.sampling import sample_layouts
+from ...engine.solver import solve
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, Position
-from ...sampling import sample_layouts
-from ...solver import solve
 from ..base import Action, SeededAgent
 from .candidates import candidates, likeliest_opening
 from .deductions import SingleClueWatch, single_clue_deductions
@@ -97,7 +97,7 @@ class ExactAgent(SeededAgent):
         How it guesses (:class:`~cspmines.agents.exact.options.ExactOptions`);
         the defaults when omitted.
     on_analysis : callable, keyword-only
-        Called with each :class:`~cspmines.analysis.Analysis` (for studies).
+        Called with each :class:`~cspmines.engine.analysis.Analysis` (for studies).
     on_guess : callable, keyword-only
         Called with a :class:`Guess` for every move not proved safe (for
         studies of where games are lost).

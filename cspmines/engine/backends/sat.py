@@ -12,7 +12,7 @@ once however the auxiliaries fall.
 Examples
 --------
 >>> from cspmines import Position
->>> from cspmines.components import components_of
+>>> from cspmines.engine.components import components_of
 >>> (component,) = components_of(Position.from_string("4x1\\n.1.1"))
 >>> SatBackend().count(component).models
 (0, 1)
@@ -26,8 +26,8 @@ import threading
 import time
 from math import comb
 
+from ...errors import BackendUnavailableError
 from ..components import Component
-from ..errors import BackendUnavailableError
 from .base import Budget, ComponentCount, out_of_time, trim_zeros
 
 __all__ = ["SatBackend", "BoxEncoding", "encode_component"]
@@ -125,7 +125,7 @@ class SatBackend:
     Cost follows the number of box-level models, so it suits narrow
     components; a budget stops it (one node per model).
 
-    Every backend counts to the same answer: see the example in :mod:`cspmines.backends`.
+    Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
 
     Parameters
     ----------

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import BudgetExceededError, InconsistentPositionError
+from ..position import Position
 from .backends import Budget
 from .components import split_components
 from .constraints import ConstraintSystem
-from .errors import BudgetExceededError, InconsistentPositionError
-from .position import Position
 from .prover import find_certain
 
 __all__ = ["Certainty", "certain_cells"]

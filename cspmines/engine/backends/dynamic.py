@@ -6,7 +6,7 @@ the same state are merged, so a wide front costs what its width costs, not
 what its number of layouts costs. A forward pass counts, a backward pass over
 the same states gives every box's tally without storing tallies in states,
 and the forward pass kept draws layouts uniformly
-(:class:`~cspmines.backends.sampler.LayoutSampler`, walking it backwards).
+(:class:`~cspmines.engine.backends.sampler.LayoutSampler`, walking it backwards).
 
 Two encodings keep the inner loop in C:
 
@@ -25,8 +25,8 @@ Two encodings keep the inner loop in C:
 
 Examples
 --------
->>> import cspmines.components
->>> (component,) = cspmines.components.components_of(cspmines.Position.from_string("3x1\\n.1."))
+>>> import cspmines.engine.components
+>>> (component,) = cspmines.engine.components.components_of(cspmines.Position.from_string("3x1\\n.1."))
 >>> counts = DynamicProgrammingBackend().count(component)
 >>> component.boxes           # cells 0 and 2 share the one rule: a box of two cells
 (Box(cells=(0, 2), rules=(0,)),)
@@ -50,10 +50,10 @@ __all__ = ["DynamicProgrammingBackend", "Sweep"]
 class DynamicProgrammingBackend:
     """Exact counting by dynamic programming over the front (the ``"dp"`` backend).
 
-    Work is bounded by a :class:`~cspmines.backends.base.Budget`: one node per
+    Work is bounded by a :class:`~cspmines.engine.backends.base.Budget`: one node per
     state visited in either pass.
 
-    Every backend counts to the same answer: see the example in :mod:`cspmines.backends`.
+    Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
     """
 
     name = "dp"

@@ -8,7 +8,7 @@ a count trusted only when the status is OPTIMAL (the enumeration finished).
 Examples
 --------
 >>> from cspmines import Position
->>> from cspmines.components import components_of
+>>> from cspmines.engine.components import components_of
 >>> (component,) = components_of(Position.from_string("3x1\\n.1."))
 >>> CpSatBackend().count(component).models
 (0, 2)
@@ -19,8 +19,8 @@ from __future__ import annotations
 import time
 from math import comb
 
+from ...errors import BackendUnavailableError, BudgetExceededError
 from ..components import Component
-from ..errors import BackendUnavailableError, BudgetExceededError
 from .base import Budget, ComponentCount, out_of_time, trim_zeros
 
 __all__ = ["CpSatBackend", "front_mine_range"]
@@ -69,7 +69,7 @@ def _tally_callback(cp_model, variables, sizes, n_cells, budget):
 class CpSatBackend:
     """Exact counting by CP-SAT solution enumeration (``"cpsat"``); one node per solution.
 
-    Every backend counts to the same answer: see the example in :mod:`cspmines.backends`.
+    Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
     """
 
     name = "cpsat"
@@ -125,7 +125,7 @@ def front_mine_range(components, *, budget: Budget | None = None) -> tuple[int, 
         The deadline passed before both bounds were proved optimal.
 
     >>> from cspmines import Position
-    >>> from cspmines.components import components_of
+    >>> from cspmines.engine.components import components_of
     >>> front_mine_range(components_of(Position.from_string("5x1\\n.1.1.")))
     (1, 2)
     """

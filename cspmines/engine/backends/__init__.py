@@ -4,7 +4,7 @@ Every backend has the same ``count(component, *, budget=None)`` method and
 returns the same exact :class:`ComponentCount`; they differ in how they get
 there (see each module).
 
->>> from cspmines.backends import backend_names, get_backend
+>>> from cspmines.engine.backends import backend_names, get_backend
 >>> backend_names()
 ('auto', 'cpsat', 'dp', 'sat')
 
@@ -12,7 +12,7 @@ Each counts a component to the same exact answer (here one mine in the
 middle cell, or one at each end):
 
 >>> from cspmines import Position
->>> from cspmines.components import components_of
+>>> from cspmines.engine.components import components_of
 >>> (chain,) = components_of(Position.from_string("5x1\\n.1.1."))
 >>> for name in backend_names():
 ...     counted = get_backend(name).count(chain)

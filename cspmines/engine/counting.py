@@ -1,12 +1,12 @@
 """Counting a position's chains, each by its backend, recent chains not counted again.
 
-:func:`~cspmines.solver.solve` counts its chains here, smallest first under a
-budget; :mod:`cspmines.reveal` counts the chains a new clue changed
+:func:`~cspmines.engine.solver.solve` counts its chains here, smallest first under a
+budget; :mod:`cspmines.engine.reveal` counts the chains a new clue changed
 (:func:`count_chains`). Both keep the counts of recent chains by their shape,
 so a chain met again, here or elsewhere on the board, costs a look-up.
 
->>> from cspmines.backends import get_backend
->>> from cspmines.components import components_of
+>>> from cspmines.engine.backends import get_backend
+>>> from cspmines.engine.components import components_of
 >>> from cspmines.position import Position
 >>> left, right = components_of(Position.from_string("7x2\\n1.....1\\n......."))
 >>> shape(left) == shape(right)   # a 1 in either corner: one shape, counted once
@@ -17,16 +17,16 @@ True
 
 from __future__ import annotations
 
+from ..errors import BudgetExceededError
 from .backends import Budget, ComponentCount
 from .components import Component
-from .errors import BudgetExceededError
 from .memory import current_memory
 
 __all__ = ["count_chains", "count_smallest_first", "forget_recent", "shape"]
 
 
 def count_chains(engine, components) -> list:
-    """Each chain's counts, with no budget, recent chains not counted again (for :mod:`cspmines.reveal`)."""
+    """Each chain's counts, with no budget, recent chains not counted again (for :mod:`cspmines.engine.reveal`)."""
     return count_smallest_first(engine, components, Budget(), cache=True)
 
 
@@ -50,7 +50,7 @@ def count_smallest_first(engine, components, budget: Budget, *, cache: bool = Fa
 
 
 # Counts of recent components by backend and shape are kept in the engine's memory
-# (:class:`cspmines.memory.Memory`, ``counts``). Positions solved one after another mostly share
+# (:class:`cspmines.engine.memory.Memory`, ``counts``). Positions solved one after another mostly share
 # their chains: each position the look-ahead imagines differs from the board in one chain, and so
 # does the next move's. A count depends on the shape alone, so a recurring chain is not counted
 # again, nor a chain of the same shape elsewhere on the board (a 1-2-1 along an edge is one shape
@@ -63,7 +63,7 @@ def forget_recent() -> None:
 
     Answers never depend on them, only the time taken: a benchmark that
     times players one after another on the same board starts each game with
-    a fresh :class:`~cspmines.memory.Memory` (or calls this), or every player
+    a fresh :class:`~cspmines.engine.memory.Memory` (or calls this), or every player
     after the first would find the board's chains counted already.
 
     >>> from cspmines import Position, solve

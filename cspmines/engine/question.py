@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Real
 
-from .position import is_whole
+from ..position import is_whole
 
 __all__ = ["Density", "Limit"]
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..position import PICTURES, Position, is_whole
 from .constraints import Rule
-from .position import Position, is_whole
 
 if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
     from .components import Component
@@ -157,9 +157,7 @@ class Analysis:
     def picture(self, *, components: bool = False) -> str:
         """An SVG picture: cells shaded by mine probability, certain cells marked,
         components outlined when asked."""
-        from .picture import render_svg
-
-        return render_svg(self, components=components)
+        return PICTURES.svg(self, components=components)  # the drawer the picture module registered
 
     def _repr_svg_(self) -> str:
         return self.picture()
@@ -319,7 +317,7 @@ class Analysis:
 
 class Kept:
     """What a full solve keeps on its analysis (``analysis.kept``) for
-    :func:`cspmines.reveal.solve_revealed`: the settled system, its chains and their
+    :func:`cspmines.engine.reveal.solve_revealed`: the settled system, its chains and their
     counts, the cells no clue touches, and how they were counted. A reveal's analysis keeps
     the same for the board after its clue, so it can be revealed again: its chains and
     settled cells are the new board's, ``after`` gives its undecided cells and mines left,

@@ -2,13 +2,13 @@
 
 Counting a front costs what its width costs; proving a cell safe or a mine
 costs a few SAT calls under assumptions on the box encoding of
-:mod:`cspmines.backends.sat`, and the mine total's reach comes from CP-SAT
-(:func:`~cspmines.backends.cpsat.front_mine_range`). :func:`cspmines.solve`
+:mod:`cspmines.engine.backends.sat`, and the mine total's reach comes from CP-SAT
+(:func:`~cspmines.engine.backends.cpsat.front_mine_range`). :func:`cspmines.solve`
 uses it when counting is cut short, and :func:`cspmines.certain_cells`
 is its public face.
 
 >>> from cspmines import Position
->>> from cspmines.components import components_of
+>>> from cspmines.engine.components import components_of
 >>> components = components_of(Position.from_string("4x1x1\\n1.1."))
 >>> safe, full, rest = find_certain(components, rest_size=0, mines_left=1)
 >>> sorted(full), rest    # the 1s share their one box's mine
@@ -28,7 +28,7 @@ def satisfiable(components, *, solver: str = "minicard") -> bool:
     """Whether every component has at least one layout (one SAT call).
 
     >>> from cspmines import Position
-    >>> from cspmines.components import components_of
+    >>> from cspmines.engine.components import components_of
     >>> satisfiable(components_of(Position.from_string("5x1\\n.2.0.")))
     False
     """

@@ -26,9 +26,9 @@ import statistics
 
 import numpy as np
 
-from .agents.exact import ExactAgent
-from .bench import play_game
-from .solver import solve
+from ..agents.exact import ExactAgent
+from ..bench import play_game
+from ..engine.solver import solve
 
 __all__ = ["chain_game", "component_rows", "summarize_chains", "zero_cut", "plot_chains"]
 
@@ -160,7 +160,7 @@ def summarize_chains(records: list) -> list[dict]:
 
 def plot_chains(summary: list, records: list, path, *, x_key: str = "density", x_label: str = "mine density") -> None:
     """Three panels: chain length against x, solve cost against length and width, zero cuts against x."""
-    from .plots import _pyplot
+    from ..present.plots import _pyplot
 
     plt = _pyplot()
     figure, (left, middle, right) = plt.subplots(1, 3, figsize=(14, 3.8))

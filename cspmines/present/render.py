@@ -16,8 +16,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .analysis import Analysis
-from .position import COVERED, FLAG, MINE, WITHHELD, is_whole
+from ..engine.analysis import Analysis
+from ..position import COVERED, FLAG, MINE, WITHHELD, is_whole
 
 __all__ = ["board_text", "summary_text", "analysis_json", "decimal", "JSON_SCHEMA_VERSION"]
 

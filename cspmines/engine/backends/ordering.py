@@ -7,7 +7,7 @@ first to finish; :func:`front_width` reports the width an order reaches.
 
 A chain of four boxes, each rule over two neighbours, is counted end to end:
 
->>> from cspmines.components import Box, LocalRule
+>>> from cspmines.engine.components import Box, LocalRule
 >>> chain = Component(
 ...     boxes=tuple(Box((i,), r) for i, r in enumerate([(0,), (0, 1), (1, 2), (2,)])),
 ...     rules=(LocalRule((0, 1), 1), LocalRule((1, 2), 1), LocalRule((2, 3), 1)))
@@ -90,7 +90,7 @@ def _cheap(steps: list, *, cap: int) -> bool:
 def front_width(component: Component) -> int:
     """The most rules open at once along the greedy order: the counter's width.
 
-    >>> from cspmines.components import Box, LocalRule
+    >>> from cspmines.engine.components import Box, LocalRule
     >>> front_width(Component(boxes=(Box((0,), (0,)), Box((1,), (0, 1)), Box((2,), (1,))),
     ...                       rules=(LocalRule((0, 1), 1), LocalRule((1, 2), 1))))
     1

@@ -8,9 +8,9 @@ set aside, each chain of influence is counted once by the ``dp``
 backend's dynamic programme, which is kept; then, for every layout, the
 number of mines in each chain is drawn by its share of the position's
 layouts (the chains' counts and the binomial of the cells off the front,
-combined as :mod:`cspmines.combine` does), each chain's layout is drawn
+combined as :mod:`cspmines.engine.combine` does), each chain's layout is drawn
 with that many mines by walking its programme backwards
-(:class:`~cspmines.backends.sampler.LayoutSampler`), and the cells off the
+(:class:`~cspmines.engine.backends.sampler.LayoutSampler`), and the cells off the
 front, which no clue can tell apart, take the mines left uniformly (or each
 is a mine with the density's chance when the total is unknown). Every
 weight is an exact integer drawn against an exact random integer, so the
@@ -35,14 +35,14 @@ from numbers import Real
 
 from networkx.utils import create_py_random_state
 
+from ..errors import BudgetExceededError, InconsistentPositionError
+from ..position import Position
 from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
 from .backends.sampler import checked_pick, weighted_index
 from .combine import convolve
 from .components import split_components
 from .constraints import ConstraintSystem, settle_forced
-from .errors import BudgetExceededError, InconsistentPositionError
-from .position import Position
 from .solver import solve, total_or_density
 
 __all__ = ["sample_layouts"]
@@ -69,12 +69,12 @@ def sample_layouts(
         The source of randomness (networkx's convention): the same seed gives
         the same layouts.
     mines, density : keyword-only
-        As for :func:`~cspmines.solver.solve` when the position's header has
+        As for :func:`~cspmines.engine.solver.solve` when the position's header has
         no total: with ``density`` each layout is weighted by
         ``density**k * (1 - density)**(n - k)`` for its ``k`` mines.
     backend : str, keyword-only
         The backend that explains an inconsistent position (as
-        :func:`~cspmines.solver.solve` does). The layouts themselves are drawn
+        :func:`~cspmines.engine.solver.solve` does). The layouts themselves are drawn
         from the ``dp`` backend's dynamic programme, whatever the name.
     time_limit : float, keyword-only
         Stop after this many seconds with a

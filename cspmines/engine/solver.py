@@ -1,4 +1,4 @@
-"""The solver: a position in, an exact :class:`~cspmines.analysis.Analysis` out (``cspmines.solve``).
+"""The solver: a position in, an exact :class:`~cspmines.engine.analysis.Analysis` out (``cspmines.solve``).
 
 Examples
 --------
@@ -21,6 +21,8 @@ from __future__ import annotations
 from fractions import Fraction
 from numbers import Real
 
+from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
+from ..position import Position, is_whole
 from .analysis import Analysis, ComponentReport, Kept
 from .backends import Budget, ComponentCount, get_backend
 from .bounded import bound_components
@@ -28,8 +30,6 @@ from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem, Settled, mines_word, settle_forced
 from .counting import count_smallest_first
-from .errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
-from .position import Position, is_whole
 from .prover import find_certain, satisfiable
 from .question import Density, Limit
 
@@ -55,7 +55,7 @@ def solve(
     ----------
     position : Position
     backend : str, keyword-only
-        A registered backend name (see :func:`cspmines.backends.backend_names`).
+        A registered backend name (see :func:`cspmines.engine.backends.backend_names`).
     mines : int, keyword-only
         The board's mine total, overriding the position's header.
     density : float, Fraction or Density, keyword-only
@@ -71,11 +71,11 @@ def solve(
         hypothetical positions turn it off.
     max_chain : int, keyword-only
         Follow influence through at most this many boxes: longer chains are
-        cut (see :mod:`cspmines.bounded`), an approximation. Proved cells stay
+        cut (see :mod:`cspmines.engine.bounded`), an approximation. Proved cells stay
         exact; every other probability is listed in ``inexact_cells``.
     settle : bool, keyword-only
         Before splitting into chains, take out the cells that single clues
-        force, repeatedly (:func:`~cspmines.constraints.settle_forced`): a
+        force, repeatedly (:func:`~cspmines.engine.constraints.settle_forced`): a
         forced cell carries no influence, and positions from real play are
         full of them. The answer is the same either way; the components are
         then the chains of the undecided cells. False keeps every clue's
@@ -140,7 +140,7 @@ def solve(
     analysis = exact_analysis(
         position, settled, given.mines_left, components, counts, rest, combination, density, backend, engine, cut_cells
     )
-    if settle and not cut_cells and not counting.limited:  # what solve_revealed starts from (cspmines.reveal)
+    if settle and not cut_cells and not counting.limited:  # what solve_revealed starts from (cspmines.engine.reveal)
         analysis.kept = Kept(settled, given.mines_left, components, counts, rest, density, backend, engine)
     analysis.mines = mines if mines is not None else analysis.mines  # the total counted with, as asked
     return analysis

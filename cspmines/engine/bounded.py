@@ -9,7 +9,7 @@ system proves safe or a mine is truly so, and every other probability is an
 estimate.
 
 >>> from cspmines import Position
->>> from cspmines.components import components_of
+>>> from cspmines.engine.components import components_of
 >>> (chain,) = components_of(Position.from_string("9x2x4\\n.1.1.1.1.\\n........."))
 >>> pieces, orphans = bound_components([chain], max_boxes=3)
 >>> chain.n_boxes, [p.n_boxes for p in pieces], len(orphans)   # boxes left with no rule join the rest

@@ -1,13 +1,13 @@
 """What every backend returns, the work budget, and the registry of backends by name.
 
-A backend counts one :class:`~cspmines.components.Component`: for every mine
+A backend counts one :class:`~cspmines.engine.components.Component`: for every mine
 number k, the weighted number of box assignments with k mines (``models[k]``)
 and each box's mine tally over them (``tallies[box][k]``). Weights are
 binomials: a box of s cells holding m mines stands for C(s, m) layouts.
 
 Examples
 --------
->>> from cspmines.backends import get_backend, backend_names
+>>> from cspmines.engine.backends import get_backend, backend_names
 >>> backend_names()
 ('auto', 'cpsat', 'dp', 'sat')
 >>> get_backend("dp").name, get_backend("enumerate").name   # its former name is an alias
@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
+from ...errors import BudgetExceededError, UnknownBackendError
 from ..components import Component
-from ..errors import BudgetExceededError, UnknownBackendError
 
 __all__ = ["ComponentCount", "trim_zeros", "Budget", "Backend", "register_backend", "get_backend", "backend_names"]
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InconsistentPositionError
-from .position import COVERED, FLAG, MINE, Position, neighbour_array
+from ..errors import InconsistentPositionError
+from ..position import COVERED, FLAG, MINE, Position, neighbour_array
 
 __all__ = ["ConstraintSystem", "Rule", "Settled", "neighbour_sum", "rules_from_position", "settle_forced"]
 

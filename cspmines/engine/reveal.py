@@ -5,7 +5,7 @@ show, for the whole analysis of the board with that clue revealed. Most of
 the board is unchanged by it: the clue's rule joins the chains of its
 covered neighbours (and of the cell itself, which is now known safe), and
 every other chain keeps its rules, so its counts. :func:`solve_revealed`
-starts from the settled system, chains and counts that :func:`~cspmines.solver.solve`
+starts from the settled system, chains and counts that :func:`~cspmines.engine.solver.solve`
 keeps on its analysis, settles and splits only the touched part again,
 counts only the chains that changed, and combines everything with the mine
 total as a full solve does. The answer is the full solve's, exactly (the
@@ -21,13 +21,13 @@ True
 
 from __future__ import annotations
 
+from ..errors import InconsistentPositionError
+from ..position import COVERED, FLAG, MINE, Position
 from .analysis import Kept
 from .combine import combine_with_density, combine_with_total
 from .components import split_components
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
 from .counting import count_chains
-from .errors import InconsistentPositionError
-from .position import COVERED, FLAG, MINE, Position
 from .solver import exact_analysis, solve
 
 __all__ = ["solve_revealed"]

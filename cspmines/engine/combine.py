@@ -12,7 +12,7 @@ weighs p**m (1-p)**(n-m): components are then independent and R is p.
 
 Examples
 --------
->>> from cspmines.backends.base import ComponentCount
+>>> from cspmines.engine.backends.base import ComponentCount
 >>> # one component: two single-cell boxes, one mine between them; 2 free cells; 2 mines left
 >>> counts = [ComponentCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))]
 >>> result = combine_with_total(counts, [(1, 1)], rest_size=2, mines_left=2)
@@ -150,7 +150,7 @@ def combine_with_density(counts, box_sizes, *, rest_size: int, density: Fraction
     ``model_count`` is then the number of layouts consistent with the clues,
     whatever their number of mines.
 
-    >>> from cspmines.backends.base import ComponentCount
+    >>> from cspmines.engine.backends.base import ComponentCount
     >>> counts = [ComponentCount(models=(0, 2, 1), tallies=((0, 1, 1), (0, 1, 1)))]
     >>> r = combine_with_density(counts, [(1, 1)], rest_size=1, density=Fraction(1, 2))
     >>> r.model_count, r.box_probabilities, r.rest_probability

@@ -7,7 +7,7 @@ remaining need); placing ``m`` mines in a box is ``key - m * mask``. A
 numbers a box can take from a state. A state's weight is a polynomial in
 the mine number packed into one int (:func:`unpack`).
 
-See :mod:`cspmines.backends.dynamic` for the programme itself.
+See :mod:`cspmines.engine.backends.dynamic` for the programme itself.
 """
 
 from __future__ import annotations

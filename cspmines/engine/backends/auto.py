@@ -47,7 +47,7 @@ def slack(component: Component) -> int:
 class AutoBackend:
     """Counts each component with the backend the measured crossovers pick for it.
 
-    Every backend counts to the same answer: see the example in :mod:`cspmines.backends`.
+    Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
 
     >>> AutoBackend().choose(n_boxes=3, n_rules=2, slack=0)   # small: dynamic programming
     'dp'

@@ -8,7 +8,7 @@ weights. networkx splits the graph of rules and boxes into connected
 Examples
 --------
 >>> from cspmines import Position
->>> from cspmines.constraints import ConstraintSystem
+>>> from cspmines.engine.constraints import ConstraintSystem
 >>> system = ConstraintSystem.from_position(Position.from_string("5x1x2\\n.1.1."))
 >>> [c.n_cells for c in split_components(system)]
 [3]
@@ -115,7 +115,7 @@ class Component:
 def group_boxes(system: ConstraintSystem) -> list[tuple[tuple, tuple]]:
     """Group the constrained cells into boxes: ``(cells, rule indices)`` pairs.
 
-    >>> from cspmines.constraints import Rule
+    >>> from cspmines.engine.constraints import Rule
     >>> group_boxes(ConstraintSystem((Rule({0, 1}, 1), Rule({1, 2}, 1)), (0, 1, 2), 1))
     [((0,), (0,)), ((1,), (0, 1)), ((2,), (1,))]
     """
@@ -151,7 +151,7 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     only one component and never the grid.
 
     >>> from cspmines import Position
-    >>> from cspmines.constraints import ConstraintSystem
+    >>> from cspmines.engine.constraints import ConstraintSystem
     >>> left, right = split_components(ConstraintSystem.from_position(Position.from_string("5x2\\n1...1\\n.....")))
     >>> left.cells, right.cells   # the two 1s share no cell: two chains
     ((1, 5, 6), (3, 8, 9))
@@ -175,7 +175,7 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
 
 
 # How recent systems split, by their rules' cells and labels (the mines play no part), is kept in
-# the engine's memory (:class:`cspmines.memory.Memory`, ``splits``): the look-ahead solves the
+# the engine's memory (:class:`cspmines.engine.memory.Memory`, ``splits``): the look-ahead solves the
 # board with each clue a cell can show, the same rules each time but one rule's mines, so the same
 # chains.
 

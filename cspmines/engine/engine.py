@@ -1,4 +1,4 @@
-"""The exact engine as an object: a backend, a default :class:`~cspmines.question.Limit`, and its own
+"""The exact engine as an object: a backend, a default :class:`~cspmines.engine.question.Limit`, and its own
 memories of recent chains.
 
 :func:`cspmines.solve` is a thin function over the calling thread's memory; an
@@ -17,10 +17,10 @@ manager too).
 
 from __future__ import annotations
 
+from ..position import Position
 from .analysis import Analysis
 from .certain import Certainty, certain_cells
 from .memory import Memory, using
-from .position import Position
 from .question import Limit
 from .reveal import solve_revealed
 from .sampling import sample_layouts
@@ -35,7 +35,7 @@ class Engine:
     Parameters
     ----------
     backend : str
-        A registered backend name (:func:`cspmines.backends.backend_names`).
+        A registered backend name (:func:`cspmines.engine.backends.backend_names`).
     limit : Limit, optional
         The budget of every call that does not give its own.
     memory : Memory, optional
@@ -67,7 +67,7 @@ class Engine:
 
     def after(self, analysis: Analysis, cell: int, clue: int) -> Analysis:
         """The analysis once covered ``cell`` shows ``clue``, recounting only the chains it touches
-        (:func:`cspmines.reveal.solve_revealed`)."""
+        (:func:`cspmines.engine.reveal.solve_revealed`)."""
         with using(self.memory):
             return solve_revealed(analysis, cell, clue, backend=self.backend)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .position import COVERED, FLAG, MINE, WITHHELD, Position
+from ..position import COVERED, FLAG, MINE, PICTURES, WITHHELD, Position
 
 __all__ = ["render_svg", "render_png", "scene"]
 
@@ -224,3 +224,6 @@ def render_png(subject, path, *, components: bool = False, cell_size: int = 22) 
         figure.text(0.02, 0.015, legend_note(drawn), fontsize=5.5, va="bottom", wrap=True)
     figure.savefig(path, dpi=dpi)
     plt.close(figure)
+
+
+PICTURES.drawer = render_svg  # positions and analyses draw themselves with it (see cspmines.position.PICTURES)

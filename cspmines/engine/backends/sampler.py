@@ -32,10 +32,10 @@ class LayoutSampler:
     Examples
     --------
     >>> import random
-    >>> from cspmines.components import Box, LocalRule
+    >>> from cspmines.engine.components import Box, LocalRule
     >>> pair = Component(boxes=(Box((0, 1), (0,)), Box((2,), (0, 1)), Box((3,), (1,))),
     ...                  rules=(LocalRule((0, 1), 1), LocalRule((1, 2), 1)))
-    >>> from cspmines.backends.dynamic import DynamicProgrammingBackend
+    >>> from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
     >>> sampler = DynamicProgrammingBackend().sampler(pair)
     >>> sampler.models                      # cell 2 alone, or one of 0, 1 with cell 3
     (0, 1, 2)
@@ -48,7 +48,7 @@ class LayoutSampler:
     """
 
     def __init__(self, component: Component, sweep):
-        """``sweep`` is the forward pass (:class:`~cspmines.backends.dynamic.Sweep`) of ``component``."""
+        """``sweep`` is the forward pass (:class:`~cspmines.engine.backends.dynamic.Sweep`) of ``component``."""
         self._component = component
         self._sweep = sweep
         total = sweep.final.get(0, 0)

@@ -1,0 +1,29 @@
+"""The exact engine: clues become rules, rules become chains of influence, each chain is counted
+exactly, and the counts combine under the mine total into every cell's chance.
+
+One module a step, as :func:`~cspmines.engine.solver.solve` takes them:
+:mod:`~cspmines.engine.constraints` (rules, settling), :mod:`~cspmines.engine.components` (boxes and chains),
+:mod:`~cspmines.engine.counting` and :mod:`~cspmines.engine.backends` (counting a chain),
+:mod:`~cspmines.engine.bounded` (chains cut short), :mod:`~cspmines.engine.combine` (under the total),
+:mod:`~cspmines.engine.analysis` (the answer), :mod:`~cspmines.engine.prover` (certain cells by SAT);
+beside them :mod:`~cspmines.engine.reveal` (one more clue), :mod:`~cspmines.engine.certain`,
+:mod:`~cspmines.engine.sampling`; :mod:`~cspmines.engine.memory` and :mod:`~cspmines.engine.question`
+(what an engine keeps and what it is asked, as values); :class:`Engine` holds them together.
+
+>>> from cspmines.engine import Engine
+>>> from cspmines import Position
+>>> Engine().solve(Position.from_string("3x1x1\\n.1.")).model_count
+2
+"""
+
+from .analysis import Analysis, ComponentReport
+from .certain import Certainty, certain_cells
+from .engine import Engine
+from .memory import Memory
+from .question import Density, Limit
+from .reveal import solve_revealed
+from .sampling import sample_layouts
+from .solver import solve
+
+__all__ = ["Analysis", "ComponentReport", "Certainty", "Density", "Engine", "Limit", "Memory", "certain_cells",
+           "sample_layouts", "solve", "solve_revealed"]
