@@ -25,12 +25,12 @@ from fractions import Fraction
 
 from ..engine.analysis import Analysis
 from ..engine.solver import solve
-from ..errors import CspminesError
+from ..errors import CspminesError, MissingTotalError
 from ..position import COVERED, FLAG, MINE, Position
 from .base import RULES, Action, make_agent
 from .exact import ExactAgent, Guess
 
-__all__ = ["moves_json", "GameOverError", "Suggestion", "suggest"]
+__all__ = ["Advice", "GameOverError", "NotCountedError", "Suggestion", "advise", "moves_json", "suggest"]
 
 
 class GameOverError(CspminesError, ValueError):
@@ -158,6 +158,53 @@ def suggest(
     chance = Fraction(1) if flat[action.cell] == FLAG else Fraction(analysis.probability(action.cell))
     (least,) = analysis.least_probabilities(1)
     return Suggestion(agent, rules, action, reason, chance, Fraction(least), candidates)
+
+
+class NotCountedError(CspminesError, ValueError):
+    """The position was not counted within the time limit: no move can be judged exactly."""
+
+    def __init__(self, seconds: float | None):
+        self.seconds = seconds
+        super().__init__(f"the position was not counted within the time limit ({seconds:g} s), so no move can be judged exactly")
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Agents' moves on one position, judged against its exact solve (see :func:`advise`)."""
+
+    position: Position
+    analysis: Analysis
+    suggestions: tuple
+    rules: str
+
+    def json(self, *, explain: bool = False) -> dict:
+        """What ``cspmines move --json`` prints and ``POST /api/move`` answers."""
+        return moves_json(self.position, list(self.suggestions), self.analysis, rules=self.rules, explain=explain)
+
+
+def advise(position: Position, agents=("exact",), *, rules: str = "classic", seed=None, time_limit: float | None = None,
+           explain: bool = False) -> Advice:
+    """Each agent's move on ``position``, judged by the engine: the one service behind ``cspmines move``
+    and the web page's ``/api/move``. The position is counted first, within ``time_limit``.
+
+    Raises
+    ------
+    MissingTotalError
+        The position has no mine total (agents play games, where it is known).
+    NotCountedError
+        The count did not finish within ``time_limit``: no move could be judged exactly.
+
+    >>> advice = advise(Position.from_string("3x1x1\\n.1."), ["exact", "random"], seed=0)
+    >>> [(s.agent, str(s.mine_probability)) for s in advice.suggestions]
+    [('exact', '1/2'), ('random', '1/2')]
+    """
+    if position.mines is None:
+        raise MissingTotalError("the position's mine total is unknown: agents play games, where it is known")
+    analysis = solve(position, time_limit=time_limit)
+    if not analysis.exact:
+        raise NotCountedError(time_limit)
+    suggestions = tuple(suggest(position, spec, rules=rules, seed=seed, analysis=analysis, explain=explain) for spec in agents)
+    return Advice(position, analysis, suggestions, rules)
 
 
 def moves_json(position: Position, suggestions: list, analysis: Analysis, *, rules: str, explain: bool = False) -> dict:

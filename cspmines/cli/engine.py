@@ -70,7 +70,7 @@ def run_sample(args, out) -> int:
 
 def run_move(args, out) -> int:
     """Each agent's move, the chosen cell's exact chance of a mine, and the least chance on the board."""
-    from ..agents.advice import moves_json, suggest
+    from ..agents.advice import NotCountedError, advise
 
     position = Position.from_file(args.file)
     if args.mines is not None:
@@ -78,19 +78,18 @@ def run_move(args, out) -> int:
     if position.mines is None:  # agents play games, where the total is known: a density will not do
         print("cspmines: error: the position's mine total is unknown: pass --mines N", file=sys.stderr)
         return 2
-    analysis = solve(position, time_limit=args.time_limit)
-    if not analysis.exact:
+    try:
+        advice = advise(position, args.agent or ["exact"], rules=args.rules, seed=args.seed, time_limit=args.time_limit,
+                        explain=args.explain)
+    except NotCountedError:
         print(f"cspmines: error: the position was not counted within --time-limit {args.time_limit:g} s, so no move "
               "can be judged exactly: allow more seconds (or none)", file=sys.stderr)
         return 2
-    suggestions = [
-        suggest(position, spec, rules=args.rules, seed=args.seed, analysis=analysis, explain=args.explain)
-        for spec in args.agent or ["exact"]
-    ]
+    analysis, suggestions = advice.analysis, advice.suggestions
     least = suggestions[0].least
     at_least = analysis.cells_where(lambda p: p == least)
     if args.json:
-        json.dump(moves_json(position, suggestions, analysis, rules=args.rules, explain=args.explain), out)
+        json.dump(advice.json(explain=args.explain), out)
         out.write("\n")
         return 0
     width = max(len(s.agent) for s in suggestions)

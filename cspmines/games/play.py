@@ -47,7 +47,7 @@ class GameRecord:
     width: int
     height: int
     mines: int
-    status: str  # won, lost, or finished (score mode, not every mine flagged)
+    status: str  # won, lost, or finished (score mode, not every mine flagged); playing when a deadline stopped it
     moves: int
     guesses: int
     seconds: float
@@ -61,7 +61,8 @@ class GameRecord:
         return self.status == "won"
 
 
-def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = None, audit: bool = False, max_moves: int | None = None) -> GameRecord:
+def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = None, audit: bool = False,
+         max_moves: int | None = None, observe=None, deadline: float | None = None) -> GameRecord:
     """Let ``agent`` play ``game`` to the end.
 
     Parameters
@@ -74,6 +75,10 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
         proved mine is recorded. Slower; for tests and studies.
     max_moves : int
         Stop a runaway agent (default: four moves per cell).
+    observe : callable, optional
+        Called as ``observe(position, action)`` before each move is applied (a replay's steps).
+    deadline : float, optional
+        A ``time.monotonic()`` past which no more moves are made: the game is left ``playing``.
 
     Examples
     --------
@@ -90,6 +95,8 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
     history: list[MoveRecord] = []
     started = time.perf_counter()
     while game.status == "playing":
+        if deadline is not None and time.monotonic() > deadline:
+            break
         if len(history) >= limit:
             raise AgentError(f"agent {agent.name!r} made {limit} moves without finishing the game")
         position = game.position
@@ -103,6 +110,8 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
                 guess, proved_mine = action.cell not in proof.safe, action.cell in proof.mines
             else:
                 guess = action.cell not in proof.mines
+        if observe is not None:
+            observe(position, action)
         try:
             game.apply(action)
         except CspminesError as error:

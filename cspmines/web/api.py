@@ -34,11 +34,11 @@ from starlette.staticfiles import StaticFiles
 
 from ..actions import RULES, Action
 from ..agents import make_agent
-from ..agents.advice import moves_json, suggest
+from ..agents.advice import advise, suggest
 from ..bench import Suite, agent_seed, new_game
 from ..engine.solver import solve
 from ..errors import CspminesError
-from ..games import Board, Game
+from ..games import Board, Game, play
 from ..games.board import FIRST_CLICKS, parse_size
 from ..position import Position, is_whole
 from ..present.render import analysis_json
@@ -136,12 +136,9 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             raise BadRequest(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
         seed = _query_number(request, "seed", int)
         explain = request.query_params.get("explain", "false").lower() in ("1", "true", "yes")
-        analysis = solve(position, time_limit=budget(request))
-        if not analysis.exact:
-            raise BadRequest("the position could not be counted within the time limit")
         specs = request.query_params.getlist("agent") or ["exact"]
-        suggestions = [suggest(position, spec, rules=rules, seed=seed, analysis=analysis, explain=explain) for spec in specs]
-        return moves_json(position, suggestions, analysis, rules=rules, explain=explain)
+        advice = advise(position, specs, rules=rules, seed=seed, time_limit=budget(request), explain=explain)
+        return advice.json(explain=explain)
 
     def game_state(game_id: str) -> dict:
         entry = games.get(game_id)
@@ -246,18 +243,17 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             raise BadRequest(f"not a game record of cspmines bench --out: {error}") from None
         i = int(record["game"])
         _fits(suite.width * suite.height)  # before its board is drawn
-        game, agent = new_game(suite, i), make_agent(record["agent"])
-        agent.reset(rules=suite.rules, seed=agent_seed(suite, i))
+        game = new_game(suite, i)
         steps: list[dict] = []
-        deadline = time.monotonic() + budget(request)
-        while game.status == "playing" and len(steps) < 10 * game.board.size and time.monotonic() < deadline:
-            position = game.position
-            action = agent.act(position)
+
+        def step(position: Position, action: Action) -> None:
             steps.append({"position": str(position), "action": action.kind, "cell": list(position.row_col(action.cell)),
                           "certain": action.certain})
-            game.apply(action)
-        return {"agent": record["agent"], "game": i, "status": game.status, "steps": steps, "final": str(game.position),
-                "complete": game.status != "playing"}
+
+        played = play(make_agent(record["agent"]), game, seed=agent_seed(suite, i), observe=step,
+                      deadline=time.monotonic() + budget(request))  # the bench's own game loop
+        return {"agent": record["agent"], "game": i, "status": played.status, "steps": steps, "final": str(game.position),
+                "complete": played.status != "playing"}
 
     def api_replays(request: Request, body: bytes) -> dict:
         name = request.query_params.get("name") or "<upload>"
