@@ -15,14 +15,62 @@ ValueError: an action is 'open' or 'flag', got 'dig'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 from .position import Position
 
-__all__ = ["Action", "Agent", "RULES"]
+__all__ = ["Action", "Agent", "RULES", "Rules", "Vocabulary"]
 
-#: The rule variants a game is played under (see :mod:`cspmines.games.game`).
-RULES = ("classic", "minesearch", "score")
+
+class Vocabulary(str, Enum):
+    """A closed vocabulary whose members are their own words: equal to the strings, hashed, written and
+    sent as JSON as them (so records and options keep reading as they did), and checked in one place.
+
+    >>> Rules.check("score") is Rules.SCORE, Rules.SCORE == "score", f"{Rules.SCORE}", str(Rules.SCORE)
+    (True, True, 'score', 'score')
+    >>> Rules.check("golf")
+    Traceback (most recent call last):
+    ...
+    ValueError: rules must be one of classic, minesearch, score, got 'golf'
+    """
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __repr__(self) -> str:  # shown as its word, as the strings it replaced were
+        return repr(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+    def __hash__(self) -> int:  # a member is its word: the same key in a dict or a set
+        return hash(self.value)
+
+    @classmethod
+    def words(cls) -> tuple:
+        return tuple(member.value for member in cls)
+
+    @classmethod
+    def check(cls, value, what: str | None = None):
+        """The member named ``value``, or a ``ValueError`` naming the choices."""
+        try:
+            return cls(value)
+        except ValueError:
+            name = what or cls.__name__.lower()
+            raise ValueError(f"{name} must be one of {', '.join(cls.words())}, got {value!r}") from None
+
+
+class Rules(Vocabulary):
+    """The rule variants a game is played under (see :mod:`cspmines.games.game`)."""
+
+    CLASSIC = "classic"
+    MINESEARCH = "minesearch"
+    SCORE = "score"
+
+
+#: The rules' words, in order.
+RULES = Rules.words()
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..actions import Rules
 from ..engine.analysis import Analysis
 from ..engine.solver import solve
 from ..errors import CspminesError, MissingTotalError
 from ..position import COVERED, FLAG, MINE, Position
-from .base import RULES, Action, make_agent
+from .base import Action, make_agent
 from .exact import ExactAgent, Guess
 
 __all__ = ["Advice", "GameOverError", "NotCountedError", "Suggestion", "advise", "moves_json", "suggest"]
@@ -127,8 +128,7 @@ def suggest(
     ...
     cspmines.agents.advice.GameOverError: the position shows an opened mine: under classic rules the game is lost
     """
-    if rules not in RULES:
-        raise ValueError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+    rules = Rules.check(rules)
     flat = position.grid.ravel()
     if rules == "classic" and (flat == MINE).any():
         raise GameOverError("the position shows an opened mine: under classic rules the game is lost")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..actions import RULES
+from ..actions import Rules
 from ..agents import agent_names
 from ..agents.base import make_agent, parse_agent_spec
 from ..errors import CspminesError
@@ -84,8 +84,10 @@ class Suite:
                 make_agent(spec)
             except (CspminesError, ValueError) as error:
                 raise SuiteError(f"agent {spec!r}: {error}") from None
-        if rules not in RULES:
-            raise SuiteError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+        try:
+            rules = Rules.check(rules).value
+        except ValueError as error:
+            raise SuiteError(str(error)) from None
         if first_click not in FIRST_CLICKS:
             raise SuiteError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
         if not 0 <= withheld < 1:

@@ -1,10 +1,11 @@
 """Games: seeded boards, the rule variants of the seeds, and a runner for agents."""
 
 from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, parse_size
-from .game import BoardMismatchError, Game, IllegalMoveError
+from .game import BoardMismatchError, Game, IllegalMoveError, Status
 from .play import AgentError, GameRecord, MoveRecord, play
 
 __all__ = [
+    "Status",
     "Board",
     "BoardFormatError",
     "FIRST_CLICKS",

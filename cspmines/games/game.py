@@ -37,12 +37,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import RULES, Action
+from ..actions import Action, Rules, Vocabulary
 from ..errors import CspminesError
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position, neighbour_table
 from .board import Board
 
-__all__ = ["Game", "IllegalMoveError", "BoardMismatchError"]
+__all__ = ["Game", "IllegalMoveError", "BoardMismatchError", "Status"]
 
 
 class IllegalMoveError(CspminesError, ValueError):
@@ -51,6 +51,15 @@ class IllegalMoveError(CspminesError, ValueError):
 
 class BoardMismatchError(CspminesError, ValueError):
     """A board that cannot show a position: another size or total, or a cell it would show otherwise."""
+
+
+class Status(Vocabulary):
+    """Where a game stands: still playing, won, lost, or finished (score rules: over, not every mine flagged)."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    FINISHED = "finished"
 
 
 class Game:
@@ -79,8 +88,7 @@ class Game:
     """
 
     def __init__(self, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed: int | np.random.Generator | None = None):
-        if rules not in RULES:
-            raise ValueError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+        rules = Rules.check(rules)
         if not 0 <= withheld < 1:
             raise ValueError(f"withheld must lie in [0, 1), got {withheld!r}")
         self.board = board
@@ -92,7 +100,7 @@ class Game:
         self.opened = 0  # safe cells opened
         self.mines_opened = 0  # mines opened (found in minesearch, set off in score)
         self.moves = 0
-        self.status = "playing"
+        self.status = Status.PLAYING
         self._position: Position | None = None
         if board.first_click is not None:
             self._open(board.first_click)  # ends the game itself when it leaves nothing to do
@@ -151,7 +159,7 @@ class Game:
             # under minesearch a mine is found only by opening it, which a flag would forbid: lift the flags
             game._view[cell] = COVERED if code == FLAG and rules == "minesearch" else code
         if rules == "classic" and game.mines_opened:
-            game.status = "lost"
+            game.status = Status.LOST
         else:
             game._check_end()
         return game
@@ -173,7 +181,7 @@ class Game:
 
     @property
     def won(self) -> bool:
-        return self.status == "won"
+        return self.status == Status.WON
 
     @property
     def opened_fraction(self) -> float:
@@ -201,7 +209,7 @@ class Game:
         ...
         cspmines.games.game.IllegalMoveError: cell 0 is not covered (flagged or open): it cannot be opened
         """
-        if self.status != "playing":
+        if self.status != Status.PLAYING:
             raise IllegalMoveError(f"the game is over ({self.status})")
         if not 0 <= action.cell < self.board.size:
             raise IllegalMoveError(f"cell {action.cell} is outside the {self.board.width}x{self.board.height} board")
@@ -228,7 +236,7 @@ class Game:
             self.mines_opened += 1
             if self.rules == "classic":
                 self._view[cell] = MINE
-                self.status = "lost"
+                self.status = Status.LOST
                 return
             self._view[cell] = MINE
             self._check_end()
@@ -249,10 +257,10 @@ class Game:
     def _check_end(self) -> None:
         if self.rules == "classic":
             if self.opened == self.safe_cells:
-                self.status = "won"
+                self.status = Status.WON
         elif self.rules == "minesearch":
             if self.mines_opened == self.board.n_mines:
-                self.status = "won"
+                self.status = Status.WON
         else:  # score: ends when nothing is left covered
             if not np.any(self._view == COVERED):
-                self.status = "won" if self.mines_opened == 0 and self.score == 1.0 else "finished"
+                self.status = Status.WON if self.mines_opened == 0 and self.score == 1.0 else Status.FINISHED

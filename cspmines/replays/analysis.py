@@ -33,10 +33,9 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
 
-from ..actions import Action
+from ..actions import Action, Vocabulary
 from ..agents.advice import suggest
 from ..engine.analysis import Analysis
 from ..engine.constraints import ConstraintSystem, settle_forced
@@ -47,7 +46,7 @@ from .reader import FirstClickRule, Replay, ReplayClick
 __all__ = ["ClickClass", "ClickAnalysis", "ReplayAnalysis", "analyse_replay"]
 
 
-class ClickClass(str, Enum):
+class ClickClass(Vocabulary):
     """What a click was: proved safe, a guess with no safe cell anywhere, or a guess while one existed."""
 
     PROVED = "proved"

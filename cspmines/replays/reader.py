@@ -14,7 +14,7 @@ of moves, for games made here (tests, a bench game written out).
 
 >>> replay = Replay.from_moves([[0, 0, 1], [0, 0, 0]], [("open", 0, 0), ("open", 1, 2)])
 >>> replay.outcome, len(replay.clicks), replay.clicks[0].opens
-(<Outcome.WON: 'won'>, 2, (0,))
+('won', 2, (0,))
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 
+from ..actions import Vocabulary
 from ..errors import CspminesError
 from ..position import COVERED, Position, neighbour_table
 
@@ -43,14 +43,14 @@ class ReplayFormatError(CspminesError, ValueError):
     """A file that cannot be read as a replay; the message names the file and what is wrong."""
 
 
-class ClickAction(str, Enum):
+class ClickAction(Vocabulary):
     """What a click that opened cells did: open the covered cell under it, or chord on a clue."""
 
     OPEN = "open"
     CHORD = "chord"
 
 
-class Outcome(str, Enum):
+class Outcome(Vocabulary):
     """How the recorded game ended."""
 
     WON = "won"
@@ -58,7 +58,7 @@ class Outcome(str, Enum):
     UNFINISHED = "unfinished"
 
 
-class FirstClickRule(str, Enum):
+class FirstClickRule(Vocabulary):
     """What the recording program guarantees of the first click: never a mine, always a zero (an
     opening), or nothing."""
 

@@ -32,7 +32,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..actions import RULES, Action
+from ..actions import Action, Rules
 from ..agents import make_agent
 from ..agents.advice import advise, suggest
 from ..bench import Suite, agent_seed, new_game
@@ -132,8 +132,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         if position.mines is None:
             raise BadRequest("the position's mine total is unknown: pass mines=N")
         rules = request.query_params.get("rules", "classic")
-        if rules not in RULES:
-            raise BadRequest(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+        rules = Rules.check(rules)
         seed = _query_number(request, "seed", int)
         explain = request.query_params.get("explain", "false").lower() in ("1", "true", "yes")
         specs = request.query_params.getlist("agent") or ["exact"]

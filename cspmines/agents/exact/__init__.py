@@ -16,6 +16,6 @@ One module per subject:
 """
 
 from .options import ExactOptions, OptionError
-from .player import ExactAgent, Guess, single_clue_deductions
+from .player import ExactAgent, Guess, Reason, single_clue_deductions
 
-__all__ = ["ExactAgent", "ExactOptions", "Guess", "OptionError", "single_clue_deductions"]
+__all__ = ["ExactAgent", "ExactOptions", "Guess", "OptionError", "Reason", "single_clue_deductions"]

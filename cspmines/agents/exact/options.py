@@ -30,6 +30,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, fields, replace
 
+from ...actions import Vocabulary
 from ...errors import CspminesError
 
 __all__ = ["OBJECTIVES", "ExactOptions", "OptionError"]
@@ -39,8 +40,17 @@ class OptionError(CspminesError, ValueError):
     """An option the exact agent does not have, or a value it cannot take."""
 
 
-#: What the agent plays for: ``auto`` picks by the game's rules (see :meth:`ExactOptions.objective_for`).
-OBJECTIVES = ("auto", "win", "openings", "mines")
+class Objective(Vocabulary):
+    """What the agent plays for: ``auto`` picks by the game's rules (see :meth:`ExactOptions.objective_for`)."""
+
+    AUTO = "auto"
+    WIN = "win"
+    OPENINGS = "openings"
+    MINES = "mines"
+
+
+#: The objectives' words.
+OBJECTIVES = Objective.words()
 _BY_RULES = {"classic": "win", "minesearch": "openings", "score": "mines"}
 
 # option -> (kind, what it must be, test); kinds: count (int >= 0), weight (float >= 0), flag (bool), ...

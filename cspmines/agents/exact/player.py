@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...actions import Vocabulary
 from ...engine.sampling import sample_layouts
 from ...engine.solver import solve
 from ...errors import InconsistentPositionError
@@ -54,10 +55,27 @@ from .lookahead import PLAIN, best_guess, look_ahead, ranked
 from .objectives import MINES, OPENINGS, cheapest_move, information_per_cost
 from .options import DEFAULT, ExactOptions
 
-__all__ = ["ExactAgent", "Guess", "single_clue_deductions"]
+__all__ = ["ExactAgent", "Guess", "Reason", "single_clue_deductions"]
 
 #: After the least-cost search runs out of budget on n layouts, it is tried again at 0.7 n or fewer.
 _RETRY_SHARE = 0.7
+
+
+class Reason(Vocabulary):
+    """The rule that chose a guess (see :class:`Guess`)."""
+
+    FEWEST_MINES = "fewest mines"
+    ENDGAME = "endgame"
+    FIFTY_FIFTY = "fifty-fifty"
+    PSEUDO_FIFTY_FIFTY = "pseudo fifty-fifty"
+    POCKET = "pocket"
+    LOOK_AHEAD = "look-ahead"
+    LEAST_RISK = "least risk"
+    FIRST_CORNER = "first corner"
+    CORNER = "corner"
+    LIKELIEST_MINE = "likeliest mine"
+    FEWEST_OPENINGS = "fewest openings"
+    INFORMATION = "information"
 
 
 @dataclass(frozen=True)
@@ -83,7 +101,7 @@ class Guess:
     """
 
     cell: int
-    reason: str
+    reason: Reason
     safety: float
     covered: int
 
@@ -220,7 +238,7 @@ class ExactAgent(SeededAgent):
             self.on_guess(Guess(cell, reason, safety, len(position.covered_cells)))
         return cell
 
-    def _choose_guess(self, position: Position, analysis) -> tuple[int, str]:
+    def _choose_guess(self, position: Position, analysis) -> tuple[int, Reason]:
         """(the cell to guess, which rule chose it: see :class:`Guess`)."""
         options = self.options
         objective = options.objective_for(self.rules)
@@ -232,16 +250,16 @@ class ExactAgent(SeededAgent):
         if objective == "mines" and self._worth_searching(count):
             searched = self._cheapest(analysis.position, MINES, count)
             if searched is not None:
-                return searched[0], "fewest mines"
+                return searched[0], Reason.FEWEST_MINES
         choice = self._least_risky(analysis)
         if objective == "win" and options.searches_endgame and count is not None and count <= options.endgame:
             searched = best_move(analysis.position, limit=options.endgame)  # the engine's view, flags added
             if searched is not None:
-                return searched[0], "endgame"
+                return searched[0], Reason.ENDGAME
         if options.fifty_fifty:
             pair = forced_fifty_fifty(analysis)
             if pair is not None:
-                return min(pair), "fifty-fifty"
+                return min(pair), Reason.FIFTY_FIFTY
         spread = self._influence_spread(analysis)
         if spread is not None:
             pseudo = spread.pseudo
@@ -251,11 +269,11 @@ class ExactAgent(SeededAgent):
                 and pseudo not in self.mines
                 and not look_ahead(analysis, pseudo, PLAIN.with_changes(backend=options.backend)).dead  # a dead one tells nothing
             ):
-                return pseudo, "pseudo fifty-fifty"
+                return pseudo, Reason.PSEUDO_FIFTY_FIFTY
         if options.plays_pockets:
             played = pocket_move(analysis, limit=options.pockets)
             if played is not None:
-                return played[0], "pocket"
+                return played[0], Reason.POCKET
         if options.looks_ahead:
             cells, multipliers = candidates(analysis, choice, spread, options, exclude=self.mines)
             chosen = best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread))
@@ -264,19 +282,19 @@ class ExactAgent(SeededAgent):
             if corner is not None:
                 self.foreseen = {}  # they were for the look-ahead's cell
                 return corner
-            return chosen.cell, "look-ahead"
-        return choice, "least risk"
+            return chosen.cell, Reason.LOOK_AHEAD
+        return choice, Reason.LEAST_RISK
 
-    def _corner_instead(self, analysis, cell: int, first: bool) -> tuple[int, str] | None:
+    def _corner_instead(self, analysis, cell: int, first: bool) -> tuple[int, Reason] | None:
         """(a corner, the rule) that takes the look-ahead's guess at ``cell``, or None: Hill's habits,
         each an option, off by default (``first_corner``, ``corners``)."""
         options = self.options
         if first and options.goes_to_corner_first and self._bottom_left_instead(analysis, cell):
-            return self._bottom_left(analysis.position), "first corner"
+            return self._bottom_left(analysis.position), Reason.FIRST_CORNER
         if options.opens_corners and self.guesses >= options.corners and self._off_front(analysis, cell):
             opening = likeliest_opening(analysis, exclude=self.mines)
             if opening is not None and opening != cell and analysis.probability(opening) == analysis.probability(cell):
-                return opening, "corner"
+                return opening, Reason.CORNER
         return None
 
     @staticmethod
@@ -297,27 +315,27 @@ class ExactAgent(SeededAgent):
     def _off_front(analysis, cell: int) -> bool:
         return not any(cell in report.cells for report in analysis.components)
 
-    def _minesearch_guess(self, position: Position, analysis, objective: str) -> tuple[int, str]:
+    def _minesearch_guess(self, position: Position, analysis, objective: str) -> tuple[int, Reason]:
         """Minesearch: the square of least expected safe openings by exhaustive search once few
         layouts are left, else the one that tells most for what it is expected to cost (``openings``);
         the likeliest mine otherwise."""
         table = position.neighbours
         if objective != "openings":
             unproved = [c for c in position.covered_cells if c not in self.safe]
-            return max(unproved, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), "likeliest mine"
+            return max(unproved, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), Reason.LIKELIEST_MINE
         options = self.options
         count = analysis.model_count
         if self._worth_searching(count):
             searched = self._cheapest(analysis.position, OPENINGS, count)
             if searched is not None:
-                return searched[0], "fewest openings"
+                return searched[0], Reason.FEWEST_OPENINGS
         layouts = None
         if options.clue_samples:
             seed = int(self.rng.integers(2**63))
             layouts = sample_layouts(analysis.position, options.clue_samples, seed=seed, backend=options.backend)
         cells = [c for c in position.covered_cells if c not in self.mines]
         ratios = information_per_cost(analysis, cells, layouts=layouts, cost_power=options.cost_power)
-        return max(ratios, key=lambda c: (ratios[c], -c)), "information"
+        return max(ratios, key=lambda c: (ratios[c], -c)), Reason.INFORMATION
 
     def _influence_spread(self, analysis):
         """The position's 50/50 influence when the look-ahead weighs it, else None."""
