@@ -205,6 +205,9 @@ def main(argv=None) -> int:
     print(f"latency, counting requests: {percentiles(soak.counting_latency)} (budget + 3 s = {(args.time_limit + 3) * 1e3:.0f} ms)")
     peak = max(samples) if samples else float("nan")
     print(f"server memory: {before:.0f} MB before, {peak:.0f} MB at most during, {after:.0f} MB after")
+    if len(samples) >= 4:  # a flat run holds about the same at each quarter once warm
+        quarters = [samples[min(len(samples) - 1, k * len(samples) // 4)] for k in (1, 2, 3)] + [samples[-1]]
+        print("server memory at each quarter of the run: " + ", ".join(f"{mb:.0f} MB" for mb in quarters))
     print(f"a solve after the load: {final.status_code} in {after_load * 1e3:.0f} ms")
     return 0
 

@@ -9,6 +9,7 @@ import pytest
 from cspmines import Position, solve
 from cspmines.bench import Suite
 from cspmines.bench.runner import new_game
+from cspmines.engine.memory import current_memory
 from cspmines.engine.reveal import solve_revealed
 from cspmines.errors import InconsistentPositionError, MissingTotalError
 from cspmines.position import COVERED, FLAG
@@ -54,7 +55,7 @@ def solved_positions(seed: int, count: int):
 def test_revealing_a_clue_equals_a_full_solve_on_random_small_positions():
     seen = {"agree": 0, "impossible": 0}
     for position, analysis in solved_positions(5, 400):
-        assert analysis.kept is not None
+        assert current_memory().kept.get(analysis) is not None
         for cell in position.covered_cells:
             for clue in range(9):
                 seen[same(position, analysis, cell, clue)] += 1
@@ -87,7 +88,7 @@ def test_revealing_a_clue_equals_a_full_solve_on_expert_positions_from_play():
 def test_without_what_a_full_solve_keeps_it_solves_in_full():
     position = Position.from_string("4x2x2\n1...\n1...")
     budgeted = solve(position, time_limit=10)
-    assert budgeted.kept is None  # a budgeted solve keeps nothing
+    assert current_memory().kept.get(budgeted) is None  # a budgeted solve keeps nothing
     assert solve_revealed(budgeted, 3, 1).model_count == full(position, 3, 1, None).model_count
 
 
@@ -102,7 +103,7 @@ def test_a_revealed_analysis_can_be_revealed_again():
                     once = solve_revealed(analysis, first, clue)
                 except InconsistentPositionError:
                     continue
-                assert once.kept is not None
+                assert current_memory().kept.get(once) is not None
                 for second in [c for c in once.position.covered_cells if once.probability(c) < 1][:4]:
                     for again in range(9):
                         seen[same(once.position, once, second, again)] += 1

@@ -145,7 +145,6 @@ class Analysis:
         self.mines = mines if mines is not None else (position.mines if density is None else None)
         self._groups = groups  # list of (cells, Fraction or float) sharing one probability
         self._cell_probability: dict | None = None
-        self.kept: Kept | None = None  # set by solve() where solve_revealed can start from it
 
     def __repr__(self) -> str:
         exact = "exact" if self.exact else f"{len(self.inexact_cells)} cells inexact"
@@ -316,7 +315,7 @@ class Analysis:
 
 
 class Kept:
-    """What a full solve keeps on its analysis (``analysis.kept``) for
+    """What a full solve keeps, in the engine's memory (``Memory.kept``, by analysis), for
     :func:`cspmines.engine.reveal.solve_revealed`: the settled system, its chains and their
     counts, the cells no clue touches, and how they were counted. A reveal's analysis keeps
     the same for the board after its clue, so it can be revealed again: its chains and

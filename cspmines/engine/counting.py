@@ -22,7 +22,7 @@ from .backends import Budget, ComponentCount
 from .components import Component
 from .memory import current_memory
 
-__all__ = ["count_chains", "count_smallest_first", "forget_recent", "shape"]
+__all__ = ["count_chains", "count_smallest_first", "shape"]
 
 
 def count_chains(engine, components) -> list:
@@ -55,23 +55,6 @@ def count_smallest_first(engine, components, budget: Budget, *, cache: bool = Fa
 # does the next move's. A count depends on the shape alone, so a recurring chain is not counted
 # again, nor a chain of the same shape elsewhere on the board (a 1-2-1 along an edge is one shape
 # wherever it is). Solves under a budget do not use it (their budget must be spent as asked).
-
-
-def forget_recent() -> None:
-    """Empty the memories of recent chains in use (this thread's, or the engine's that lent its own):
-    their counts, how systems split into chains and the counting orders.
-
-    Answers never depend on them, only the time taken: a benchmark that
-    times players one after another on the same board starts each game with
-    a fresh :class:`~cspmines.engine.memory.Memory` (or calls this), or every player
-    after the first would find the board's chains counted already.
-
-    >>> from cspmines import Position, solve
-    >>> _ = solve(Position.from_string("3x1x1\\n.1."))
-    >>> forget_recent(); len(current_memory().counts)
-    0
-    """
-    current_memory().forget()
 
 
 def shape(component) -> tuple:

@@ -23,6 +23,7 @@ False
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -73,16 +74,36 @@ class Memory:
     look-ahead's positions on an expert board with room to spare.
     """
 
-    def __init__(self, *, counts: int = 2048, splits: int = 512, orders: int = 1024):
+    def __init__(self, *, counts: int = 2048, splits: int = 512, orders: int = 1024, foreseen: int = 64):
         self.counts = Recent(counts)
         self.splits = Recent(splits)
         self.orders = Recent(orders)
+        # what a full solve keeps for one more clue (cspmines.engine.reveal), by analysis, for as long
+        # as the analysis lives: the incremental state is the engine's, not hung on the analysis
+        self.kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # analyses of boards a look-ahead imagined, by board: the next solve is often one of them
+        self.foreseen = Recent(foreseen)
+
+    def foresee(self, analyses, backend: str) -> None:
+        """Keep analyses a look-ahead made of boards one clue on: a later solve of one of them is that analysis."""
+        for analysis in analyses:
+            self.foreseen.put(_board_key(analysis.position, backend), analysis)
+
+    def foreseen_analysis(self, position, backend: str):
+        """The analysis kept by :meth:`foresee` for exactly this board (cells and total), or None."""
+        return self.foreseen.get(_board_key(position, backend))
 
     def forget(self) -> None:
-        """Empty all three (a benchmark timing players one after another on one board starts each so)."""
+        """Empty every memory (a benchmark timing players one after another on one board starts each so)."""
         self.counts.clear()
         self.splits.clear()
         self.orders.clear()
+        self.kept.clear()
+        self.foreseen.clear()
+
+
+def _board_key(position, backend: str) -> tuple:
+    return backend, position.mines, position.grid.shape, position.grid.tobytes()
 
 
 _lent: ContextVar[Memory | None] = ContextVar("cspmines_memory", default=None)

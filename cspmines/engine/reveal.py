@@ -28,6 +28,7 @@ from .combine import combine_with_density, combine_with_total
 from .components import split_components
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
 from .counting import count_chains
+from .memory import current_memory
 from .solver import exact_analysis, solve
 
 __all__ = ["solve_revealed"]
@@ -57,7 +58,7 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     grid = position.grid.copy()
     grid.flat[cell] = clue
     after = Position._trusted(grid, position.mines)  # a copy of a valid grid, one clue changed
-    kept = getattr(analysis, "kept", None)
+    kept = current_memory().kept.get(analysis)  # what the solve of ``analysis`` kept, in this engine's memory
     if kept is None or kept.backend != backend:
         total = None if analysis.density is not None else analysis.mines  # the total asked for, kept
         return solve(after, mines=total, density=analysis.density, backend=backend, explain=False)
@@ -133,7 +134,7 @@ def _update(kept, after: Position, cell: int, clue: int):
         raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
     now = Settled(settled.system, frozenset(safe), frozenset(mines))  # the system's rules now live in the chains
     analysis = exact_analysis(after, now, kept.given_mines_left, components, counts, rest, combination, kept.density, kept.backend, kept.engine)
-    analysis.kept = Kept(
+    current_memory().kept[analysis] = Kept(
         now, kept.given_mines_left, components, counts, rest, kept.density, kept.backend, kept.engine, after=(undecided, mines_left)
     )
     return analysis

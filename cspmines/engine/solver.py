@@ -30,6 +30,7 @@ from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem, Settled, mines_word, settle_forced
 from .counting import count_smallest_first
+from .memory import current_memory
 from .prover import find_certain, satisfiable
 from .question import Density, Limit
 
@@ -141,7 +142,7 @@ def solve(
         position, settled, given.mines_left, components, counts, rest, combination, density, backend, engine, cut_cells
     )
     if settle and not cut_cells and not counting.limited:  # what solve_revealed starts from (cspmines.engine.reveal)
-        analysis.kept = Kept(settled, given.mines_left, components, counts, rest, density, backend, engine)
+        current_memory().kept[analysis] = Kept(settled, given.mines_left, components, counts, rest, density, backend, engine)
     analysis.mines = mines if mines is not None else analysis.mines  # the total counted with, as asked
     return analysis
 

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...actions import Vocabulary
+from ...engine.memory import current_memory
 from ...engine.sampling import sample_layouts
 from ...engine.solver import solve
 from ...errors import InconsistentPositionError
@@ -145,7 +146,6 @@ class ExactAgent(SeededAgent):
         self.safe: set = set()
         self.mines: set = set()
         self.search_failed_at: int | None = None  # layouts when the cost search last ran out of budget
-        self.foreseen: dict = {}  # clue -> analysis, for the cell the last look-ahead guess opened
         self.guesses = 0  # made this game (``first_corner`` and ``corners`` read it)
         self.deductions = SingleClueWatch()  # single clues' proofs, read only where the board changed
 
@@ -191,11 +191,10 @@ class ExactAgent(SeededAgent):
         analysis of the board when the guess showed a clue it weighed and nothing else changed."""
         backend, max_chain = self.options.backend, self.options.max_chain
         seen = self._seen_by_engine(position)
-        foreseen, self.foreseen = self.foreseen, {}
         if max_chain is None:  # a cut solve is not what the look-ahead counted
-            for after in foreseen.values():
-                if after.position.mines == seen.mines and np.array_equal(after.position.grid, seen.grid):
-                    return after
+            foreseen = current_memory().foreseen_analysis(seen, backend)
+            if foreseen is not None:
+                return foreseen
         try:
             return solve(seen, backend=backend, max_chain=max_chain)
         except InconsistentPositionError:
@@ -277,11 +276,11 @@ class ExactAgent(SeededAgent):
         if options.looks_ahead:
             cells, multipliers = candidates(analysis, choice, spread, options, exclude=self.mines)
             chosen = best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread))
-            self.foreseen = chosen.afters  # the next solve is one of these when the cell shows a clue
             corner = self._corner_instead(analysis, chosen.cell, first)
             if corner is not None:
-                self.foreseen = {}  # they were for the look-ahead's cell
                 return corner
+            # the next solve is one of these when the cell shows a clue: the engine keeps them
+            current_memory().foresee(chosen.afters.values(), self.options.backend)
             return chosen.cell, Reason.LOOK_AHEAD
         return choice, Reason.LEAST_RISK
 
