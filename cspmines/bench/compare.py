@@ -19,10 +19,10 @@ each did better. :func:`paired_table` turns records (a bench run's, or
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from .records import json_lines
 from .stats import paired_means, paired_wins
 from .suite import SuiteError
 
@@ -143,23 +143,18 @@ def read_result_files(paths) -> list[dict]:
         if not path.is_file():
             raise SuiteError(f"{path}: no such file")
         records = []
-        with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    raise SuiteError(f"{path}:{number}: not a JSON line of cspmines bench --out") from None
-                if not isinstance(record, dict) or not {"agent", "game", *CONFIG_KEYS} <= set(record):
-                    raise SuiteError(f"{path}:{number}: not a game record of cspmines bench --out")
-                config = _config(record)
-                if reference is None:
-                    reference, reference_name = config, f"{path}:{number}"
-                elif config != reference:
-                    differences = ", ".join(f"{key} {a} against {b}" for key, a, b in zip(CONFIG_KEYS, reference, config) if a != b)
-                    raise SuiteError(f"{path}:{number} is from another suite than {reference_name}: {differences}")
-                records.append(record)
+        for number, record in json_lines(path):
+            if record is None:
+                raise SuiteError(f"{path}:{number}: not a JSON line of cspmines bench --out")
+            if not isinstance(record, dict) or not {"agent", "game", *CONFIG_KEYS} <= set(record):
+                raise SuiteError(f"{path}:{number}: not a game record of cspmines bench --out")
+            config = _config(record)
+            if reference is None:
+                reference, reference_name = config, f"{path}:{number}"
+            elif config != reference:
+                differences = ", ".join(f"{key} {a} against {b}" for key, a, b in zip(CONFIG_KEYS, reference, config) if a != b)
+                raise SuiteError(f"{path}:{number} is from another suite than {reference_name}: {differences}")
+            records.append(record)
         if not records:
             raise SuiteError(f"{path}: no game records in it")
         files.append((str(path), records))

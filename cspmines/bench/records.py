@@ -18,28 +18,36 @@ from pathlib import Path
 
 from .suite import Suite, SuiteError
 
-__all__ = ["TIMING_FIELDS", "read_records"]
+__all__ = ["TIMING_FIELDS", "json_lines", "read_records"]
 
 #: Fields of a game record that vary from run to run (left out when results are compared).
 TIMING_FIELDS = ("seconds", "seconds_per_move")
 
 
-def read_records(path: Path, suite: Suite) -> list:
-    """The records in ``path``, each checked to belong to ``suite``'s games."""
-    records = []
-    with path.open(encoding="utf-8") as handle:
+def json_lines(path: Path):
+    """``(line number, the line's JSON or None when it does not parse)`` for each line of ``path`` that is
+    not blank: a results file as the bench writes it, one game a line."""
+    with Path(path).open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                yield number, json.loads(line)
             except json.JSONDecodeError:
-                print(f"cspmines bench: {path}:{number}: skipping a line cut short", file=sys.stderr)
-                continue
-            mismatch = {k: (record.get(k), v) for k, v in suite.config.items() if record.get(k) != v}
-            if mismatch:
-                raise SuiteError(f"{path}:{number} holds results of another suite ({mismatch}): choose another --out")
-            records.append(record)
+                yield number, None
+
+
+def read_records(path: Path, suite: Suite) -> list:
+    """The records in ``path``, each checked to belong to ``suite``'s games."""
+    records = []
+    for number, record in json_lines(path):
+        if record is None:
+            print(f"cspmines bench: {path}:{number}: skipping a line cut short", file=sys.stderr)
+            continue
+        mismatch = {k: (record.get(k), v) for k, v in suite.config.items() if record.get(k) != v}
+        if mismatch:
+            raise SuiteError(f"{path}:{number} holds results of another suite ({mismatch}): choose another --out")
+        records.append(record)
     return records
 
 
