@@ -283,15 +283,22 @@ def stopped_by_sigterm():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = signal.getsignal(signal.SIGTERM)
+    _take_sigterm()
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _take_sigterm() -> None:
+    """SIGTERM raises KeyboardInterrupt here (again after Ray's start, which installs a handler of its own)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)
 
 
 def _isolate(fields: dict, chunk: list, accept, task: Task) -> None:
@@ -318,6 +325,7 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
     if not ray.is_initialized():
         options = {"address": address} if address else {"num_cpus": workers, "include_dashboard": False}
         ray.init(ignore_reinit_error=True, logging_level=logging.ERROR, log_to_driver=False, **options)
+        _take_sigterm()  # Ray's own handler would end the process without keeping the run's state
     remote = ray.remote(_play_chunk)
     pending = list(reversed(chunks))
     in_flight: dict = {}
