@@ -1,7 +1,10 @@
 """The web API: JSON over HTTP on the engine, the agents, the game simulator and the bench.
 
 Every answer is JSON; bad input answers 400 with ``{"error": "..."}``, the
-same one-line message the command line prints.
+same one-line message the command line prints (a position's place written
+``line 2, column 3``); 404, 405, 410 (a game dropped from the store), 413 (a
+body over the cap) and 503 (every worker busy, with ``Retry-After``) are JSON
+too (:mod:`cspmines.web.guard`).
 
 * ``POST /api/solve?mines=&density=&time_limit=`` (body: a position in the text format):
   what ``cspmines solve --json --exact`` prints.
