@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/replays.py FOLDER_OR_FILES...      # real replay files (AVF, RMV, EVF, MVF)
     python benchmarks/replays.py --make 3                # three games of the exact agent, written as EVF here first
+    python benchmarks/replays.py --make 1 --size 60x36x540 --seed 5 --first-click opening   # 1,082 clicks
     python benchmarks/replays.py FOLDER --agent          # also time the exact agent's move at every guess
 
 For every file: our read (ms-toollib's parser in a child process) and exact analysis of every click
@@ -51,15 +52,16 @@ def peer(path: str) -> dict:
     return {"seconds": seconds, "poss": poss, "pluck": pluck[-1] if pluck else float("nan"), "needless": needless}
 
 
-def make_games(folder: Path, count: int) -> list[Path]:
-    """``count`` expert games of the exact agent, written as EVF through ms-toollib's recorder."""
+def make_games(folder: Path, count: int, *, size: str = "expert", seed: int = 0, first_click: str = "safe") -> list[Path]:
+    """``count`` games of the exact agent (seeds ``seed``, ``seed + 1``, ...), written as EVF through
+    ms-toollib's recorder."""
     from cspmines.agents import make_agent
     from cspmines.games import Board, Game
     from cspmines.replays.writer import evf_bytes
 
     paths = []
-    for seed in range(count):
-        board = Board.random("expert", seed=seed)
+    for seed in range(seed, seed + count):
+        board = Board.random(size, seed=seed, first_click=first_click)
         game, agent = Game(board, rules="classic"), make_agent("exact")
         agent.reset(rules="classic", seed=seed)
         moves = [("open", *divmod(board.first_click, board.width))]
@@ -68,7 +70,7 @@ def make_games(folder: Path, count: int) -> list[Path]:
             game.apply(action)
             moves.append((action.kind, *divmod(action.cell, board.width)))
         layout = [[int(board.is_mine(r * board.width + c)) for c in range(board.width)] for r in range(board.height)]
-        path = folder / f"exact-expert-{seed}.evf"
+        path = folder / f"exact-{size}-{seed}.evf"
         path.write_bytes(evf_bytes(layout, moves, player="cspmines exact"))
         paths.append(path)
     return paths
@@ -88,12 +90,16 @@ def files_of(names: list) -> list[Path]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", help="replay files or folders")
-    parser.add_argument("--make", type=int, default=0, help="first write this many exact-agent expert games as EVF")
+    parser.add_argument("--make", type=int, default=0, help="first write this many exact-agent games as EVF")
+    parser.add_argument("--size", default="expert", help="--make's board: a preset or WxHxM")
+    parser.add_argument("--seed", type=int, default=0, help="--make's first seed")
+    parser.add_argument("--first-click", default="safe", help="--make's first click (safe, opening, ...)")
     parser.add_argument("--agent", action="store_true", help="ask the exact agent at every guess too")
     parser.add_argument("--peer-timeout", type=float, default=300.0, help="seconds ms-toollib may take on one file")
     args = parser.parse_args(argv)
     scratch = tempfile.TemporaryDirectory(prefix="replays-bench-")
-    files = files_of(args.files) + (make_games(Path(scratch.name), args.make) if args.make else [])
+    made = make_games(Path(scratch.name), args.make, size=args.size, seed=args.seed, first_click=args.first_click) if args.make else []
+    files = files_of(args.files) + made
     if not files:
         parser.error("name replay files or folders, or --make N")
     print(f"{'file':<34} {'fmt':<4} {'size':<10} {'clicks':>6} {'forced':>6} {'needl.':>6} {'ours s':>7} {'peer s':>7} "
