@@ -98,9 +98,10 @@ async function clicked(r, c, flag) {
   catch (error) { say(error.message, true); }
 }
 
-function showGame(game) { state.game = game; state.replay = null; state.mark = null; $("text").value = game.position; return solveText(game.position); }
+function leaveReplay() { state.replay = null; state.mark = null; $("step").textContent = ""; Object.assign($("slider"), { max: 0, value: 0 }); }
+function showGame(game) { state.game = game; leaveReplay(); $("text").value = game.position; return solveText(game.position); }
 
-$("solve").onclick = () => { state.game = null; state.replay = null; state.mark = null; solveText($("text").value); };
+$("solve").onclick = () => { state.game = null; leaveReplay(); solveText($("text").value); };
 $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole board to play (board JSON, MBF)
   const file = e.target.files[0], name = file.name.toLowerCase();
   try {
