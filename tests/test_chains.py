@@ -119,3 +119,24 @@ def test_bounded_chains_under_a_budget_still_give_every_cell_a_value():
     covered = position.grid == -1
     assert not np.isnan(floats[covered]).any() and not analysis.exact
     assert set(analysis.safe_cells) <= set(solve(position).safe_cells)
+
+
+def test_the_box_diameter_equals_networkx_on_random_chains():
+    import random
+
+    import networkx as nx
+
+    from cspmines.engine.components import LocalRule, box_diameter
+
+    rng = random.Random(7)
+    for _ in range(2000):
+        n = rng.randint(2, 40)
+        rules = [LocalRule(tuple(sorted({i - 1, i} | {rng.randrange(n) for _ in range(rng.randint(0, 2))})), 1) for i in range(1, n)]
+        order = list(range(n))
+        rng.shuffle(order)
+        rules = [LocalRule(tuple(sorted(order[b] for b in rule.boxes)), 1) for rule in rules]
+        graph = nx.Graph()
+        graph.add_nodes_from(range(n))
+        for rule in rules:
+            graph.add_edges_from((a, b) for i, a in enumerate(rule.boxes) for b in rule.boxes[i + 1:])
+        assert box_diameter(n, rules) == nx.diameter(graph)
