@@ -98,7 +98,7 @@ def front_width(component: Component) -> int:
     remaining = [len(rule.boxes) for rule in component.rules]
     open_rules: set = set()
     widest = 0
-    for b in greedy_order(component):
+    for b in _greedy_order_of_structure(component):  # the order the counter used, kept by structure
         for r in component.boxes[b].rules:
             remaining[r] -= 1
             if remaining[r]:
