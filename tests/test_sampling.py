@@ -192,3 +192,34 @@ def test_a_time_limit_also_bounds_the_count_before_the_first_draw():
     with pytest.raises(BudgetExceededError, match="reached after 0 of 10 layouts") as caught:
         sample_layouts(position, 10, seed=1, time_limit=0.01)
     assert caught.value.layouts == []
+
+
+def test_layouts_still_possible_are_exactly_those_the_new_position_allows():
+    from cspmines.engine.sampling import layouts_still_possible
+
+    from bruteforce import mine_layouts
+    from randompositions import positions_with_total
+
+    checked = 0
+    for position, layouts in positions_with_total(60, 31, max_covered=10, accept=lambda p: _draws(p)):
+        truth = layouts[0]
+        safe = [c for c in position.covered_cells if c not in truth]
+        if not safe:
+            continue
+        cell = safe[0]
+        grid = position.grid.copy()
+        grid.flat[cell] = sum(1 for n in position.neighbours(cell) if n in truth)  # it shows its clue
+        after = Position(grid, mines=position.mines)
+        allowed = {frozenset(layout) | frozenset(after.known_mine_cells) for layout in mine_layouts(after)}
+        kept = layouts_still_possible(after, layouts)
+        assert kept and all(layout in allowed for layout in kept)
+        assert all(layout in kept for layout in layouts if layout in allowed)
+        checked += 1
+    assert checked > 30
+
+
+def _draws(position):
+    try:
+        return sample_layouts(position, 40, seed=1)
+    except (ValueError, InconsistentPositionError):
+        return None

@@ -45,7 +45,7 @@ from .components import split_components
 from .constraints import ConstraintSystem, settle_forced
 from .solver import solve, total_or_density
 
-__all__ = ["sample_layouts"]
+__all__ = ["layouts_still_possible", "sample_layouts"]
 
 
 def sample_layouts(
@@ -218,3 +218,36 @@ class _Draw:
             a, b = self.density.numerator, self.density.denominator
             mines.update(cell for cell in self.rest if rng.randrange(b) < a)
         return frozenset(mines)
+
+
+def layouts_still_possible(position: Position, layouts: list) -> list:
+    """The layouts (whole boards, as :func:`sample_layouts` draws them) that ``position`` still
+    allows: its opened cells no mine and each clue the mines around it, its flags and opened mines
+    mines, its total theirs. Layouts drawn uniformly for an earlier position of the same game and
+    kept this way are uniform for this one (rejection sampling): a player can keep them and draw
+    only the difference.
+
+    >>> board = Position.from_string("3x1x1\\n...")
+    >>> layouts = [frozenset({0}), frozenset({1}), frozenset({2})]
+    >>> layouts_still_possible(Position.from_string("3x1x1\\n1.."), layouts)   # (0,0) shows 1: the mine is at 1
+    [frozenset({1})]
+    """
+    import numpy as np
+
+    from .constraints import neighbour_sum
+
+    if not layouts:
+        return []
+    grid = position.grid.ravel()
+    mines = np.zeros((len(layouts), position.size), dtype=bool)
+    for i, layout in enumerate(layouts):
+        mines[i, list(layout)] = True
+    known = (grid == -2) | (grid == -3)  # flags and opened mines
+    opened = (grid >= 0) | (grid == -4)  # clues and withheld clues
+    clues = np.flatnonzero(grid >= 0)
+    around = neighbour_sum(mines.reshape(len(layouts), position.height, position.width)).reshape(len(layouts), -1)
+    fits = ~mines[:, opened].any(axis=1) & mines[:, known].all(axis=1)
+    fits &= (around[:, clues] == grid[clues]).all(axis=1)
+    if position.mines is not None:
+        fits &= mines.sum(axis=1) == position.mines
+    return [layout for layout, keep in zip(layouts, fits) if keep]

@@ -18,7 +18,7 @@ False
 >>> ExactOptions.parse("lookahed=3")
 Traceback (most recent call last):
 ...
-cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, corners, cost_budget, cost_power, cost_search, dominance, endgame, fifty_fifty, first_corner, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, space
+cspmines.agents.exact.options.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, corners, cost_budget, cost_power, cost_search, dominance, endgame, fifty_fifty, first_corner, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, reuse, space
 >>> ExactOptions.parse("lookahead=abc")
 Traceback (most recent call last):
 ...
@@ -78,6 +78,7 @@ _RULES = {
     "dominance": ("bool", "true or false", None),
     "linked": ("bool", "true or false", None),
     "living": ("bool", "true or false", None),
+    "reuse": ("bool", "true or false", None),
     "hotspots": ("bool", "true or false", None),
     "backend": ("str", "a backend name", None),
     "objective": ("str", "one of auto, win, openings, mines", lambda v: v in OBJECTIVES),
@@ -174,6 +175,10 @@ class ExactOptions:
         reading each square's clue spread from this many layouts drawn
         uniformly from the position (with the agent's seed). 0: take the
         neighbours as independent instead (faster, a little weaker).
+    reuse : bool
+        Keep the layouts drawn for the last information move that the board still allows, and draw
+        only the rest of ``clue_samples`` (they stay uniform: rejection sampling). Faster; off by
+        default until paired play shows it level.
     cost_power : float
         That choice's weight on cost: information over expected safe squares
         to this power (1: bits per square; lower leans towards information).
@@ -201,6 +206,7 @@ class ExactOptions:
     dominance: bool = False
     linked: bool = False
     living: bool = True
+    reuse: bool = False
     off_front: int = 0
     space: int = 0
     hotspots: bool = False
