@@ -198,10 +198,10 @@ def test_a_game_that_never_started_is_refused():
 def test_first_click_rules():
     from cspmines.replays.reader import first_click_rule
 
-    assert first_click_rule("Arbiter", 0, 3, False) == FirstClickRule.SAFE
-    assert first_click_rule("Metasweeper", 4, 0, False) == FirstClickRule.OPENING
-    assert first_click_rule("Metasweeper", 4, 2, False) == FirstClickRule.SAFE  # an opening rule would have shown 0
-    assert first_click_rule("Viennasweeper", 0, None, True) == FirstClickRule.ANY
+    assert first_click_rule(0, 3, False) == FirstClickRule.SAFE  # Arbiter, Viennasweeper, Minesweeper X: never a mine
+    assert first_click_rule(4, 0, False) == FirstClickRule.OPENING  # Metasweeper's Win7 mode
+    assert first_click_rule(4, 2, False) == FirstClickRule.SAFE  # an opening rule would have shown 0
+    assert first_click_rule(0, None, True) == FirstClickRule.ANY
     replay = Replay.from_moves([[0, 1], [0, 0]], [("open", 0, 1)], first_click=FirstClickRule.ANY)
     assert analyse_replay(replay).clicks[0].chance == Fraction(1, 4) and replay.outcome == Outcome.LOST
 

@@ -9,7 +9,7 @@ Limit(time=2.5, nodes=None, max_chain=None)
 >>> Limit(time=0)
 Traceback (most recent call last):
 ...
-ValueError: time_limit must be above 0 seconds, got 0
+ValueError: time_limit must be a number of seconds above 0, got 0
 >>> Density("0.2").value, Density(0.2).value   # a float is read by its decimal text
 (Fraction(1, 5), Fraction(1, 5))
 """
@@ -35,12 +35,12 @@ class Limit:
     max_chain: int | None = None
 
     def __post_init__(self):
+        # the one check of a budget: solve() makes a Limit of its separate arguments too
         if self.time is not None and (isinstance(self.time, bool) or not isinstance(self.time, Real) or not self.time > 0):
-            raise ValueError(f"time_limit must be above 0 seconds, got {self.time!r}")
-        if self.nodes is not None and not (is_whole(self.nodes) and self.nodes >= 1):
-            raise ValueError(f"node_limit must be a whole number of at least 1, got {self.nodes!r}")
-        if self.max_chain is not None and not (is_whole(self.max_chain) and self.max_chain >= 1):
-            raise ValueError(f"max_chain must be a whole number of at least 1, got {self.max_chain!r}")
+            raise ValueError(f"time_limit must be a number of seconds above 0, got {self.time!r}")
+        for name, value in (("node_limit", self.nodes), ("max_chain", self.max_chain)):
+            if value is not None and not (is_whole(value) and value >= 1):
+                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
     @property
     def limited(self) -> bool:

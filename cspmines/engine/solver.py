@@ -105,15 +105,16 @@ def solve(
     """
     if not isinstance(position, Position):
         raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
-    if limit is not None:
-        if not isinstance(limit, Limit):
-            raise TypeError(f"limit must be a cspmines.Limit, got {type(limit).__name__}")
-        if (time_limit, node_limit, max_chain) != (None, None, None):
-            raise ValueError("give the limits as limit=Limit(...) or as time_limit=, node_limit=, max_chain=, not both")
-        time_limit, node_limit, max_chain = limit.time, limit.nodes, limit.max_chain
+    if limit is None:
+        limit = Limit(time_limit, node_limit, max_chain)  # checks each limit
+    elif not isinstance(limit, Limit):
+        raise TypeError(f"limit must be a cspmines.Limit, got {type(limit).__name__}")
+    elif (time_limit, node_limit, max_chain) != (None, None, None):
+        raise ValueError("give the limits as limit=Limit(...) or as time_limit=, node_limit=, max_chain=, not both")
+    time_limit, node_limit, max_chain = limit.time, limit.nodes, limit.max_chain
     if isinstance(density, Density):
         density = density.value
-    _check_options(mines=mines, density=density, time_limit=time_limit, node_limit=node_limit, max_chain=max_chain)
+    _check_options(mines=mines, density=density)
     mines, density = total_or_density(position, mines, density)
     engine = get_backend(backend)
     counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit)
@@ -279,14 +280,15 @@ def _report_cut(component: Component) -> ComponentReport:
     )
 
 
-def _check_options(*, mines, density, time_limit, node_limit, max_chain) -> None:
-    """Refuse options that are no total, no budget or no density, and a total beside a density, by name.
+def _check_options(*, mines, density) -> None:
+    """Refuse a total or a density that is none, and a total beside a density, by name (the budget is
+    checked by :class:`~cspmines.engine.question.Limit`).
 
-    >>> _check_options(mines="1", density=None, time_limit=None, node_limit=None, max_chain=None)
+    >>> _check_options(mines="1", density=None)
     Traceback (most recent call last):
     ...
     ValueError: mines must be a whole number >= 0, got '1'
-    >>> _check_options(mines=5, density=0.2, time_limit=None, node_limit=None, max_chain=None)
+    >>> _check_options(mines=5, density=0.2)
     Traceback (most recent call last):
     ...
     ValueError: give the mine total or a density, not both (mines=5, density=0.2)
@@ -297,11 +299,6 @@ def _check_options(*, mines, density, time_limit, node_limit, max_chain) -> None
         raise ValueError(f"give the mine total or a density, not both (mines={mines}, density={density})")
     if density is not None and (isinstance(density, (bool, str)) or not isinstance(density, Real)):
         raise ValueError(f"density must be a number between 0 and 1, got {density!r}")
-    if time_limit is not None and (isinstance(time_limit, (bool, str)) or not isinstance(time_limit, Real) or not float(time_limit) > 0):
-        raise ValueError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
-    for name, value in (("node_limit", node_limit), ("max_chain", max_chain)):
-        if value is not None and not (is_whole(value) and value >= 1):
-            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
 
 def total_or_density(position: Position, mines: int | None, density) -> tuple[int | None, Fraction | None]:

@@ -40,7 +40,7 @@ from ..agents.advice import suggest
 from ..engine.analysis import Analysis
 from ..engine.constraints import ConstraintSystem, settle_forced
 from ..engine.solver import solve
-from ..position import WITHHELD, Position
+from ..position import FLAG, WITHHELD, Position
 from .reader import FirstClickRule, Replay, ReplayClick
 
 __all__ = ["ClickClass", "ClickAnalysis", "ReplayAnalysis", "analyse_replay"]
@@ -204,17 +204,18 @@ def _judge(click: ReplayClick, *, agent: bool, time_limit: float | None) -> Clic
 def _chance(analysis: Analysis, click: ReplayClick, time_limit: float | None) -> Fraction | float:
     """The chance that any cell the click opens is a mine."""
     unsure = [cell for cell in click.opens if analysis.probability(cell) != 0]
-    if len(unsure) <= 1 or not analysis.exact:
-        if not analysis.exact and len(unsure) > 1:  # an estimate: the cells as if independent
-            return 1 - _product(1 - float(analysis.probability(cell)) for cell in unsure)
-        return analysis.probability(unsure[0]) if unsure else Fraction(0)
-    # P(all safe) = layouts with every opened cell safe / all layouts: the cells as opened, clues unknown
-    grid = analysis.position.grid.copy()
-    grid.flat[unsure] = WITHHELD
-    opened = solve(Position(grid, mines=analysis.position.mines), time_limit=time_limit, explain=False)
-    if not opened.exact or opened.model_count is None or analysis.model_count is None:
-        return 1 - _product(1 - float(analysis.probability(cell)) for cell in unsure)
-    return 1 - Fraction(opened.model_count, analysis.model_count)
+    if not unsure:
+        return Fraction(0)
+    if len(unsure) == 1:
+        return analysis.probability(unsure[0])
+    if analysis.exact and analysis.model_count is not None:
+        # P(all safe) = layouts with every opened cell safe / all layouts: the cells as opened, clues unknown
+        grid = analysis.position.grid.copy()
+        grid.flat[unsure] = WITHHELD
+        opened = solve(Position(grid, mines=analysis.position.mines), time_limit=time_limit, explain=False)
+        if opened.exact and opened.model_count is not None:
+            return 1 - Fraction(opened.model_count, analysis.model_count)
+    return 1 - _product(1 - float(analysis.probability(cell)) for cell in unsure)  # an estimate: the cells as if independent
 
 
 def _agent_move(position: Position, analysis: Analysis) -> tuple[Action, Fraction]:
@@ -224,7 +225,7 @@ def _agent_move(position: Position, analysis: Analysis) -> tuple[Action, Fractio
     suggestion = suggest(position, "exact", seed=0, analysis=analysis)
     while suggestion.action.kind == "flag" and time.perf_counter() - started < 60:
         grid = position.grid.copy()
-        grid.flat[suggestion.action.cell] = -2  # FLAG: the agent's own proved mine
+        grid.flat[suggestion.action.cell] = FLAG  # the agent's own proved mine
         position = Position(grid, mines=position.mines)
         suggestion = suggest(position, "exact", seed=0)
     return suggestion.action, suggestion.mine_probability

@@ -212,7 +212,7 @@ class _Board:
         return True
 
 
-def first_click_rule(software: str, mode: int | None, first_seen_clue: int | None, first_hit_mine: bool) -> FirstClickRule:
+def first_click_rule(mode: int | None, first_seen_clue: int | None, first_hit_mine: bool) -> FirstClickRule:
     """The rule the recording program applied to the first click.
 
     Arbiter, Minesweeper X, Viennasweeper, Minesweeper Clone and Metasweeper's standard
@@ -220,9 +220,9 @@ def first_click_rule(software: str, mode: int | None, first_seen_clue: int | Non
     it an opening. A first click that set off a mine, or an opening rule whose first click
     showed a number, cannot have been played under that rule: the weaker one is taken.
 
-    >>> first_click_rule("Arbiter", 0, 2, False).value, first_click_rule("Metasweeper", 4, 0, False).value
+    >>> first_click_rule(0, 2, False).value, first_click_rule(4, 0, False).value   # Arbiter; Metasweeper's Win7 mode
     ('safe', 'opening')
-    >>> first_click_rule("Arbiter", 0, None, True).value
+    >>> first_click_rule(0, None, True).value
     'any'
     """
     if first_hit_mine:
@@ -257,8 +257,9 @@ def read_replay(path, *, data: bytes | None = None, format: str | None = None) -
         raise ReplayFormatError(f"{name}: not a replay file: the extension must be .avf, .rmv, .evf or .mvf")
     if data is None:
         try:
-            if Path(name).stat().st_size > MOST_BYTES:
-                raise ReplayFormatError(f"{name}: {Path(name).stat().st_size:,} bytes is too large for a replay")
+            size = Path(name).stat().st_size
+            if size > MOST_BYTES:  # before reading it: no replay is this large
+                raise ReplayFormatError(f"{name}: {size:,} bytes is too large for a replay")
             data = Path(name).read_bytes()
         except OSError as error:
             raise ReplayFormatError(f"{name}: cannot read it: {error.strerror or error}") from None
@@ -321,7 +322,7 @@ def _from_extract(raw: dict, name: str, kind: str) -> Replay:
     first = raw["clicks"][0]
     first_hit = first["level"] == 4
     shown = raw["clicks"][1]["seen"][first["row"]][first["col"]] if len(raw["clicks"]) > 1 else None
-    rule = first_click_rule(raw["software"], raw["mode"], int(shown) if shown and shown.isdigit() else None, first_hit)
+    rule = first_click_rule(raw["mode"], int(shown) if shown and shown.isdigit() else None, first_hit)
     return Replay(name, kind, width, height, mines, layout, tuple(clicks), outcome, rule, time=raw["time"],
                   bbbv=raw["bbbv"] or None, software=raw["software"], player=raw["player"], mode=raw["mode"])
 

@@ -97,8 +97,7 @@ def write_report(study: Study, records: list, folder, *, command: str = "") -> l
                 lines.append(f"| {x}{row['agent']} | {row['games']:,} | {row['difference']:+.4f} | {low:+.4f} .. {high:+.4f} | "
                              f"{row['better']:,} | {row['worse']:,} |")
         if figures and rows:
-            for path in _figures(suite, records, folder):
-                written.append(path)
+            written.extend(_figures(suite, records, folder, paired))
             lines += ["", f"![{suite.name}]({suite.slug}.svg)"]
         lines.append("")
     if not figures:
@@ -112,7 +111,7 @@ def _value(value: float, proportion: bool) -> str:
     return f"{value:.2%}" if proportion else f"{value:.4f}"
 
 
-def _figures(suite: StudySuite, records: list, folder: Path) -> list[Path]:
+def _figures(suite: StudySuite, records: list, folder: Path, paired: list) -> list[Path]:
     """The suite's figure as PNG and SVG: its measure (and paired differences, for a sweep) by point."""
     from ..present.plots import plot_summary, plot_sweep
 
@@ -124,7 +123,6 @@ def _figures(suite: StudySuite, records: list, folder: Path) -> list[Path]:
             plot_summary(summarize(games), path)
         else:
             rows = [{"x": x, **row} for x, _ in suite.points for row in summarize([r for r in games if r["x"] == x])]
-            _, paired = suite_rows(suite, records)
             plot_sweep(rows, path, x_label=X_LABELS[suite.sweep], paired=paired)
         paths.append(path)
     return paths
