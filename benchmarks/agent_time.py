@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/agent_time.py --games 500 --preset expert --preset intermediate --rounds 1 --against 289d0e1
 
-Plays the same ``--games`` classic games of each ``--preset`` (safe corner,
+Plays the same ``--games`` games (``--rules``, classic by default) of each ``--preset`` (safe corner,
 default ``exact`` agent, boards from ``--seed``) in a fresh process per
 round and prints the median and mean CPU milliseconds per game, each game's
 fastest round counting. With ``--against REV`` the revision is checked out
@@ -31,22 +31,22 @@ PLAYER = """
 import json, sys, time
 from cspmines.agents import make_agent
 from cspmines.games import Board, Game, play
-games, seed, preset = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+games, seed, preset, rules = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 rows = []
 for i in range(games):
     board = Board.random(preset, seed=seed + i, first_click="safe")
     started = time.process_time()
-    record = play(make_agent("exact"), Game(board, rules="classic"), seed=i)
+    record = play(make_agent("exact"), Game(board, rules=rules), seed=i)
     history = [[move.action.kind, move.action.cell] for move in record.history]
     rows.append((time.process_time() - started, record.status, history))
 print(json.dumps(rows))
 """
 
 
-def one_round(source: Path, games: int, seed: int, preset: str) -> list:
+def one_round(source: Path, games: int, seed: int, preset: str, rules: str) -> list:
     """[(CPU seconds, status, move history)] per game, the package imported from ``source``."""
     env = dict(os.environ, PYTHONPATH=str(source))
-    done = subprocess.run([sys.executable, "-c", PLAYER, str(games), str(seed), preset], env=env, cwd=tempfile.gettempdir(),
+    done = subprocess.run([sys.executable, "-c", PLAYER, str(games), str(seed), preset, rules], env=env, cwd=tempfile.gettempdir(),
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -58,6 +58,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=9000)
     parser.add_argument("--preset", action="append", help="a board preset or WxHxM (repeatable; default expert)")
     parser.add_argument("--against", help="a git revision to time beside this tree")
+    parser.add_argument("--rules", default="classic", choices=["classic", "minesearch", "score"])
     args = parser.parse_args(argv)
     presets = args.preset or ["expert"]
     with tempfile.TemporaryDirectory() as scratch:
@@ -70,11 +71,11 @@ def main(argv=None) -> int:
             rounds = {(name, preset): [] for preset in presets for name in sources}
             for _ in range(args.rounds):
                 for (name, preset), played in rounds.items():
-                    played.append(one_round(sources[name], args.games, args.seed, preset))
+                    played.append(one_round(sources[name], args.games, args.seed, preset, args.rules))
         finally:
             if args.against:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)], check=True)
-    print(f"{args.games} games a preset x {args.rounds} rounds, default exact agent, CPU ms per game (fastest round)")
+    print(f"{args.games} {args.rules} games a preset x {args.rounds} rounds, default exact agent, CPU ms per game (fastest round)")
     print(f"{'preset':>12} {'version':>12} {'median':>8} {'mean':>8} {'wins':>6}")
     results = {}
     for (name, preset), played in rounds.items():

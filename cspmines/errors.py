@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "CspminesError",
     "PositionFormatError",
@@ -105,8 +107,9 @@ class BudgetExceededError(CspminesError):
     (False, None, True)
     """
 
-    #: what was done by then, where that is worth keeping (:func:`cspmines.sample_layouts`: the layouts drawn)
-    layouts: list | None = None
+    #: what was done by then, where that is worth keeping (:func:`cspmines.sample_layouts`: the layouts
+    #: drawn, as sets; :func:`cspmines.engine.sampling.sample_mines`: as rows of a boolean array)
+    layouts: Any = None
 
 
 class MissingTotalError(CspminesError, ValueError):

@@ -21,7 +21,7 @@ costs no count at all.
 >>> position = Position.from_string("4x2x2\\n1...\\n1...")
 >>> layouts = sample_layouts(position, 4, seed=1)
 >>> [sorted(layout) for layout in layouts]
-[[2, 5], [5, 7], [2, 5], [1, 7]]
+[[1, 2], [5, 7], [5, 7], [1, 7]]
 >>> all(len(layout & {1, 5}) == 1 for layout in layouts)   # the 1s see exactly one mine
 True
 """
@@ -33,19 +33,20 @@ import time
 from math import comb
 from numbers import Real
 
+import numpy as np
 from networkx.utils import create_py_random_state
 
 from ..errors import BudgetExceededError, InconsistentPositionError
 from ..position import Position
 from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
-from .backends.sampler import checked_pick, weighted_index
+from .backends.sampler import weighted_picks
 from .combine import convolve
 from .components import split_components
 from .constraints import ConstraintSystem, settle_forced
 from .solver import solve, total_or_density
 
-__all__ = ["layouts_still_possible", "sample_layouts"]
+__all__ = ["layouts_still_possible", "mine_rows", "sample_layouts", "sample_mines"]
 
 
 def sample_layouts(
@@ -80,13 +81,15 @@ def sample_layouts(
         Stop after this many seconds with a
         :class:`~cspmines.errors.BudgetExceededError` whose ``layouts``
         attribute holds the layouts drawn so far (the one count at the start
-        is bounded too; each draw after it is checked before it starts).
+        is bounded too; the layouts are drawn 256 at a time, the clock read
+        before each batch).
 
     Returns
     -------
     list of frozenset
         Each layout is the set of flat cells holding a mine: the covered
         cells drawn as mines and the known mines (flags, opened mines).
+        :func:`sample_mines` gives the same layouts as one boolean array.
 
     Raises
     ------
@@ -100,8 +103,8 @@ def sample_layouts(
     Examples
     --------
     >>> from cspmines import Position
-    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 3, seed=7)
-    [frozenset({2}), frozenset({0}), frozenset({0})]
+    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 3, seed=8)
+    [frozenset({2}), frozenset({0}), frozenset({2})]
     >>> sample_layouts(Position.from_string("3x1x1\\n.1."), -1)
     Traceback (most recent call last):
     ...
@@ -111,17 +114,44 @@ def sample_layouts(
     ...
     cspmines.errors.BudgetExceededError: time limit of 0 s reached after 0 of 5 layouts
     """
+    try:
+        mine_rows = sample_mines(position, count, seed=seed, mines=mines, density=density, backend=backend,
+                                 time_limit=time_limit)
+    except BudgetExceededError as stopped:
+        stopped.layouts = _as_sets(stopped.layouts)
+        raise
+    return _as_sets(mine_rows)
+
+
+def sample_mines(
+    position: Position,
+    count: int,
+    *,
+    seed: int | random.Random | None = None,
+    mines: int | None = None,
+    density: Real | None = None,
+    backend: str = "auto",
+    time_limit: float | None = None,
+) -> np.ndarray:
+    """The layouts of :func:`sample_layouts` (the same ones for the same seed) as a boolean array:
+    a row a layout, a column a flat cell, True where the layout puts a mine.
+
+    >>> from cspmines import Position
+    >>> sample_mines(Position.from_string("3x1x1\\n.1."), 3, seed=8).astype(int).tolist()
+    [[0, 0, 1], [1, 0, 0], [0, 0, 1]]
+    """
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
     if time_limit is not None and time_limit < 0:
         raise ValueError(f"time_limit must be >= 0, got {time_limit}")
-    rng = create_py_random_state(seed)
+    generator = np.random.default_rng(create_py_random_state(seed).getrandbits(128))
     started = time.perf_counter()
-    layouts: list[frozenset] = []
+    batches: list[np.ndarray] = []
+    drawn = 0
 
     def out_of_time() -> BudgetExceededError:
-        error = BudgetExceededError(f"time limit of {time_limit} s reached after {len(layouts)} of {count} layouts")
-        error.layouts = layouts  # what was drawn is still a fair sample
+        error = BudgetExceededError(f"time limit of {time_limit} s reached after {drawn} of {count} layouts")
+        error.layouts = _stacked(batches, position.size)  # what was drawn is still a fair sample
         return error
 
     if time_limit == 0:
@@ -130,11 +160,26 @@ def sample_layouts(
         draw = _Draw(position, mines=mines, density=density, backend=backend, time_limit=time_limit)
     except BudgetExceededError:
         raise out_of_time() from None
-    while len(layouts) < count:
+    while drawn < count:
         if time_limit is not None and time.perf_counter() - started >= time_limit:
             raise out_of_time()
-        layouts.append(draw.one(rng))
-    return layouts
+        batches.append(draw.many(min(_BATCH, count - drawn), generator))
+        drawn += len(batches[-1])
+    return _stacked(batches, position.size)
+
+
+_BATCH = 256  # layouts drawn together: the walk's lookups are shared within a batch
+
+
+def _stacked(batches: list, size: int) -> np.ndarray:
+    return np.concatenate(batches) if batches else np.zeros((0, size), dtype=bool)
+
+
+def _as_sets(mine_rows: np.ndarray) -> list[frozenset]:
+    rows, cells = np.nonzero(mine_rows)
+    ends = np.searchsorted(rows, np.arange(1, len(mine_rows) + 1)).tolist()
+    flat = cells.tolist()
+    return [frozenset(flat[start:end]) for start, end in zip([0] + ends[:-1], ends)]
 
 
 class _Draw:
@@ -150,8 +195,9 @@ class _Draw:
         components = split_components(system)
         self.samplers = [counter.sampler(component, budget=budget) for component in components]
         self.sizes = [component.n_cells for component in components]
-        self.rest = system.unconstrained_cells
-        self.known = frozenset(position.known_mine_cells) | settled.mine_cells
+        self.size = position.size
+        self.rest = np.asarray(system.unconstrained_cells, dtype=np.intp)
+        self.known = np.asarray(sorted(frozenset(position.known_mine_cells) | settled.mine_cells), dtype=np.intp)
         self.density = density
         if density is not None:
             consistent = self._prepare_density()
@@ -195,53 +241,67 @@ class _Draw:
             later = self.after[i + 1]
             # this chain holds j mines in as many layouts as it has, times those of everything after it
             shares = [w * later[left - j] if 0 <= left - j < len(later) else 0 for j, w in enumerate(self.samplers[i].models)]
-            total = sum(shares)
-            if total <= 0:
-                raise ValueError(f"weights must be >= 0 with a positive sum, got {shares}")
-            known = self.shares[(i, left)] = shares, total
+            known = self.shares[(i, left)] = shares, sum(shares)
         return known
 
-    def one(self, rng) -> frozenset:
-        """One layout: each chain's mine number, its layout, then the rest."""
-        mines = set(self.known)
+    def many(self, count: int, generator: np.random.Generator) -> np.ndarray:
+        """``count`` layouts as rows of a boolean array: each chain's mine number, its layout, then the rest."""
+        out = np.zeros((count, self.size), dtype=bool)
+        out[:, self.known] = True
         if self.density is None:
-            left = self.mines_left
+            left = np.full(count, self.mines_left, dtype=np.int64)
             for i, sampler in enumerate(self.samplers):
-                shares, total = self._shares(i, left)
-                k = checked_pick(rng, shares, total)
-                mines.update(sampler.draw(k, rng))
-                left -= k
-            mines.update(rng.sample(self.rest, left))
+                taken = np.empty(count, dtype=np.int64)
+                for value in np.unique(left).tolist():
+                    rows = np.flatnonzero(left == value)
+                    shares, total = self._shares(i, value)
+                    taken[rows] = weighted_picks(generator, shares, total, len(rows))
+                self._fill(sampler, out, taken, generator)
+                left -= taken
+            if len(self.rest):  # each row's mines left go to the cells off the front uniformly
+                order = generator.permuted(np.tile(self.rest, (count, 1)), axis=1)
+                chosen = np.arange(len(self.rest)) < left[:, None]
+                out[np.nonzero(chosen)[0], order[chosen]] = True
         else:
             for sampler, weights in zip(self.samplers, self.weights):
-                mines.update(sampler.draw(weighted_index(rng, weights), rng))
+                self._fill(sampler, out, weighted_picks(generator, weights, sum(weights), count), generator)
             a, b = self.density.numerator, self.density.denominator
-            mines.update(cell for cell in self.rest if rng.randrange(b) < a)
-        return frozenset(mines)
+            out[:, self.rest] = _below(generator, b, (count, len(self.rest))) < a
+        return out
+
+    @staticmethod
+    def _fill(sampler, out: np.ndarray, taken: np.ndarray, generator: np.random.Generator) -> None:
+        """Each row's layout of one chain with the mine number ``taken`` gives it."""
+        for k in np.unique(taken).tolist():
+            sampler.fill(out, np.flatnonzero(taken == k), k, generator)
 
 
-def layouts_still_possible(position: Position, layouts: list) -> list:
+def _below(generator: np.random.Generator, bound: int, shape: tuple) -> np.ndarray:
+    """Integers drawn uniformly below ``bound``, exactly (Python's big integers past 63 bits)."""
+    if bound < 1 << 63:
+        return generator.integers(0, bound, size=shape, dtype=np.int64)
+    source = random.Random(int(generator.integers(1 << 63)))
+    return np.array([source.randrange(bound) for _ in range(int(np.prod(shape)))], dtype=object).reshape(shape)
+
+
+def layouts_still_possible(position: Position, layouts):
     """The layouts (whole boards, as :func:`sample_layouts` draws them) that ``position`` still
     allows: its opened cells no mine and each clue the mines around it, its flags and opened mines
     mines, its total theirs. Layouts drawn uniformly for an earlier position of the same game and
     kept this way are uniform for this one (rejection sampling): a player can keep them and draw
-    only the difference.
+    only the difference. Rows of :func:`sample_mines` are kept as rows of the same array.
 
     >>> board = Position.from_string("3x1x1\\n...")
     >>> layouts = [frozenset({0}), frozenset({1}), frozenset({2})]
     >>> layouts_still_possible(Position.from_string("3x1x1\\n1.."), layouts)   # (0,0) shows 1: the mine is at 1
     [frozenset({1})]
     """
-    import numpy as np
-
     from .constraints import neighbour_sum
 
-    if not layouts:
-        return []
+    if not len(layouts):
+        return layouts[:0]
     grid = position.grid.ravel()
-    mines = np.zeros((len(layouts), position.size), dtype=bool)
-    for i, layout in enumerate(layouts):
-        mines[i, list(layout)] = True
+    mines = mine_rows(layouts, position.size)
     known = (grid == -2) | (grid == -3)  # flags and opened mines
     opened = (grid >= 0) | (grid == -4)  # clues and withheld clues
     clues = np.flatnonzero(grid >= 0)
@@ -250,4 +310,21 @@ def layouts_still_possible(position: Position, layouts: list) -> list:
     fits &= (around[:, clues] == grid[clues]).all(axis=1)
     if position.mines is not None:
         fits &= mines.sum(axis=1) == position.mines
+    if isinstance(layouts, np.ndarray):
+        return layouts[fits]
     return [layout for layout, keep in zip(layouts, fits) if keep]
+
+
+def mine_rows(layouts, size: int) -> np.ndarray:
+    """Layouts as :func:`sample_mines` gives them (a boolean row each), from sets of mine cells
+    (an array of rows passes through).
+
+    >>> mine_rows([frozenset({0}), frozenset({1, 2})], 3).astype(int).tolist()
+    [[1, 0, 0], [0, 1, 1]]
+    """
+    if isinstance(layouts, np.ndarray):
+        return layouts
+    mines = np.zeros((len(layouts), size), dtype=bool)
+    for i, layout in enumerate(layouts):
+        mines[i, list(layout)] = True
+    return mines

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...engine.constraints import neighbour_sum
+from ...engine.sampling import mine_rows
 from ...position import COVERED, FLAG, MINE, Position
 from .endgame import MemoisedSearch, list_layouts, split_by_count
 
@@ -167,22 +168,21 @@ def clue_spreads(position: Position, layouts: list) -> dict:
 
 def _spread_table(position: Position, layouts: list, cells) -> np.ndarray:
     """The clue counts of :func:`clue_spreads` for ``cells``, one row each (one bincount for all)."""
-    mines = np.zeros((len(layouts), position.size), dtype=bool)
-    for i, layout in enumerate(layouts):
-        mines[i, list(layout)] = True
+    mines = mine_rows(layouts, position.size)
     clues = neighbour_sum(mines.reshape(len(layouts), position.height, position.width)).reshape(len(layouts), -1)
     safe = ~mines[:, cells]
     index = np.arange(len(cells)) * 9 + clues[:, cells]  # (cell's row, clue) as one number
     return np.bincount(index[safe], minlength=9 * len(cells)).reshape(len(cells), 9)
 
 
-def information_per_cost(analysis, cells, *, layouts: list | None = None, cost_power: float = 1.0) -> dict:
+def information_per_cost(analysis, cells, *, layouts=None, cost_power: float = 1.0) -> dict:
     """For each of ``cells``: the information its opening gives (the entropy, in bits, of what it
     will show: a mine, or each clue) over the expected safe squares it costs (minesearch's price)
     raised to ``cost_power``.
 
     The chance of a mine is the engine's exact one. The clue's spread, given the square is safe,
-    is read from ``layouts`` drawn from the position (:func:`~cspmines.engine.sampling.sample_layouts`),
+    is read from ``layouts`` drawn from the position (:func:`~cspmines.engine.sampling.sample_mines`' rows,
+    or :func:`~cspmines.engine.sampling.sample_layouts`' sets),
     which keeps the neighbours' dependence (a clue's mines are shared among its cells); without
     them the covered neighbours are taken as independent, each a mine with its exact probability.
     A square that is surely a mine tells nothing and costs nothing: it is left out. A
@@ -201,7 +201,7 @@ def information_per_cost(analysis, cells, *, layouts: list | None = None, cost_p
     cells = [cell for cell in cells if chance[cell] < 1.0]
     table = np.zeros((len(cells), 10))  # each cell's outcomes: clue 0..8 when safe, then a mine
     sampled = np.zeros(len(cells), dtype=bool)
-    if layouts:
+    if layouts is not None and len(layouts):
         counts = _spread_table(position, layouts, cells)
         totals = counts.sum(axis=1)
         sampled = totals > 0

@@ -43,7 +43,7 @@ import numpy as np
 
 from ...actions import Vocabulary
 from ...engine.memory import current_memory
-from ...engine.sampling import layouts_still_possible, sample_layouts
+from ...engine.sampling import layouts_still_possible, sample_mines
 from ...engine.solver import solve
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, Position
@@ -148,7 +148,7 @@ class ExactAgent(SeededAgent):
         self.search_failed_at: int | None = None  # layouts when the cost search last ran out of budget
         self.guesses = 0  # made this game (``first_corner`` and ``corners`` read it)
         self.deductions = SingleClueWatch()  # single clues' proofs, read only where the board changed
-        self.drawn: list = []  # the layouts of the last information move (kept with ``reuse``)
+        self.drawn: np.ndarray | None = None  # the layouts of the last information move, a row each (kept with ``reuse``)
 
     def _worth_searching(self, count: int | None) -> bool:
         """Whether the least-cost search may finish on ``count`` layouts: within ``cost_search``, and
@@ -332,10 +332,11 @@ class ExactAgent(SeededAgent):
         layouts = None
         if options.clue_samples:
             seed = int(self.rng.integers(2**63))
-            kept = layouts_still_possible(analysis.position, self.drawn)[: options.clue_samples] if options.reuse else []
-            fresh = options.clue_samples - len(kept)
-            layouts = kept + (sample_layouts(analysis.position, fresh, seed=seed, backend=options.backend) if fresh else [])
-            self.drawn = layouts
+            reusing = options.reuse and self.drawn is not None
+            kept = layouts_still_possible(analysis.position, self.drawn)[: options.clue_samples] if reusing else None
+            fresh = options.clue_samples - (0 if kept is None else len(kept))
+            layouts = sample_mines(analysis.position, fresh, seed=seed, backend=options.backend)
+            self.drawn = layouts = layouts if kept is None else np.concatenate([kept, layouts])
         cells = [c for c in position.covered_cells if c not in self.mines]
         ratios = information_per_cost(analysis, cells, layouts=layouts, cost_power=options.cost_power)
         return max(ratios, key=lambda c: (ratios[c], -c)), Reason.INFORMATION
