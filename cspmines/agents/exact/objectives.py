@@ -105,19 +105,22 @@ class _CostSearch(MemoisedSearch):
         choice, best = None, math.inf
         total = members.bit_count()
         moves, live = self.moves(members, self.cells if cells is None else cells)
+        memo, value_of = self.memo, self.value
         for price, cell, (_cell, mines, by_clue) in moves:
             if price >= best:
                 break  # the rest cost at least this much before anything they lead to
             value = price
             mined = members & mines
-            if mined:
-                value += mined.bit_count() / total * self.value(mined, live)
+            if mined:  # (one layout left is done: worth 0 more; a state met before is in the memo)
+                known = 0.0 if mined & (mined - 1) == 0 else memo.get(mined)
+                value += mined.bit_count() / total * (value_of(mined, live) if known is None else known)
             for mask in by_clue:
                 if value >= best:
                     break
                 group = members & mask
                 if group:
-                    value += group.bit_count() / total * self.value(group, live)
+                    known = 0.0 if group & (group - 1) == 0 else memo.get(group)
+                    value += group.bit_count() / total * (value_of(group, live) if known is None else known)
             if value < best:
                 choice, best = cell, value
         return choice, (0.0 if choice is None else best)
