@@ -74,10 +74,13 @@ class Memory:
     look-ahead's positions on an expert board with room to spare.
     """
 
-    def __init__(self, *, counts: int = 2048, splits: int = 512, orders: int = 1024, foreseen: int = 64):
+    def __init__(self, *, counts: int = 2048, splits: int = 512, orders: int = 1024, foreseen: int = 64, sweeps: int = 64):
         self.counts = Recent(counts)
         self.splits = Recent(splits)
         self.orders = Recent(orders)
+        # the counting programme's kept forward passes by shape, for drawing layouts: a minesearch
+        # player draws from every position of its game, and successive positions share most chains
+        self.sweeps = Recent(sweeps)
         # what a full solve keeps for one more clue (cspmines.engine.reveal), by analysis, for as long
         # as the analysis lives: the incremental state is the engine's, not hung on the analysis
         self.kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -98,6 +101,7 @@ class Memory:
         self.counts.clear()
         self.splits.clear()
         self.orders.clear()
+        self.sweeps.clear()
         self.kept.clear()
         self.foreseen.clear()
 

@@ -43,7 +43,7 @@ from .backends.dynamic import DynamicProgrammingBackend
 from .backends.sampler import weighted_picks
 from .combine import convolve
 from .components import split_components
-from .constraints import ConstraintSystem, settle_forced
+from .constraints import settle_position
 from .solver import solve, total_or_density
 
 __all__ = ["layouts_still_possible", "mine_rows", "sample_layouts", "sample_mines"]
@@ -188,7 +188,7 @@ class _Draw:
 
     def __init__(self, position: Position, *, mines, density, backend, time_limit):
         mines, density = total_or_density(position, mines, density)
-        settled = settle_forced(ConstraintSystem.from_position(position, mines=mines))
+        settled = settle_position(position, mines=mines)
         system = settled.system
         budget = Budget(time_limit=time_limit) if time_limit is not None else None
         counter = DynamicProgrammingBackend()

@@ -28,7 +28,7 @@ from .backends import Budget, ComponentCount, get_backend
 from .bounded import bound_components
 from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
-from .constraints import ConstraintSystem, Settled, mines_word, settle_forced
+from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import count_smallest_first
 from .memory import current_memory
 from .prover import find_certain, satisfiable
@@ -76,7 +76,7 @@ def solve(
         exact; every other probability is listed in ``inexact_cells``.
     settle : bool, keyword-only
         Before splitting into chains, take out the cells that single clues
-        force, repeatedly (:func:`~cspmines.engine.constraints.settle_forced`): a
+        force, repeatedly (:func:`~cspmines.engine.constraints.settle_position`): a
         forced cell carries no influence, and positions from real play are
         full of them. The answer is the same either way; the components are
         then the chains of the undecided cells. False keeps every clue's
@@ -119,31 +119,32 @@ def solve(
     engine = get_backend(backend)
     counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit)
 
-    given = ConstraintSystem.from_position(position, mines=mines)
-    settled = settle_forced(given) if settle else Settled.unchanged(given)
+    settled = settle_position(position, mines=mines) if settle else Settled.unchanged(ConstraintSystem.from_position(position, mines=mines))
     system = settled.system
+    given_mines_left = None if system.mines_left is None else system.mines_left + len(settled.mine_cells)  # before settling
     components = split_components(system)
     components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
     counts = count_smallest_first(engine, components, counting, cache=isinstance(backend, str) and not counting.limited)
     if any(count is None for count in counts):
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
-        partial = _partial_analysis(position, settled, given, components, counts, rest, density, deciding, backend, engine)
+        partial = _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, deciding, backend, engine)
         partial.mines = mines if mines is not None else partial.mines
         return partial
     combination = _combine(counts, components, rest, system.mines_left, density)
     if combination.model_count == 0:
         if not explain:
             raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-        if system is not given:  # explain on the clues as given: a settled conflict may rest on other clues
+        given = ConstraintSystem.from_position(position, mines=mines)
+        if system != given:  # explain on the clues as given: a settled conflict may rest on other clues
             components = split_components(given)
             counts = [engine.count(component) for component in components]
             rest = given.unconstrained_cells
         raise _explain_inconsistency(position, given, components, counts, rest, density)
     analysis = exact_analysis(
-        position, settled, given.mines_left, components, counts, rest, combination, density, backend, engine, cut_cells
+        position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells
     )
     if settle and not cut_cells and not counting.limited:  # what solve_revealed starts from (cspmines.engine.reveal)
-        current_memory().kept[analysis] = Kept(settled, given.mines_left, components, counts, rest, density, backend, engine)
+        current_memory().kept[analysis] = Kept(settled, given_mines_left, components, counts, rest, density, backend, engine)
     analysis.mines = mines if mines is not None else analysis.mines  # the total counted with, as asked
     return analysis
 
@@ -210,7 +211,7 @@ def exact_analysis(position, settled, given_mines_left, components, counts, rest
 _COUNTING_SHARE = 0.8
 
 
-def _partial_analysis(position, settled, given, components, counts, rest, density, budget, backend, engine) -> Analysis:
+def _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, budget, backend, engine) -> Analysis:
     """What can still be said when some component was not counted within the budget.
 
     Certain cells come from the SAT check (the mine total included) and are
@@ -262,7 +263,7 @@ def _partial_analysis(position, settled, given, components, counts, rest, densit
         ),
         backend=backend if isinstance(backend, str) else engine.name,
         inexact_cells=frozenset(inexact),
-        mines_left=given.mines_left,
+        mines_left=given_mines_left,
         density=density,
     )
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 import time
 
 from ..components import Component
+from ..memory import current_memory
 from .base import Budget, ComponentCount
 from .ordering import plan_steps
 from .sampler import LayoutSampler
@@ -75,8 +76,17 @@ class DynamicProgrammingBackend:
         )
 
     def sampler(self, component: Component, *, budget: Budget | None = None) -> LayoutSampler:
-        """A :class:`LayoutSampler` of ``component``: one forward pass, kept."""
-        return LayoutSampler(component, Sweep.forward(component, budget))
+        """A :class:`LayoutSampler` of ``component``: one forward pass, kept (in the engine's memory,
+        by the component's shape, for a later component of the same shape: without a budget only,
+        which must be spent as asked)."""
+        if budget is not None:
+            return LayoutSampler(component, Sweep.forward(component, budget))
+        recent = current_memory().sweeps
+        key = (component.structure, tuple(rule.mines for rule in component.rules))
+        sweep = recent.get(key)
+        if sweep is None:
+            sweep = recent.put(key, Sweep.forward(component, None))
+        return LayoutSampler(component, sweep)
 
 
 class Sweep:
@@ -86,10 +96,11 @@ class Sweep:
     ``final`` is the layer after the last step (the end is state 0).
     """
 
-    __slots__ = ("steps", "layers", "final_offset", "final", "bits")
+    __slots__ = ("steps", "layers", "final_offset", "final", "bits", "walks")
 
     def __init__(self, steps, layers, final_offset, final, bits):
         self.steps, self.layers, self.final_offset, self.final, self.bits = steps, layers, final_offset, final, bits
+        self.walks: dict = {}  # what a backward walk met, kept by the samplers that walk this pass
 
     @classmethod
     def forward(cls, component: Component, budget: Budget | None) -> Sweep:

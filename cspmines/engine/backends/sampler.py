@@ -69,7 +69,7 @@ class LayoutSampler:
         self._sweep = sweep
         total = sweep.final.get(0, 0)
         self.models = coefficients(sweep.final_offset, total, sweep.bits)
-        self._walk: dict = {}  # (step from the end, state, mines left) -> the step's moves and their ways
+        self._walk: dict = sweep.walks  # (step from the end, state, mines left) -> the step's moves and their ways
         self._cells = [np.asarray(component.boxes[step.box].cells, dtype=np.intp) for step in reversed(sweep.steps)]
 
     def draw(self, mines: int, rng: random.Random) -> list:
