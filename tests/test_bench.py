@@ -246,3 +246,14 @@ def test_summarize_counts_errors_apart():
     ]
     (row,) = summarize(records)
     assert (row["games"], row["errors"], row["win_rate"]) == (1, 1, 1.0)
+
+
+def test_the_wilson_interval_is_scipys():
+    from scipy.stats import binomtest
+
+    for trials in (1, 2, 3, 10, 37, 1000, 20000):
+        for successes in sorted({0, 1, trials // 3, trials // 2, trials - 1, trials}):
+            for confidence in (0.9, 0.95, 0.99):
+                expected = binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="wilson")
+                found = wilson_interval(successes, trials, confidence=confidence)
+                assert found == pytest.approx((expected.low, expected.high), abs=1e-12), (successes, trials, confidence)

@@ -19,17 +19,20 @@ __all__ = ["Paired", "paired_means", "paired_wins", "summarize", "wilson_interva
 
 
 def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (scipy's ``binomtest``).
+    """The Wilson score interval of a proportion (as scipy's ``binomtest(...).proportion_ci(method="wilson")``;
+    the closed form here spares a bench the second scipy.stats takes to import).
 
     >>> [round(x, 4) for x in wilson_interval(41, 100)]
     [0.3187, 0.508]
     """
-    from scipy.stats import binomtest
-
     if trials == 0:
         return (0.0, 1.0)
-    interval = binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="wilson")
-    return (float(interval.low), float(interval.high))
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    share, spread = successes / trials, z * z / trials
+    centre = (share + spread / 2) / (1 + spread)
+    half = z / (1 + spread) * math.sqrt(share * (1 - share) / trials + spread / (4 * trials))
+    # at none and at all the bound is exactly 0 or 1 (centre and half cancel; in floats, nearly)
+    return (0.0 if successes == 0 else centre - half, 1.0 if successes == trials else centre + half)
 
 
 def summarize(records: list) -> list[dict]:
