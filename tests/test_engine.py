@@ -176,3 +176,20 @@ def test_recent_chains_are_not_counted_again_and_never_skip_a_budget():
     assert all(a.stats is not b.stats for a, b in zip(solve(position, backend="dp").components, first.components))
     limited = solve(position, node_limit=5)  # a budget is spent as asked, whatever was counted before
     assert not limited.exact and limited.model_count is None
+
+
+def test_boxes_join_into_the_classes_networkx_finds():
+    import networkx as nx
+
+    from cspmines.engine.components import _joined
+
+    rng = np.random.default_rng(5)
+    for _ in range(500):
+        n = int(rng.integers(1, 40))
+        groups = [rng.choice(n, size=int(rng.integers(1, min(n, 5) + 1)), replace=False).tolist() for _ in range(int(rng.integers(0, 30)))]
+        reference = nx.utils.UnionFind(range(n))
+        for group in groups:
+            reference.union(*group)
+        found = _joined(n, groups)
+        assert sorted(map(sorted, reference.to_sets())) == sorted(found)
+        assert all(members == sorted(members) for members in found)
