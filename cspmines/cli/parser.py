@@ -9,6 +9,7 @@ import re
 import sys
 
 from .. import __version__
+from ..native import BUILD
 from ..actions import RULES
 from ..agents import agent_names
 from ..engine.backends import backend_names
@@ -227,7 +228,7 @@ examples:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="cspmines", description="Exact Minesweeper analysis: probabilities, agents, benchmarks.")
-    parser.add_argument("--version", action="version", version=f"cspmines {__version__}")
+    parser.add_argument("--version", action="version", version=f"cspmines {__version__} ({BUILD})")
     commands = parser.add_subparsers(dest="command", required=True)
     agents = ", ".join(agent_names())
     workers = os.cpu_count() or 1

@@ -1,0 +1,3 @@
+def cost_search(
+    entries: list, members: int, mine_price: float, safe_price: float, budget: int
+) -> tuple[int | None, float]: ...

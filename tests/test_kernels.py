@@ -1,0 +1,76 @@
+"""The compiled kernels against the Python they replace: the same answers, budget cut-offs included.
+
+Without a compiler the package runs its Python kernels and these tests say so by skipping; CI builds
+with one (``cspmines --version`` names the build), so there they run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from cspmines import native
+from cspmines.agents.exact.endgame import list_layouts
+from cspmines.agents.exact.objectives import MINES, OPENINGS, Prices, _CostSearch, search_cost
+
+from randompositions import random_position
+
+compiled = pytest.mark.skipif(native.kernels is None, reason="built without a C compiler: the Python kernels run")
+
+
+def searches(count: int, seed: int):
+    """(position, layouts) with 2 to 64 layouts, from random small positions."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        position = random_position(rng, max_covered=int(rng.integers(4, 16)))
+        if position.mines is None:
+            continue
+        try:
+            layouts = list_layouts(position, limit=64)
+        except Exception:
+            continue
+        if layouts and len(layouts) >= 2:
+            found += 1
+            yield position, layouts
+
+
+def python_search(position, layouts, prices, budget):
+    try:
+        return _CostSearch(position, layouts, prices, budget).best((1 << len(layouts)) - 1)
+    except TimeoutError:
+        return "timeout"
+
+
+def compiled_search(position, layouts, prices, budget):
+    search = _CostSearch(position, layouts, prices, budget)
+    try:
+        return native.kernels.cost_search(search.cells, (1 << len(layouts)) - 1, prices.mine, prices.safe, budget)
+    except TimeoutError:
+        return "timeout"
+
+
+@compiled
+@pytest.mark.parametrize("prices", [OPENINGS, MINES, Prices(mine=0.7, safe=0.3)])
+def test_the_compiled_cost_search_answers_as_the_python_one(prices):
+    outcomes = set()
+    for n, (position, layouts) in enumerate(searches(150, seed=7)):
+        for budget in (1, 5, 40, 20_000):
+            expected = python_search(position, layouts, prices, budget)
+            assert compiled_search(position, layouts, prices, budget) == expected, (position, len(layouts), budget)
+            outcomes.add("timeout" if expected == "timeout" else "answer")
+    assert outcomes == {"timeout", "answer"}  # both ways were taken
+
+
+def test_search_cost_gives_the_same_answer_either_way(monkeypatch):
+    answers = [search_cost(position, layouts, OPENINGS) for position, layouts in searches(40, seed=8)]
+    monkeypatch.setattr(native, "kernels", None)
+    assert [search_cost(position, layouts, OPENINGS) for position, layouts in searches(40, seed=8)] == answers
+
+
+def test_the_build_is_named_and_ci_builds_the_kernels():
+    assert native.BUILD == ("compiled kernels" if native.kernels is not None else "pure Python")
+    if os.environ.get("CI") and not os.environ.get("CSPMINES_PURE_PYTHON"):
+        assert native.kernels is not None, "CI has a C compiler: the kernels should have been built"
