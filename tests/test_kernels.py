@@ -74,3 +74,66 @@ def test_the_build_is_named_and_ci_builds_the_kernels():
     assert native.BUILD == ("compiled kernels" if native.kernels is not None else "pure Python")
     if os.environ.get("CI") and not os.environ.get("CSPMINES_PURE_PYTHON"):
         assert native.kernels is not None, "CI has a C compiler: the kernels should have been built"
+
+
+def python_win(position, layouts, budget, cells=None):
+    from cspmines.agents.exact.endgame import _Search
+
+    try:
+        return _Search(position, layouts, budget, cells=cells).best((1 << len(layouts)) - 1)
+    except TimeoutError:
+        return "timeout"
+
+
+def compiled_win(position, layouts, budget, cells=None):
+    from cspmines.agents.exact.endgame import _Search
+
+    try:
+        return native.kernels.win_search(_Search(position, layouts, budget, cells=cells).cells, len(layouts), budget)
+    except TimeoutError:
+        return "timeout"
+
+
+def many_layouts(count: int, seed: int):
+    """(position, layouts) with 2 to 300 layouts: past one 64-bit word, as the classic endgame meets."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        position = random_position(rng, max_covered=int(rng.integers(6, 20)))
+        if position.mines is None:
+            continue
+        try:
+            layouts = list_layouts(position, limit=300)
+        except Exception:
+            continue
+        if layouts and len(layouts) >= 2:
+            found += 1
+            yield position, layouts
+
+
+@compiled
+def test_the_compiled_endgame_search_answers_as_the_python_one():
+    outcomes, widest = set(), 0
+    for position, layouts in many_layouts(200, seed=9):
+        widest = max(widest, len(layouts))
+        for budget in (1, 3, 30, 200_000):
+            expected = python_win(position, layouts, budget)
+            assert compiled_win(position, layouts, budget) == expected, (position, len(layouts), budget)
+            outcomes.add("timeout" if expected == "timeout" else "answer")
+    assert outcomes == {"timeout", "answer"} and widest > 128  # both ways, and layouts over several words
+
+
+def test_the_endgame_and_pocket_moves_are_the_same_either_way(monkeypatch):
+    from cspmines import solve
+    from cspmines.agents.exact.endgame import best_move, pocket_move
+
+    positions = [position for position, _ in many_layouts(60, seed=10)]
+    analyses = [solve(position) for position in positions]
+
+    def answers():
+        return [best_move(p, limit=300) for p in positions], [pocket_move(a) for a in analyses]
+
+    found = answers()
+    monkeypatch.setattr(native, "kernels", None)
+    assert answers() == found
+    assert any(move is not None for move in found[1])  # some of them were pockets

@@ -9,11 +9,11 @@ import re
 import sys
 
 from .. import __version__
-from ..native import BUILD
 from ..actions import RULES
 from ..agents import agent_names
 from ..engine.backends import backend_names
 from ..games.board import FIRST_CLICKS, PRESETS
+from ..native import BUILD
 
 __all__ = ["build_parser"]
 

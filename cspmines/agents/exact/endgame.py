@@ -20,6 +20,7 @@ Opening a zero is treated as one clue (its cascade would only tell more).
 
 from __future__ import annotations
 
+from ... import native
 from ...engine.constraints import rules_from_position
 from ...errors import InconsistentPositionError
 from ...position import COVERED, Position
@@ -260,8 +261,12 @@ def search_layouts(position: Position, layouts: list, *, budget: int = 200_000, 
     n_layouts = len(layouts)
     if n_layouts < 2:
         return None
+    search = _Search(position, layouts, budget, cells=cells)
     try:
-        cell, value = _Search(position, layouts, budget, cells=cells).best((1 << n_layouts) - 1)
+        if native.kernels is not None:  # the same steps compiled: the same answer
+            cell, value = native.kernels.win_search(search.cells, n_layouts, budget)
+        else:
+            cell, value = search.best((1 << n_layouts) - 1)
     except TimeoutError:
         return None
     return None if cell is None else (cell, value)
