@@ -137,3 +137,50 @@ def test_the_endgame_and_pocket_moves_are_the_same_either_way(monkeypatch):
     monkeypatch.setattr(native, "kernels", None)
     assert answers() == found
     assert any(move is not None for move in found[1])  # some of them were pockets
+
+
+def counted_both_ways(component):
+    from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
+    from cspmines.engine.memory import Memory, using
+
+    with using(Memory()):
+        compiled = DynamicProgrammingBackend().count(component)
+    kernels, native.kernels = native.kernels, None
+    try:
+        with using(Memory()):
+            python = DynamicProgrammingBackend().count(component)
+    finally:
+        native.kernels = kernels
+    figures = lambda count: (count.models, count.tallies, count.stats["peak_states"], count.stats["states"])  # noqa: E731
+    return figures(compiled), figures(python)
+
+
+@compiled
+def test_the_compiled_passes_count_as_the_python_ones_on_wide_chains():
+    """Reference positions and raw (unsettled) fronts of random expert boards: chains of up to a hundred
+    cells and more, counts past 64 bits, keys past 64 bits, and some too wide for the kernel."""
+    from pathlib import Path
+
+    from cspmines import Position
+    from cspmines.engine.components import components_of
+    from cspmines.engine.constraints import neighbour_sum
+    from cspmines.position import COVERED
+
+    positions = [Position.from_file(path) for path in sorted((Path(__file__).parent / "data").glob("*.txt"))]
+    rng = np.random.default_rng(3)
+    for opened in (60, 90, 120, 150, 180, 220):  # expert boards with clues scattered: long raw fronts
+        mines = np.zeros(480, dtype=bool)
+        mines[rng.choice(480, size=99, replace=False)] = True
+        clues = neighbour_sum(mines.reshape(16, 30)).ravel()
+        grid = np.full(480, COVERED, dtype=np.int8)
+        shown = rng.choice(np.flatnonzero(~mines), size=opened, replace=False)
+        grid[shown] = clues[shown]
+        positions.append(Position(grid.reshape(16, 30), mines=99))
+    widest = past_64_bits = 0
+    for position in positions:
+        for component in components_of(position):
+            compiled, python = counted_both_ways(component)
+            assert compiled == python, (position, component.n_cells)
+            widest = max(widest, component.n_cells)
+            past_64_bits += max(compiled[0]) >= 1 << 64
+    assert widest > 100 and past_64_bits > 0

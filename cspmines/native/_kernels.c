@@ -490,11 +490,340 @@ done:
     return result;
 }
 
+/* ---- The counting programme's two passes over the front (the "dp" backend) ----
+ *
+ * The passes of cspmines.engine.backends.dynamic.Sweep on 128-bit integers: a state's key is the
+ * open rules' remaining needs, a digit each, and its weight a polynomial in the mine number, one
+ * 128-bit coefficient per mine number. The caller checks that no key and no count can pass 127
+ * bits (a component of n cells has at most 2**n layouts, tallies at most size * 2**n: chains of up
+ * to about 120 cells), and runs the Python passes otherwise; the answers are the same integers. */
+
+typedef __int128 wide;
+
+static inline uint64_t wide_hash(wide key) {
+    return mix((uint64_t)key ^ mix((uint64_t)((unsigned __int128)key >> 64)));
+}
+
+static int read_wide(PyObject *number, wide *out) {
+    /* a Python int of 0 <= value < 2**127 */
+    if (!PyLong_Check(number)) { PyErr_SetString(PyExc_TypeError, "an int was expected"); return -1; }
+    PyObject *mask = PyLong_FromUnsignedLongLong(0xFFFFFFFFFFFFFFFFULL), *shift = PyLong_FromLong(64);
+    PyObject *low = PyNumber_And(number, mask), *high = PyNumber_Rshift(number, shift);
+    int status = -1;
+    if (low && high) {
+        unsigned long long lo = PyLong_AsUnsignedLongLong(low), hi = PyLong_AsUnsignedLongLong(high);
+        if (!PyErr_Occurred() && hi < (1ULL << 63)) {
+            *out = (wide)(((unsigned __int128)hi << 64) | lo);
+            status = 0;
+        } else if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_OverflowError, "an int past 127 bits");
+        }
+    }
+    Py_XDECREF(low); Py_XDECREF(high); Py_DECREF(mask); Py_DECREF(shift);
+    return status;
+}
+
+static PyObject *from_wide(wide value) {
+    if (value >= INT64_MIN && value <= INT64_MAX) return PyLong_FromLongLong((long long)value);
+    unsigned __int128 bits = (unsigned __int128)value;
+    PyObject *high = PyLong_FromUnsignedLongLong((unsigned long long)(bits >> 64));
+    PyObject *low = PyLong_FromUnsignedLongLong((unsigned long long)bits);
+    PyObject *shift = PyLong_FromLong(64), *shifted = NULL, *out = NULL;
+    if (high && low && shift) shifted = PyNumber_Lshift(high, shift);
+    if (shifted) out = PyNumber_Or(shifted, low);
+    Py_XDECREF(high); Py_XDECREF(low); Py_XDECREF(shift); Py_XDECREF(shifted);
+    return out;
+}
+
+typedef struct {
+    int box, size, nrules;
+    wide opening, mask;
+    int digit;
+    int shifts[64], capacity[64];
+    wide weights[65];
+    wide *live; /* the states after this step that can reach the end, sorted; NULL: all */
+    Py_ssize_t nlive;
+} DpStep;
+
+typedef struct {
+    wide *keys; /* capacity; -1 empty */
+    int *index;
+    size_t capacity;
+} KeyMap;
+
+typedef struct {
+    wide *keys;   /* count */
+    wide *polys;  /* count x width */
+    size_t count, room;
+} Layer;
+
+static int keymap_init(KeyMap *map, size_t capacity) {
+    map->capacity = capacity;
+    map->keys = malloc(capacity * sizeof(wide));
+    map->index = malloc(capacity * sizeof(int));
+    if (!map->keys || !map->index) return -1;
+    memset(map->keys, 0xff, capacity * sizeof(wide)); /* every key -1 */
+    return 0;
+}
+
+static inline size_t keymap_slot(const KeyMap *map, wide key) {
+    size_t i = wide_hash(key) & (map->capacity - 1);
+    while (map->keys[i] != -1 && map->keys[i] != key) i = (i + 1) & (map->capacity - 1);
+    return i;
+}
+
+static int layer_add(Layer *layer, int width) {
+    if (layer->count == layer->room) {
+        size_t room = layer->room ? 2 * layer->room : 16;
+        wide *keys = realloc(layer->keys, room * sizeof(wide));
+        if (!keys) return -1;
+        layer->keys = keys;
+        wide *polys = realloc(layer->polys, room * width * sizeof(wide));
+        if (!polys) return -1;
+        layer->polys = polys;
+        layer->room = room;
+    }
+    memset(layer->polys + layer->count * width, 0, width * sizeof(wide));
+    return (int)layer->count++;
+}
+
+static inline void dp_range(const DpStep *step, wide key, int *lo, int *hi) {
+    int low = 0, high = step->size;
+    for (int r = 0; r < step->nrules; r++) {
+        int need = (int)((key >> step->shifts[r]) & step->digit);
+        if (need < high) high = need;
+        if (need - step->capacity[r] > low) low = need - step->capacity[r];
+    }
+    *lo = low;
+    *hi = high;
+}
+
+static int is_live(const DpStep *step, wide key) {
+    if (!step->live) return 1;
+    Py_ssize_t low = 0, high = step->nlive;
+    while (low < high) {
+        Py_ssize_t middle = (low + high) / 2;
+        if (step->live[middle] < key) low = middle + 1; else high = middle;
+    }
+    return low < step->nlive && step->live[low] == key;
+}
+
+static PyObject *coefficients_tuple(const wide *poly, int width) {
+    int last = width - 1;
+    while (last > 0 && poly[last] == 0) last--;
+    PyObject *out = PyTuple_New(last + 1);
+    if (!out) return NULL;
+    for (int k = 0; k <= last; k++) {
+        PyObject *number = from_wide(poly[k]);
+        if (!number) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, k, number);
+    }
+    return out;
+}
+
+static int read_steps(PyObject *steps_in, DpStep *steps, Py_ssize_t nsteps) {
+    for (Py_ssize_t i = 0; i < nsteps; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(steps_in, i), *rules, *weights, *live, *opening, *mask;
+        DpStep *step = &steps[i];
+        if (!PyArg_ParseTuple(item, "iiOOiOOO", &step->box, &step->size, &opening, &mask, &step->digit,
+                              &rules, &weights, &live))
+            return -1;
+        if (read_wide(opening, &step->opening) < 0 || read_wide(mask, &step->mask) < 0) return -1;
+        PyObject *rule_list = PySequence_Fast(rules, "rules must be a sequence");
+        if (!rule_list) return -1;
+        step->nrules = (int)PySequence_Fast_GET_SIZE(rule_list);
+        if (step->nrules > 64 || step->size > 64) {
+            Py_DECREF(rule_list);
+            PyErr_SetString(PyExc_ValueError, "a box wider than the kernel holds");
+            return -1;
+        }
+        for (int r = 0; r < step->nrules; r++) {
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(rule_list, r), "ii", &step->shifts[r], &step->capacity[r])) {
+                Py_DECREF(rule_list);
+                return -1;
+            }
+        }
+        Py_DECREF(rule_list);
+        PyObject *weight_list = PySequence_Fast(weights, "weights must be a sequence");
+        if (!weight_list) return -1;
+        for (int m = 0; m <= step->size; m++) {
+            if (read_wide(PySequence_Fast_GET_ITEM(weight_list, m), &step->weights[m]) < 0) {
+                Py_DECREF(weight_list);
+                return -1;
+            }
+        }
+        Py_DECREF(weight_list);
+        step->live = NULL;
+        if (live != Py_None) {
+            PyObject *live_list = PySequence_Fast(live, "live states must be a sequence");
+            if (!live_list) return -1;
+            step->nlive = PySequence_Fast_GET_SIZE(live_list);
+            step->live = malloc((step->nlive ? step->nlive : 1) * sizeof(wide));
+            if (!step->live) { Py_DECREF(live_list); PyErr_NoMemory(); return -1; }
+            for (Py_ssize_t j = 0; j < step->nlive; j++) {
+                if (read_wide(PySequence_Fast_GET_ITEM(live_list, j), &step->live[j]) < 0) {
+                    Py_DECREF(live_list);
+                    return -1;
+                }
+            }
+            Py_DECREF(live_list);
+        }
+    }
+    return 0;
+}
+
+/* count_passes(steps, n_boxes, n_cells) -> (models, tallies, peak states, states)
+ * steps: (box, size, opening, mask, digit, ((shift, capacity after), ...), weights, sorted live
+ * states after the step or None), as the Python passes use them. */
+static PyObject *count_passes(PyObject *self, PyObject *args) {
+    PyObject *steps_in;
+    int n_boxes, n_cells;
+    if (!PyArg_ParseTuple(args, "Oii", &steps_in, &n_boxes, &n_cells)) return NULL;
+    PyObject *sequence = PySequence_Fast(steps_in, "steps must be a sequence");
+    if (!sequence) return NULL;
+    Py_ssize_t nsteps = PySequence_Fast_GET_SIZE(sequence);
+    int width = n_cells + 1;
+    DpStep *steps = calloc(nsteps ? nsteps : 1, sizeof(DpStep));
+    Layer *layers = calloc(nsteps + 1, sizeof(Layer));
+    wide *tallies = calloc((size_t)(n_boxes ? n_boxes : 1) * width, sizeof(wide));
+    wide *marked = malloc(width * sizeof(wide));
+    KeyMap map = {0};
+    PyObject *result = NULL;
+    size_t peak = 0, states = 0;
+    if (!steps || !layers || !tallies || !marked) { PyErr_NoMemory(); goto done; }
+    if (read_steps(sequence, steps, nsteps) < 0) goto done;
+    /* forward: layers[i] is the layer before step i; layers[nsteps] the end */
+    if (layer_add(&layers[0], width) < 0) { PyErr_NoMemory(); goto done; }
+    layers[0].keys[0] = 0;
+    layers[0].polys[0] = 1;
+    for (Py_ssize_t i = 0; i < nsteps; i++) {
+        const DpStep *step = &steps[i];
+        Layer *now = &layers[i], *next = &layers[i + 1];
+        states += now->count;
+        if (now->count > peak) peak = now->count;
+        size_t capacity = 64;
+        while (capacity < 4 * now->count * (size_t)(step->size + 1)) capacity *= 2;
+        free(map.keys); free(map.index);
+        if (keymap_init(&map, capacity) < 0) { PyErr_NoMemory(); goto done; }
+        const DpStep *keep = (i + 1 < nsteps) ? &steps[i] : NULL; /* the live states after step i */
+        for (size_t j = 0; j < now->count; j++) {
+            wide key = now->keys[j] + step->opening;
+            int lo, hi;
+            dp_range(step, key, &lo, &hi);
+            for (int m = lo; m <= hi; m++) {
+                wide after = key - m * step->mask;
+                if (keep && !is_live(keep, after)) continue;
+                size_t slot = keymap_slot(&map, after);
+                int row;
+                if (map.keys[slot] == -1) {
+                    row = layer_add(next, width);
+                    if (row < 0) { PyErr_NoMemory(); goto done; }
+                    next->keys[row] = after;
+                    map.keys[slot] = after;
+                    map.index[slot] = row;
+                } else {
+                    row = map.index[slot];
+                }
+                const wide *from = now->polys + j * width;
+                wide *to = next->polys + (size_t)row * width;
+                wide w = step->weights[m];
+                for (int k = 0; k + m < width; k++) to[k + m] += from[k] * w;
+            }
+        }
+    }
+    /* backward: completions of each state, each box's tally from forward x backward */
+    Layer completions = {0}, before = {0};
+    {
+        const Layer *end = &layers[nsteps];
+        for (size_t j = 0; j < end->count; j++) {
+            if (end->keys[j] == 0) {
+                if (layer_add(&completions, width) < 0) { PyErr_NoMemory(); goto backward_done; }
+                completions.keys[0] = 0;
+                completions.polys[0] = 1;
+            }
+        }
+        for (Py_ssize_t i = nsteps - 1; i >= 0; i--) {
+            const DpStep *step = &steps[i];
+            const Layer *layer = &layers[i];
+            size_t capacity = 64;
+            while (capacity < 2 * completions.count + 2) capacity *= 2;
+            free(map.keys); free(map.index);
+            if (keymap_init(&map, capacity) < 0) { PyErr_NoMemory(); goto backward_done; }
+            for (size_t j = 0; j < completions.count; j++) {
+                size_t slot = keymap_slot(&map, completions.keys[j]);
+                map.keys[slot] = completions.keys[j];
+                map.index[slot] = (int)j;
+            }
+            before.count = 0;
+            wide *tally = tallies + (size_t)step->box * width;
+            for (size_t j = 0; j < layer->count; j++) {
+                wide opened = layer->keys[j] + step->opening;
+                int lo, hi, any = 0, row = -1;
+                dp_range(step, opened, &lo, &hi);
+                memset(marked, 0, width * sizeof(wide));
+                for (int m = lo; m <= hi; m++) {
+                    size_t slot = keymap_slot(&map, opened - m * step->mask);
+                    if (map.keys[slot] == -1) continue;
+                    const wide *rest = completions.polys + (size_t)map.index[slot] * width;
+                    wide w = step->weights[m];
+                    if (!any) {
+                        row = layer_add(&before, width);
+                        if (row < 0) { PyErr_NoMemory(); goto backward_done; }
+                        before.keys[row] = layer->keys[j];
+                        any = 1;
+                    }
+                    wide *ways = before.polys + (size_t)row * width;
+                    for (int k = 0; k + m < width; k++) {
+                        wide term = rest[k] * w;
+                        ways[k + m] += term;
+                        marked[k + m] += term * m;
+                    }
+                }
+                if (any) {
+                    const wide *poly = layer->polys + j * width;
+                    for (int a = 0; a < width; a++) {
+                        if (!poly[a]) continue;
+                        for (int b = 0; a + b < width; b++) tally[a + b] += poly[a] * marked[b];
+                    }
+                }
+            }
+            Layer swap = completions;
+            completions = before;
+            before = swap;
+        }
+        wide *models = calloc(width, sizeof(wide));
+        if (!models) { PyErr_NoMemory(); goto backward_done; }
+        for (size_t j = 0; j < completions.count; j++)
+            if (completions.keys[j] == 0) memcpy(models, completions.polys + j * width, width * sizeof(wide));
+        PyObject *models_tuple = coefficients_tuple(models, width);
+        free(models);
+        PyObject *tally_tuple = PyTuple_New(n_boxes);
+        if (!models_tuple || !tally_tuple) { Py_XDECREF(models_tuple); Py_XDECREF(tally_tuple); goto backward_done; }
+        for (int b = 0; b < n_boxes; b++) {
+            PyObject *one = coefficients_tuple(tallies + (size_t)b * width, width);
+            if (!one) { Py_DECREF(models_tuple); Py_DECREF(tally_tuple); goto backward_done; }
+            PyTuple_SET_ITEM(tally_tuple, b, one);
+        }
+        result = Py_BuildValue("(NNnn)", models_tuple, tally_tuple, (Py_ssize_t)peak, (Py_ssize_t)states);
+    }
+backward_done:
+    free(completions.keys); free(completions.polys); free(before.keys); free(before.polys);
+done:
+    if (steps) for (Py_ssize_t i = 0; i < nsteps; i++) free(steps[i].live);
+    if (layers) for (Py_ssize_t i = 0; i <= nsteps; i++) { free(layers[i].keys); free(layers[i].polys); }
+    free(steps); free(layers); free(tallies); free(marked); free(map.keys); free(map.index);
+    Py_DECREF(sequence);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
      "The least-expected-cost search of cspmines.agents.exact.objectives over at most 64 layouts;\n"
      "entries are (cell, mine mask, safe masks by clue). TimeoutError past the budget of states."},
+    {"count_passes", count_passes, METH_VARARGS,
+     "count_passes(steps, n_boxes, n_cells) -> (models, tallies, peak states, states)\n\n"
+     "The dp backend's forward and backward passes on 128-bit integers (the caller checks the bounds)."},
     {"win_search", win_search, METH_VARARGS,
      "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
      "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"

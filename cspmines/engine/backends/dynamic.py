@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import time
 
+from ... import native
 from ..components import Component
 from ..memory import current_memory
 from .base import Budget, ComponentCount
@@ -61,6 +62,12 @@ class DynamicProgrammingBackend:
 
     def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
         started = time.perf_counter()
+        if budget is None or not budget.limited:
+            compiled = _compiled_count(component, budget)
+            if compiled is not None:
+                models, tallies, peak, states = compiled
+                stats = {"backend": self.name, "peak_states": peak, "states": states, "seconds": time.perf_counter() - started}
+                return ComponentCount(models=models, tallies=tallies, stats=stats)
         sweep = Sweep.forward(component, budget)
         tallies, completion_offset, total = sweep.backward(component.n_boxes, budget)
         bits = sweep.bits
@@ -87,6 +94,33 @@ class DynamicProgrammingBackend:
         if sweep is None:
             sweep = recent.put(key, Sweep.forward(component, None))
         return LayoutSampler(component, sweep)
+
+
+def _compiled_count(component: Component, budget: Budget | None):
+    """The two passes compiled (:mod:`cspmines.native`), where every key and count fits in 127 bits:
+    (models, tallies, peak states, states), the same as the Python passes give; None otherwise.
+    Only for an unlimited budget (the compiled passes cannot stop half way); it is charged the
+    states both passes visited, as the Python passes charge it."""
+    kernels = native.kernels
+    if kernels is None:
+        return None
+    n_cells = component.n_cells
+    largest_box = max(len(box.cells) for box in component.boxes)
+    if n_cells + largest_box.bit_length() + 1 > 127:  # a count could pass 127 bits
+        return None
+    _order, steps, live = plan_steps(component, budget=budget)
+    digit_bits = steps[0].digit.bit_length() if steps else 4
+    if max((shift for step in steps for shift, _ in step.rules), default=0) + digit_bits > 126:
+        return None  # a key could pass 127 bits
+    plan = [
+        (step.box, step.size, step.opening, step.mask, step.digit, step.rules, step.weights,
+         sorted(live[i + 1]) if live is not None and i + 1 < len(steps) else None)
+        for i, step in enumerate(steps)
+    ]
+    models, tallies, peak, states = kernels.count_passes(plan, component.n_boxes, n_cells)
+    if budget is not None:
+        budget.spend(2 * states)
+    return models, tallies, max(peak, 1), states
 
 
 class Sweep:
