@@ -184,3 +184,26 @@ def test_the_compiled_passes_count_as_the_python_ones_on_wide_chains():
             widest = max(widest, component.n_cells)
             past_64_bits += max(compiled[0]) >= 1 << 64
     assert widest > 100 and past_64_bits > 0
+
+
+@compiled
+def test_the_compiled_greedy_order_is_the_python_one():
+    from pathlib import Path
+
+    from cspmines import Position
+    from cspmines.engine.backends.ordering import greedy_order
+    from cspmines.engine.components import components_of
+
+    chains = [c for path in sorted((Path(__file__).parent / "data").glob("*.txt")) for c in components_of(Position.from_file(path))]
+    rng = np.random.default_rng(12)
+    while len(chains) < 400:
+        chains.extend(components_of(random_position(rng, max_covered=20)))
+    starts = lambda chain: (None, 0, len(chain.boxes) - 1)  # noqa: E731
+    compiled_orders = [greedy_order(chain, start=start) for chain in chains for start in starts(chain)]
+    kernels, native.kernels = native.kernels, None
+    try:
+        python_orders = [greedy_order(chain, start=start) for chain in chains for start in starts(chain)]
+    finally:
+        native.kernels = kernels
+    assert compiled_orders == python_orders
+    assert max(len(order) for order in compiled_orders) > 100

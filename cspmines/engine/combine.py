@@ -127,10 +127,7 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
     for index, (count, sizes) in enumerate(zip(counts, box_sizes)):
         others = convolve(prefix[index], suffix[index + 1])
         # weight_of[k]: layouts of everything else when this component holds k mines
-        weight_of = [
-            sum(w * ways(mines_left - k - j) for j, w in enumerate(others) if w) if count.models[k] else 0
-            for k in range(len(count.models))
-        ]
+        weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
         probabilities = []
         for tally, size in zip(count.tallies, sizes):
             numerator = sum(t * weight_of[k] for k, t in enumerate(tally) if t)
@@ -142,6 +139,14 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
         numerator = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight)))
         rest_probability = Fraction(numerator, rest_size * total)
     return Combination(total, box_probabilities, rest_probability, _mine_range(counts))
+
+
+def _weight(others: list, window: list, top: int) -> int:
+    """sum over j of others[j] * window[top - j]: the layouts of everything else, when it holds j
+    mines and the rest the remaining ones (``window[t - low]`` = C(rest, t)), in one pass over
+    the j whose remainder lies in the window (the others are 0)."""
+    first, last = max(0, top - len(window) + 1), min(len(others) - 1, top)
+    return sum(others[j] * window[top - j] for j in range(first, last + 1))
 
 
 def combine_with_density(counts, box_sizes, *, rest_size: int, density: Fraction) -> Combination:

@@ -816,6 +816,177 @@ done:
     return result;
 }
 
+/* ---- The counting order: a greedy sweep that keeps few rules open ----
+ *
+ * cspmines.engine.backends.ordering.greedy_order: scores (opens - closes + detached, -closes,
+ * -touches, box) in a heap, a popped score that went stale pushed back fresh. Any correct heap pops
+ * the same sequence (equal entries are the same tuple), so the order is the Python one. */
+
+typedef struct { int key[4]; } Score; /* compared in order; key[3] is the box */
+
+typedef struct {
+    Score *items;
+    size_t count, room;
+} Heap;
+
+static inline int score_less(const Score *a, const Score *b) {
+    for (int i = 0; i < 4; i++)
+        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i];
+    return 0;
+}
+
+static int heap_push(Heap *heap, Score item) {
+    if (heap->count == heap->room) {
+        size_t room = heap->room ? 2 * heap->room : 64;
+        Score *items = realloc(heap->items, room * sizeof(Score));
+        if (!items) return -1;
+        heap->items = items;
+        heap->room = room;
+    }
+    size_t i = heap->count++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!score_less(&item, &heap->items[parent])) break;
+        heap->items[i] = heap->items[parent];
+        i = parent;
+    }
+    heap->items[i] = item;
+    return 0;
+}
+
+static Score heap_pop(Heap *heap) {
+    Score top = heap->items[0], last = heap->items[--heap->count];
+    size_t i = 0;
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= heap->count) break;
+        if (child + 1 < heap->count && score_less(&heap->items[child + 1], &heap->items[child])) child++;
+        if (!score_less(&heap->items[child], &last)) break;
+        heap->items[i] = heap->items[child];
+        i = child;
+    }
+    if (heap->count) heap->items[i] = last;
+    return top;
+}
+
+typedef struct {
+    int nboxes, nrules;
+    int **box_rules, *box_nrules;
+    int **rule_boxes, *rule_nboxes;
+    int *unplaced, *is_open;
+    int n_open;
+} Sweep;
+
+static Score sweep_score(const Sweep *g, int b) {
+    int closes = 0, opens = 0, touches = 0;
+    for (int k = 0; k < g->box_nrules[b]; k++) {
+        int r = g->box_rules[b][k];
+        if (g->unplaced[r] == 1) closes++;
+        else if (!g->is_open[r]) opens++;
+        if (g->is_open[r]) touches++;
+    }
+    int detached = (touches || !g->n_open) ? 0 : 1; /* jumping away from the front opens a second one */
+    Score score = {{opens - closes + detached, -closes, -touches, b}};
+    return score;
+}
+
+static int read_lists(PyObject *lists, int count, int ***out, int **sizes) {
+    *out = calloc(count ? count : 1, sizeof(int *));
+    *sizes = calloc(count ? count : 1, sizeof(int));
+    if (!*out || !*sizes) { PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < count; i++) {
+        PyObject *items = PySequence_Fast(PySequence_Fast_GET_ITEM(lists, i), "a list of ints was expected");
+        if (!items) return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+        (*out)[i] = malloc((n ? n : 1) * sizeof(int));
+        if (!(*out)[i]) { Py_DECREF(items); PyErr_NoMemory(); return -1; }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            (*out)[i][k] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(items, k));
+            if (PyErr_Occurred()) { Py_DECREF(items); return -1; }
+        }
+        (*sizes)[i] = (int)n;
+        Py_DECREF(items);
+    }
+    return 0;
+}
+
+static void free_lists(int **lists, int count) {
+    if (lists) for (int i = 0; i < count; i++) free(lists[i]);
+    free(lists);
+}
+
+/* greedy_order(box_rules, rule_boxes, start) -> [box, ...] */
+static PyObject *greedy_order(PyObject *self, PyObject *args) {
+    PyObject *box_rules_in, *rule_boxes_in, *start_in;
+    if (!PyArg_ParseTuple(args, "OOO", &box_rules_in, &rule_boxes_in, &start_in)) return NULL;
+    PyObject *box_rules = PySequence_Fast(box_rules_in, "box rules must be a sequence");
+    PyObject *rule_boxes = box_rules ? PySequence_Fast(rule_boxes_in, "rule boxes must be a sequence") : NULL;
+    Sweep g = {0};
+    Heap heap = {0};
+    int *placed = NULL, *seen = NULL, *touched = NULL;
+    PyObject *order = NULL, *result = NULL;
+    if (!rule_boxes) goto done;
+    g.nboxes = (int)PySequence_Fast_GET_SIZE(box_rules);
+    g.nrules = (int)PySequence_Fast_GET_SIZE(rule_boxes);
+    if (read_lists(box_rules, g.nboxes, &g.box_rules, &g.box_nrules) < 0) goto done;
+    if (read_lists(rule_boxes, g.nrules, &g.rule_boxes, &g.rule_nboxes) < 0) goto done;
+    g.unplaced = malloc((g.nrules ? g.nrules : 1) * sizeof(int));
+    g.is_open = calloc(g.nrules ? g.nrules : 1, sizeof(int));
+    placed = calloc(g.nboxes ? g.nboxes : 1, sizeof(int));
+    seen = calloc(g.nboxes ? g.nboxes : 1, sizeof(int));
+    touched = malloc((g.nboxes ? g.nboxes : 1) * sizeof(int));
+    order = PyList_New(0);
+    if (!g.unplaced || !g.is_open || !placed || !seen || !touched || !order) { PyErr_NoMemory(); goto done; }
+    for (int r = 0; r < g.nrules; r++) g.unplaced[r] = g.rule_nboxes[r];
+    for (int b = 0; b < g.nboxes; b++)
+        if (heap_push(&heap, sweep_score(&g, b)) < 0) { PyErr_NoMemory(); goto done; }
+    if (start_in != Py_None) {
+        int start = (int)PyLong_AsLong(start_in);
+        if (PyErr_Occurred()) goto done;
+        Score first = {{-1, 0, 0, start}}; /* ahead of every real score */
+        if (heap_push(&heap, first) < 0) { PyErr_NoMemory(); goto done; }
+    }
+    int stamp = 0;
+    while (heap.count) {
+        Score entry = heap_pop(&heap);
+        int b = entry.key[3];
+        if (placed[b]) continue;
+        Score current = sweep_score(&g, b);
+        if (memcmp(&current, &entry, sizeof(Score)) != 0 && entry.key[0] != -1) {
+            if (heap_push(&heap, current) < 0) { PyErr_NoMemory(); goto done; }
+            continue;
+        }
+        placed[b] = 1;
+        PyObject *number = PyLong_FromLong(b);
+        if (!number || PyList_Append(order, number) < 0) { Py_XDECREF(number); goto done; }
+        Py_DECREF(number);
+        int ntouched = 0;
+        stamp++;
+        for (int k = 0; k < g.box_nrules[b]; k++) {
+            int r = g.box_rules[b][k];
+            g.unplaced[r]--;
+            int now_open = g.unplaced[r] > 0;
+            g.n_open += now_open - g.is_open[r];
+            g.is_open[r] = now_open;
+            for (int j = 0; j < g.rule_nboxes[r]; j++) {
+                int other = g.rule_boxes[r][j];
+                if (seen[other] != stamp) { seen[other] = stamp; touched[ntouched++] = other; }
+            }
+        }
+        for (int j = 0; j < ntouched; j++)
+            if (!placed[touched[j]] && heap_push(&heap, sweep_score(&g, touched[j])) < 0) { PyErr_NoMemory(); goto done; }
+    }
+    result = order;
+    order = NULL;
+done:
+    free_lists(g.box_rules, g.nboxes); free(g.box_nrules);
+    free_lists(g.rule_boxes, g.nrules); free(g.rule_nboxes);
+    free(g.unplaced); free(g.is_open); free(placed); free(seen); free(touched); free(heap.items);
+    Py_XDECREF(order);
+    Py_XDECREF(box_rules); Py_XDECREF(rule_boxes);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
@@ -824,6 +995,9 @@ static PyMethodDef methods[] = {
     {"count_passes", count_passes, METH_VARARGS,
      "count_passes(steps, n_boxes, n_cells) -> (models, tallies, peak states, states)\n\n"
      "The dp backend's forward and backward passes on 128-bit integers (the caller checks the bounds)."},
+    {"greedy_order", greedy_order, METH_VARARGS,
+     "greedy_order(box_rules, rule_boxes, start) -> [box, ...]\n\n"
+     "The counting order of cspmines.engine.backends.ordering.greedy_order."},
     {"win_search", win_search, METH_VARARGS,
      "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
      "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"

@@ -24,6 +24,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from ... import native
 from ..components import Component
 from ..memory import current_memory
 from .base import Budget
@@ -158,6 +159,8 @@ def greedy_order(component: Component, *, start: int | None = None) -> list[int]
     boxes, rules = component.boxes, component.rules
     if len(boxes) <= 2:  # any order of two boxes opens and closes the same rules
         return list(range(len(boxes))) if start in (None, 0) else [start, 1 - start]
+    if native.kernels is not None:  # the same sweep compiled: the same order
+        return native.kernels.greedy_order([box.rules for box in boxes], [rule.boxes for rule in rules], start)
     unplaced_in_rule = [len(rule.boxes) for rule in rules]
     is_open = [False] * len(rules)
     n_open = 0
