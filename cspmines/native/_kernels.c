@@ -490,6 +490,177 @@ done:
     return result;
 }
 
+/* ---- The counting order: a greedy sweep that keeps few rules open ----
+ *
+ * cspmines.engine.backends.ordering.greedy_order: scores (opens - closes + detached, -closes,
+ * -touches, box) in a heap, a popped score that went stale pushed back fresh. Any correct heap pops
+ * the same sequence (equal entries are the same tuple), so the order is the Python one. */
+
+typedef struct { int key[4]; } Score; /* compared in order; key[3] is the box */
+
+typedef struct {
+    Score *items;
+    size_t count, room;
+} Heap;
+
+static inline int score_less(const Score *a, const Score *b) {
+    for (int i = 0; i < 4; i++)
+        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i];
+    return 0;
+}
+
+static int heap_push(Heap *heap, Score item) {
+    if (heap->count == heap->room) {
+        size_t room = heap->room ? 2 * heap->room : 64;
+        Score *items = realloc(heap->items, room * sizeof(Score));
+        if (!items) return -1;
+        heap->items = items;
+        heap->room = room;
+    }
+    size_t i = heap->count++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!score_less(&item, &heap->items[parent])) break;
+        heap->items[i] = heap->items[parent];
+        i = parent;
+    }
+    heap->items[i] = item;
+    return 0;
+}
+
+static Score heap_pop(Heap *heap) {
+    Score top = heap->items[0], last = heap->items[--heap->count];
+    size_t i = 0;
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= heap->count) break;
+        if (child + 1 < heap->count && score_less(&heap->items[child + 1], &heap->items[child])) child++;
+        if (!score_less(&heap->items[child], &last)) break;
+        heap->items[i] = heap->items[child];
+        i = child;
+    }
+    if (heap->count) heap->items[i] = last;
+    return top;
+}
+
+typedef struct {
+    int nboxes, nrules;
+    int **box_rules, *box_nrules;
+    int **rule_boxes, *rule_nboxes;
+    int *unplaced, *is_open;
+    int n_open;
+} Sweep;
+
+static Score sweep_score(const Sweep *g, int b) {
+    int closes = 0, opens = 0, touches = 0;
+    for (int k = 0; k < g->box_nrules[b]; k++) {
+        int r = g->box_rules[b][k];
+        if (g->unplaced[r] == 1) closes++;
+        else if (!g->is_open[r]) opens++;
+        if (g->is_open[r]) touches++;
+    }
+    int detached = (touches || !g->n_open) ? 0 : 1; /* jumping away from the front opens a second one */
+    Score score = {{opens - closes + detached, -closes, -touches, b}};
+    return score;
+}
+
+static int read_lists(PyObject *lists, int count, int ***out, int **sizes) {
+    *out = calloc(count ? count : 1, sizeof(int *));
+    *sizes = calloc(count ? count : 1, sizeof(int));
+    if (!*out || !*sizes) { PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < count; i++) {
+        PyObject *items = PySequence_Fast(PySequence_Fast_GET_ITEM(lists, i), "a list of ints was expected");
+        if (!items) return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+        (*out)[i] = malloc((n ? n : 1) * sizeof(int));
+        if (!(*out)[i]) { Py_DECREF(items); PyErr_NoMemory(); return -1; }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            (*out)[i][k] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(items, k));
+            if (PyErr_Occurred()) { Py_DECREF(items); return -1; }
+        }
+        (*sizes)[i] = (int)n;
+        Py_DECREF(items);
+    }
+    return 0;
+}
+
+static void free_lists(int **lists, int count) {
+    if (lists) for (int i = 0; i < count; i++) free(lists[i]);
+    free(lists);
+}
+
+/* greedy_order(box_rules, rule_boxes, start) -> [box, ...] */
+static PyObject *greedy_order(PyObject *self, PyObject *args) {
+    PyObject *box_rules_in, *rule_boxes_in, *start_in;
+    if (!PyArg_ParseTuple(args, "OOO", &box_rules_in, &rule_boxes_in, &start_in)) return NULL;
+    PyObject *box_rules = PySequence_Fast(box_rules_in, "box rules must be a sequence");
+    PyObject *rule_boxes = box_rules ? PySequence_Fast(rule_boxes_in, "rule boxes must be a sequence") : NULL;
+    Sweep g = {0};
+    Heap heap = {0};
+    int *placed = NULL, *seen = NULL, *touched = NULL;
+    PyObject *order = NULL, *result = NULL;
+    if (!rule_boxes) goto done;
+    g.nboxes = (int)PySequence_Fast_GET_SIZE(box_rules);
+    g.nrules = (int)PySequence_Fast_GET_SIZE(rule_boxes);
+    if (read_lists(box_rules, g.nboxes, &g.box_rules, &g.box_nrules) < 0) goto done;
+    if (read_lists(rule_boxes, g.nrules, &g.rule_boxes, &g.rule_nboxes) < 0) goto done;
+    g.unplaced = malloc((g.nrules ? g.nrules : 1) * sizeof(int));
+    g.is_open = calloc(g.nrules ? g.nrules : 1, sizeof(int));
+    placed = calloc(g.nboxes ? g.nboxes : 1, sizeof(int));
+    seen = calloc(g.nboxes ? g.nboxes : 1, sizeof(int));
+    touched = malloc((g.nboxes ? g.nboxes : 1) * sizeof(int));
+    order = PyList_New(0);
+    if (!g.unplaced || !g.is_open || !placed || !seen || !touched || !order) { PyErr_NoMemory(); goto done; }
+    for (int r = 0; r < g.nrules; r++) g.unplaced[r] = g.rule_nboxes[r];
+    for (int b = 0; b < g.nboxes; b++)
+        if (heap_push(&heap, sweep_score(&g, b)) < 0) { PyErr_NoMemory(); goto done; }
+    if (start_in != Py_None) {
+        int start = (int)PyLong_AsLong(start_in);
+        if (PyErr_Occurred()) goto done;
+        Score first = {{-1, 0, 0, start}}; /* ahead of every real score */
+        if (heap_push(&heap, first) < 0) { PyErr_NoMemory(); goto done; }
+    }
+    int stamp = 0;
+    while (heap.count) {
+        Score entry = heap_pop(&heap);
+        int b = entry.key[3];
+        if (placed[b]) continue;
+        Score current = sweep_score(&g, b);
+        if (memcmp(&current, &entry, sizeof(Score)) != 0 && entry.key[0] != -1) {
+            if (heap_push(&heap, current) < 0) { PyErr_NoMemory(); goto done; }
+            continue;
+        }
+        placed[b] = 1;
+        PyObject *number = PyLong_FromLong(b);
+        if (!number || PyList_Append(order, number) < 0) { Py_XDECREF(number); goto done; }
+        Py_DECREF(number);
+        int ntouched = 0;
+        stamp++;
+        for (int k = 0; k < g.box_nrules[b]; k++) {
+            int r = g.box_rules[b][k];
+            g.unplaced[r]--;
+            int now_open = g.unplaced[r] > 0;
+            g.n_open += now_open - g.is_open[r];
+            g.is_open[r] = now_open;
+            for (int j = 0; j < g.rule_nboxes[r]; j++) {
+                int other = g.rule_boxes[r][j];
+                if (seen[other] != stamp) { seen[other] = stamp; touched[ntouched++] = other; }
+            }
+        }
+        for (int j = 0; j < ntouched; j++)
+            if (!placed[touched[j]] && heap_push(&heap, sweep_score(&g, touched[j])) < 0) { PyErr_NoMemory(); goto done; }
+    }
+    result = order;
+    order = NULL;
+done:
+    free_lists(g.box_rules, g.nboxes); free(g.box_nrules);
+    free_lists(g.rule_boxes, g.nrules); free(g.rule_nboxes);
+    free(g.unplaced); free(g.is_open); free(placed); free(seen); free(touched); free(heap.items);
+    Py_XDECREF(order);
+    Py_XDECREF(box_rules); Py_XDECREF(rule_boxes);
+    return result;
+}
+
 /* ---- The counting programme's two passes over the front (the "dp" backend) ----
  *
  * The passes of cspmines.engine.backends.dynamic.Sweep on 128-bit integers: a state's key is the
@@ -675,6 +846,8 @@ static int read_steps(PyObject *steps_in, DpStep *steps, Py_ssize_t nsteps) {
 /* count_passes(steps, n_boxes, n_cells) -> (models, tallies, peak states, states)
  * steps: (box, size, opening, mask, digit, ((shift, capacity after), ...), weights, sorted live
  * states after the step or None), as the Python passes use them. */
+static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n_cells);
+
 static PyObject *count_passes(PyObject *self, PyObject *args) {
     PyObject *steps_in;
     int n_boxes, n_cells;
@@ -682,16 +855,26 @@ static PyObject *count_passes(PyObject *self, PyObject *args) {
     PyObject *sequence = PySequence_Fast(steps_in, "steps must be a sequence");
     if (!sequence) return NULL;
     Py_ssize_t nsteps = PySequence_Fast_GET_SIZE(sequence);
-    int width = n_cells + 1;
     DpStep *steps = calloc(nsteps ? nsteps : 1, sizeof(DpStep));
+    PyObject *result = NULL;
+    if (!steps) PyErr_NoMemory();
+    else if (read_steps(sequence, steps, nsteps) == 0) result = run_passes(steps, nsteps, n_boxes, n_cells);
+    if (steps) for (Py_ssize_t i = 0; i < nsteps; i++) free(steps[i].live);
+    free(steps);
+    Py_DECREF(sequence);
+    return result;
+}
+
+/* the two passes over prepared steps: (models, tallies, peak states, states) */
+static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n_cells) {
+    int width = n_cells + 1;
     Layer *layers = calloc(nsteps + 1, sizeof(Layer));
     wide *tallies = calloc((size_t)(n_boxes ? n_boxes : 1) * width, sizeof(wide));
     wide *marked = malloc(width * sizeof(wide));
     KeyMap map = {0};
     PyObject *result = NULL;
     size_t peak = 0, states = 0;
-    if (!steps || !layers || !tallies || !marked) { PyErr_NoMemory(); goto done; }
-    if (read_steps(sequence, steps, nsteps) < 0) goto done;
+    if (!layers || !tallies || !marked) { PyErr_NoMemory(); goto done; }
     /* forward: layers[i] is the layer before step i; layers[nsteps] the end */
     if (layer_add(&layers[0], width) < 0) { PyErr_NoMemory(); goto done; }
     layers[0].keys[0] = 0;
@@ -809,180 +992,105 @@ static PyObject *count_passes(PyObject *self, PyObject *args) {
 backward_done:
     free(completions.keys); free(completions.polys); free(before.keys); free(before.polys);
 done:
-    if (steps) for (Py_ssize_t i = 0; i < nsteps; i++) free(steps[i].live);
     if (layers) for (Py_ssize_t i = 0; i <= nsteps; i++) { free(layers[i].keys); free(layers[i].polys); }
-    free(steps); free(layers); free(tallies); free(marked); free(map.keys); free(map.index);
-    Py_DECREF(sequence);
+    free(layers); free(tallies); free(marked); free(map.keys); free(map.index);
     return result;
 }
 
-/* ---- The counting order: a greedy sweep that keeps few rules open ----
- *
- * cspmines.engine.backends.ordering.greedy_order: scores (opens - closes + detached, -closes,
- * -touches, box) in a heap, a popped score that went stale pushed back fresh. Any correct heap pops
- * the same sequence (equal entries are the same tuple), so the order is the Python one. */
-
-typedef struct { int key[4]; } Score; /* compared in order; key[3] is the box */
-
-typedef struct {
-    Score *items;
-    size_t count, room;
-} Heap;
-
-static inline int score_less(const Score *a, const Score *b) {
-    for (int i = 0; i < 4; i++)
-        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i];
+static int read_ints(PyObject *items, int *out, Py_ssize_t count) {
+    PyObject *list = PySequence_Fast(items, "a sequence of ints was expected");
+    if (!list) return -1;
+    if (PySequence_Fast_GET_SIZE(list) != count) {
+        Py_DECREF(list);
+        PyErr_SetString(PyExc_ValueError, "a sequence of the wrong length");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(list, i));
+        if (PyErr_Occurred()) { Py_DECREF(list); return -1; }
+    }
+    Py_DECREF(list);
     return 0;
 }
 
-static int heap_push(Heap *heap, Score item) {
-    if (heap->count == heap->room) {
-        size_t room = heap->room ? 2 * heap->room : 64;
-        Score *items = realloc(heap->items, room * sizeof(Score));
-        if (!items) return -1;
-        heap->items = items;
-        heap->room = room;
-    }
-    size_t i = heap->count++;
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!score_less(&item, &heap->items[parent])) break;
-        heap->items[i] = heap->items[parent];
-        i = parent;
-    }
-    heap->items[i] = item;
-    return 0;
-}
-
-static Score heap_pop(Heap *heap) {
-    Score top = heap->items[0], last = heap->items[--heap->count];
-    size_t i = 0;
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= heap->count) break;
-        if (child + 1 < heap->count && score_less(&heap->items[child + 1], &heap->items[child])) child++;
-        if (!score_less(&heap->items[child], &last)) break;
-        heap->items[i] = heap->items[child];
-        i = child;
-    }
-    if (heap->count) heap->items[i] = last;
-    return top;
-}
-
-typedef struct {
-    int nboxes, nrules;
-    int **box_rules, *box_nrules;
-    int **rule_boxes, *rule_nboxes;
-    int *unplaced, *is_open;
-    int n_open;
-} Sweep;
-
-static Score sweep_score(const Sweep *g, int b) {
-    int closes = 0, opens = 0, touches = 0;
-    for (int k = 0; k < g->box_nrules[b]; k++) {
-        int r = g->box_rules[b][k];
-        if (g->unplaced[r] == 1) closes++;
-        else if (!g->is_open[r]) opens++;
-        if (g->is_open[r]) touches++;
-    }
-    int detached = (touches || !g->n_open) ? 0 : 1; /* jumping away from the front opens a second one */
-    Score score = {{opens - closes + detached, -closes, -touches, b}};
-    return score;
-}
-
-static int read_lists(PyObject *lists, int count, int ***out, int **sizes) {
-    *out = calloc(count ? count : 1, sizeof(int *));
-    *sizes = calloc(count ? count : 1, sizeof(int));
-    if (!*out || !*sizes) { PyErr_NoMemory(); return -1; }
-    for (int i = 0; i < count; i++) {
-        PyObject *items = PySequence_Fast(PySequence_Fast_GET_ITEM(lists, i), "a list of ints was expected");
-        if (!items) return -1;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
-        (*out)[i] = malloc((n ? n : 1) * sizeof(int));
-        if (!(*out)[i]) { Py_DECREF(items); PyErr_NoMemory(); return -1; }
-        for (Py_ssize_t k = 0; k < n; k++) {
-            (*out)[i][k] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(items, k));
-            if (PyErr_Occurred()) { Py_DECREF(items); return -1; }
-        }
-        (*sizes)[i] = (int)n;
-        Py_DECREF(items);
-    }
-    return 0;
-}
-
-static void free_lists(int **lists, int count) {
-    if (lists) for (int i = 0; i < count; i++) free(lists[i]);
-    free(lists);
-}
-
-/* greedy_order(box_rules, rule_boxes, start) -> [box, ...] */
-static PyObject *greedy_order(PyObject *self, PyObject *args) {
-    PyObject *box_rules_in, *rule_boxes_in, *start_in;
-    if (!PyArg_ParseTuple(args, "OOO", &box_rules_in, &rule_boxes_in, &start_in)) return NULL;
+/* count_ordered(box_sizes, box_rules, rule_boxes, rule_mines, order, n_cells, digit_bits)
+ *   -> (models, tallies, peak states, states), or None when a key could pass 127 bits.
+ * cspmines.engine.backends.steps.plan_order's steps for the box order, then the two passes:
+ * each rule takes the lowest free digit when its first box is placed and frees it after its last. */
+static PyObject *count_ordered(PyObject *self, PyObject *args) {
+    PyObject *sizes_in, *box_rules_in, *rule_boxes_in, *mines_in, *order_in;
+    int n_cells, digit_bits;
+    if (!PyArg_ParseTuple(args, "OOOOOii", &sizes_in, &box_rules_in, &rule_boxes_in, &mines_in, &order_in, &n_cells,
+                          &digit_bits))
+        return NULL;
     PyObject *box_rules = PySequence_Fast(box_rules_in, "box rules must be a sequence");
     PyObject *rule_boxes = box_rules ? PySequence_Fast(rule_boxes_in, "rule boxes must be a sequence") : NULL;
-    Sweep g = {0};
-    Heap heap = {0};
-    int *placed = NULL, *seen = NULL, *touched = NULL;
-    PyObject *order = NULL, *result = NULL;
+    int nboxes = box_rules ? (int)PySequence_Fast_GET_SIZE(box_rules) : 0;
+    int nrules = rule_boxes ? (int)PySequence_Fast_GET_SIZE(rule_boxes) : 0;
+    int **rules_of = NULL, *nrules_of = NULL, **boxes_of = NULL, *nboxes_of = NULL;
+    int *sizes = NULL, *mines = NULL, *order = NULL, *capacity = NULL, *slot_of = NULL, *slot_free = NULL;
+    DpStep *steps = NULL;
+    PyObject *result = NULL;
     if (!rule_boxes) goto done;
-    g.nboxes = (int)PySequence_Fast_GET_SIZE(box_rules);
-    g.nrules = (int)PySequence_Fast_GET_SIZE(rule_boxes);
-    if (read_lists(box_rules, g.nboxes, &g.box_rules, &g.box_nrules) < 0) goto done;
-    if (read_lists(rule_boxes, g.nrules, &g.rule_boxes, &g.rule_nboxes) < 0) goto done;
-    g.unplaced = malloc((g.nrules ? g.nrules : 1) * sizeof(int));
-    g.is_open = calloc(g.nrules ? g.nrules : 1, sizeof(int));
-    placed = calloc(g.nboxes ? g.nboxes : 1, sizeof(int));
-    seen = calloc(g.nboxes ? g.nboxes : 1, sizeof(int));
-    touched = malloc((g.nboxes ? g.nboxes : 1) * sizeof(int));
-    order = PyList_New(0);
-    if (!g.unplaced || !g.is_open || !placed || !seen || !touched || !order) { PyErr_NoMemory(); goto done; }
-    for (int r = 0; r < g.nrules; r++) g.unplaced[r] = g.rule_nboxes[r];
-    for (int b = 0; b < g.nboxes; b++)
-        if (heap_push(&heap, sweep_score(&g, b)) < 0) { PyErr_NoMemory(); goto done; }
-    if (start_in != Py_None) {
-        int start = (int)PyLong_AsLong(start_in);
-        if (PyErr_Occurred()) goto done;
-        Score first = {{-1, 0, 0, start}}; /* ahead of every real score */
-        if (heap_push(&heap, first) < 0) { PyErr_NoMemory(); goto done; }
+    sizes = malloc((nboxes ? nboxes : 1) * sizeof(int));
+    order = malloc((nboxes ? nboxes : 1) * sizeof(int));
+    mines = malloc((nrules ? nrules : 1) * sizeof(int));
+    capacity = calloc(nrules ? nrules : 1, sizeof(int));
+    slot_of = malloc((nrules ? nrules : 1) * sizeof(int));
+    slot_free = calloc(nrules + 1, sizeof(int));
+    steps = calloc(nboxes ? nboxes : 1, sizeof(DpStep));
+    if (!sizes || !order || !mines || !capacity || !slot_of || !slot_free || !steps) { PyErr_NoMemory(); goto done; }
+    if (read_ints(sizes_in, sizes, nboxes) < 0 || read_ints(mines_in, mines, nrules) < 0 || read_ints(order_in, order, nboxes) < 0)
+        goto done;
+    if (read_lists(box_rules, nboxes, &rules_of, &nrules_of) < 0) goto done;
+    if (read_lists(rule_boxes, nrules, &boxes_of, &nboxes_of) < 0) goto done;
+    for (int r = 0; r < nrules; r++) {
+        slot_of[r] = -1;
+        for (int k = 0; k < nboxes_of[r]; k++) capacity[r] += sizes[boxes_of[r][k]];
     }
-    int stamp = 0;
-    while (heap.count) {
-        Score entry = heap_pop(&heap);
-        int b = entry.key[3];
-        if (placed[b]) continue;
-        Score current = sweep_score(&g, b);
-        if (memcmp(&current, &entry, sizeof(Score)) != 0 && entry.key[0] != -1) {
-            if (heap_push(&heap, current) < 0) { PyErr_NoMemory(); goto done; }
-            continue;
-        }
-        placed[b] = 1;
-        PyObject *number = PyLong_FromLong(b);
-        if (!number || PyList_Append(order, number) < 0) { Py_XDECREF(number); goto done; }
-        Py_DECREF(number);
-        int ntouched = 0;
-        stamp++;
-        for (int k = 0; k < g.box_nrules[b]; k++) {
-            int r = g.box_rules[b][k];
-            g.unplaced[r]--;
-            int now_open = g.unplaced[r] > 0;
-            g.n_open += now_open - g.is_open[r];
-            g.is_open[r] = now_open;
-            for (int j = 0; j < g.rule_nboxes[r]; j++) {
-                int other = g.rule_boxes[r][j];
-                if (seen[other] != stamp) { seen[other] = stamp; touched[ntouched++] = other; }
+    int next_slot = 0, free_count = 0;
+    for (int i = 0; i < nboxes; i++) {
+        int b = order[i];
+        DpStep *step = &steps[i];
+        step->box = b;
+        step->size = sizes[b];
+        step->digit = (1 << digit_bits) - 1;
+        step->nrules = nrules_of[b];
+        if (step->size > 64 || step->nrules > 64) { result = Py_None; Py_INCREF(result); goto done; }
+        for (int k = 0; k < nrules_of[b]; k++) {
+            int r = rules_of[b][k];
+            if (slot_of[r] < 0) {
+                if (free_count) { /* the lowest digit given back */
+                    int lowest = 0;
+                    while (!slot_free[lowest]) lowest++;
+                    slot_free[lowest] = 0;
+                    free_count--;
+                    slot_of[r] = lowest;
+                } else {
+                    slot_of[r] = next_slot++;
+                }
+                if (digit_bits * (slot_of[r] + 1) > 126) { result = Py_None; Py_INCREF(result); goto done; }
+                step->opening += (wide)mines[r] << (digit_bits * slot_of[r]);
             }
+            capacity[r] -= step->size;
+            step->mask |= (wide)1 << (digit_bits * slot_of[r]);
         }
-        for (int j = 0; j < ntouched; j++)
-            if (!placed[touched[j]] && heap_push(&heap, sweep_score(&g, touched[j])) < 0) { PyErr_NoMemory(); goto done; }
+        for (int k = 0; k < nrules_of[b]; k++) {
+            int r = rules_of[b][k];
+            step->shifts[k] = digit_bits * slot_of[r];
+            step->capacity[k] = capacity[r];
+        }
+        for (int k = 0; k < nrules_of[b]; k++) {
+            int r = rules_of[b][k];
+            if (capacity[r] == 0 && slot_of[r] >= 0) { slot_free[slot_of[r]] = 1; free_count++; slot_of[r] = -1; }
+        }
+        step->weights[0] = 1; /* C(size, m) */
+        for (int m = 1; m <= step->size; m++) step->weights[m] = step->weights[m - 1] * (step->size - m + 1) / m;
     }
-    result = order;
-    order = NULL;
+    result = run_passes(steps, nboxes, nboxes, n_cells);
 done:
-    free_lists(g.box_rules, g.nboxes); free(g.box_nrules);
-    free_lists(g.rule_boxes, g.nrules); free(g.rule_nboxes);
-    free(g.unplaced); free(g.is_open); free(placed); free(seen); free(touched); free(heap.items);
-    Py_XDECREF(order);
+    free_lists(rules_of, nboxes); free(nrules_of); free_lists(boxes_of, nrules); free(nboxes_of);
+    free(sizes); free(order); free(mines); free(capacity); free(slot_of); free(slot_free); free(steps);
     Py_XDECREF(box_rules); Py_XDECREF(rule_boxes);
     return result;
 }
@@ -995,6 +1103,10 @@ static PyMethodDef methods[] = {
     {"count_passes", count_passes, METH_VARARGS,
      "count_passes(steps, n_boxes, n_cells) -> (models, tallies, peak states, states)\n\n"
      "The dp backend's forward and backward passes on 128-bit integers (the caller checks the bounds)."},
+    {"count_ordered", count_ordered, METH_VARARGS,
+     "count_ordered(box_sizes, box_rules, rule_boxes, rule_mines, order, n_cells, digit_bits)\n"
+     "  -> (models, tallies, peak states, states), or None past 127-bit keys\n\n"
+     "The dp backend's steps for a box order, then its two passes."},
     {"greedy_order", greedy_order, METH_VARARGS,
      "greedy_order(box_rules, rule_boxes, start) -> [box, ...]\n\n"
      "The counting order of cspmines.engine.backends.ordering.greedy_order."},

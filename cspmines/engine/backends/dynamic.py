@@ -42,9 +42,9 @@ from ... import native
 from ..components import Component
 from ..memory import current_memory
 from .base import Budget, ComponentCount
-from .ordering import plan_steps
+from .ordering import plan_steps, unraced_order
 from .sampler import LayoutSampler
-from .steps import choices, coefficients, divide_out_x
+from .steps import choices, coefficients, divide_out_x, key_digit_bits
 
 __all__ = ["DynamicProgrammingBackend", "Sweep"]
 
@@ -105,9 +105,20 @@ def _compiled_count(component: Component, budget: Budget | None):
     if kernels is None:
         return None
     n_cells = component.n_cells
-    largest_box = max(len(box.cells) for box in component.boxes)
-    if n_cells + largest_box.bit_length() + 1 > 127:  # a count could pass 127 bits
+    boxes, rules = component.boxes, component.rules
+    sizes = [len(box.cells) for box in boxes]
+    if n_cells + max(sizes).bit_length() + 1 > 127:  # a count could pass 127 bits
         return None
+    order = unraced_order(component)
+    if order is not None:  # the steps planned in C too (None: a key could pass 127 bits)
+        counted = kernels.count_ordered(sizes, [box.rules for box in boxes], [rule.boxes for rule in rules],
+                                        [rule.mines for rule in rules], order, n_cells, key_digit_bits(component))
+        if counted is None:
+            return None
+        models, tallies, peak, states = counted
+        if budget is not None:
+            budget.spend(2 * states)
+        return models, tallies, max(peak, 1), states
     _order, steps, live = plan_steps(component, budget=budget)
     digit_bits = steps[0].digit.bit_length() if steps else 4
     if max((shift for step in steps for shift, _ in step.rules), default=0) + digit_bits > 126:

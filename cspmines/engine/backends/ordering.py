@@ -30,7 +30,7 @@ from ..memory import current_memory
 from .base import Budget
 from .steps import Step, advance_array, advance_set, key_digit_bits, live_states, plan_order
 
-__all__ = ["elimination_order", "front_width", "greedy_order", "plan_steps"]
+__all__ = ["elimination_order", "front_width", "greedy_order", "plan_steps", "unraced_order"]
 
 
 def elimination_order(component: Component, *, budget: Budget | None = None) -> list[int]:
@@ -61,6 +61,12 @@ def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[l
     candidates = [greedy, list(nx.utils.cuthill_mckee_ordering(graph, heuristic=lambda _graph: peripheral))]
     order, live = _race(component, candidates, budget)
     return order, plan_order(component, order, key_digit_bits(component)), live
+
+
+def unraced_order(component: Component) -> list[int] | None:
+    """The order :func:`plan_steps` settles on without a race (a component of fewer than
+    ``_RACE_FROM_BOXES`` boxes: the greedy order), or None where it may race."""
+    return _greedy_order_of_structure(component) if component.n_boxes < _RACE_FROM_BOXES else None
 
 
 def _greedy_order_of_structure(component: Component) -> list[int]:
