@@ -846,7 +846,7 @@ static int read_steps(PyObject *steps_in, DpStep *steps, Py_ssize_t nsteps) {
 /* count_passes(steps, n_boxes, n_cells) -> (models, tallies, peak states, states)
  * steps: (box, size, opening, mask, digit, ((shift, capacity after), ...), weights, sorted live
  * states after the step or None), as the Python passes use them. */
-static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n_cells);
+static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n_cells, long long cap);
 
 static PyObject *count_passes(PyObject *self, PyObject *args) {
     PyObject *steps_in;
@@ -858,15 +858,16 @@ static PyObject *count_passes(PyObject *self, PyObject *args) {
     DpStep *steps = calloc(nsteps ? nsteps : 1, sizeof(DpStep));
     PyObject *result = NULL;
     if (!steps) PyErr_NoMemory();
-    else if (read_steps(sequence, steps, nsteps) == 0) result = run_passes(steps, nsteps, n_boxes, n_cells);
+    else if (read_steps(sequence, steps, nsteps) == 0) result = run_passes(steps, nsteps, n_boxes, n_cells, -1);
     if (steps) for (Py_ssize_t i = 0; i < nsteps; i++) free(steps[i].live);
     free(steps);
     Py_DECREF(sequence);
     return result;
 }
 
-/* the two passes over prepared steps: (models, tallies, peak states, states) */
-static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n_cells) {
+/* the two passes over prepared steps: (models, tallies, peak states, states); with a cap >= 0,
+ * False as soon as the layers after the steps hold more states than the cap together */
+static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n_cells, long long cap) {
     int width = n_cells + 1;
     Layer *layers = calloc(nsteps + 1, sizeof(Layer));
     wide *tallies = calloc((size_t)(n_boxes ? n_boxes : 1) * width, sizeof(wide));
@@ -882,6 +883,10 @@ static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n
     for (Py_ssize_t i = 0; i < nsteps; i++) {
         const DpStep *step = &steps[i];
         Layer *now = &layers[i], *next = &layers[i + 1];
+        if (cap >= 0 && i > 0) { /* plan_steps' cheapness test: the states after each step, summed */
+            cap -= (long long)now->count;
+            if (cap < 0) { result = Py_False; Py_INCREF(result); goto done; }
+        }
         states += now->count;
         if (now->count > peak) peak = now->count;
         size_t capacity = 64;
@@ -914,6 +919,7 @@ static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n
             }
         }
     }
+    if (cap >= 0 && nsteps > 0 && cap - (long long)layers[nsteps].count < 0) { result = Py_False; Py_INCREF(result); goto done; }
     /* backward: completions of each state, each box's tally from forward x backward */
     Layer completions = {0}, before = {0};
     {
@@ -1013,15 +1019,17 @@ static int read_ints(PyObject *items, int *out, Py_ssize_t count) {
     return 0;
 }
 
-/* count_ordered(box_sizes, box_rules, rule_boxes, rule_mines, order, n_cells, digit_bits)
- *   -> (models, tallies, peak states, states), or None when a key could pass 127 bits.
+/* count_ordered(box_sizes, box_rules, rule_boxes, rule_mines, order, n_cells, digit_bits, cap)
+ *   -> (models, tallies, peak states, states), None when a key could pass 127 bits, False when
+ *   the states after the steps sum past cap (>= 0; -1: no cap).
  * cspmines.engine.backends.steps.plan_order's steps for the box order, then the two passes:
  * each rule takes the lowest free digit when its first box is placed and frees it after its last. */
 static PyObject *count_ordered(PyObject *self, PyObject *args) {
     PyObject *sizes_in, *box_rules_in, *rule_boxes_in, *mines_in, *order_in;
     int n_cells, digit_bits;
-    if (!PyArg_ParseTuple(args, "OOOOOii", &sizes_in, &box_rules_in, &rule_boxes_in, &mines_in, &order_in, &n_cells,
-                          &digit_bits))
+    long long cap;
+    if (!PyArg_ParseTuple(args, "OOOOOiiL", &sizes_in, &box_rules_in, &rule_boxes_in, &mines_in, &order_in, &n_cells,
+                          &digit_bits, &cap))
         return NULL;
     PyObject *box_rules = PySequence_Fast(box_rules_in, "box rules must be a sequence");
     PyObject *rule_boxes = box_rules ? PySequence_Fast(rule_boxes_in, "rule boxes must be a sequence") : NULL;
@@ -1087,7 +1095,7 @@ static PyObject *count_ordered(PyObject *self, PyObject *args) {
         step->weights[0] = 1; /* C(size, m) */
         for (int m = 1; m <= step->size; m++) step->weights[m] = step->weights[m - 1] * (step->size - m + 1) / m;
     }
-    result = run_passes(steps, nboxes, nboxes, n_cells);
+    result = run_passes(steps, nboxes, nboxes, n_cells, cap);
 done:
     free_lists(rules_of, nboxes); free(nrules_of); free_lists(boxes_of, nrules); free(nboxes_of);
     free(sizes); free(order); free(mines); free(capacity); free(slot_of); free(slot_free); free(steps);
@@ -1104,8 +1112,8 @@ static PyMethodDef methods[] = {
      "count_passes(steps, n_boxes, n_cells) -> (models, tallies, peak states, states)\n\n"
      "The dp backend's forward and backward passes on 128-bit integers (the caller checks the bounds)."},
     {"count_ordered", count_ordered, METH_VARARGS,
-     "count_ordered(box_sizes, box_rules, rule_boxes, rule_mines, order, n_cells, digit_bits)\n"
-     "  -> (models, tallies, peak states, states), or None past 127-bit keys\n\n"
+     "count_ordered(box_sizes, box_rules, rule_boxes, rule_mines, order, n_cells, digit_bits, cap)\n"
+     "  -> (models, tallies, peak states, states), None past 127-bit keys, False past cap states\n\n"
      "The dp backend's steps for a box order, then its two passes."},
     {"greedy_order", greedy_order, METH_VARARGS,
      "greedy_order(box_rules, rule_boxes, start) -> [box, ...]\n\n"

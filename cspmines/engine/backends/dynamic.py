@@ -42,7 +42,7 @@ from ... import native
 from ..components import Component
 from ..memory import current_memory
 from .base import Budget, ComponentCount
-from .ordering import plan_steps, unraced_order
+from .ordering import greedy_unless_raced, plan_steps
 from .sampler import LayoutSampler
 from .steps import choices, coefficients, divide_out_x, key_digit_bits
 
@@ -109,12 +109,15 @@ def _compiled_count(component: Component, budget: Budget | None):
     sizes = [len(box.cells) for box in boxes]
     if n_cells + max(sizes).bit_length() + 1 > 127:  # a count could pass 127 bits
         return None
-    order = unraced_order(component)
-    if order is not None:  # the steps planned in C too (None: a key could pass 127 bits)
-        counted = kernels.count_ordered(sizes, [box.rules for box in boxes], [rule.boxes for rule in rules],
-                                        [rule.mines for rule in rules], order, n_cells, key_digit_bits(component))
-        if counted is None:
-            return None
+    # the greedy order's steps planned in C too, unless plan_steps would race it (False) or a key
+    # could pass 127 bits (None)
+    order, cap = greedy_unless_raced(component)
+    counted = kernels.count_ordered(sizes, [box.rules for box in boxes], [rule.boxes for rule in rules],
+                                    [rule.mines for rule in rules], order, n_cells, key_digit_bits(component),
+                                    -1 if cap is None else cap)
+    if counted is None:
+        return None
+    if counted is not False:
         models, tallies, peak, states = counted
         if budget is not None:
             budget.spend(2 * states)

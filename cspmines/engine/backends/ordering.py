@@ -30,7 +30,7 @@ from ..memory import current_memory
 from .base import Budget
 from .steps import Step, advance_array, advance_set, key_digit_bits, live_states, plan_order
 
-__all__ = ["elimination_order", "front_width", "greedy_order", "plan_steps", "unraced_order"]
+__all__ = ["elimination_order", "front_width", "greedy_order", "greedy_unless_raced", "plan_steps"]
 
 
 def elimination_order(component: Component, *, budget: Budget | None = None) -> list[int]:
@@ -63,10 +63,11 @@ def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[l
     return order, plan_order(component, order, key_digit_bits(component)), live
 
 
-def unraced_order(component: Component) -> list[int] | None:
-    """The order :func:`plan_steps` settles on without a race (a component of fewer than
-    ``_RACE_FROM_BOXES`` boxes: the greedy order), or None where it may race."""
-    return _greedy_order_of_structure(component) if component.n_boxes < _RACE_FROM_BOXES else None
+def greedy_unless_raced(component: Component) -> tuple[list[int], int | None]:
+    """The greedy order :func:`plan_steps` keeps, and the states (those after each step, summed)
+    past which it races other orders instead; None for a component too small to race."""
+    cap = None if component.n_boxes < _RACE_FROM_BOXES else _CHEAP_STATES_PER_BOX * component.n_boxes
+    return _greedy_order_of_structure(component), cap
 
 
 def _greedy_order_of_structure(component: Component) -> list[int]:
