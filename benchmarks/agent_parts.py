@@ -11,7 +11,9 @@ bench does), and times the CPU of each part of the play around it (the
 outermost call of each: a recursive search is timed once). The parts nest:
 the agent's moves hold the look-ahead, the board's solves and the endgame
 search, and the two *kernels* below, the counting programme's passes (the
-``dp`` backend's ``count``) and the endgame's search over layout masks, run
+``dp`` backend's ``count``) and the endgame's search over layout masks
+(compiled where ``cspmines --version`` says so, the time to hand them their
+input included), run
 inside them.
 
 Then the bound that settles what compiled code could do for the kernels
@@ -69,7 +71,7 @@ PARTS = [
 ]
 KERNELS = [
     ("kernel: the counting programme's passes (dp count)", DynamicProgrammingBackend, "count"),
-    ("kernel: the endgame's search over layout masks", endgame._Search, "best"),
+    ("kernel: the endgame's search over layout masks", endgame, "search_layouts"),
 ]
 
 

@@ -20,16 +20,16 @@ from randompositions import random_position
 compiled = pytest.mark.skipif(native.kernels is None, reason="built without a C compiler: the Python kernels run")
 
 
-def searches(count: int, seed: int):
-    """(position, layouts) with 2 to 64 layouts, from random small positions."""
+def searches(count: int, seed: int, *, most: int = 64, max_covered: int = 16):
+    """(position, layouts) with 2 to ``most`` layouts, from random small positions."""
     rng = np.random.default_rng(seed)
     found = 0
     while found < count:
-        position = random_position(rng, max_covered=int(rng.integers(4, 16)))
+        position = random_position(rng, max_covered=int(rng.integers(4, max_covered)))
         if position.mines is None:
             continue
         try:
-            layouts = list_layouts(position, limit=64)
+            layouts = list_layouts(position, limit=most)
         except Exception:
             continue
         if layouts and len(layouts) >= 2:
@@ -96,19 +96,7 @@ def compiled_win(position, layouts, budget, cells=None):
 
 def many_layouts(count: int, seed: int):
     """(position, layouts) with 2 to 300 layouts: past one 64-bit word, as the classic endgame meets."""
-    rng = np.random.default_rng(seed)
-    found = 0
-    while found < count:
-        position = random_position(rng, max_covered=int(rng.integers(6, 20)))
-        if position.mines is None:
-            continue
-        try:
-            layouts = list_layouts(position, limit=300)
-        except Exception:
-            continue
-        if layouts and len(layouts) >= 2:
-            found += 1
-            yield position, layouts
+    return searches(count, seed, most=300, max_covered=20)
 
 
 @compiled
