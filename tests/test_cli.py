@@ -157,9 +157,10 @@ def test_version_is_the_installed_distributions(capsys):
     from importlib.resources import files
 
     import cspmines
+    import cspmines.native
 
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"cspmines {cspmines.__version__}"
+    assert capsys.readouterr().out.strip() == f"cspmines {cspmines.__version__} ({cspmines.native.BUILD})"  # which kernels run
     assert importlib.metadata.version("cspmines") == cspmines.__version__  # one source: pyproject reads __init__
     assert files("cspmines").joinpath("py.typed").is_file()  # type checkers read the package's annotations
 

@@ -195,3 +195,22 @@ def test_the_compiled_greedy_order_is_the_python_one():
         native.kernels = kernels
     assert compiled_orders == python_orders
     assert max(len(order) for order in compiled_orders) > 100
+
+
+@compiled
+def test_the_compiled_chain_length_is_the_python_one():
+    from cspmines.engine.components import box_diameter
+
+    rng = np.random.default_rng(13)
+    chains = []
+    while len(chains) < 300:
+        chains.extend(c for c in components_of_random(rng) if c.n_boxes > 1)
+    for chain in chains:
+        assert native.kernels.box_diameter(chain.n_boxes, [rule.boxes for rule in chain.rules]) == box_diameter(chain.n_boxes, chain.rules)
+    assert max(box_diameter(c.n_boxes, c.rules) for c in chains) >= 5
+
+
+def components_of_random(rng):
+    from cspmines.engine.components import components_of
+
+    return components_of(random_position(rng, max_covered=25))

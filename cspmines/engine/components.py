@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from .. import native
 from .constraints import ConstraintSystem
 from .memory import current_memory
 
@@ -108,6 +109,8 @@ class Component:
         influence travels along the chain. Cells of one box are one step apart, so it is
         the box graph's diameter, or 1 for a lone box of several cells."""
         if self.n_boxes > 1:
+            if native.kernels is not None:  # the same number, by a search from every box in C
+                return native.kernels.box_diameter(self.n_boxes, [rule.boxes for rule in self.rules])
             return box_diameter(self.n_boxes, self.rules)
         return 1 if self.n_cells > 1 else 0
 

@@ -1103,6 +1103,68 @@ done:
     return result;
 }
 
+/* ---- A chain's length: the diameter of its box graph ----
+ * Boxes joined when a rule covers both; a breadth-first search from every box. The diameter is one
+ * number whatever finds it, so this is cspmines.engine.components.box_diameter's answer. */
+static PyObject *box_diameter(PyObject *self, PyObject *args) {
+    int n;
+    PyObject *rule_boxes_in;
+    if (!PyArg_ParseTuple(args, "iO", &n, &rule_boxes_in)) return NULL;
+    PyObject *rule_boxes = PySequence_Fast(rule_boxes_in, "rule boxes must be a sequence");
+    if (!rule_boxes) return NULL;
+    int nrules = (int)PySequence_Fast_GET_SIZE(rule_boxes);
+    int **boxes_of = NULL, *nboxes_of = NULL;
+    unsigned char *joined = NULL;
+    int *degree = NULL, *neighbours = NULL, *start = NULL, *distance = NULL, *queue = NULL;
+    PyObject *result = NULL;
+    if (n <= 0) { result = PyLong_FromLong(0); goto done; }
+    if (read_lists(rule_boxes, nrules, &boxes_of, &nboxes_of) < 0) goto done;
+    joined = calloc((size_t)n * n, 1);
+    degree = calloc(n, sizeof(int));
+    start = malloc((n + 1) * sizeof(int));
+    distance = malloc(n * sizeof(int));
+    queue = malloc(n * sizeof(int));
+    if (!joined || !degree || !start || !distance || !queue) { PyErr_NoMemory(); goto done; }
+    for (int r = 0; r < nrules; r++)
+        for (int i = 0; i < nboxes_of[r]; i++)
+            for (int j = 0; j < nboxes_of[r]; j++) {
+                int a = boxes_of[r][i], b = boxes_of[r][j];
+                if (a < 0 || b < 0 || a >= n || b >= n) { PyErr_SetString(PyExc_ValueError, "a box out of range"); goto done; }
+                if (a != b && !joined[(size_t)a * n + b]) { joined[(size_t)a * n + b] = 1; degree[a]++; }
+            }
+    start[0] = 0;
+    for (int a = 0; a < n; a++) start[a + 1] = start[a] + degree[a];
+    neighbours = malloc((start[n] ? start[n] : 1) * sizeof(int));
+    if (!neighbours) { PyErr_NoMemory(); goto done; }
+    for (int a = 0, k = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            if (joined[(size_t)a * n + b]) neighbours[k++] = b;
+    int longest = 0;
+    for (int source = 0; source < n; source++) {
+        for (int a = 0; a < n; a++) distance[a] = -1;
+        int head = 0, tail = 0;
+        distance[source] = 0;
+        queue[tail++] = source;
+        while (head < tail) {
+            int a = queue[head++];
+            for (int k = start[a]; k < start[a + 1]; k++) {
+                int b = neighbours[k];
+                if (distance[b] < 0) {
+                    distance[b] = distance[a] + 1;
+                    if (distance[b] > longest) longest = distance[b];
+                    queue[tail++] = b;
+                }
+            }
+        }
+    }
+    result = PyLong_FromLong(longest);
+done:
+    free_lists(boxes_of, nrules); free(nboxes_of);
+    free(joined); free(degree); free(neighbours); free(start); free(distance); free(queue);
+    Py_DECREF(rule_boxes);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
@@ -1115,6 +1177,8 @@ static PyMethodDef methods[] = {
      "count_ordered(box_sizes, box_rules, rule_boxes, rule_mines, order, n_cells, digit_bits, cap)\n"
      "  -> (models, tallies, peak states, states), None past 127-bit keys, False past cap states\n\n"
      "The dp backend's steps for a box order, then its two passes."},
+    {"box_diameter", box_diameter, METH_VARARGS,
+     "box_diameter(n_boxes, rule_boxes) -> the diameter of the box graph (boxes joined by a rule)."},
     {"greedy_order", greedy_order, METH_VARARGS,
      "greedy_order(box_rules, rule_boxes, start) -> [box, ...]\n\n"
      "The counting order of cspmines.engine.backends.ordering.greedy_order."},
