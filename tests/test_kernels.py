@@ -214,3 +214,26 @@ def components_of_random(rng):
     from cspmines.engine.components import components_of
 
     return components_of(random_position(rng, max_covered=25))
+
+
+PURE_PYTHON_SUITE = ["tests/test_engine.py", "tests/test_backends.py", "tests/test_sampling.py", "tests/test_objectives.py",
+                     "tests/test_chains.py", "tests/test_settle.py", "tests/test_reveal.py", "cspmines/engine", "cspmines/agents"]
+
+
+@pytest.mark.slow
+def test_the_engine_and_agent_tests_pass_in_the_pure_python_build_too():
+    """The suite runs on the compiled kernels; the engine's and the agents' tests run again here
+    without them (about half a minute), so both builds are tested on every run."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    environment = {**os.environ, "CSPMINES_PURE_PYTHON": "1"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-m", "not slow", *PURE_PYTHON_SUITE],
+                          cwd=root, env=environment, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout
+    build = subprocess.run([sys.executable, "-c", "import cspmines.native as n; print(n.BUILD)"], cwd=root, env=environment,
+                           capture_output=True, text=True, check=True)
+    assert build.stdout.strip() == "pure Python"  # the run above had no kernels

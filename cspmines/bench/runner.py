@@ -322,6 +322,7 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
         import ray
     except ImportError as error:
         raise SuiteError("--executor ray needs Ray: pip install 'cspmines[ray]'") from error
+    started_here = not ray.is_initialized() and not address
     if not ray.is_initialized():
         options = {"address": address} if address else {"num_cpus": workers, "include_dashboard": False}
         ray.init(ignore_reinit_error=True, logging_level=logging.ERROR, log_to_driver=False, **options)
@@ -341,9 +342,15 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
                     accept(ray.get(ref))
                 except ray.exceptions.RayError as error:  # a crashed worker or task: fail this chunk only
                     accept(_crashed(chunk, fields, f"Ray: {type(error).__name__}"))
-    except BaseException:  # stopped: the tasks in flight are cancelled, their workers ended
-        for ref in in_flight:
-            ray.cancel(ref, force=True)
+    except BaseException:  # stopped: the tasks in flight are ended with their workers
+        if started_here:
+            # A cluster this run started goes down whole, its workers with it. Cancelling each task
+            # first races the replies of tasks finishing at that moment, which Ray 2's core worker
+            # can take for a bug and abort the process on (seen under SIGTERM in CI).
+            ray.shutdown()
+        else:
+            for ref in in_flight:
+                ray.cancel(ref, force=True)
         raise
 
 
