@@ -155,8 +155,8 @@ examples:
 CHAINS_HELP = """\
 The chains of influence the exact agent meets in seeded games: how long, how wide,
 how costly to count. Each position of each game is solved again with its chains as
-the clues give them and each chain measured, so a game costs about 0.4 s of CPU on
-expert (0.55 s without the compiled kernels; a bench game, some 20 ms): start with
+the clues give them and each chain measured, so a game costs about 0.35 s of CPU on
+expert (0.5 s without the compiled kernels; a bench game, some 20 ms): start with
 --games 20.
 
 examples:
