@@ -322,11 +322,12 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
         import ray
     except ImportError as error:
         raise SuiteError("--executor ray needs Ray: pip install 'cspmines[ray]'") from error
-    started_here = not ray.is_initialized() and not address
+    started_here = False  # a local cluster this run started (not one joined, nor one started before)
     if not ray.is_initialized():
         options = {"address": address} if address else {"num_cpus": workers, "include_dashboard": False}
         ray.init(ignore_reinit_error=True, logging_level=logging.ERROR, log_to_driver=False, **options)
         _take_sigterm()  # Ray's own handler would end the process without keeping the run's state
+        started_here = not address
     remote = ray.remote(_play_chunk)
     pending = list(reversed(chunks))
     in_flight: dict = {}

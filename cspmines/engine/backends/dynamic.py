@@ -123,8 +123,7 @@ def _compiled_count(component: Component, budget: Budget | None):
             budget.spend(2 * states)
         return models, tallies, max(peak, 1), states
     _order, steps, live = plan_steps(component, budget=budget)
-    digit_bits = steps[0].digit.bit_length() if steps else 4
-    if max((shift for step in steps for shift, _ in step.rules), default=0) + digit_bits > 126:
+    if max((shift for step in steps for shift, _ in step.rules), default=0) + key_digit_bits(component) > 126:
         return None  # a key could pass 127 bits
     plan = [
         (step.box, step.size, step.opening, step.mask, step.digit, step.rules, step.weights,

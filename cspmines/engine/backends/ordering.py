@@ -65,7 +65,12 @@ def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[l
 
 def greedy_unless_raced(component: Component) -> tuple[list[int], int | None]:
     """The greedy order :func:`plan_steps` keeps, and the states (those after each step, summed)
-    past which it races other orders instead; None for a component too small to race."""
+    past which it races other orders instead; None for a component too small to race.
+
+    >>> from cspmines.engine.components import Box, LocalRule
+    >>> greedy_unless_raced(Component(boxes=(Box((0,), (0,)), Box((1,), (0,))), rules=(LocalRule((0, 1), 1),)))
+    ([0, 1], None)
+    """
     cap = None if component.n_boxes < _RACE_FROM_BOXES else _CHEAP_STATES_PER_BOX * component.n_boxes
     return _greedy_order_of_structure(component), cap
 

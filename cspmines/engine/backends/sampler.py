@@ -174,7 +174,13 @@ def _big_picks(generator: np.random.Generator, weights: list[int], total: int, c
 
 
 def place_mines(out: np.ndarray, rows: np.ndarray, cells: np.ndarray, m: int, generator: np.random.Generator) -> None:
-    """Mark ``m`` of ``cells``, drawn uniformly without replacement, in each of ``rows`` of ``out``."""
+    """Mark ``m`` of ``cells``, drawn uniformly without replacement, in each of ``rows`` of ``out``.
+
+    >>> out = np.zeros((3, 5), dtype=bool)
+    >>> place_mines(out, np.array([0, 2]), np.array([1, 3, 4]), 2, np.random.default_rng(0))
+    >>> out.sum(axis=1).tolist(), bool(out[:, [0, 2]].any())   # two of cells 1, 3, 4 in rows 0 and 2
+    ([2, 0, 2], False)
+    """
     if m == 0:
         return
     if m == len(cells):
