@@ -22,10 +22,13 @@ import os
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+BUILDS: dict = {}  # source -> the build it ran
 
 PLAYER = """
 import json, sys, time
@@ -39,16 +42,32 @@ for i in range(games):
     record = play(make_agent("exact"), Game(board, rules=rules), seed=i)
     history = [[move.action.kind, move.action.cell] for move in record.history]
     rows.append((time.process_time() - started, record.status, history))
-print(json.dumps(rows))
+from cspmines import native
+print(json.dumps({"build": native.BUILD, "rows": rows}))
 """
 
 
 def one_round(source: Path, games: int, seed: int, preset: str, rules: str) -> list:
-    """[(CPU seconds, status, move history)] per game, the package imported from ``source``."""
+    """[(CPU seconds, status, move history)] per game, the package imported from ``source``
+    (whose build, compiled kernels or pure Python, is noted in BUILDS)."""
     env = dict(os.environ, PYTHONPATH=str(source))
     done = subprocess.run([sys.executable, "-c", PLAYER, str(games), str(seed), preset, rules], env=env, cwd=tempfile.gettempdir(),
                           capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+    played = json.loads(done.stdout)
+    BUILDS[source] = played["build"]
+    return played["rows"]
+
+
+def build_kernels(tree: Path) -> None:
+    """Compile a checked-out revision's C kernels in place, as installing it would (same flags),
+    so that both sides run the build a user gets; a revision without them runs pure Python."""
+    source = tree / "cspmines" / "native" / "_kernels.c"
+    if not source.exists():
+        return
+    target = source.with_name("_kernels" + sysconfig.get_config_var("EXT_SUFFIX"))
+    includes = sysconfig.get_paths()["include"]
+    subprocess.run([os.environ.get("CC", "gcc"), "-shared", "-fPIC", "-O2", "-fno-fast-math", f"-I{includes}", str(source), "-o", str(target)],
+                   check=True)
 
 
 def main(argv=None) -> int:
@@ -67,6 +86,7 @@ def main(argv=None) -> int:
             worktree = Path(scratch) / "against"
             subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(worktree), args.against], check=True)
             sources[args.against] = worktree
+            build_kernels(worktree)
         try:
             rounds = {(name, preset): [] for preset in presets for name in sources}
             for _ in range(args.rounds):
@@ -82,7 +102,7 @@ def main(argv=None) -> int:
         per_game = [min(times) * 1e3 for times in zip(*([row[0] for row in r] for r in played))]
         results[name, preset] = [row[1:] for row in played[0]]
         wins = sum(status == "won" for status, _ in results[name, preset])
-        print(f"{preset:>12} {name:>12} {statistics.median(per_game):8.1f} {statistics.mean(per_game):8.1f} {wins:6d}")
+        print(f"{preset:>12} {name:>12} {statistics.median(per_game):8.1f} {statistics.mean(per_game):8.1f} {wins:6d}   {BUILDS[sources[name]]}")
     if args.against:
         for preset in presets:
             mine, theirs = results["this tree", preset], results[args.against, preset]

@@ -132,6 +132,7 @@ class Analysis:
         density: Fraction | None = None,
         approximate: bool = False,
         mines: int | None = None,
+        denominator: int | None = None,
     ):
         self.position = position
         self.model_count = model_count
@@ -143,8 +144,14 @@ class Analysis:
         self.approximate = approximate  # chains were cut (max_chain): see inexact_cells
         # the total counted with: the one asked for, else the position's (None with a density)
         self.mines = mines if mines is not None else (position.mines if density is None else None)
-        self._groups = groups  # list of (cells, Fraction or float) sharing one probability
+        # (cells, chance) sharing one probability: an integer over ``denominator`` (an exact
+        # count with a total: integers compare and sum without a gcd at every step), else a
+        # Fraction or, where estimated, a float; Fractions are made when a probability is read
+        self._groups = groups
+        self._denominator = denominator
+        self._certain = denominator if denominator else 1  # the chance of a certain mine
         self._cell_probability: dict | None = None
+        self._fractions: dict = {}
 
     def __repr__(self) -> str:
         exact = "exact" if self.exact else f"{len(self.inexact_cells)} cells inexact"
@@ -182,10 +189,21 @@ class Analysis:
             self._cell_probability = {cell: p for cells, p in self._groups for cell in cells}
         return self._cell_probability
 
-    def probability(self, cell: int) -> Fraction | float:
+    def _fraction(self, chance) -> Fraction | float:
+        """A chance as the probability it is (a Fraction, made once per chance)."""
+        if not self._denominator:
+            return chance
+        fraction = self._fractions.get(chance)
+        if fraction is None:
+            fraction = self._fractions[chance] = Fraction(chance, self._denominator)
+        return fraction
+
+    def probability(self, cell: int, *, exact: bool = True) -> Fraction | float:
         """The mine probability of one covered cell: a Fraction when exact.
 
-        ``cell`` is a flat index or a ``(row, col)`` pair.
+        ``cell`` is a flat index or a ``(row, col)`` pair. With ``exact=False``
+        a float (the Fraction's nearest, as ``float()`` of it gives), made without
+        the Fraction: what a player comparing many cells reads.
 
         Raises
         ------
@@ -196,8 +214,8 @@ class Analysis:
 
         >>> from cspmines import Position, solve
         >>> analysis = solve(Position.from_string("3x1x1\\n.1."))
-        >>> analysis.probability(0), analysis.probability((0, 2))
-        (Fraction(1, 2), Fraction(1, 2))
+        >>> analysis.probability(0), analysis.probability((0, 2)), analysis.probability(0, exact=False)
+        (Fraction(1, 2), Fraction(1, 2), 0.5)
         >>> analysis.probability(99)
         Traceback (most recent call last):
         ...
@@ -211,10 +229,13 @@ class Analysis:
         if not 0 <= cell < position.size:
             raise IndexError(f"cell {cell} is outside the {position.width}x{position.height} board (cells 0 to {position.size - 1})")
         try:
-            return self._lookup()[cell]
+            chance = self._lookup()[cell]
         except KeyError:
             row, col = divmod(int(cell), position.width)
             raise KeyError(f"cell {cell} at ({row}, {col}) is not covered") from None
+        if not exact:  # an integer division is correctly rounded, as float() of the Fraction is
+            return chance / self._denominator if self._denominator else float(chance)
+        return self._fraction(chance)
 
     def probabilities(self, *, exact: bool = False) -> np.ndarray:
         """Every covered cell's mine probability as a ``(height, width)`` array.
@@ -232,12 +253,14 @@ class Analysis:
         else:
             grid = np.full(shape, np.nan)
         flat = grid.reshape(-1)
+        denominator = self._denominator
         for cells, p in self._groups:
             if exact:
+                p = self._fraction(p)
                 for cell in cells:  # element by element: numpy would try to unpack a Fraction
                     flat[cell] = p
             else:
-                flat[list(cells)] = float(p)
+                flat[list(cells)] = p / denominator if denominator else float(p)
         return grid
 
     def groups(self) -> list:
@@ -248,7 +271,7 @@ class Analysis:
         >>> solve(Position.from_string("3x1x1\\n.1.")).groups()
         [((0, 2), Fraction(1, 2))]
         """
-        return list(self._groups)
+        return [(cells, self._fraction(p)) for cells, p in self._groups]
 
     @property
     def safe_cells(self) -> tuple:
@@ -258,7 +281,8 @@ class Analysis:
     @property
     def mine_cells(self) -> tuple:
         """Covered cells that are certainly mines, in flat order."""
-        return tuple(sorted(c for cells, p in self._groups if p == 1 for c in cells if c not in self.inexact_cells))
+        certain = self._certain
+        return tuple(sorted(c for cells, p in self._groups if p == certain for c in cells if c not in self.inexact_cells))
 
     def cells_where(self, test) -> tuple[int, ...]:
         """The covered cells whose mine probability passes ``test``, in flat order
@@ -269,7 +293,7 @@ class Analysis:
         >>> solve(Position.from_string("4x2x2\\n1...\\n1...")).cells_where(lambda p: p < Fraction(1, 2))
         (2, 3, 6, 7)
         """
-        return tuple(sorted(c for cells, p in self._groups if test(p) for c in cells))
+        return tuple(sorted(c for cells, p in self._groups if test(self._fraction(p)) for c in cells))
 
     def least_probabilities(self, count: int, *, below=None, keep=None) -> tuple:
         """The ``count`` least mine probabilities, one per covered cell, least first,
@@ -292,8 +316,12 @@ class Analysis:
         if count < 0:
             raise ValueError(f"count must be >= 0, got {count}")
         least: list = []
-        # float first: rounding keeps the order, and Fractions are compared only where floats tie
-        for cells, p in sorted(self._groups, key=lambda group: (float(group[1]), group[1])):
+        if self._denominator:  # integers over one denominator: their order is the probabilities'
+            ordered = sorted(self._groups, key=lambda group: group[1])
+        else:  # float first: rounding keeps the order, and Fractions are compared only where floats tie
+            ordered = sorted(self._groups, key=lambda group: (float(group[1]), group[1]))
+        for cells, p in ordered:
+            p = self._fraction(p)
             if (below is not None and p >= below) or len(least) >= count:
                 break
             wanted = count - len(least)
@@ -310,7 +338,7 @@ class Analysis:
 
     def best_cells(self) -> tuple:
         """The covered cells of least mine probability, in flat order."""
-        least = min((p for _cells, p in self._groups), default=None)
+        least = min((p for _cells, p in self._groups), default=None)  # chances over one denominator: their order
         return tuple(sorted(c for cells, p in self._groups if p == least for c in cells))
 
 

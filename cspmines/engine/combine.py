@@ -18,6 +18,8 @@ Examples
 >>> result = combine_with_total(counts, [(1, 1)], rest_size=2, mines_left=2)
 >>> result.model_count, result.box_probabilities, result.rest_probability
 (4, [[Fraction(1, 2), Fraction(1, 2)]], Fraction(1, 2))
+>>> result.box_chances, result.rest_chance   # the same over the common denominator, the model count
+([[2, 2]], 2)
 """
 
 from __future__ import annotations
@@ -55,22 +57,46 @@ def _trim(poly) -> list:
 class Combination:
     """Exact results of combining components with the rest.
 
+    With a mine total every chance has one denominator, the model count, so
+    the chances are kept as their integer numerators (the layouts in which a
+    cell is a mine): comparing and summing them is integer work, and a
+    Fraction, whose every step takes a gcd, is made only when one is read.
+
     Attributes
     ----------
     model_count : int
         Mine layouts of the whole position consistent with everything (0: inconsistent).
-    box_probabilities : list of list of Fraction
-        ``[component][box]``: the chance that one cell of that box is a mine.
-    rest_probability : Fraction or None
+    box_chances : list of list of int or Fraction
+        ``[component][box]``: the chance that one cell of that box is a mine, over
+        ``denominator`` (with a total: the layouts in which that cell is a mine).
+    rest_chance : int, Fraction or None
         The same for an unconstrained cell (``None`` when there are none).
     mine_range : tuple of int
         The fewest and most mines the constrained front can hold.
+    denominator : int or None
+        What the chances are over: the model count with a mine total; None with a
+        density, whose chances are Fractions themselves.
     """
 
     model_count: int
-    box_probabilities: list
-    rest_probability: Fraction | None
+    box_chances: list
+    rest_chance: int | Fraction | None
     mine_range: tuple
+    denominator: int | None = None
+
+    def probability(self, chance) -> Fraction:
+        """One of the chances above as a Fraction."""
+        return Fraction(chance, self.denominator) if self.denominator else chance
+
+    @property
+    def box_probabilities(self) -> list:
+        """``box_chances`` as Fractions: ``[component][box]``."""
+        return [[self.probability(c) for c in chances] for chances in self.box_chances]
+
+    @property
+    def rest_probability(self) -> Fraction | None:
+        """``rest_chance`` as a Fraction (None when no cell is off the front)."""
+        return None if self.rest_chance is None else self.probability(self.rest_chance)
 
 
 def _mine_range(counts) -> tuple[int, int]:
@@ -123,22 +149,18 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
     if total == 0:
         return Combination(0, [], None, _mine_range(counts))
 
-    box_probabilities = []
+    box_chances = []
     for index, (count, sizes) in enumerate(zip(counts, box_sizes)):
         others = convolve(prefix[index], suffix[index + 1])
         # weight_of[k]: layouts of everything else when this component holds k mines
         weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
-        probabilities = []
-        for tally, size in zip(count.tallies, sizes):
-            numerator = sum(t * weight_of[k] for k, t in enumerate(tally) if t)
-            probabilities.append(Fraction(numerator, size * total))
-        box_probabilities.append(probabilities)
+        # a tally counts the box's mines, each cell of the box alike: one cell's share is exact
+        box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes)])
 
-    rest_probability = None
-    if rest_size:
-        numerator = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight)))
-        rest_probability = Fraction(numerator, rest_size * total)
-    return Combination(total, box_probabilities, rest_probability, _mine_range(counts))
+    rest_chance = None
+    if rest_size:  # each cell off the front alike, as in a box
+        rest_chance = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight))) // rest_size
+    return Combination(total, box_chances, rest_chance, _mine_range(counts), denominator=total)
 
 
 def _weight(others: list, window: list, top: int) -> int:

@@ -149,13 +149,14 @@ def solve(
     return analysis
 
 
-def _forced_groups(settled: Settled) -> list:
-    """The cells settled before counting, as (cells, probability) groups."""
+def _forced_groups(settled: Settled, denominator: int | None = None) -> list:
+    """The cells settled before counting, as (cells, chance) groups: chances over ``denominator``
+    when given, else Fractions."""
     groups = []
     if settled.safe_cells:
-        groups.append((tuple(sorted(settled.safe_cells)), Fraction(0)))
+        groups.append((tuple(sorted(settled.safe_cells)), 0 if denominator else Fraction(0)))
     if settled.mine_cells:
-        groups.append((tuple(sorted(settled.mine_cells)), Fraction(1)))
+        groups.append((tuple(sorted(settled.mine_cells)), denominator if denominator else Fraction(1)))
     return groups
 
 
@@ -181,14 +182,16 @@ def _combine(counts, components, rest: tuple, mines_left: int | None, density):
 
 def exact_analysis(position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells=frozenset()):
     """The analysis of a fully counted position from its parts (exact unless chains were cut)."""
-    groups = [
-        (box.cells, p)
-        for component, probabilities in zip(components, combination.box_probabilities)
-        for box, p in zip(component.boxes, probabilities)
-    ]
-    groups += _forced_groups(settled)
+    denominator = combination.denominator  # the chances' common one (None: they are Fractions)
+    if cut_cells and denominator:  # estimates follow: as Fractions, the way every inexact analysis has them
+        groups = [(box.cells, p) for component, ps in zip(components, combination.box_probabilities) for box, p in zip(component.boxes, ps)]
+        rest_chance, denominator = combination.rest_probability, None
+    else:
+        groups = [(box.cells, p) for component, ps in zip(components, combination.box_chances) for box, p in zip(component.boxes, ps)]
+        rest_chance = combination.rest_chance
+    groups += _forced_groups(settled, denominator)
     if rest:
-        groups.append((rest, combination.rest_probability))
+        groups.append((rest, rest_chance))
     inexact = frozenset()
     if cut_cells:
         # certainties survive a relaxation; with a total every other cell feels the cut
@@ -198,6 +201,7 @@ def exact_analysis(position, settled, given_mines_left, components, counts, rest
         position,
         model_count=None if cut_cells else combination.model_count,
         groups=groups,
+        denominator=denominator,
         components=tuple(_report(c, n) for c, n in zip(components, counts)),
         backend=backend if isinstance(backend, str) else engine.name,
         inexact_cells=inexact,

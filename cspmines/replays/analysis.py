@@ -215,7 +215,7 @@ def _chance(analysis: Analysis, click: ReplayClick, time_limit: float | None) ->
         opened = solve(Position(grid, mines=analysis.position.mines), time_limit=time_limit, explain=False)
         if opened.exact and opened.model_count is not None:
             return 1 - Fraction(opened.model_count, analysis.model_count)
-    return 1 - _product(1 - float(analysis.probability(cell)) for cell in unsure)  # an estimate: the cells as if independent
+    return 1 - _product(1 - analysis.probability(cell, exact=False) for cell in unsure)  # an estimate: the cells as if independent
 
 
 def _agent_move(position: Position, analysis: Analysis) -> tuple[Action, Fraction]:

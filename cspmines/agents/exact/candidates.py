@@ -42,7 +42,7 @@ def candidates(analysis, choice: int, spread, options: ExactOptions, *, exclude=
     multipliers = None
     if spread is not None and spread.chance:
         def safety(cell: int) -> float:
-            return 1.0 - float(analysis.probability(cell))
+            return 1.0 - analysis.probability(cell, exact=False)
 
         floor = (1.0 - options.margin) * max(safety(c) for c in cells)
         # a cell whose mine costs a coin flip anyway may be worth more than its safety says

@@ -109,7 +109,7 @@ class Influence:
         mine would have cost a coin flip anyway."""
         out = {}
         for cell, chance in self.chance.items():
-            safety = 1.0 - float(analysis.probability(cell))
+            safety = 1.0 - analysis.probability(cell, exact=False)
             if safety > 0:
                 out[cell] = 1.0 + weight * chance / safety
         return out

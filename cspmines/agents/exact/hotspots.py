@@ -44,7 +44,7 @@ class Hotspot:
 
     def survival(self, analysis) -> float:
         """The chance of getting past this pair as ``analysis`` sees the board."""
-        return 0.5 + 0.5 * (1.0 - float(analysis.probability(self.enabler)))
+        return 0.5 + 0.5 * (1.0 - analysis.probability(self.enabler, exact=False))
 
 
 def hotspot_ratio(hotspots, cell: int, after, before: float) -> float:

@@ -122,7 +122,7 @@ def look_ahead(
     around = seen.neighbours(cell)
     known = sum(1 for n in around if flat[n] in (FLAG, MINE))
     unknown = sum(1 for n in around if flat[n] == COVERED)
-    safety = 1.0 - float(analysis.probability(cell))
+    safety = 1.0 - analysis.probability(cell, exact=False)
     exact_weights = seen.mines is not None and bool(analysis.model_count)
     left = safety  # chance of this cell being safe with a clue not yet looked at
     secondary = progress = 0.0
@@ -137,7 +137,7 @@ def look_ahead(
     ceiling = 1.0 / before  # the most a hotspot ratio can be
     # The likeliest clues first, so that a cell that cannot win is cut after fewer solves; the sums
     # are taken in clue order at the end all the same, so a cell's score does not depend on it.
-    expected = known + sum(float(analysis.probability(n)) for n in around if flat[n] == COVERED)
+    expected = known + sum(analysis.probability(n, exact=False) for n in around if flat[n] == COVERED)
     looked = {}  # clue -> (weight, next safety, cells it proves)
     afters = {}  # clue -> the analysis after it
     for clue in sorted(range(known, known + unknown + 1), key=lambda v: (abs(v - expected), v)):
@@ -325,9 +325,9 @@ def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None
             best, best_score = view, view.score(progress_weight)
     best = best if best is not None else ranked(dead, lambda view: view.secondary)[0]
     if options.dominance:
-        safer = [c for c in best.implied_safe if 1.0 - float(analysis.probability(c)) > best.safety + 1e-9]
+        safer = [c for c in best.implied_safe if 1.0 - analysis.probability(c, exact=False) > best.safety + 1e-9]
         after_every_clue = best.next_cell
-        if not safer and after_every_clue in cells and 1.0 - float(analysis.probability(after_every_clue)) > best.safety + 1e-9:
+        if not safer and after_every_clue in cells and 1.0 - analysis.probability(after_every_clue, exact=False) > best.safety + 1e-9:
             safer = [after_every_clue]  # it would be the next move whatever this one shows, and it is safer: open it now
         if safer:
             cell = min(safer, key=lambda c: (analysis.probability(c), c))

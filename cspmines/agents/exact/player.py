@@ -234,7 +234,7 @@ class ExactAgent(SeededAgent):
     def _guess(self, position: Position, analysis) -> int:
         cell, reason = self._choose_guess(position, analysis)
         if self.on_guess is not None:
-            safety = 1.0 - float(analysis.probability(cell))
+            safety = 1.0 - analysis.probability(cell, exact=False)
             self.on_guess(Guess(cell, reason, safety, len(position.covered_cells)))
         return cell
 
