@@ -115,6 +115,38 @@ def test_analysis_is_consistent_between_exact_and_float():
     assert "Analysis" in repr(analysis)
 
 
+def test_chances_are_whole_layout_counts_and_read_as_the_fractions_they_are():
+    # with a total the engine keeps each chance as the layouts in which the cell is a mine (one
+    # denominator, the model count); a box's share of its tally must divide exactly, and the float
+    # read without the Fraction must be float() of it, bit for bit
+    from bruteforce import brute_force, mine_layouts
+    from randompositions import random_position
+
+    rng = np.random.default_rng(42)
+    checked = 0
+    for _ in range(300):
+        position = random_position(rng, max_covered=12)
+        if position.mines is None:
+            continue
+        try:
+            analysis = solve(position)
+        except InconsistentPositionError:
+            continue
+        layouts = mine_layouts(position)
+        assert analysis.model_count == len(layouts) == brute_force(position).model_count
+        for cell in position.covered_cells:
+            p = analysis.probability(cell)
+            assert p * analysis.model_count == sum(cell in layout for layout in layouts)
+            assert analysis.probability(cell, exact=False) == float(p)
+        checked += 1
+    assert checked > 150
+    for path in REFERENCES[::4]:
+        analysis = solve(Position.from_file(path))
+        for cells, p in analysis.groups():
+            assert analysis.probability(cells[0], exact=False) == float(p)
+            assert (p * analysis.model_count).denominator == 1
+
+
 @pytest.mark.parametrize("density", [None, Fraction(1, 5)])
 def test_cells_where_reads_every_covered_cell_once(density):
     half = Fraction(1, 2)
