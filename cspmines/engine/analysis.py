@@ -320,10 +320,15 @@ class Analysis:
             ordered = sorted(self._groups, key=lambda group: group[1])
         else:  # float first: rounding keeps the order, and Fractions are compared only where floats tie
             ordered = sorted(self._groups, key=lambda group: (float(group[1]), group[1]))
+        # ``below`` in the chances' own terms: the comparison needs no Fraction
+        limit = None
+        if below is not None:
+            limit = Fraction(below) * (self._denominator or 1)  # exact, a float's too
+            limit = limit.numerator if limit.denominator == 1 else limit
         for cells, p in ordered:
-            p = self._fraction(p)
-            if (below is not None and p >= below) or len(least) >= count:
+            if (limit is not None and p >= limit) or len(least) >= count:
                 break
+            p = self._fraction(p)
             wanted = count - len(least)
             if keep is None:
                 kept = len(cells)
