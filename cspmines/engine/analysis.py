@@ -321,10 +321,10 @@ class Analysis:
         else:  # float first: rounding keeps the order, and Fractions are compared only where floats tie
             ordered = sorted(self._groups, key=lambda group: (float(group[1]), group[1]))
         # ``below`` in the chances' own terms: the comparison needs no Fraction
-        limit = None
+        limit: int | Fraction | None = None
         if below is not None:
-            limit = Fraction(below) * (self._denominator or 1)  # exact, a float's too
-            limit = limit.numerator if limit.denominator == 1 else limit
+            bound = Fraction(below) * (self._denominator or 1)  # exact, a float's too
+            limit = bound.numerator if bound.denominator == 1 else bound
         for cells, p in ordered:
             if (limit is not None and p >= limit) or len(least) >= count:
                 break

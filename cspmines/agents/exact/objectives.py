@@ -184,13 +184,14 @@ def _spread_table(position: Position, layouts: list, cells) -> np.ndarray:
     return np.bincount(index[safe], minlength=9 * len(cells)).reshape(len(cells), 9)
 
 
-def information_per_cost(analysis, cells, *, layouts=None, cost_power: float = 1.0) -> dict:
+def information_per_cost(analysis, cells, *, layouts=None, spreads=None, cost_power: float = 1.0) -> dict:
     """For each of ``cells``: the information its opening gives (the entropy, in bits, of what it
     will show: a mine, or each clue) over the expected safe squares it costs (minesearch's price)
     raised to ``cost_power``.
 
-    The chance of a mine is the engine's exact one. The clue's spread, given the square is safe,
-    is read from ``layouts`` drawn from the position (:func:`~cspmines.engine.sampling.sample_mines`' rows,
+    The chance of a mine is the engine's exact one. The clue's spread is exact where ``spreads``
+    (:func:`~cspmines.engine.clues.clue_spread`'s, by cell) has the square; elsewhere, given the
+    square is safe, it is read from ``layouts`` drawn from the position (:func:`~cspmines.engine.sampling.sample_mines`' rows,
     or :func:`~cspmines.engine.sampling.sample_layouts`' sets),
     which keeps the neighbours' dependence (a clue's mines are shared among its cells); without
     them the covered neighbours are taken as independent, each a mine with its exact probability.
@@ -209,12 +210,23 @@ def information_per_cost(analysis, cells, *, layouts=None, cost_power: float = 1
     chance[(flat == FLAG) | (flat == MINE)] = 1.0
     cells = [cell for cell in cells if chance[cell] < 1.0]
     table = np.zeros((len(cells), 10))  # each cell's outcomes: clue 0..8 when safe, then a mine
-    sampled = np.zeros(len(cells), dtype=bool)
-    if layouts is not None and len(layouts):
-        counts = _spread_table(position, layouts, cells)
+    spreads = spreads or {}
+    exact = np.array([cell in spreads for cell in cells], dtype=bool)
+    for row, cell in enumerate(cells):
+        if not exact[row]:
+            continue
+        spread = spreads[cell]
+        safe = spread.total - spread.mine
+        table[row, :9] = [w / safe for w in spread.clues]  # given safe: scaled by the chance below, as sampled rows are
+    sampled = exact.copy()
+    drawn = [cell for cell, known in zip(cells, exact) if not known]
+    if layouts is not None and len(layouts) and drawn:
+        rows = np.flatnonzero(~exact)
+        counts = _spread_table(position, layouts, drawn)
         totals = counts.sum(axis=1)
-        sampled = totals > 0
-        table[sampled, :9] = counts[sampled] / totals[sampled, None]
+        seen = totals > 0
+        table[rows[seen], :9] = counts[seen] / totals[seen, None]
+        sampled[rows[seen]] = True
     for row, cell in enumerate(cells):
         if not sampled[row]:
             spread = np.ones(1)  # the clue's covered-mine count, the neighbours taken as independent

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...actions import Vocabulary
+from ...engine.clues import off_front_spreads
 from ...engine.memory import current_memory
 from ...engine.sampling import layouts_still_possible, sample_mines
 from ...engine.solver import solve
@@ -329,16 +330,17 @@ class ExactAgent(SeededAgent):
             searched = self._cheapest(analysis.position, OPENINGS, count)
             if searched is not None:
                 return searched[0], Reason.FEWEST_OPENINGS
+        cells = [c for c in position.covered_cells if c not in self.mines]
+        spreads = off_front_spreads(analysis, cells) if options.exact_spreads else {}
         layouts = None
-        if options.clue_samples:
+        if options.clue_samples and len(spreads) < len(cells):  # some square's spread is read from layouts
             seed = int(self.rng.integers(2**63))
             reusing = options.reuse and self.drawn is not None
             kept = layouts_still_possible(analysis.position, self.drawn)[: options.clue_samples] if reusing else None
             fresh = options.clue_samples - (0 if kept is None else len(kept))
             layouts = sample_mines(analysis.position, fresh, seed=seed, backend=options.backend)
             self.drawn = layouts = layouts if kept is None else np.concatenate([kept, layouts])
-        cells = [c for c in position.covered_cells if c not in self.mines]
-        ratios = information_per_cost(analysis, cells, layouts=layouts, cost_power=options.cost_power)
+        ratios = information_per_cost(analysis, cells, layouts=layouts, spreads=spreads, cost_power=options.cost_power)
         return max(ratios, key=lambda c: (ratios[c], -c)), Reason.INFORMATION
 
     def _influence_spread(self, analysis):

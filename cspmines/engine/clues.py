@@ -1,0 +1,190 @@
+"""What a covered cell will show when opened: the exact distribution of its clue.
+
+Opening a cell ends in one of ten ways: it is a mine, or it is safe and
+shows a clue from 0 to 8. :func:`clue_spread` counts the layouts of each,
+exactly, as integers over the position's model count (so they sum to it).
+The clue of a cell is the number of mines around it: the mines already known
+there (flags, opened mines, cells every layout mines), plus those among its
+undecided neighbours.
+
+Where the cell and all its undecided neighbours lie off the front (no clue
+touches them), the count has a closed form: with the front's layouts ``F[j]``
+holding ``j`` mines, ``R`` cells off the front and ``M`` mines left, the
+cell safe and ``i`` of its ``a`` undecided neighbours mines are
+
+    sum_j F[j] * C(a, i) * C(R - 1 - a, M - j - i)
+
+layouts (``R - a`` when the cell itself was settled safe): no counting at
+all, and cells with the same ``a`` share it. Anywhere else each clue is
+revealed in thought (:func:`~cspmines.engine.reveal.solve_revealed`, which
+counts only the chains the clue touches) and its layouts counted.
+
+>>> from cspmines import Position, solve
+>>> analysis = solve(Position.from_string("3x1x1\\n..."))   # one mine in three cells
+>>> spread = clue_spread(analysis, 0)
+>>> spread.mine, spread.clues[:2], spread.total   # the corner is the mine once; safe, it sees it once
+(1, (1, 1), 3)
+>>> spread.probabilities()[:3]
+(Fraction(1, 3), Fraction(1, 3), Fraction(1, 3))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+from ..errors import InconsistentPositionError, MissingTotalError
+from ..position import COVERED, FLAG, MINE
+from .combine import convolve
+from .memory import current_memory
+from .reveal import solve_revealed
+
+__all__ = ["ClueSpread", "clue_spread", "off_front_spreads"]
+
+#: The most mines a clue can see.
+MAX_CLUE = 8
+
+
+@dataclass(frozen=True)
+class ClueSpread:
+    """How opening ``cell`` ends, in layouts of the position: ``mine`` of them with the cell a mine,
+    ``clues[k]`` with it safe showing ``k`` (k from 0 to 8); they sum to ``total``, the model count."""
+
+    cell: int
+    mine: int
+    clues: tuple
+    total: int
+
+    def probabilities(self) -> tuple:
+        """(a mine, then clue 0 to 8) as Fractions: what opening the cell ends in."""
+        return tuple(Fraction(w, self.total) for w in (self.mine, *self.clues))
+
+    def floats(self) -> list:
+        """The same as floats, each correctly rounded (an integer division)."""
+        return [w / self.total for w in (self.mine, *self.clues)]
+
+
+def clue_spread(analysis, cell: int, *, backend: str = "auto") -> ClueSpread:
+    """The exact distribution of what opening covered ``cell`` of ``analysis`` shows (a :class:`ClueSpread`).
+
+    Raises
+    ------
+    MissingTotalError
+        The analysis has no mine total (a density weighs layouts; it has no count to share).
+    KeyError
+        The cell is not covered.
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+    >>> spread = clue_spread(analysis, 1)   # beside both 1s: a mine half the time, else 5 is
+    >>> spread.mine, spread.clues[1:3], spread.total   # then the rest's one mine is beside it half the time
+    (4, (2, 2), 8)
+    """
+    state = _State.of(analysis)
+    analysis.probability(cell)  # a KeyError naming the cell when it is not covered
+    closed = state.closed_form(cell)
+    if closed is not None:
+        return closed
+    mine = analysis.probability(cell) * analysis.model_count
+    clues = [0] * (MAX_CLUE + 1)
+    low, high = state.clue_range(cell)
+    for clue in range(low, high + 1):
+        try:
+            clues[clue] = solve_revealed(analysis, cell, clue, backend=backend).model_count
+        except InconsistentPositionError:
+            pass  # no layout shows it
+    return ClueSpread(cell, int(mine), tuple(clues), analysis.model_count)
+
+
+def off_front_spreads(analysis, cells) -> dict:
+    """:func:`clue_spread` of each of ``cells`` that it gives in closed form (the cell and its
+    undecided neighbours off the front, or the cell certain), by cell; the others are left out.
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("5x2x2\\n1....\\n1...."))
+    >>> sorted(off_front_spreads(analysis, [1, 2, 3, 4]))   # 1 is the 1s'; 2 borders them
+    [3, 4]
+    """
+    state = _State.of(analysis)
+    spreads = {}
+    for cell in cells:
+        spread = state.closed_form(cell)
+        if spread is not None:
+            spreads[cell] = spread
+    return spreads
+
+
+class _State:
+    """What the closed form reads from a solve, gathered once per analysis."""
+
+    def __init__(self, analysis, kept):
+        if analysis.model_count is None or analysis.mines is None:
+            raise MissingTotalError("a clue's distribution needs the mine total and an exact count (a density or a budget gives none)")
+        self.analysis = analysis
+        self.position = analysis.position
+        self.flat = self.position.grid.ravel()
+        self.total = analysis.model_count
+        if kept is None:  # no chains kept to read (a budget, cut chains): every cell by revealing
+            self.rest, self.safe, self.mines, self.front, self.mines_left = frozenset(), frozenset(), frozenset(), [1], 0
+            self.kept = False
+            return
+        self.kept = True
+        self.rest = kept.rest_set
+        self.safe, self.mines = kept.settled.safe_cells, kept.settled.mine_cells
+        self.mines_left = kept.mines_left
+        front = [1]
+        for count in kept.counts:
+            front = convolve(front, count.models)
+        self.front = front
+        self.shared: dict = {}  # (undecided neighbours, cell off the front) -> clue counts
+
+    @classmethod
+    def of(cls, analysis):
+        return cls(analysis, current_memory().kept.get(analysis))
+
+    def around(self, cell: int) -> tuple[int, list]:
+        """(mines known around ``cell``, its undecided neighbours)."""
+        flat, known, undecided = self.flat, 0, []
+        for n in self.position.neighbours(cell):
+            if flat[n] in (FLAG, MINE) or n in self.mines:
+                known += 1
+            elif flat[n] == COVERED and n not in self.safe:
+                undecided.append(n)
+        return known, undecided
+
+    def clue_range(self, cell: int) -> tuple[int, int]:
+        known, undecided = self.around(cell)
+        return known, known + len(undecided)
+
+    def closed_form(self, cell: int) -> ClueSpread | None:
+        """The cell's spread without counting, or None where a clue could join chains."""
+        if not self.kept:
+            return None
+        if cell in self.mines:
+            return ClueSpread(cell, self.total, (0,) * (MAX_CLUE + 1), self.total)
+        inside = cell in self.rest
+        if not (inside or cell in self.safe):
+            return None
+        known, undecided = self.around(cell)
+        if any(n not in self.rest for n in undecided):
+            return None
+        key = (len(undecided), inside)
+        counts = self.shared.get(key)
+        if counts is None:
+            counts = self.shared[key] = self._counts(*key)
+        mine = self.total - sum(counts) if inside else 0
+        clues = [0] * (MAX_CLUE + 1)
+        clues[known : known + len(counts)] = counts
+        return ClueSpread(cell, mine, tuple(clues), self.total)
+
+    def _counts(self, size: int, inside: bool) -> list:
+        """Layouts with the cell safe and ``i`` mines among ``size`` undecided neighbours off the front, for each i."""
+        others = len(self.rest) - size - inside  # off the front, neither the cell nor beside it
+        left = self.mines_left
+        return [
+            comb(size, i) * sum(f * comb(others, left - j - i) for j, f in enumerate(self.front) if f and 0 <= left - j - i <= others)
+            for i in range(size + 1)
+        ]
