@@ -34,9 +34,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+import numpy as np
+
 from ..errors import InconsistentPositionError, MissingTotalError
 from ..position import COVERED, FLAG, MINE
 from .combine import convolve
+from .constraints import neighbour_sum
 from .memory import current_memory
 from .reveal import solve_revealed
 
@@ -118,46 +121,53 @@ def off_front_spreads(analysis, cells) -> dict:
 
 
 class _State:
-    """What the closed form reads from a solve, gathered once per analysis."""
+    """What the closed form reads from a solve, gathered once per analysis: for every cell at
+    once, the mines known around it, its undecided neighbours, and whether any is on the front."""
 
     def __init__(self, analysis, kept):
         if analysis.model_count is None or analysis.mines is None:
             raise MissingTotalError("a clue's distribution needs the mine total and an exact count (a density or a budget gives none)")
         self.analysis = analysis
-        self.position = analysis.position
-        self.flat = self.position.grid.ravel()
+        self.position = position = analysis.position
         self.total = analysis.model_count
-        if kept is None:  # no chains kept to read (a budget, cut chains): every cell by revealing
-            self.rest, self.safe, self.mines, self.front, self.mines_left = frozenset(), frozenset(), frozenset(), [1], 0
-            self.kept = False
+        self.kept = kept is not None  # none kept (a budget, cut chains): every cell by revealing
+        self.shared: dict = {}  # (undecided neighbours, cell off the front) -> clue counts
+        if kept is None:
             return
-        self.kept = True
-        self.rest = kept.rest_set
+        flat = position.grid.ravel()
+        self.rest_size, self.mines_left = len(kept.rest), kept.mines_left
         self.safe, self.mines = kept.settled.safe_cells, kept.settled.mine_cells
-        self.mines_left = kept.mines_left
+        known = (flat == FLAG) | (flat == MINE)
+        known[list(self.mines)] = True
+        undecided = flat == COVERED
+        undecided[list(self.mines | self.safe)] = False
+        in_rest = np.zeros(position.size, dtype=bool)
+        in_rest[list(kept.rest)] = True
+        shape = (position.height, position.width)
+        self.known_around = neighbour_sum(known.reshape(shape)).ravel().tolist()
+        self.undecided_around = neighbour_sum(undecided.reshape(shape)).ravel().tolist()
+        by_front = neighbour_sum((undecided & ~in_rest).reshape(shape)).ravel() > 0
+        # a cell whose clue the closed form gives: itself off the front or settled safe, no undecided neighbour on it
+        self.closed = ((in_rest | (flat == COVERED) & ~undecided) & ~by_front).tolist()
+        self.in_rest = in_rest.tolist()
         front = [1]
         for count in kept.counts:
             front = convolve(front, count.models)
         self.front = front
-        self.shared: dict = {}  # (undecided neighbours, cell off the front) -> clue counts
 
     @classmethod
     def of(cls, analysis):
         return cls(analysis, current_memory().kept.get(analysis))
 
-    def around(self, cell: int) -> tuple[int, list]:
-        """(mines known around ``cell``, its undecided neighbours)."""
-        flat, known, undecided = self.flat, 0, []
-        for n in self.position.neighbours(cell):
-            if flat[n] in (FLAG, MINE) or n in self.mines:
-                known += 1
-            elif flat[n] == COVERED and n not in self.safe:
-                undecided.append(n)
-        return known, undecided
-
     def clue_range(self, cell: int) -> tuple[int, int]:
-        known, undecided = self.around(cell)
-        return known, known + len(undecided)
+        """The fewest and most mines ``cell`` can see."""
+        flat, known, undecided = self.position.grid.ravel(), 0, 0
+        for n in self.position.neighbours(cell):
+            if flat[n] in (FLAG, MINE) or (self.kept and n in self.mines):
+                known += 1
+            elif flat[n] == COVERED and not (self.kept and n in self.safe):
+                undecided += 1
+        return known, known + undecided
 
     def closed_form(self, cell: int) -> ClueSpread | None:
         """The cell's spread without counting, or None where a clue could join chains."""
@@ -165,24 +175,21 @@ class _State:
             return None
         if cell in self.mines:
             return ClueSpread(cell, self.total, (0,) * (MAX_CLUE + 1), self.total)
-        inside = cell in self.rest
-        if not (inside or cell in self.safe):
+        if not self.closed[cell]:
             return None
-        known, undecided = self.around(cell)
-        if any(n not in self.rest for n in undecided):
-            return None
-        key = (len(undecided), inside)
+        inside = self.in_rest[cell]
+        key = (self.undecided_around[cell], inside)
         counts = self.shared.get(key)
         if counts is None:
             counts = self.shared[key] = self._counts(*key)
-        mine = self.total - sum(counts) if inside else 0
+        known = self.known_around[cell]
         clues = [0] * (MAX_CLUE + 1)
         clues[known : known + len(counts)] = counts
-        return ClueSpread(cell, mine, tuple(clues), self.total)
+        return ClueSpread(cell, self.total - sum(counts) if inside else 0, tuple(clues), self.total)
 
     def _counts(self, size: int, inside: bool) -> list:
         """Layouts with the cell safe and ``i`` mines among ``size`` undecided neighbours off the front, for each i."""
-        others = len(self.rest) - size - inside  # off the front, neither the cell nor beside it
+        others = self.rest_size - size - inside  # off the front, neither the cell nor beside it
         left = self.mines_left
         return [
             comb(size, i) * sum(f * comb(others, left - j - i) for j, f in enumerate(self.front) if f and 0 <= left - j - i <= others)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..position import Position
 from .analysis import Analysis
 from .certain import Certainty, certain_cells
+from .clues import ClueSpread, clue_spread
 from .memory import Memory, using
 from .question import Limit
 from .reveal import solve_revealed
@@ -70,6 +71,12 @@ class Engine:
         (:func:`cspmines.engine.reveal.solve_revealed`)."""
         with using(self.memory):
             return solve_revealed(analysis, cell, clue, backend=self.backend)
+
+    def spread(self, analysis: Analysis, cell: int) -> ClueSpread:
+        """What opening covered ``cell`` ends in, exactly: a mine, or each clue it can show, in
+        layouts (:func:`cspmines.engine.clues.clue_spread`)."""
+        with using(self.memory):
+            return clue_spread(analysis, cell, backend=self.backend)
 
     def certain(self, position: Position, *, mines: int | None = None) -> Certainty:
         """The cells proved safe or mines without counting (:func:`cspmines.certain_cells`)."""
