@@ -127,7 +127,6 @@ class _State:
     def __init__(self, analysis, kept):
         if analysis.model_count is None or analysis.mines is None:
             raise MissingTotalError("a clue's distribution needs the mine total and an exact count (a density or a budget gives none)")
-        self.analysis = analysis
         self.position = position = analysis.position
         self.total = analysis.model_count
         self.kept = kept is not None  # none kept (a budget, cut chains): every cell by revealing
