@@ -119,6 +119,51 @@ def test_information_from_every_layout_is_the_exact_outcome_entropy(power):
     assert checked >= 100
 
 
+def test_information_from_exact_spreads_is_the_information_from_every_layout():
+    """The engine's exact clue spreads, with no layout drawn, give each square the information that
+    reading every layout the position allows gives."""
+    from cspmines import solve
+    from cspmines.engine.clues import clue_spreads
+
+    checked = 0
+    for position, _ in small_positions():
+        analysis = solve(position)
+        cells = [c for c in position.covered_cells if analysis.probability(c) < 1]
+        from_layouts = information_per_cost(analysis, cells, layouts=list_layouts(position, limit=500))
+        exact = information_per_cost(analysis, cells, spreads=clue_spreads(analysis, cells))
+        for cell in cells:
+            assert exact[cell] == pytest.approx(from_layouts[cell], abs=1e-9), (str(position), cell)
+            checked += 1
+    assert checked >= 100
+
+
+@pytest.mark.parametrize("spreads, draws_off_front, draws_by_it", [("drawn", True, True), ("off_front", False, True), ("exact", False, False)])
+def test_layouts_are_drawn_only_for_the_spreads_not_read_exactly(monkeypatch, spreads, draws_off_front, draws_by_it):
+    """``spreads``: off the front (the default) a blank board's guess draws nothing, every square
+    being off the front, and a game's guesses by the front draw; ``exact`` never draws; ``drawn`` always does."""
+    import cspmines.agents.exact.player as player
+    from cspmines.agents import make_agent
+    from cspmines.games import Board, Game, play
+
+    draws = []
+    real = player.sample_mines
+
+    def counted(position, count, **kwargs):
+        draws.append(position)
+        return real(position, count, **kwargs)
+
+    monkeypatch.setattr(player, "sample_mines", counted)
+    agent = make_agent(f"exact:spreads={spreads}")
+    agent.reset(rules="minesearch", seed=0)
+    assert agent.act(Position.from_string("8x8x8\n" + "........\n" * 8)).kind == "open"
+    assert bool(draws) == draws_off_front
+    draws.clear()
+    board = Board.random("12x12x12", seed=3, first_click="safe")
+    record = play(make_agent(f"exact:spreads={spreads}"), Game(board, rules="minesearch"), seed=0)
+    assert record.status == "won" and record.guesses >= 5
+    assert bool(draws) == draws_by_it
+
+
 def test_played_for_fewest_mines_equal_risks_go_to_the_square_that_tells_most():
     """Under score a guess among equally risky squares opens the one with the most neighbours
     (every square is opened in the end; its clue spares guesses later); classic play keeps the corner."""

@@ -43,7 +43,7 @@ from .constraints import neighbour_sum
 from .memory import current_memory
 from .reveal import solve_revealed
 
-__all__ = ["ClueSpread", "clue_spread", "off_front_spreads"]
+__all__ = ["ClueSpread", "clue_spread", "clue_spreads", "off_front_spreads"]
 
 #: The most mines a clue can see.
 MAX_CLUE = 8
@@ -86,20 +86,24 @@ def clue_spread(analysis, cell: int, *, backend: str = "auto") -> ClueSpread:
     >>> spread.mine, spread.clues[1:3], spread.total   # then the rest's one mine is beside it half the time
     (4, (2, 2), 8)
     """
+    return clue_spreads(analysis, [cell], backend=backend)[cell]
+
+
+def clue_spreads(analysis, cells, *, backend: str = "auto") -> dict:
+    """:func:`clue_spread` of each of ``cells``, by cell: the closed form where it holds, the
+    other cells' clues revealed and counted (what the position is read for is read once).
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("3x1x1\\n..."))
+    >>> [spread.clues[:2] for spread in clue_spreads(analysis, [0, 1]).values()]   # the middle sees the mine whenever it is safe
+    [(1, 1), (0, 2)]
+    """
     state = _State.of(analysis)
-    analysis.probability(cell)  # a KeyError naming the cell when it is not covered
-    closed = state.closed_form(cell)
-    if closed is not None:
-        return closed
-    mine = analysis.probability(cell) * analysis.model_count
-    clues = [0] * (MAX_CLUE + 1)
-    low, high = state.clue_range(cell)
-    for clue in range(low, high + 1):
-        try:
-            clues[clue] = solve_revealed(analysis, cell, clue, backend=backend).model_count
-        except InconsistentPositionError:
-            pass  # no layout shows it
-    return ClueSpread(cell, int(mine), tuple(clues), analysis.model_count)
+    spreads = {}
+    for cell in cells:
+        analysis.probability(cell)  # a KeyError naming the cell when it is not covered
+        spreads[cell] = state.closed_form(cell) or state.revealed(cell, backend)
+    return spreads
 
 
 def off_front_spreads(analysis, cells) -> dict:
@@ -127,6 +131,7 @@ class _State:
     def __init__(self, analysis, kept):
         if analysis.model_count is None or analysis.mines is None:
             raise MissingTotalError("a clue's distribution needs the mine total and an exact count (a density or a budget gives none)")
+        self.analysis = analysis
         self.position = position = analysis.position
         self.total = analysis.model_count
         self.kept = kept is not None  # none kept (a budget, cut chains): every cell by revealing
@@ -185,6 +190,19 @@ class _State:
         clues = [0] * (MAX_CLUE + 1)
         clues[known : known + len(counts)] = counts
         return ClueSpread(cell, self.total - sum(counts) if inside else 0, tuple(clues), self.total)
+
+    def revealed(self, cell: int, backend: str) -> ClueSpread:
+        """The cell's spread by revealing each clue it can show and counting its layouts."""
+        analysis = self.analysis
+        clues = [0] * (MAX_CLUE + 1)
+        low, high = self.clue_range(cell)
+        for clue in range(low, high + 1):
+            try:
+                clues[clue] = solve_revealed(analysis, cell, clue, backend=backend).model_count
+            except InconsistentPositionError:
+                pass  # no layout shows it
+        mine = analysis.probability(cell) * self.total  # a whole number: the layouts with the cell a mine
+        return ClueSpread(cell, int(mine), tuple(clues), self.total)
 
     def _counts(self, size: int, inside: bool) -> list:
         """Layouts with the cell safe and ``i`` mines among ``size`` undecided neighbours off the front, for each i."""

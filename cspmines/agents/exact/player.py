@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...actions import Vocabulary
-from ...engine.clues import off_front_spreads
+from ...engine.clues import clue_spreads, off_front_spreads
 from ...engine.memory import current_memory
 from ...engine.sampling import layouts_still_possible, sample_mines
 from ...engine.solver import solve
@@ -331,7 +331,7 @@ class ExactAgent(SeededAgent):
             if searched is not None:
                 return searched[0], Reason.FEWEST_OPENINGS
         cells = [c for c in position.covered_cells if c not in self.mines]
-        spreads = off_front_spreads(analysis, cells) if options.exact_spreads else {}
+        spreads = self._exact_spreads(analysis, cells)
         layouts = None
         if options.clue_samples and len(spreads) < len(cells):  # some square's spread is read from layouts
             seed = int(self.rng.integers(2**63))
@@ -342,6 +342,13 @@ class ExactAgent(SeededAgent):
             self.drawn = layouts = layouts if kept is None else np.concatenate([kept, layouts])
         ratios = information_per_cost(analysis, cells, layouts=layouts, spreads=spreads, cost_power=options.cost_power)
         return max(ratios, key=lambda c: (ratios[c], -c)), Reason.INFORMATION
+
+    def _exact_spreads(self, analysis, cells) -> dict:
+        """The clue spreads the information rule reads exactly (``spreads``), by square."""
+        where = self.options.spreads
+        if where == "exact":
+            return clue_spreads(analysis, cells, backend=self.options.backend)
+        return off_front_spreads(analysis, cells) if where == "off_front" else {}
 
     def _influence_spread(self, analysis):
         """The position's 50/50 influence when the look-ahead weighs it, else None."""
