@@ -122,7 +122,7 @@ def _compiled_count(component: Component, budget: Budget | None):
         if budget is not None:
             budget.spend(2 * states)
         return models, tallies, max(peak, 1), states
-    _order, steps, live = plan_steps(component, budget=budget)
+    _order, steps, live = plan_steps(component, budget=budget, costly=True)  # count_ordered found it past the cap
     if max((shift for step in steps for shift, _ in step.rules), default=0) + key_digit_bits(component) > 126:
         return None  # a key could pass 127 bits
     plan = [

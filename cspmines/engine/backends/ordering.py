@@ -39,7 +39,7 @@ def elimination_order(component: Component, *, budget: Budget | None = None) -> 
     return plan_steps(component, budget=budget)[0]
 
 
-def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[list[int], list, list | None]:
+def plan_steps(component: Component, *, budget: Budget | None = None, costly: bool = False) -> tuple[list[int], list, list | None]:
     """The box order to count in, the cheapest of a few candidates found by a race,
     and for a raced order the states before each step that can still reach the end.
 
@@ -50,12 +50,15 @@ def plan_steps(component: Component, *, budget: Budget | None = None) -> tuple[l
     one that has visited the fewest states, and keep the first to finish.
     The winner's states then cost one more sweep, backwards, to find those that
     can still reach the end: about half, on wide fronts, can not, and the
-    weighted passes skip them.
+    weighted passes skip them. ``costly``: the caller has found the greedy order
+    past the cheapness cap already (the compiled planner stops there), so the
+    race starts without that test again.
     """
     greedy = _greedy_order_of_structure(component)
-    steps = plan_order(component, greedy, key_digit_bits(component))
-    if component.n_boxes < _RACE_FROM_BOXES or _cheap(steps, cap=_CHEAP_STATES_PER_BOX * component.n_boxes):
-        return greedy, steps, None
+    if not costly:
+        steps = plan_order(component, greedy, key_digit_bits(component))
+        if component.n_boxes < _RACE_FROM_BOXES or _cheap(steps, cap=_CHEAP_STATES_PER_BOX * component.n_boxes):
+            return greedy, steps, None
     graph = component.box_graph
     peripheral = _farthest(graph, 0)
     candidates = [greedy, list(nx.utils.cuthill_mckee_ordering(graph, heuristic=lambda _graph: peripheral))]
