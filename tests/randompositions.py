@@ -56,3 +56,18 @@ def positions_with_total(count: int, seed: int, *, max_covered: int, accept):
             continue
         found += 1
         yield position, verdict
+
+
+def solved_with_total(tries: int, seed: int, *, max_covered: int):
+    """(position, its analysis) for each consistent position with a mine total among ``tries`` random ones."""
+    from cspmines import InconsistentPositionError, solve
+
+    rng = np.random.default_rng(seed)
+    for _ in range(tries):
+        position = random_position(rng, max_covered=max_covered)
+        if position.mines is None:
+            continue
+        try:
+            yield position, solve(position)
+        except InconsistentPositionError:
+            continue

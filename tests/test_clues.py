@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from cspmines import InconsistentPositionError, MissingTotalError, Position, solve
@@ -13,22 +12,14 @@ from cspmines.engine.reveal import solve_revealed
 from cspmines.position import FLAG, MINE
 
 from bruteforce import mine_layouts
-from randompositions import random_position
+from randompositions import solved_with_total
 
 DATA = Path(__file__).parent / "data"
 
 
 def test_spreads_count_the_layouts_brute_force_lists():
-    rng = np.random.default_rng(7)
     cells = closed = 0
-    for _ in range(250):
-        position = random_position(rng, max_covered=12)
-        if position.mines is None:
-            continue
-        try:
-            analysis = solve(position)
-        except InconsistentPositionError:
-            continue
+    for position, analysis in solved_with_total(250, 7, max_covered=12):
         layouts = mine_layouts(position)
         flat = position.grid.ravel()
         known = {c for c in range(position.size) if flat[c] in (FLAG, MINE)}

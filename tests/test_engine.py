@@ -120,18 +120,10 @@ def test_chances_are_whole_layout_counts_and_read_as_the_fractions_they_are():
     # denominator, the model count); a box's share of its tally must divide exactly, and the float
     # read without the Fraction must be float() of it, bit for bit
     from bruteforce import brute_force, mine_layouts
-    from randompositions import random_position
+    from randompositions import solved_with_total
 
-    rng = np.random.default_rng(42)
     checked = 0
-    for _ in range(300):
-        position = random_position(rng, max_covered=12)
-        if position.mines is None:
-            continue
-        try:
-            analysis = solve(position)
-        except InconsistentPositionError:
-            continue
+    for position, analysis in solved_with_total(300, 42, max_covered=12):
         layouts = mine_layouts(position)
         assert analysis.model_count == len(layouts) == brute_force(position).model_count
         for cell in position.covered_cells:
