@@ -62,6 +62,51 @@ def test_exact_text_adds_model_count(capsys):
     assert "models: 23" in out and "1/23" in out
 
 
+def test_outcomes_are_what_each_clue_revealed_counts(capsys):
+    # the 4x2 board: (0,1) is a mine half the time; safe, it sees the other half of the pair and the
+    # rest's one mine a quarter of the time each way; --exact gives fractions, --json floats and them
+    board = "4x2x2\n1...\n1...\n"
+    result = run("solve", "-", "--outcomes", "0,1", "--outcomes", "1,3", "--exact", stdin=board)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-2:] == ["opening (0,1): a mine 1/2; safe, it shows 1: 1/4, 2: 1/4", "opening (1,3): a mine 1/4; safe, it shows 1: 3/4"]
+    result = run("solve", "-", "--outcomes", "0,1", "--json", "--exact", stdin=board)
+    (outcome,) = json.loads(result.stdout)["outcomes"]
+    assert outcome["cell"] == [0, 1] and outcome["mine"] == 0.5 and outcome["clues"][:3] == [0.0, 0.25, 0.25]
+    assert outcome["fractions"][:4] == ["1/2", "0", "1/4", "1/4"]
+    # every outcome of a reference position's cell, against revealing its clues one by one
+    from cspmines.engine.reveal import solve_revealed
+    from cspmines.errors import InconsistentPositionError
+
+    path = DATA / "expert-5-012.txt"
+    analysis = solve(Position.from_file(path))
+    cell = analysis.components[0].cells[0]
+    row, col = analysis.position.row_col(cell)
+    assert main(["solve", str(path), "--json", "--exact", "--outcomes", f"{row},{col}"]) == 0
+    (outcome,) = json.loads(capsys.readouterr().out)["outcomes"]
+    for clue in range(9):
+        try:
+            count = solve_revealed(analysis, cell, clue).model_count
+        except InconsistentPositionError:
+            count = 0
+        assert Fraction(outcome["fractions"][1 + clue]) == Fraction(count, analysis.model_count)
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--outcomes", "0,0"], "--outcomes 0,0: the cell is not covered"),
+        (["--outcomes", "2,0"], "--outcomes 2,0: outside the 4x2 board (rows 0 to 1, columns 0 to 3)"),
+        (["--outcomes", "0-1"], "expected a cell as ROW,COL (whole numbers from 0), got '0-1'"),
+        (["--outcomes", "0,1", "--density", "0.3"], "--outcomes needs the mine total (a layout count): pass --mines N, not --density"),
+    ],
+)
+def test_outcomes_of_a_cell_that_has_none_say_why_in_one_line(args, words):
+    result = run("solve", "-", *args, stdin="4x2x2\n1...\n1...\n")
+    assert result.returncode == 2 and result.stdout == ""
+    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
 def test_standard_input_and_density():
     result = run("solve", "-", "--density", "0.25", "--json", stdin="4x1\n.1..\n")
     assert result.returncode == 0, result.stderr

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import sys
 
+from ..engine.clues import clue_spreads
 from ..engine.solver import solve
-from ..position import Position
-from ..present.render import analysis_json, board_text, summary_text
+from ..position import COVERED, Position
+from ..present.render import analysis_json, board_text, outcomes_json, outcomes_text, summary_text
 
 __all__ = ["run_move", "run_sample", "run_solve"]
 
@@ -22,6 +23,7 @@ def run_solve(args, out) -> int:
         time_limit=args.time_limit,
         node_limit=args.node_limit,
     )
+    spreads = _outcomes(analysis, args.outcomes or [], args.backend)
     if args.svg:
         from ..present.picture import render_svg
 
@@ -34,13 +36,37 @@ def run_solve(args, out) -> int:
             print(f"cspmines: drawing {position.size:,} cells into {args.png} ...", file=sys.stderr)
         render_png(analysis, args.png, components=args.outline)
     if args.json:
-        json.dump(analysis_json(analysis, exact=args.exact), out)
+        result = analysis_json(analysis, exact=args.exact)
+        if args.outcomes:
+            result["outcomes"] = outcomes_json(position, spreads, exact=args.exact)
+        json.dump(result, out)
         out.write("\n")
         return 0
     color = args.color == "always" or (args.color == "auto" and getattr(out, "isatty", lambda: False)())
     out.write(board_text(analysis, color=color) + "\n")
     out.write(summary_text(analysis, exact=args.exact) + "\n")
+    if spreads:
+        out.write(outcomes_text(position, spreads, exact=args.exact) + "\n")
     return 0
+
+
+def _outcomes(analysis, cells: list, backend: str) -> dict:
+    """The clue spreads ``--outcomes`` asks for, each cell checked first, by flat cell."""
+    if not cells:
+        return {}
+    position = analysis.position
+    if analysis.mines is None:
+        raise ValueError("--outcomes needs the mine total (a layout count): pass --mines N, not --density")
+    if not analysis.exact:
+        raise ValueError("--outcomes needs every layout counted, and the budget cut counting short: raise --time-limit or pass none")
+    flat = []
+    for row, col in cells:
+        if not (0 <= row < position.height and 0 <= col < position.width):
+            raise ValueError(f"--outcomes {row},{col}: outside the {position.width}x{position.height} board (rows 0 to {position.height - 1}, columns 0 to {position.width - 1})")
+        if position.grid[row, col] != COVERED:
+            raise ValueError(f"--outcomes {row},{col}: the cell is not covered")
+        flat.append(position.cell(row, col))
+    return clue_spreads(analysis, flat, backend=backend)
 
 
 def run_sample(args, out) -> int:

@@ -96,6 +96,14 @@ chance = _reader(float, "a number between 0 and 1", lambda v: 0 <= v <= 1, "must
 DEFAULT_SECONDS = 60.0
 
 
+def row_col(text: str) -> tuple[int, int]:
+    """An argparse type: a cell as ``ROW,COL``, both whole numbers from 0."""
+    parts = text.replace(" ", "").split(",")
+    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"expected a cell as ROW,COL (whole numbers from 0), got {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
 def seconds_or_none(text: str):
     """An argparse type: seconds above 0, or ``none`` for no limit."""
     return None if text.strip().lower() == "none" else seconds(text)
@@ -114,6 +122,7 @@ mines as (row,col), the least mine chance and where, the chains of influence.
 examples:
   cspmines solve board.txt
   cspmines solve board.txt --exact
+  cspmines solve board.txt --outcomes 3,4
   cat board.txt | cspmines solve - --density 0.2 --json
 """
 
@@ -241,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds allowed for counting, or none; past them the chances are estimates, marked NOT EXACT")
     solve.add_argument("--node-limit", type=whole(1), help="work units allowed for counting")
     solve.add_argument("--exact", action="store_true", help="add the model count and exact fractions")
+    solve.add_argument("--outcomes", type=row_col, action="append", metavar="ROW,COL",
+                       help="also what opening this covered cell ends in, exactly: a mine, or each clue it shows (repeatable)")
     solve.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
     solve.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the chances")
     solve.add_argument("--svg", help="also draw the board as SVG into this .svg file")

@@ -19,7 +19,7 @@ from typing import Any
 from ..engine.analysis import Analysis
 from ..position import COVERED, FLAG, MINE, WITHHELD, is_whole
 
-__all__ = ["board_text", "summary_text", "analysis_json", "decimal", "JSON_SCHEMA_VERSION"]
+__all__ = ["board_text", "summary_text", "analysis_json", "outcomes_text", "outcomes_json", "decimal", "JSON_SCHEMA_VERSION"]
 
 #: Bumped whenever :func:`analysis_json` changes shape.
 JSON_SCHEMA_VERSION = 1
@@ -137,6 +137,48 @@ def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
         for r, row in enumerate(grid):
             lines.append(f"{r:>{margin}} " + " ".join(f"{text:>{width}}" for text in row))
     return "\n".join(lines)
+
+
+def outcomes_text(position, spreads, *, exact: bool = False) -> str:
+    """A line a cell: what opening it ends in (``spreads``, :func:`cspmines.engine.clues.clue_spreads`'
+    by cell), a mine or each clue it can show, as percentages or (``exact``) fractions.
+
+    >>> from cspmines import Position, solve
+    >>> from cspmines.engine.clues import clue_spreads
+    >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+    >>> print(outcomes_text(analysis.position, clue_spreads(analysis, [1, 3]), exact=True))
+    opening (0,1): a mine 1/2; safe, it shows 1: 1/4, 2: 1/4
+    opening (0,3): a mine 1/4; safe, it shows 1: 3/4
+    """
+    lines = []
+    for cell, spread in spreads.items():
+        row, col = position.row_col(cell)
+        mine, *clues = spread.probabilities()
+        say = (lambda p: decimal(p)) if exact else (lambda p: f"{float(p):.2%}")
+        shows = ", ".join(f"{clue}: {say(p)}" for clue, p in enumerate(clues) if p)
+        line = f"opening ({row},{col}): a mine {say(mine)}"
+        lines.append(line + (f"; safe, it shows {shows}" if shows else ""))
+    return "\n".join(lines)
+
+
+def outcomes_json(position, spreads, *, exact: bool = False) -> list:
+    """The same as JSON: ``{"cell": [row, col], "mine": float, "clues": [9 floats]}`` a cell, with
+    ``fractions`` (the mine, then clues 0 to 8, ``"n/d"`` strings) when ``exact``.
+
+    >>> from cspmines import Position, solve
+    >>> from cspmines.engine.clues import clue_spreads
+    >>> analysis = solve(Position.from_string("3x1x1\\n..."))
+    >>> outcomes_json(analysis.position, clue_spreads(analysis, [1]), exact=True)[0]["fractions"][:3]   # the middle: safe, it sees the mine
+    ['1/3', '0', '2/3']
+    """
+    result = []
+    for cell, spread in spreads.items():
+        mine, *clues = spread.floats()
+        entry: dict[str, Any] = {"cell": list(position.row_col(cell)), "mine": mine, "clues": clues}
+        if exact:
+            entry["fractions"] = [decimal(p) for p in spread.probabilities()]
+        result.append(entry)
+    return result
 
 
 #: Python refuses to write an int of more digits than this (4,300 by default) unless told to for the
