@@ -89,3 +89,12 @@ def test_spreads_of_a_revealed_board_are_those_of_the_board_solved_afresh():
                 assert clue_spreads(after, after.position.covered_cells) == expected
                 checked += 1
     assert checked > 100
+
+
+def test_a_time_limit_stops_the_reveals_and_names_the_cell():
+    from cspmines.errors import BudgetExceededError
+
+    analysis = solve(Position.from_string("5x2x2\n1....\n1...."))
+    assert set(clue_spreads(analysis, [3, 4], time_limit=0)) == {3, 4}  # the closed form counts nothing
+    with pytest.raises(BudgetExceededError, match=r"the clues of \(0,1\)"):
+        clue_spreads(analysis, [3, 1], time_limit=0)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 from ..engine.clues import clue_spreads
 from ..engine.solver import solve
+from ..errors import BudgetExceededError
 from ..position import COVERED, Position
 from ..present.render import analysis_json, board_text, outcomes_json, outcomes_text, summary_text
 
@@ -15,6 +17,7 @@ __all__ = ["run_move", "run_sample", "run_solve"]
 
 def run_solve(args, out) -> int:
     position = Position.from_file(args.file)
+    started = time.monotonic()
     analysis = solve(
         position,
         backend=args.backend,
@@ -23,7 +26,8 @@ def run_solve(args, out) -> int:
         time_limit=args.time_limit,
         node_limit=args.node_limit,
     )
-    spreads = _outcomes(analysis, args.outcomes or [], args.backend)
+    left = None if args.time_limit is None else max(0.0, args.time_limit - (time.monotonic() - started))
+    spreads = _outcomes(analysis, args.outcomes or [], args.backend, left)
     if args.svg:
         from ..present.picture import render_svg
 
@@ -50,8 +54,9 @@ def run_solve(args, out) -> int:
     return 0
 
 
-def _outcomes(analysis, cells: list, backend: str) -> dict:
-    """The clue spreads ``--outcomes`` asks for, each cell checked first, by flat cell."""
+def _outcomes(analysis, cells: list, backend: str, time_limit: float | None) -> dict:
+    """The clue spreads ``--outcomes`` asks for, each cell checked first, by flat cell, within
+    what is left of ``--time-limit``."""
     if not cells:
         return {}
     position = analysis.position
@@ -66,7 +71,10 @@ def _outcomes(analysis, cells: list, backend: str) -> dict:
         if position.grid[row, col] != COVERED:
             raise ValueError(f"--outcomes {row},{col}: the cell is not covered")
         flat.append(position.cell(row, col))
-    return clue_spreads(analysis, flat, backend=backend)
+    try:
+        return clue_spreads(analysis, flat, backend=backend, time_limit=time_limit)
+    except BudgetExceededError as error:
+        raise BudgetExceededError(f"--outcomes: {error}: raise --time-limit or pass none") from None
 
 
 def run_sample(args, out) -> int:

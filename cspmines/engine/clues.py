@@ -30,13 +30,14 @@ counts only the chains the clue touches) and its layouts counted.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
 import numpy as np
 
-from ..errors import InconsistentPositionError, MissingTotalError
+from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
 from ..position import COVERED, FLAG, MINE
 from .combine import convolve
 from .constraints import neighbour_sum
@@ -89,9 +90,13 @@ def clue_spread(analysis, cell: int, *, backend: str = "auto") -> ClueSpread:
     return clue_spreads(analysis, [cell], backend=backend)[cell]
 
 
-def clue_spreads(analysis, cells, *, backend: str = "auto") -> dict:
+def clue_spreads(analysis, cells, *, backend: str = "auto", time_limit: float | None = None) -> dict:
     """:func:`clue_spread` of each of ``cells``, by cell: the closed form where it holds, the
     other cells' clues revealed and counted (what the position is read for is read once).
+
+    A reveal counts the chains its clue touches as a solve does; ``time_limit`` seconds, checked
+    before each, stop a long run (a cell on a wide front takes up to nine counts of its chain)
+    with :class:`~cspmines.errors.BudgetExceededError` naming the cell.
 
     >>> from cspmines import Position, solve
     >>> analysis = solve(Position.from_string("3x1x1\\n..."))
@@ -99,10 +104,11 @@ def clue_spreads(analysis, cells, *, backend: str = "auto") -> dict:
     [(1, 1), (0, 2)]
     """
     state = _State.of(analysis)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     spreads = {}
     for cell in cells:
         analysis.probability(cell)  # a KeyError naming the cell when it is not covered
-        spreads[cell] = state.closed_form(cell) or state.revealed(cell, backend)
+        spreads[cell] = state.closed_form(cell) or state.revealed(cell, backend, deadline)
     return spreads
 
 
@@ -191,12 +197,16 @@ class _State:
         clues[known : known + len(counts)] = counts
         return ClueSpread(cell, self.total - sum(counts) if inside else 0, tuple(clues), self.total)
 
-    def revealed(self, cell: int, backend: str) -> ClueSpread:
-        """The cell's spread by revealing each clue it can show and counting its layouts."""
+    def revealed(self, cell: int, backend: str, deadline: float | None = None) -> ClueSpread:
+        """The cell's spread by revealing each clue it can show and counting its layouts (by ``deadline``,
+        a :func:`time.monotonic` time, checked before each)."""
         analysis = self.analysis
         clues = [0] * (MAX_CLUE + 1)
         low, high = self.clue_range(cell)
         for clue in range(low, high + 1):
+            if deadline is not None and time.monotonic() >= deadline:
+                row, col = self.position.row_col(cell)
+                raise BudgetExceededError(f"the time limit ran out while counting the clues of ({row},{col})")
             try:
                 clues[clue] = solve_revealed(analysis, cell, clue, backend=backend).model_count
             except InconsistentPositionError:
