@@ -78,6 +78,32 @@ def test_the_overlay_shows_the_engines_exact_chances(page):
         assert title.startswith(f"({row}, {col}): {fractions[row, col]} =")
 
 
+def test_clicking_a_covered_cell_outside_a_game_shows_what_it_will_show(page):
+    import re
+
+    from cspmines.engine.clues import clue_spread
+
+    text = (DATA / "expert-5-027.txt").read_text()
+    page.fill("#text", text)
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    analysis = solve(Position.from_string(text))
+    cell = analysis.components[0].cells[0]  # by the front: its clues revealed and counted
+    row, col = analysis.position.row_col(cell)
+    page.evaluate("document.querySelector('#advice').textContent = ''")
+    page.click(f"#board .cell[data-row='{row}'][data-col='{col}']")
+    page.wait_for_function("document.querySelector('#advice').textContent.startsWith('opening')")
+    shown = page.text_content("#advice")
+    spread = clue_spread(analysis, cell)
+    mine, *clues = spread.floats()
+    assert shown.startswith(f"opening ({row},{col}): a mine ")
+    assert float(re.search(r"a mine ([0-9.]+)%", shown).group(1)) == pytest.approx(100 * mine, abs=0.006)
+    listed = {int(k): float(v) for k, v in re.findall(r"(\d): ([0-9.]+)%", shown.split("shows", 1)[1])}
+    assert listed.keys() == {k for k, p in enumerate(clues) if p > 0}
+    for k, percent in listed.items():
+        assert percent == pytest.approx(100 * clues[k], abs=0.006)
+
+
 def test_a_beginner_game_is_played_to_the_end_by_clicking(page):
     page.select_option("#size", "beginner")
     page.fill("#seed", "7")

@@ -47,6 +47,26 @@ def test_bad_input_answers_400_with_the_clis_message(client):
     assert client.post("/api/replay", content="{}").json()["error"].startswith("not a game record")
 
 
+def test_solve_answers_the_outcomes_of_the_cells_asked_or_says_why_not(client):
+    from cspmines.engine.clues import clue_spreads
+
+    board = "4x2x2\n1...\n1...\n"
+    analysis = solve(Position.from_string(board))
+    result = client.post("/api/solve?outcomes=0,1;1,3", content=board).json()
+    assert result["outcomes_missing"] is None and [o["cell"] for o in result["outcomes"]] == [[0, 1], [1, 3]]
+    every = client.post("/api/solve?outcomes=all", content=board).json()["outcomes"]
+    spreads = clue_spreads(analysis, analysis.position.covered_cells)
+    assert [o["fractions"] for o in every] == [[str(p) for p in s.probabilities()] for s in spreads.values()]
+    for asked, error in [("0,0", "outcomes 0,0: the cell is not covered"), ("2,1", "outcomes 2,1: outside the 4x2 board"),
+                         ("1", "outcomes takes cells as ROW,COL separated by ';', or all; got '1'")]:
+        answer = client.post(f"/api/solve?outcomes={asked}", content=board)
+        assert answer.status_code == 400 and answer.json()["error"] == error
+    dense = client.post("/api/solve?outcomes=all&density=0.2", content="4x2\n1...\n1...\n").json()
+    assert dense["outcomes"] is None and "mine total" in dense["outcomes_missing"]
+    wide = client.post("/api/solve?outcomes=all&time_limit=0.5", content=(DATA / "lattice13-2.txt").read_text()).json()
+    assert wide["outcomes"] is None and wide["outcomes_missing"]  # a count cut short, or the time spent on the clues
+
+
 def test_a_wide_position_answers_within_its_budget(client):
     answer = client.post("/api/solve?time_limit=0.05", content=(DATA / "lattice15-2.txt").read_text())
     assert answer.status_code == 200 and answer.json()["exact"] is False  # what could be proved, marked so

@@ -6,8 +6,11 @@ same one-line message the command line prints (a position's place written
 body over the cap) and 503 (every worker busy, with ``Retry-After``) are JSON
 too (:mod:`cspmines.web.guard`).
 
-* ``POST /api/solve?mines=&density=&time_limit=`` (body: a position in the text format):
-  what ``cspmines solve --json --exact`` prints.
+* ``POST /api/solve?mines=&density=&time_limit=&outcomes=`` (body: a position in the text format):
+  what ``cspmines solve --json --exact`` prints; with ``outcomes=ROW,COL;ROW,COL...`` (or ``all``,
+  every covered cell) also ``outcomes``, what opening each of those cells ends in (``cspmines solve
+  --outcomes``' entries), or null with ``outcomes_missing`` saying why (a density, a count cut short,
+  or the time limit spent counting the clues by the front).
 * ``POST /api/move?agent=exact&rules=classic&seed=&explain=`` (body: a position, ``agent`` repeatable):
   what ``cspmines move --json`` prints.
 * ``POST /api/games`` (JSON: ``size``, ``rules``, ``first_click``, ``seed``; or ``board``: an uploaded
@@ -39,12 +42,13 @@ from ..actions import Action, Rules
 from ..agents import make_agent
 from ..agents.advice import advise, suggest
 from ..bench import Suite, agent_seed, new_game
+from ..engine.clues import clue_spreads
 from ..engine.solver import solve
-from ..errors import CspminesError
+from ..errors import BudgetExceededError, CspminesError
 from ..games import Board, Game, play
 from ..games.board import FIRST_CLICKS, parse_size
-from ..position import Position, is_whole
-from ..present.render import analysis_json
+from ..position import COVERED, Position, is_whole
+from ..present.render import analysis_json, outcomes_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
 from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body, web_message
@@ -68,6 +72,41 @@ def _query_number(request: Request, name: str, kind=float):
         return kind(value)
     except ValueError:
         raise BadRequest(f"{name} must be a number, got {value!r}") from None
+
+
+def _flag(request: Request, name: str) -> bool:
+    return request.query_params.get(name, "false").lower() in ("1", "true", "yes")
+
+
+def _outcome_cells(position: Position, asked: str) -> list[int]:
+    """The cells ``outcomes=`` names (``all``: every covered one), each checked."""
+    if asked.strip().lower() == "all":
+        return list(position.covered_cells)
+    cells = []
+    for part in asked.split(";"):
+        pieces = part.replace(" ", "").split(",")
+        if len(pieces) != 2 or not all(piece.isdigit() for piece in pieces):
+            raise BadRequest(f"outcomes takes cells as ROW,COL separated by ';', or all; got {part!r}")
+        row, col = int(pieces[0]), int(pieces[1])
+        if not (row < position.height and col < position.width):
+            raise BadRequest(f"outcomes {row},{col}: outside the {position.width}x{position.height} board")
+        if position.grid[row, col] != COVERED:
+            raise BadRequest(f"outcomes {row},{col}: the cell is not covered")
+        cells.append(position.cell(row, col))
+    return cells
+
+
+def _outcomes(analysis, cells: list, seconds: float) -> tuple[list | None, str | None]:
+    """(the outcomes of ``cells`` as JSON, None), or (None, why there are none)."""
+    if analysis.mines is None:
+        return None, "outcomes need the mine total (a layout count), not a density"
+    if not analysis.exact:
+        return None, "outcomes need every layout counted, and the budget cut counting short"
+    try:
+        spreads = clue_spreads(analysis, cells, time_limit=seconds)
+    except BudgetExceededError as error:
+        return None, str(error)
+    return outcomes_json(analysis.position, spreads, exact=True), None
 
 
 def _position(body: bytes) -> Position:
@@ -122,8 +161,15 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         position = _position(body)
         mines = _query_number(request, "mines", int)
         density = _query_number(request, "density")
-        analysis = solve(position, mines=mines, density=density, time_limit=budget(request))
-        return analysis_json(analysis, exact=True)
+        started, seconds = time.monotonic(), budget(request)
+        analysis = solve(position, mines=mines, density=density, time_limit=seconds)
+        answer = analysis_json(analysis, exact=True)
+        asked = request.query_params.get("outcomes")
+        if asked:
+            cells = _outcome_cells(position, asked)
+            left = max(0.0, seconds - (time.monotonic() - started))
+            answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, left)
+        return answer
 
     def api_move(request: Request, body: bytes) -> dict:
         position = _position(body)
@@ -137,7 +183,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         rules = request.query_params.get("rules", "classic")
         rules = Rules.check(rules)
         seed = _query_number(request, "seed", int)
-        explain = request.query_params.get("explain", "false").lower() in ("1", "true", "yes")
+        explain = _flag(request, "explain")
         specs = request.query_params.getlist("agent") or ["exact"]
         advice = advise(position, specs, rules=rules, seed=seed, time_limit=budget(request), explain=explain)
         return advice.json(explain=explain)
@@ -267,7 +313,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         except ReplayFormatError as error:
             raise BadRequest(str(error)) from None
         answer = replay_json(analyse_replay(replay, agent=False, time_limit=budget(request)))
-        if request.query_params.get("steps", "false").lower() in ("1", "true", "yes"):
+        if _flag(request, "steps"):
             answer["steps"] = [{"position": str(click.seen), "action": click.action.value, "cell": [click.row, click.col],
                                 "flags": [list(divmod(cell, replay.width)) for cell in click.flags],
                                 "chance": judged["chance"], "class": judged["class"]}

@@ -85,7 +85,7 @@ function draw() {
 const CYCLE = [".", "F", "0", "1", "2", "3", "4", "5", "6", "7", "8"];
 async function clicked(r, c, flag) {
   if ($("edit").checked || !state.game) {
-    if (!$("edit").checked) return;
+    if (!$("edit").checked) return flag ? undefined : showOutcomes(r, c);
     const pos = parse(state.text);
     if (!pos) return;
     const row = pos.rows[r].split("");
@@ -96,6 +96,18 @@ async function clicked(r, c, flag) {
   }
   try { showGame(await api(`/api/games/${state.game.id}/moves`, { row: r, col: c, kind: flag ? "flag" : "open" }, true)); }
   catch (error) { say(error.message, true); }
+}
+
+async function showOutcomes(r, c) {  // outside a game: what opening a covered cell ends in, exactly
+  const pos = parse(state.text);
+  if (!pos || !state.analysis || !".Hh".includes(pos.rows[r][c])) return;
+  try {
+    const answer = await api(`/api/solve?outcomes=${r},${c}`, state.text), pct = (p) => (100 * p).toFixed(2) + "%";
+    if (!answer.outcomes) { $("advice").textContent = `(${r},${c}): ${answer.outcomes_missing}`; return; }
+    const o = answer.outcomes[0];
+    const shows = o.clues.map((p, k) => [k, p]).filter(([, p]) => p > 0).map(([k, p]) => `${k}: ${pct(p)}`).join(", ");
+    $("advice").textContent = `opening (${r},${c}): a mine ${pct(o.mine)}` + (shows ? `; safe, it shows ${shows}` : "");
+  } catch (error) { say(error.message, true); }
 }
 
 function leaveReplay() { state.replay = null; state.mark = null; $("step").textContent = ""; Object.assign($("slider"), { max: 0, value: 0 }); }
