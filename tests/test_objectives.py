@@ -164,6 +164,17 @@ def test_layouts_are_drawn_only_for_the_spreads_not_read_exactly(monkeypatch, sp
     assert bool(draws) == draws_by_it
 
 
+@pytest.mark.parametrize("spreads", ["off_front", "exact"])
+def test_estimated_chances_fall_back_on_drawn_spreads(spreads):
+    """With chains cut (``max_chain``) the analysis has no layout count to share: the information
+    rule reads every square from its layouts instead of failing."""
+    from cspmines.agents import make_agent
+    from cspmines.games import Board, Game, play
+
+    record = play(make_agent(f"exact:max_chain=2,spreads={spreads}"), Game(Board.random("16x16x40", seed=2, first_click="safe"), rules="minesearch"), seed=0)
+    assert record.status == "won" and record.guesses > 10
+
+
 def test_played_for_fewest_mines_equal_risks_go_to_the_square_that_tells_most():
     """Under score a guess among equally risky squares opens the one with the most neighbours
     (every square is opened in the end; its clue spares guesses later); classic play keeps the corner."""

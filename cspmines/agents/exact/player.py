@@ -346,6 +346,8 @@ class ExactAgent(SeededAgent):
     def _exact_spreads(self, analysis, cells) -> dict:
         """The clue spreads the information rule reads exactly (``spreads``), by square."""
         where = self.options.spreads
+        if analysis.model_count is None or analysis.mines is None:  # estimates (max_chain, a budget): no count to share
+            return {}
         if where == "exact":
             return clue_spreads(analysis, cells, backend=self.options.backend)
         return off_front_spreads(analysis, cells) if where == "off_front" else {}
