@@ -3,6 +3,8 @@ full solve's, exactly, on every position, cell and clue: or both must find the c
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from cspmines import Position, solve
 from cspmines.bench import Suite
 from cspmines.bench.runner import new_game
 from cspmines.engine.memory import current_memory
-from cspmines.engine.reveal import solve_revealed
+from cspmines.engine.reveal import layouts_revealed, solve_revealed
 from cspmines.errors import InconsistentPositionError, MissingTotalError
 from cspmines.position import COVERED, FLAG
 
@@ -24,13 +26,16 @@ def full(position: Position, cell: int, clue: int, density):
 
 
 def same(position: Position, analysis, cell: int, clue: int) -> str:
-    """'impossible' when both raise, 'agree' when both give the same exact answer (asserted)."""
+    """'impossible' when both raise, 'agree' when both give the same exact answer (asserted); the
+    count alone (layouts_revealed) is the full solve's too, 0 where it raises."""
     try:
         expected = full(position, cell, clue, analysis.density)
     except InconsistentPositionError:
         with pytest.raises(InconsistentPositionError):
             solve_revealed(analysis, cell, clue)
+        assert layouts_revealed(analysis, cell, clue) == 0
         return "impossible"
+    assert layouts_revealed(analysis, cell, clue) == expected.model_count, (str(position), cell, clue)
     got = solve_revealed(analysis, cell, clue)
     assert got.model_count == expected.model_count, (str(position), cell, clue)
     assert got.probabilities(exact=True).tolist() == expected.probabilities(exact=True).tolist(), (str(position), cell, clue)
@@ -87,9 +92,15 @@ def test_revealing_a_clue_equals_a_full_solve_on_expert_positions_from_play():
 
 def test_without_what_a_full_solve_keeps_it_solves_in_full():
     position = Position.from_string("4x2x2\n1...\n1...")
-    budgeted = solve(position, time_limit=10)
-    assert current_memory().kept.get(budgeted) is None  # a budgeted solve keeps nothing
-    assert solve_revealed(budgeted, 3, 1).model_count == full(position, 3, 1, None).model_count
+    unsettled = solve(position, settle=False)
+    assert current_memory().kept.get(unsettled) is None  # nothing settled: nothing kept to start from
+    assert solve_revealed(unsettled, 3, 1).model_count == full(position, 3, 1, None).model_count
+    assert layouts_revealed(unsettled, 3, 1) == full(position, 3, 1, None).model_count
+    budgeted = solve(position, time_limit=10)  # counted in full within its budget: kept as any full solve
+    assert current_memory().kept.get(budgeted) is not None
+    assert solve_revealed(budgeted, 3, 1).probabilities(exact=True).tolist() == full(position, 3, 1, None).probabilities(exact=True).tolist()
+    cut = solve(Position.from_file(Path(__file__).parent / "data" / "lattice13-2.txt"), node_limit=50)
+    assert not cut.exact and current_memory().kept.get(cut) is None  # a count cut short keeps nothing
 
 
 def test_a_revealed_analysis_can_be_revealed_again():

@@ -16,8 +16,8 @@ cell safe and ``i`` of its ``a`` undecided neighbours mines are
 
 layouts (``R - a`` when the cell itself was settled safe): no counting at
 all, and cells with the same ``a`` share it. Anywhere else each clue is
-revealed in thought (:func:`~cspmines.engine.reveal.solve_revealed`, which
-counts only the chains the clue touches) and its layouts counted.
+revealed in thought (:func:`~cspmines.engine.reveal.layouts_revealed`, which
+counts only the chains the clue touches, and only the layouts).
 
 >>> from cspmines import Position, solve
 >>> analysis = solve(Position.from_string("3x1x1\\n..."))   # one mine in three cells
@@ -37,12 +37,12 @@ from math import comb
 
 import numpy as np
 
-from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
+from ..errors import BudgetExceededError, MissingTotalError
 from ..position import COVERED, FLAG, MINE
 from .combine import convolve
 from .constraints import neighbour_sum
 from .memory import current_memory
-from .reveal import solve_revealed
+from .reveal import layouts_revealed
 
 __all__ = ["ClueSpread", "clue_spread", "clue_spreads", "off_front_spreads"]
 
@@ -140,7 +140,7 @@ class _State:
         self.analysis = analysis
         self.position = position = analysis.position
         self.total = analysis.model_count
-        self.kept = kept is not None  # none kept (a budget, cut chains): every cell by revealing
+        self.kept = kept is not None  # none kept (a budget that ran out, cut chains): every cell by revealing
         self.shared: dict = {}  # (undecided neighbours, cell off the front) -> clue counts
         if kept is None:
             return
@@ -207,10 +207,7 @@ class _State:
             if deadline is not None and time.monotonic() >= deadline:
                 row, col = self.position.row_col(cell)
                 raise BudgetExceededError(f"the time limit ran out while counting the clues of ({row},{col})")
-            try:
-                clues[clue] = solve_revealed(analysis, cell, clue, backend=backend).model_count
-            except InconsistentPositionError:
-                pass  # no layout shows it
+            clues[clue] = layouts_revealed(analysis, cell, clue, backend=backend)
         mine = analysis.probability(cell) * self.total  # a whole number: the layouts with the cell a mine
         return ClueSpread(cell, int(mine), tuple(clues), self.total)
 

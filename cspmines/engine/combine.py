@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-__all__ = ["Combination", "convolve", "combine_with_total", "combine_with_density"]
+__all__ = ["Combination", "convolve", "combine_with_total", "combine_with_density", "count_with_total"]
 
 
 def convolve(a, b) -> list:
@@ -133,16 +133,8 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
         suffix.append(convolve(suffix[-1], poly))
     suffix.reverse()
     everything = prefix[-1]
-    # Only t in [mines_left - front's most mines, mines_left] is ever asked for: tabulate that
-    # window by the recurrence C(R, t+1) = C(R, t) (R - t) / (t + 1) instead of calling comb each time.
-    low = max(0, mines_left - (len(everything) - 1))
-    high = min(rest_size, mines_left)
-    window = []
-    if low <= high:
-        value = comb(rest_size, low)
-        for t in range(low, high + 1):
-            window.append(value)
-            value = value * (rest_size - t) // (t + 1)
+    low, window = _rest_window(rest_size, mines_left, len(everything) - 1)
+    high = low + len(window) - 1
     ways = lambda t: window[t - low] if low <= t <= high else 0  # noqa: E731
     rest_weight = [ways(mines_left - k) for k in range(len(everything))]
     total = sum(w * r for w, r in zip(everything, rest_weight))
@@ -161,6 +153,36 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
     if rest_size:  # each cell off the front alike, as in a box
         rest_chance = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight))) // rest_size
     return Combination(total, box_chances, rest_chance, _mine_range(counts), denominator=total)
+
+
+def count_with_total(counts, *, rest_size: int, mines_left: int) -> int:
+    """The layouts of the whole position, as :func:`combine_with_total` counts them, and nothing else
+    (no chance of any cell): what a question about one outcome needs.
+
+    >>> from cspmines.engine.backends.base import ComponentCount
+    >>> count_with_total([ComponentCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))], rest_size=2, mines_left=2)
+    4
+    """
+    everything = [1]
+    for count in counts:
+        everything = convolve(everything, _trim(count.models))
+    low, window = _rest_window(rest_size, mines_left, len(everything) - 1)
+    return _weight(everything, window, mines_left - low) if window else 0
+
+
+def _rest_window(rest_size: int, mines_left: int, front_most: int) -> tuple[int, list]:
+    """(low, [C(rest_size, t) for t from low]): only t in [mines_left - the front's most mines,
+    mines_left] is ever asked for, so that window is tabulated by the recurrence
+    C(R, t+1) = C(R, t) (R - t) / (t + 1) instead of calling comb each time."""
+    low = max(0, mines_left - front_most)
+    high = min(rest_size, mines_left)
+    window = []
+    if low <= high:
+        value = comb(rest_size, low)
+        for t in range(low, high + 1):
+            window.append(value)
+            value = value * (rest_size - t) // (t + 1)
+    return low, window
 
 
 def _weight(others: list, window: list, top: int) -> int:

@@ -10,7 +10,7 @@ keeps on its analysis, settles and splits only the touched part again,
 counts only the chains that changed, and combines everything with the mine
 total as a full solve does. The answer is the full solve's, exactly (the
 tests compare the two on thousands of positions); where the first analysis
-kept nothing to start from (a budget, cut chains), it is a full solve.
+kept nothing to start from (a budget that ran out, cut chains), it is a full solve.
 
 >>> from cspmines import Position, solve
 >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
@@ -24,14 +24,14 @@ from __future__ import annotations
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position
 from .analysis import Kept
-from .combine import combine_with_density, combine_with_total
+from .combine import combine_with_density, combine_with_total, count_with_total
 from .components import split_components
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
 from .counting import count_chains
 from .memory import current_memory
 from .solver import exact_analysis, solve
 
-__all__ = ["solve_revealed"]
+__all__ = ["layouts_revealed", "solve_revealed"]
 
 
 def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
@@ -54,10 +54,7 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     ...
     cspmines.errors.InconsistentPositionError: inconsistent position: clue 2 needs 2 more mines but has 1 covered neighbour; clue(s) at (0,0)
     """
-    position = analysis.position
-    grid = position.grid.copy()
-    grid.flat[cell] = clue
-    after = Position._trusted(grid, position.mines)  # a copy of a valid grid, one clue changed
+    after = _with_clue(analysis.position, cell, clue)
     kept = current_memory().kept.get(analysis)  # what the solve of ``analysis`` kept, in this engine's memory
     if kept is None or kept.backend != backend:
         total = None if analysis.density is not None else analysis.mines  # the total asked for, kept
@@ -67,63 +64,106 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     return revealed
 
 
+def layouts_revealed(analysis, cell: int, clue: int, *, backend: str = "auto") -> int:
+    """The layouts of ``analysis.position`` in which covered ``cell`` is safe and shows ``clue``:
+    ``solve_revealed(...).model_count`` (0 where none does), counted without making the analysis
+    (no chance of any cell is worked out). Needs a mine total.
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("3x1x1\\n..."))
+    >>> [layouts_revealed(analysis, 0, clue) for clue in (0, 1)]   # the corner safe: the mine beside it or not
+    [1, 1]
+    """
+    kept = current_memory().kept.get(analysis)
+    if kept is None or kept.backend != backend or kept.density is not None:
+        try:
+            return solve_revealed(analysis, cell, clue, backend=backend).model_count
+        except InconsistentPositionError:
+            return 0
+    after = _with_clue(analysis.position, cell, clue)
+    try:
+        change = _Change(kept, after, cell, clue)
+    except InconsistentPositionError:
+        return 0
+    assert change.mines_left is not None  # kept without a density: a total
+    return count_with_total(change.counts, rest_size=len(change.rest), mines_left=change.mines_left)
+
+
+def _with_clue(position: Position, cell: int, clue: int) -> Position:
+    grid = position.grid.copy()
+    grid.flat[cell] = clue
+    return Position._trusted(grid, position.mines)  # a copy of a valid grid, one clue changed
+
+
+class _Change:
+    """What one more clue changes in a kept solve: the chains it touches settled, split and counted
+    again (``components``, ``counts``, every chain's, in the board's order), the cells off the front
+    (``rest``), the settled cells (``safe``, ``mines``), and what is left to place (``undecided``
+    cells, ``mines_left`` among them). Raises InconsistentPositionError where no layout shows it."""
+
+    def __init__(self, kept, after: Position, cell: int, clue: int):
+        settled = kept.settled
+        flat = after.grid.ravel()
+        around = after.neighbours(cell)
+        covered = [n for n in around if flat[n] == COVERED]
+        need = clue - sum(1 for n in around if flat[n] in (FLAG, MINE))
+        if not 0 <= need <= len(covered):
+            rules_from_position(after)  # raises, naming the clue as a full solve does
+        if cell in settled.mine_cells:
+            raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
+        # the new rule over the neighbours still undecided, the forced ones taken out as settling does
+        forced_mines = sum(1 for n in covered if n in settled.mine_cells)
+        cells = frozenset(n for n in covered if n not in settled.mine_cells and n not in settled.safe_cells)
+        need -= forced_mines
+        if not 0 <= need <= len(cells):
+            raise InconsistentPositionError(f"clue {clue} at cell {cell} cannot be met")
+        touched = cells | {cell}
+        hit = {kept.chain_of[c] for c in touched if c in kept.chain_of}
+        rules = []
+        for index in sorted(hit):
+            for rule in kept.rules_of(index):
+                if cell in rule.cells:  # the cell is safe now: it leaves its rules
+                    if len(rule.cells) == 1:
+                        if rule.mines:
+                            raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
+                        continue
+                    rule = Rule(rule.cells - {cell}, rule.mines, rule.label)
+                rules.append(rule)
+        if cells:
+            rules.append(Rule(cells, need, cell))
+        rules.sort(key=lambda rule: rule.label)  # clue order, as a full solve has them: its chains come out the same
+        local_cells = tuple(sorted(frozenset().union(*(rule.cells for rule in rules)))) if rules else ()
+        local = settle_forced(ConstraintSystem(tuple(rules), local_cells, None))
+        if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
+            # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
+            # the system as it was: forced cells are sound, so no layout shows this clue
+            raise InconsistentPositionError(f"clue {clue} at cell {cell} contradicts the clues around it")
+        self.safe = (settled.safe_cells - {cell}) | local.safe_cells
+        self.mines = settled.mine_cells | local.mine_cells
+        gone = kept.rest_set.intersection(cells | {cell})  # cells no clue touched that this one does
+        rest = kept.rest
+        if gone:  # a few cells out of hundreds: list.remove runs in C
+            kept_rest = list(rest)
+            for c in gone:
+                kept_rest.remove(c)
+            rest = tuple(kept_rest)
+        self.rest = rest
+        self.undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
+        self.mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
+        if self.mines_left is not None and not 0 <= self.mines_left <= self.undecided:
+            raise InconsistentPositionError(f"{self.mines_left} mines are left for {self.undecided} covered cells")
+        fresh = split_components(local.system)
+        unchanged = [i for i in range(len(kept.components)) if i not in hit]
+        components = [kept.components[i] for i in unchanged] + list(fresh)
+        counts = [kept.counts[i] for i in unchanged] + count_chains(kept.engine, fresh)
+        order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
+        self.components = [components[i] for i in order]
+        self.counts = [counts[i] for i in order]
+
+
 def _update(kept, after: Position, cell: int, clue: int):
-    settled = kept.settled
-    flat = after.grid.ravel()
-    around = after.neighbours(cell)
-    covered = [n for n in around if flat[n] == COVERED]
-    need = clue - sum(1 for n in around if flat[n] in (FLAG, MINE))
-    if not 0 <= need <= len(covered):
-        rules_from_position(after)  # raises, naming the clue as a full solve does
-    if cell in settled.mine_cells:
-        raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
-    # the new rule over the neighbours still undecided, the forced ones taken out as settling does
-    forced_mines = sum(1 for n in covered if n in settled.mine_cells)
-    cells = frozenset(n for n in covered if n not in settled.mine_cells and n not in settled.safe_cells)
-    need -= forced_mines
-    if not 0 <= need <= len(cells):
-        raise InconsistentPositionError(f"clue {clue} at cell {cell} cannot be met")
-    touched = cells | {cell}
-    hit = {kept.chain_of[c] for c in touched if c in kept.chain_of}
-    rules = []
-    for index in sorted(hit):
-        for rule in kept.rules_of(index):
-            if cell in rule.cells:  # the cell is safe now: it leaves its rules
-                if len(rule.cells) == 1:
-                    if rule.mines:
-                        raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
-                    continue
-                rule = Rule(rule.cells - {cell}, rule.mines, rule.label)
-            rules.append(rule)
-    if cells:
-        rules.append(Rule(cells, need, cell))
-    rules.sort(key=lambda rule: rule.label)  # clue order, as a full solve has them: its chains come out the same
-    local_cells = tuple(sorted(frozenset().union(*(rule.cells for rule in rules)))) if rules else ()
-    local = settle_forced(ConstraintSystem(tuple(rules), local_cells, None))
-    if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
-        # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
-        # the system as it was: forced cells are sound, so no layout shows this clue
-        raise InconsistentPositionError(f"clue {clue} at cell {cell} contradicts the clues around it")
-    safe = (settled.safe_cells - {cell}) | local.safe_cells
-    mines = settled.mine_cells | local.mine_cells
-    gone = kept.rest_set.intersection(cells | {cell})  # cells no clue touched that this one does
-    rest = kept.rest
-    if gone:  # a few cells out of hundreds: list.remove runs in C
-        kept_rest = list(rest)
-        for c in gone:
-            kept_rest.remove(c)
-        rest = tuple(kept_rest)
-    undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
-    mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
-    if mines_left is not None and not 0 <= mines_left <= undecided:
-        raise InconsistentPositionError(f"{mines_left} mines are left for {undecided} covered cells")
-    fresh = split_components(local.system)
-    unchanged = [i for i in range(len(kept.components)) if i not in hit]
-    components = [kept.components[i] for i in unchanged] + list(fresh)
-    counts = [kept.counts[i] for i in unchanged] + count_chains(kept.engine, fresh)
-    order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
-    components = [components[i] for i in order]
-    counts = [counts[i] for i in order]
+    change = _Change(kept, after, cell, clue)
+    components, counts, rest, mines_left = change.components, change.counts, change.rest, change.mines_left
     box_sizes = [[box.size for box in c.boxes] for c in components]
     if kept.density is not None:
         combination = combine_with_density(counts, box_sizes, rest_size=len(rest), density=kept.density)
@@ -132,9 +172,9 @@ def _update(kept, after: Position, cell: int, clue: int):
         combination = combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
     if combination.model_count == 0:
         raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-    now = Settled(settled.system, frozenset(safe), frozenset(mines))  # the system's rules now live in the chains
+    now = Settled(kept.settled.system, frozenset(change.safe), frozenset(change.mines))  # the system's rules now live in the chains
     analysis = exact_analysis(after, now, kept.given_mines_left, components, counts, rest, combination, kept.density, kept.backend, kept.engine)
     current_memory().kept[analysis] = Kept(
-        now, kept.given_mines_left, components, counts, rest, kept.density, kept.backend, kept.engine, after=(undecided, mines_left)
+        now, kept.given_mines_left, components, counts, rest, kept.density, kept.backend, kept.engine, after=(change.undecided, mines_left)
     )
     return analysis

@@ -143,7 +143,9 @@ def solve(
     analysis = exact_analysis(
         position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells
     )
-    if settle and not cut_cells and not counting.limited:  # what solve_revealed starts from (cspmines.engine.reveal)
+    # what solve_revealed starts from (cspmines.engine.reveal): every chain was counted, so a budget that
+    # was not spent changes nothing kept (the counts' own memory still skips budgeted counts, above)
+    if settle and not cut_cells:
         current_memory().kept[analysis] = Kept(settled, given_mines_left, components, counts, rest, density, backend, engine)
     analysis.mines = mines if mines is not None else analysis.mines  # the total counted with, as asked
     return analysis

@@ -172,13 +172,21 @@ def outcomes_json(position, spreads, *, exact: bool = False) -> list:
     ['1/3', '0', '2/3']
     """
     result = []
+    written: dict = {}  # (layouts, of how many) -> its fraction's text: cells off the front share their counts
     for cell, spread in spreads.items():
         mine, *clues = spread.floats()
         entry: dict[str, Any] = {"cell": list(position.row_col(cell)), "mine": mine, "clues": clues}
         if exact:
-            entry["fractions"] = [decimal(p) for p in spread.probabilities()]
+            entry["fractions"] = [_fraction_text(w, spread.total, written) for w in (spread.mine, *spread.clues)]
         result.append(entry)
     return result
+
+
+def _fraction_text(layouts: int, total: int, written: dict) -> str:
+    text = written.get((layouts, total))
+    if text is None:
+        text = written[layouts, total] = decimal(Fraction(layouts, total))
+    return text
 
 
 #: Python refuses to write an int of more digits than this (4,300 by default) unless told to for the
