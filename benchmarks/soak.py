@@ -7,7 +7,7 @@ Usage::
 
 Starts ``cspmines serve`` on 127.0.0.1 (a free port) in a process of its own and
 sends it, from ``--clients`` threads, a mix of requests: solves of reference
-positions, a 41x41 lattice no budget counts exactly, malformed and binary
+positions (some with every cell's outcomes), a 41x41 lattice no budget counts exactly, malformed and binary
 bodies, an 8 MB body, new games, clicks and agent moves in them, replays of a
 bench record, replay files, unknown paths and wrong methods. Only 127.0.0.1 is
 ever addressed. Printed: requests held, answers by status, answers that were
@@ -34,7 +34,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
-COUNTING = {"solve", "lattice", "move", "agent", "replay", "replays"}
+COUNTING = {"solve", "lattice", "outcomes", "lattice-outcomes", "move", "agent", "replay", "replays"}
 
 
 def free_port() -> int:
@@ -87,13 +87,17 @@ class Soak:
         self.rng = random.Random(seed)
 
     def request(self, client: httpx.Client) -> tuple[str, str, str, dict]:
-        kind = self.rng.choice(["solve"] * 4 + ["lattice", "move", "malformed", "binary", "big", "game", "click", "agent",
+        kind = self.rng.choice(["solve"] * 4 + ["lattice", "outcomes", "lattice-outcomes", "move", "malformed", "binary", "big", "game", "click", "agent",
                                                 "replay", "replays", "unknown", "method", "badseed"])
         base = self.url
         if kind == "solve":
             return kind, "POST", f"{base}/api/solve", {"content": self.rng.choice(self.positions)}
         if kind == "lattice":
             return kind, "POST", f"{base}/api/solve", {"content": self.lattice}
+        if kind == "outcomes":  # every covered cell's outcomes: the clues by the front counted within the budget
+            return kind, "POST", f"{base}/api/solve?outcomes=all", {"content": self.rng.choice(self.positions)}
+        if kind == "lattice-outcomes":
+            return kind, "POST", f"{base}/api/solve?outcomes=all", {"content": self.lattice}
         if kind == "move":
             return kind, "POST", f"{base}/api/move?agent=exact", {"content": self.rng.choice(self.positions)}
         if kind == "malformed":
