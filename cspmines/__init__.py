@@ -8,6 +8,7 @@
 
 from .engine.analysis import Analysis, ComponentReport
 from .engine.certain import Certainty, certain_cells
+from .engine.clues import ClueSpread, clue_spread
 from .engine.engine import Engine
 from .engine.memory import Memory
 from .engine.question import Density, Limit
@@ -35,6 +36,8 @@ __all__ = [
     "Position",
     "solve",
     "sample_layouts",
+    "clue_spread",
+    "ClueSpread",
     "certain_cells",
     "Certainty",
     "CspminesError",
