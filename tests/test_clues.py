@@ -98,3 +98,14 @@ def test_a_time_limit_stops_the_reveals_and_names_the_cell():
     assert set(clue_spreads(analysis, [3, 4], time_limit=0)) == {3, 4}  # the closed form counts nothing
     with pytest.raises(BudgetExceededError, match=r"the clues of \(0,1\)"):
         clue_spreads(analysis, [3, 1], time_limit=0)
+
+
+def test_with_nothing_kept_every_cell_is_revealed_to_the_same_answer():
+    # a solve that kept no chains (here: nothing settled) gives no closed form; the reveals agree
+    checked = 0
+    for position, analysis in solved_with_total(120, 13, max_covered=10):
+        bare = solve(position, settle=False)
+        assert off_front_spreads(bare, position.covered_cells) == {}
+        assert clue_spreads(bare, position.covered_cells) == clue_spreads(analysis, position.covered_cells)
+        checked += 1
+    assert checked > 40

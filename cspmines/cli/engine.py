@@ -62,7 +62,7 @@ def _outcomes(analysis, cells: list, backend: str, time_limit: float | None) -> 
     position = analysis.position
     if analysis.mines is None:
         raise ValueError("--outcomes needs the mine total (a layout count): pass --mines N, not --density")
-    if not analysis.exact:
+    if analysis.model_count is None:  # a count cut short (estimates), whether or not any cell is uncertain
         raise ValueError("--outcomes needs every layout counted, and the budget cut counting short: raise --time-limit or pass none")
     flat = []
     for row, col in cells:

@@ -140,19 +140,20 @@ class _State:
         self.analysis = analysis
         self.position = position = analysis.position
         self.total = analysis.model_count
-        self.kept = kept is not None  # none kept (a budget that ran out, cut chains): every cell by revealing
         self.shared: dict = {}  # (undecided neighbours, cell off the front) -> clue counts
-        if kept is None:
-            return
+        # none kept (a budget that ran out, cut chains): nothing settled, no cell known off the front,
+        # so no closed form: every cell by revealing
+        self.safe = kept.settled.safe_cells if kept else frozenset()
+        self.mines = kept.settled.mine_cells if kept else frozenset()
+        rest = kept.rest if kept else ()
+        self.rest_size, self.mines_left = len(rest), (kept.mines_left if kept else 0)
         flat = position.grid.ravel()
-        self.rest_size, self.mines_left = len(kept.rest), kept.mines_left
-        self.safe, self.mines = kept.settled.safe_cells, kept.settled.mine_cells
         known = (flat == FLAG) | (flat == MINE)
         known[list(self.mines)] = True
         undecided = flat == COVERED
         undecided[list(self.mines | self.safe)] = False
         in_rest = np.zeros(position.size, dtype=bool)
-        in_rest[list(kept.rest)] = True
+        in_rest[list(rest)] = True
         shape = (position.height, position.width)
         self.known_around = neighbour_sum(known.reshape(shape)).ravel().tolist()
         self.undecided_around = neighbour_sum(undecided.reshape(shape)).ravel().tolist()
@@ -161,7 +162,7 @@ class _State:
         self.closed = ((in_rest | (flat == COVERED) & ~undecided) & ~by_front).tolist()
         self.in_rest = in_rest.tolist()
         front = [1]
-        for count in kept.counts:
+        for count in kept.counts if kept else ():
             front = convolve(front, count.models)
         self.front = front
 
@@ -171,18 +172,11 @@ class _State:
 
     def clue_range(self, cell: int) -> tuple[int, int]:
         """The fewest and most mines ``cell`` can see."""
-        flat, known, undecided = self.position.grid.ravel(), 0, 0
-        for n in self.position.neighbours(cell):
-            if flat[n] in (FLAG, MINE) or (self.kept and n in self.mines):
-                known += 1
-            elif flat[n] == COVERED and not (self.kept and n in self.safe):
-                undecided += 1
-        return known, known + undecided
+        known = self.known_around[cell]
+        return known, known + self.undecided_around[cell]
 
     def closed_form(self, cell: int) -> ClueSpread | None:
         """The cell's spread without counting, or None where a clue could join chains."""
-        if not self.kept:
-            return None
         if cell in self.mines:
             return ClueSpread(cell, self.total, (0,) * (MAX_CLUE + 1), self.total)
         if not self.closed[cell]:

@@ -150,11 +150,11 @@ def outcomes_text(position, spreads, *, exact: bool = False) -> str:
     opening (0,1): a mine 1/2; safe, it shows 1: 1/4, 2: 1/4
     opening (0,3): a mine 1/4; safe, it shows 1: 3/4
     """
+    say = decimal if exact else (lambda p: f"{float(p):.2%}")
     lines = []
     for cell, spread in spreads.items():
         row, col = position.row_col(cell)
         mine, *clues = spread.probabilities()
-        say = (lambda p: decimal(p)) if exact else (lambda p: f"{float(p):.2%}")
         shows = ", ".join(f"{clue}: {say(p)}" for clue, p in enumerate(clues) if p)
         line = f"opening ({row},{col}): a mine {say(mine)}"
         lines.append(line + (f"; safe, it shows {shows}" if shows else ""))

@@ -100,7 +100,7 @@ def _outcomes(analysis, cells: list, seconds: float) -> tuple[list | None, str |
     """(the outcomes of ``cells`` as JSON, None), or (None, why there are none)."""
     if analysis.mines is None:
         return None, "outcomes need the mine total (a layout count), not a density"
-    if not analysis.exact:
+    if analysis.model_count is None:  # a count cut short (estimates), whether or not any cell is uncertain
         return None, "outcomes need every layout counted, and the budget cut counting short"
     try:
         spreads = clue_spreads(analysis, cells, time_limit=seconds)
