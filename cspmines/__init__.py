@@ -19,8 +19,10 @@ from .errors import (
     BudgetExceededError,
     CspminesError,
     InconsistentPositionError,
+    MemoryBudgetError,
     MissingTotalError,
     PositionFormatError,
+    TooLargeError,
     UnknownBackendError,
 )
 from .position import Position
@@ -45,6 +47,8 @@ __all__ = [
     "InconsistentPositionError",
     "BackendUnavailableError",
     "BudgetExceededError",
+    "MemoryBudgetError",
+    "TooLargeError",
     "MissingTotalError",
     "UnknownBackendError",
 ]

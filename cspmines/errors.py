@@ -23,6 +23,8 @@ __all__ = [
     "BackendUnavailableError",
     "UnknownBackendError",
     "BudgetExceededError",
+    "MemoryBudgetError",
+    "TooLargeError",
     "MissingTotalError",
 ]
 
@@ -110,6 +112,25 @@ class BudgetExceededError(CspminesError):
     #: what was done by then, where that is worth keeping (:func:`cspmines.sample_layouts`: the layouts
     #: drawn, as sets; :func:`cspmines.engine.sampling.sample_mines`: as rows of a boolean array)
     layouts: Any = None
+
+
+class MemoryBudgetError(BudgetExceededError):
+    """Work stopped because it would pass its memory allowance (``Limit(memory=...)``).
+
+    A structure is sized before it is built, so the allowance is not passed first and noticed after;
+    a solve that meets this answers NOT EXACT, as a time cut does.
+
+    >>> from cspmines import Limit, Position, solve
+    >>> wide = Position.from_string("9x3x6\\n1.1.1.1.1\\n.........\\n1.1.1.1.1")
+    >>> analysis = solve(wide, limit=Limit(memory=1_000, time=10))   # 1 kB: no room to count
+    >>> analysis.exact, analysis.components[0].stats["cut"]
+    (False, 'memory')
+    """
+
+
+class TooLargeError(CspminesError, ValueError):
+    """A board or position too large to work on within the memory allowance; says by how much and how to
+    raise it. Raised before any work starts."""
 
 
 class MissingTotalError(CspminesError, ValueError):

@@ -18,6 +18,7 @@ from .backends import Budget
 from .components import split_components
 from .constraints import ConstraintSystem
 from .prover import find_certain
+from .question import DEFAULT_MEMORY, check_board_size
 
 __all__ = ["Certainty", "certain_cells"]
 
@@ -39,7 +40,8 @@ class Certainty:
 
 
 def certain_cells(
-    position: Position, *, mines: int | None = None, time_limit: float | None = None, solver: str = "minicard"
+    position: Position, *, mines: int | None = None, time_limit: float | None = None, solver: str = "minicard",
+    memory: int | None = DEFAULT_MEMORY,
 ) -> Certainty:
     """Which covered cells are certainly safe or certainly mines, decided by SAT checks.
 
@@ -55,6 +57,9 @@ def certain_cells(
         Seconds; past it the answer is what was proved so far (``complete=False``).
     solver : str, keyword-only
         A python-sat solver name.
+    memory : int, keyword-only
+        Bytes the SAT encoding may hold (:data:`~cspmines.engine.question.DEFAULT_MEMORY` unless
+        given; None: no allowance); past it the answer is incomplete, as past the time limit.
 
     Raises
     ------
@@ -69,10 +74,11 @@ def certain_cells(
     >>> certain_cells(Position.from_string("3x2x2\\n1..\\n1.."), mines=1).safe   # one: it is by the 1s
     (2, 5)
     """
+    check_board_size(position.width, position.height, memory)
     system = ConstraintSystem.from_position(position, mines=mines)
     components = split_components(system)
     rest = system.unconstrained_cells
-    budget = Budget(time_limit=time_limit)
+    budget = Budget(time_limit=time_limit, memory_limit=memory)
     try:
         found = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget, solver=solver)
     except BudgetExceededError:

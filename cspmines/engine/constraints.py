@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InconsistentPositionError
-from ..position import COVERED, FLAG, MINE, Position, neighbour_array
+from ..position import COVERED, FLAG, MINE, Position, neighbours_of
 
 __all__ = ["ConstraintSystem", "Rule", "Settled", "neighbour_sum", "rules_from_position", "settle_forced", "settle_position"]
 
@@ -117,7 +117,7 @@ def _clue_rows(position: Position) -> tuple[list, list, list]:
         )
         raise InconsistentPositionError(reason, clues=((row, col),))
     front = np.flatnonzero(clue & (covered_around > 0))
-    around = neighbour_array(position.width, position.height)[front]
+    around = neighbours_of(front, position.width, position.height)  # the front's alone: boards may be huge
     # A slot that is no covered neighbour (off the board: -1, or opened) is filled with the row's
     # first covered neighbour, which a set holds once anyway: each row then becomes its rule's cells
     # in one frozenset() call, with no filtering loop in Python.

@@ -17,23 +17,27 @@ True
 
 from __future__ import annotations
 
-from ..errors import BudgetExceededError
+from ..errors import BudgetExceededError, MemoryBudgetError
 from .backends import Budget, ComponentCount
 from .components import Component
 from .memory import current_memory
+from .question import DEFAULT_MEMORY
 
 __all__ = ["count_chains", "count_smallest_first", "shape"]
 
 
-def count_chains(engine, components) -> list:
-    """Each chain's counts, with no budget, recent chains not counted again (for :mod:`cspmines.engine.reveal`)."""
-    return count_smallest_first(engine, components, Budget(), cache=True)
+def count_chains(engine, components, budget: Budget | None = None) -> list:
+    """Each chain's counts, with no time budget, recent chains not counted again (for
+    :mod:`cspmines.engine.reveal`); None for a chain past ``budget``'s memory allowance."""
+    return count_smallest_first(engine, components, budget or Budget(memory_limit=DEFAULT_MEMORY), cache=True)
 
 
 def count_smallest_first(engine, components, budget: Budget, *, cache: bool = False) -> list:
     """Counts in the components' order, counted smallest first: under a budget the cheap
     components are settled before a wide one spends what is left. With ``cache``, a
-    component counted lately by the same backend is not counted again."""
+    component counted lately by the same backend is not counted again (the budget then
+    has no time or node limit: such a count is never cut short, but it may meet the
+    memory allowance, and is then None and not kept)."""
     counts: list[ComponentCount | None] = [None] * len(components)
     for index in sorted(range(len(components)), key=lambda i: components[i].n_boxes):
         component = components[index]
@@ -43,8 +47,10 @@ def count_smallest_first(engine, components, budget: Budget, *, cache: bool = Fa
         key = (engine.name, shape(component))
         recent = current_memory().counts
         count = recent.get(key)
-        if count is None:  # no budget here: the count cannot be cut short
-            count = recent.put(key, engine.count(component))
+        if count is None:
+            count = _count_or_none(engine, component, budget)
+            if count is not None:
+                recent.put(key, count)
         counts[index] = count
     return counts
 
@@ -69,6 +75,12 @@ def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCou
         return None
     try:
         return engine.count(component, budget=budget)
-    except BudgetExceededError:
+    except BudgetExceededError as error:
         budget.exhausted = True
+        budget.stopped_by = error
+        return None
+    except MemoryError as error:  # a structure no estimate foresaw: the frames that held it are gone now
+        budget.exhausted = True
+        budget.stopped_by = MemoryBudgetError(f"out of memory while counting a chain of {component.n_cells} cells")
+        budget.stopped_by.__cause__ = error
         return None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .backends.base import Budget, out_of_time
 from .backends.cpsat import front_mine_range
-from .backends.sat import BoxEncoding, encode_component
+from .backends.sat import BoxEncoding, encode_component, encoding_bytes
 
 __all__ = ["find_certain", "satisfiable"]
 
@@ -95,6 +95,8 @@ def find_certain(
 def _decide_boxes(components, *, window, budget, solver, known=(frozenset(), frozenset())):
     """(certainly safe boxes, certainly full boxes) under the clues and, with ``window``,
     the front's mine count bounded to ``window``; ``None`` when unsatisfiable."""
+    if budget is not None:
+        budget.reserve(encoding_bytes(components), "the SAT encoding")
     encoding = BoxEncoding(solver)
     try:
         groups = {}

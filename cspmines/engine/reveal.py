@@ -59,7 +59,11 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     if kept is None or kept.backend != backend:
         total = None if analysis.density is not None else analysis.mines  # the total asked for, kept
         return solve(after, mines=total, density=analysis.density, backend=backend, explain=False)
-    revealed = _update(kept, after, cell, clue)
+    try:
+        revealed = _update(kept, after, cell, clue)
+    except _Uncounted:  # a chain the clue made is past the memory allowance: the full solve says what it can
+        total = None if analysis.density is not None else analysis.mines
+        return solve(after, mines=total, density=analysis.density, backend=backend, explain=False)
     revealed.mines = analysis.mines
     return revealed
 
@@ -85,6 +89,8 @@ def layouts_revealed(analysis, cell: int, clue: int, *, backend: str = "auto") -
         change = _Change(kept, after, cell, clue)
     except InconsistentPositionError:
         return 0
+    except _Uncounted:
+        return solve_revealed(analysis, cell, clue, backend=backend).model_count
     assert change.mines_left is not None  # kept without a density: a total
     return count_with_total(change.counts, rest_size=len(change.rest), mines_left=change.mines_left)
 
@@ -156,9 +162,15 @@ class _Change:
         unchanged = [i for i in range(len(kept.components)) if i not in hit]
         components = [kept.components[i] for i in unchanged] + list(fresh)
         counts = [kept.counts[i] for i in unchanged] + count_chains(kept.engine, fresh)
+        if any(count is None for count in counts):
+            raise _Uncounted
         order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
         self.components = [components[i] for i in order]
         self.counts = [counts[i] for i in order]
+
+
+class _Uncounted(Exception):
+    """A chain the new clue made could not be counted within the memory allowance."""
 
 
 def _update(kept, after: Position, cell: int, clue: int):

@@ -36,7 +36,7 @@ from numbers import Real
 import numpy as np
 from networkx.utils import create_py_random_state
 
-from ..errors import BudgetExceededError, InconsistentPositionError
+from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, TooLargeError
 from ..position import Position
 from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
@@ -44,6 +44,7 @@ from .backends.sampler import weighted_picks
 from .combine import convolve
 from .components import split_components
 from .constraints import settle_position
+from .question import DEFAULT_MEMORY, check_board_size, format_bytes
 from .solver import solve, total_or_density
 
 __all__ = ["layouts_still_possible", "mine_rows", "sample_layouts", "sample_mines"]
@@ -58,6 +59,7 @@ def sample_layouts(
     density: Real | None = None,
     backend: str = "auto",
     time_limit: float | None = None,
+    memory: int | None = DEFAULT_MEMORY,
 ) -> list[frozenset]:
     """``count`` mine layouts drawn independently and uniformly from those ``position`` allows.
 
@@ -83,6 +85,10 @@ def sample_layouts(
         attribute holds the layouts drawn so far (the one count at the start
         is bounded too; the layouts are drawn 256 at a time, the clock read
         before each batch).
+    memory : int, keyword-only
+        Bytes the count and the layouts may hold (:data:`~cspmines.engine.question.DEFAULT_MEMORY`
+        unless given; None: no allowance): past it, ``TooLargeError`` before any work where the
+        board or the layouts alone are too large, else ``MemoryBudgetError`` from the count.
 
     Returns
     -------
@@ -116,7 +122,7 @@ def sample_layouts(
     """
     try:
         mine_rows = sample_mines(position, count, seed=seed, mines=mines, density=density, backend=backend,
-                                 time_limit=time_limit)
+                                 time_limit=time_limit, memory=memory)
     except BudgetExceededError as stopped:
         stopped.layouts = _as_sets(stopped.layouts)
         raise
@@ -132,6 +138,7 @@ def sample_mines(
     density: Real | None = None,
     backend: str = "auto",
     time_limit: float | None = None,
+    memory: int | None = DEFAULT_MEMORY,
 ) -> np.ndarray:
     """The layouts of :func:`sample_layouts` (the same ones for the same seed) as a boolean array:
     a row a layout, a column a flat cell, True where the layout puts a mine.
@@ -144,6 +151,12 @@ def sample_mines(
         raise ValueError(f"count must be >= 0, got {count}")
     if time_limit is not None and time_limit < 0:
         raise ValueError(f"time_limit must be >= 0, got {time_limit}")
+    check_board_size(position.width, position.height, memory)
+    if memory is not None and count * position.size > memory:  # the layouts' rows, a byte a cell
+        raise TooLargeError(
+            f"{count:,} layouts of {position.size:,} cells take {format_bytes(count * position.size)}, over the memory "
+            f"allowance of {format_bytes(memory)}: draw fewer, or raise it with --memory SIZE (memory= in Python)"
+        )
     generator = np.random.default_rng(create_py_random_state(seed).getrandbits(128))
     started = time.perf_counter()
     batches: list[np.ndarray] = []
@@ -157,7 +170,9 @@ def sample_mines(
     if time_limit == 0:
         raise out_of_time()
     try:
-        draw = _Draw(position, mines=mines, density=density, backend=backend, time_limit=time_limit)
+        draw = _Draw(position, mines=mines, density=density, backend=backend, time_limit=time_limit, memory=memory)
+    except MemoryBudgetError:
+        raise
     except BudgetExceededError:
         raise out_of_time() from None
     while drawn < count:
@@ -186,11 +201,11 @@ class _Draw:
     """Everything a draw needs, counted once: the forced cells, each chain's kept
     programme, and the weights that share the mines among the chains and the rest."""
 
-    def __init__(self, position: Position, *, mines, density, backend, time_limit):
+    def __init__(self, position: Position, *, mines, density, backend, time_limit, memory):
         mines, density = total_or_density(position, mines, density)
         settled = settle_position(position, mines=mines)
         system = settled.system
-        budget = Budget(time_limit=time_limit) if time_limit is not None else None
+        budget = Budget(time_limit=time_limit, memory_limit=memory) if time_limit is not None or memory is not None else None
         counter = DynamicProgrammingBackend()
         components = split_components(system)
         self.samplers = [counter.sampler(component, budget=budget) for component in components]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 from numbers import Real
 
-from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
+from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, MissingTotalError
 from ..position import Position, is_whole
 from .analysis import Analysis, ComponentReport, Kept
 from .backends import Budget, ComponentCount, get_backend
@@ -32,7 +32,7 @@ from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import count_smallest_first
 from .memory import current_memory
 from .prover import find_certain, satisfiable
-from .question import Density, Limit
+from .question import Density, Limit, check_board_size
 
 __all__ = ["exact_analysis", "solve"]
 
@@ -112,12 +112,14 @@ def solve(
     elif (time_limit, node_limit, max_chain) != (None, None, None):
         raise ValueError("give the limits as limit=Limit(...) or as time_limit=, node_limit=, max_chain=, not both")
     time_limit, node_limit, max_chain = limit.time, limit.nodes, limit.max_chain
+    check_board_size(position.width, position.height, limit.memory)
     if isinstance(density, Density):
         density = density.value
     _check_options(mines=mines, density=density)
     mines, density = total_or_density(position, mines, density)
     engine = get_backend(backend)
-    counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit)
+    counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit,
+                      memory_limit=limit.memory)
 
     settled = settle_position(position, mines=mines) if settle else Settled.unchanged(ConstraintSystem.from_position(position, mines=mines))
     system = settled.system
@@ -126,8 +128,10 @@ def solve(
     components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
     counts = count_smallest_first(engine, components, counting, cache=isinstance(backend, str) and not counting.limited)
     if any(count is None for count in counts):
-        deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()))
-        partial = _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, deciding, backend, engine)
+        deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()),
+                          memory_limit=limit.memory)
+        partial = _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, deciding, backend, engine,
+                                    cut=_cut_reason(counting))
         partial.mines = mines if mines is not None else partial.mines
         return partial
     combination = _combine(counts, components, rest, system.mines_left, density)
@@ -217,7 +221,13 @@ def exact_analysis(position, settled, given_mines_left, components, counts, rest
 _COUNTING_SHARE = 0.8
 
 
-def _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, budget, backend, engine) -> Analysis:
+def _cut_reason(budget: Budget) -> str:
+    """Which allowance stopped the counting: ``"memory"``, else ``"budget"`` (time or nodes)."""
+    return "memory" if isinstance(budget.stopped_by, MemoryBudgetError) else "budget"
+
+
+def _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, budget, backend, engine,
+                      cut: str = "budget") -> Analysis:
     """What can still be said when some component was not counted within the budget.
 
     Certain cells come from the SAT check (the mine total included) and are
@@ -230,7 +240,7 @@ def _partial_analysis(position, settled, given_mines_left, components, counts, r
     system = settled.system
     try:
         certain = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget)
-    except BudgetExceededError:
+    except (BudgetExceededError, MemoryError):  # nothing proved: every uncertain cell stays an estimate
         certain = (set(), set(), None)
     if certain is None:
         raise InconsistentPositionError("no mine layout satisfies the clues and the mine total together")
@@ -265,7 +275,7 @@ def _partial_analysis(position, settled, given_mines_left, components, counts, r
         model_count=None,
         groups=groups,
         components=tuple(
-            _report(c, n) if n is not None else _report_cut(c) for c, n in zip(components, counts)
+            _report(c, n) if n is not None else _report_cut(c, cut) for c, n in zip(components, counts)
         ),
         backend=backend if isinstance(backend, str) else engine.name,
         inexact_cells=frozenset(inexact),
@@ -274,7 +284,7 @@ def _partial_analysis(position, settled, given_mines_left, components, counts, r
     )
 
 
-def _report_cut(component: Component) -> ComponentReport:
+def _report_cut(component: Component, cut: str) -> ComponentReport:
     return ComponentReport(
         cells=component.cells,
         clues=component.labels,
@@ -282,7 +292,7 @@ def _report_cut(component: Component) -> ComponentReport:
         mine_range=(0, -1),
         layouts=0,
         exact=False,
-        stats={"backend": None, "cut": "budget"},
+        stats={"backend": None, "cut": cut},
         component=component,
     )
 

@@ -16,14 +16,17 @@ Examples
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from ...errors import BudgetExceededError, UnknownBackendError
+from ...errors import BudgetExceededError, MemoryBudgetError, UnknownBackendError
 from ..components import Component
+from ..question import format_bytes
 
-__all__ = ["ComponentCount", "trim_zeros", "Budget", "Backend", "register_backend", "get_backend", "backend_names"]
+__all__ = ["ComponentCount", "trim_zeros", "dense_coefficients", "Budget", "Backend", "register_backend", "get_backend", "backend_names",
+           "resident_bytes"]
 
 
 @dataclass(frozen=True)
@@ -70,11 +73,28 @@ def trim_zeros(values) -> tuple:
     return tuple(values[:end])
 
 
+def dense_coefficients(by_mines: dict[int, int]) -> tuple:
+    """A count kept sparse by mine number, as the coefficients from 0 to the last nonzero one
+    (the enumerating backends keep their tallies so: a dense row per box costs boxes x cells).
+
+    >>> dense_coefficients({2: 5}), dense_coefficients({})
+    ((0, 0, 5), (0,))
+    """
+    row = [0] * (max(by_mines, default=0) + 1)
+    for k, value in by_mines.items():
+        row[k] = value
+    return trim_zeros(row)
+
+
 class Budget:
-    """A shared allowance of time (seconds) and nodes for one solve.
+    """A shared allowance of time (seconds), nodes and memory (bytes) for one solve.
 
     Backends call :meth:`spend` as they work; it raises
-    :class:`~cspmines.errors.BudgetExceededError` once either limit is passed.
+    :class:`~cspmines.errors.BudgetExceededError` once the time or node limit is passed.
+    Memory is kept two ways: a backend sizes each large structure before it builds it and
+    calls :meth:`reserve` with the bytes it would hold; and, as a backstop for what no
+    estimate covers, :meth:`spend` compares the process's resident memory with what it was
+    when the work began, every few milliseconds (a read of ``/proc/self/statm``, so Linux only).
 
     >>> budget = Budget(node_limit=10)
     >>> budget.spend(4); budget.nodes
@@ -83,9 +103,14 @@ class Budget:
     Traceback (most recent call last):
     ...
     cspmines.errors.BudgetExceededError: node limit of 10 reached
+    >>> Budget(memory_limit=1 << 20).reserve(3 << 20, "the tallies")
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.MemoryBudgetError: memory allowance of 1 MiB reached: the tallies would take 3 MiB
     """
 
-    def __init__(self, *, time_limit: float | None = None, node_limit: int | None = None):
+    def __init__(self, *, time_limit: float | None = None, node_limit: int | None = None,
+                 memory_limit: int | None = None):
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         if node_limit is not None and (not isinstance(node_limit, int) or node_limit < 1):
@@ -96,10 +121,39 @@ class Budget:
         self.deadline = None if time_limit is None else self.started + time_limit
         self.nodes = 0
         self.exhausted = False  # set by whoever catches BudgetExceededError: nothing more is tried
+        self.stopped_by: BudgetExceededError | None = None  # ... and the error, which says which limit
+        self.memory_limit = memory_limit
+        # the backstop reads the resident memory only once a count has run a few milliseconds: most
+        # counts end sooner, and a file read per solve would cost a classic game several percent
+        self._resident_at_start: int | None = None
+        self._resident_due = self.started + _RESIDENT_FIRST if memory_limit is not None else float("inf")
 
     @property
     def limited(self) -> bool:
+        """A time or node limit is set (they make the counts stop part way; memory is sized before)."""
         return self.time_limit is not None or self.node_limit is not None
+
+    def reserve(self, nbytes: int, what: str) -> None:
+        """Refuse (:class:`~cspmines.errors.MemoryBudgetError`) to build ``what`` if it would hold
+        ``nbytes`` bytes, more than the memory allowance."""
+        if self.memory_limit is not None and nbytes > self.memory_limit:
+            raise MemoryBudgetError(
+                f"memory allowance of {format_bytes(self.memory_limit)} reached: {what} would take {format_bytes(nbytes)}"
+            )
+
+    def _check_resident(self, now: float) -> None:
+        resident = resident_bytes()
+        if resident is None:
+            self._resident_due = float("inf")
+            return
+        self._resident_due = now + _RESIDENT_EVERY
+        if self._resident_at_start is None:
+            self._resident_at_start = resident
+        elif self.memory_limit is not None and resident - self._resident_at_start > self.memory_limit:
+            raise MemoryBudgetError(
+                f"memory allowance of {format_bytes(self.memory_limit)} reached: the process grew by "
+                f"{format_bytes(resident - self._resident_at_start)} while counting"
+            )
 
     def elapsed(self) -> float:
         """Seconds since the budget was made."""
@@ -114,8 +168,27 @@ class Budget:
         self.nodes += nodes
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise BudgetExceededError(f"node limit of {self.node_limit} reached")
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise out_of_time(self)
+        if self.deadline is not None or self.memory_limit is not None:
+            now = time.perf_counter()
+            if self.deadline is not None and now > self.deadline:
+                raise out_of_time(self)
+            if now >= self._resident_due:
+                self._check_resident(now)
+
+
+#: The resident-memory backstop: first read after this many seconds of counting, then at this interval.
+_RESIDENT_FIRST = 0.005
+_RESIDENT_EVERY = 0.01
+_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory in bytes, or None where ``/proc`` does not say (not Linux)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE_SIZE
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def out_of_time(budget: Budget | None) -> BudgetExceededError:

@@ -36,6 +36,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import time
 
 from ... import native
@@ -84,15 +85,15 @@ class DynamicProgrammingBackend:
 
     def sampler(self, component: Component, *, budget: Budget | None = None) -> LayoutSampler:
         """A :class:`LayoutSampler` of ``component``: one forward pass, kept (in the engine's memory,
-        by the component's shape, for a later component of the same shape: without a budget only,
-        which must be spent as asked)."""
-        if budget is not None:
+        by the component's shape, for a later component of the same shape: without a time or node
+        limit only, which must be spent as asked)."""
+        if budget is not None and budget.limited:
             return LayoutSampler(component, Sweep.forward(component, budget))
         recent = current_memory().sweeps
         key = (component.structure, tuple(rule.mines for rule in component.rules))
         sweep = recent.get(key)
-        if sweep is None:
-            sweep = recent.put(key, Sweep.forward(component, None))
+        if sweep is None:  # a budget here holds memory alone: it cannot cut a pass short part way
+            sweep = recent.put(key, Sweep.forward(component, budget))
         return LayoutSampler(component, sweep)
 
 
@@ -136,6 +137,25 @@ def _compiled_count(component: Component, budget: Budget | None):
     return models, tallies, max(peak, 1), states
 
 
+#: What the memory allowance is charged for a state besides its polynomial: the key, the dict slot and
+#: the two ints' headers (measured: a dict of a million small int keys and values holds about 100 bytes each).
+_STATE_BYTES = 120
+#: States advanced between two checks of the budget (a check costs a few hundred nanoseconds).
+_CHUNK = 512
+
+
+def layer_bytes(layer: dict) -> int:
+    """The bytes a layer of states holds, about: its polynomials and a fixed cost per state."""
+    return _STATE_BYTES * len(layer) + sum(poly.bit_length() for poly in layer.values()) // 8
+
+
+def _chunks(items):
+    """``items`` in lists of at most :data:`_CHUNK`."""
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, _CHUNK)):
+        yield chunk
+
+
 class Sweep:
     """The forward pass over the states, kept for the backward pass or for drawing.
 
@@ -157,20 +177,31 @@ class Sweep:
         _order, steps, live = plan_steps(component, budget=budget)
         layers = []
         offset, layer = 0, {0: 1}
+        held = 0  # bytes of the layers kept so far (the backward pass and the samplers read them all)
         for index, step in enumerate(steps):
             layers.append((offset, layer))
-            if budget is not None:
-                budget.spend(len(layer))
             following: dict[int, int] = {}
             get = following.get
             opening, mask, weights = step.opening, step.mask, step.weights
             keep = live[index + 1] if live is not None and index + 1 < len(steps) else None
-            for key, poly in layer.items():
-                key += opening
-                for m in choices(key, step):
-                    after = key - m * mask
-                    if keep is None or after in keep:
-                        following[after] = get(after, 0) + ((poly * weights[m]) << (m * bits))
+
+            def advance(states) -> None:
+                for key, poly in states:
+                    key += opening
+                    for m in choices(key, step):
+                        after = key - m * mask
+                        if keep is None or after in keep:
+                            following[after] = get(after, 0) + ((poly * weights[m]) << (m * bits))
+
+            if budget is None:
+                advance(layer.items())
+            else:  # a few hundred states at a time, the next layer's size checked between them
+                held += layer_bytes(layer)
+                state_bytes = _STATE_BYTES + (max((poly.bit_length() for poly in layer.values()), default=0) + step.size * bits) // 8
+                for chunk in _chunks(layer.items()):
+                    advance(chunk)
+                    budget.spend(len(chunk))
+                    budget.reserve(held + len(following) * state_bytes, "the counting programme's states")
             low, layer = divide_out_x(following, bits)
             offset += low
         return cls(steps, layers, offset, layer, bits)
@@ -182,9 +213,12 @@ class Sweep:
         completions = {0: 1} if 0 in self.final else {}
         completion_offset = 0
         tallies = [(0, 0)] * n_boxes
+        held = sum(layer_bytes(layer) for _, layer in self.layers) if budget is not None else 0
         for step, (forward_offset, layer) in zip(reversed(self.steps), reversed(self.layers)):
             if budget is not None:
                 budget.spend(len(layer))
+                # the layers still held, the completions so far and the next as large, the tallies made
+                budget.reserve(held + 2 * layer_bytes(completions), "the counting programme's backward pass")
             before: dict[int, int] = {}
             opening, mask, weights = step.opening, step.mask, step.weights
             tally = 0
@@ -201,6 +235,8 @@ class Sweep:
                     before[key] = ways
                     tally += poly * marked
             tallies[step.box] = (forward_offset + completion_offset, tally)
+            if budget is not None:
+                held += tally.bit_length() // 8 + _STATE_BYTES
             low, completions = divide_out_x(before, bits)
             completion_offset += low
         return tallies, completion_offset, completions.get(0, 0)

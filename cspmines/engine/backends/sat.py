@@ -28,9 +28,9 @@ from math import comb
 
 from ...errors import BackendUnavailableError
 from ..components import Component
-from .base import Budget, ComponentCount, out_of_time, trim_zeros
+from .base import Budget, ComponentCount, dense_coefficients, out_of_time
 
-__all__ = ["SatBackend", "BoxEncoding", "encode_component"]
+__all__ = ["SatBackend", "BoxEncoding", "encode_component", "encoding_bytes"]
 
 
 def _pysat():
@@ -110,6 +110,27 @@ class BoxEncoding:
         return {lit for lit in self.solver.get_model() if lit > 0}
 
 
+#: What the memory allowance is charged: a blocking clause's literal in the solver (with its watches),
+#: a sparse tally entry, and an entry of a finished tally row (a pointer; the ints are shared or small).
+_CLAUSE_BYTES_PER_LITERAL = 8
+_TALLY_BYTES = 16
+_ROW_BYTES = 8
+
+
+#: What a literal of the encoding holds in the solver: its unary clauses, its place in the rules'
+#: cardinality constraints and its watches (100 to 170 bytes measured on lattices of 10,000 to 30,000 cells).
+_ENCODING_BYTES_PER_LITERAL = 256
+
+
+def encoding_bytes(components) -> int:
+    """The bytes :func:`encode_component` makes the solver hold for ``components``, about."""
+    literals = 0
+    for component in components:
+        sizes = [box.size for box in component.boxes]
+        literals += sum(sizes) + sum(sizes[b] for rule in component.rules for b in rule.boxes)
+    return _ENCODING_BYTES_PER_LITERAL * literals
+
+
 def encode_component(encoding: BoxEncoding, component: Component, group=0) -> list[list[int]]:
     """Add ``component``'s rules to ``encoding``; each box's unary literals, in box order
     (keyed by ``(group, box)``, so several components can share one encoding)."""
@@ -141,14 +162,19 @@ class SatBackend:
 
     def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
         started = time.perf_counter()
+        if budget is not None:
+            budget.reserve(encoding_bytes([component]), "the SAT encoding")
         encoding = BoxEncoding(self.solver)
         try:
             boxes = encode_component(encoding, component)
             sizes = [len(lits) for lits in boxes]
-            n_cells = sum(sizes)
-            models = [0] * (n_cells + 1)
-            tallies = [[0] * (n_cells + 1) for _ in boxes]
+            models: dict[int, int] = {}
+            # tallies kept sparse, by mine number: a dense row per box would be boxes x cells before a
+            # single model is found (about 20 GB for a lattice of 45,000 boxes)
+            tallies: list[dict[int, int]] = [{} for _ in boxes]
             solutions = 0
+            # each model found adds a blocking clause over every primary literal, and a tally entry per box
+            per_model = _CLAUSE_BYTES_PER_LITERAL * len(encoding.primary) + _TALLY_BYTES * len(boxes)
             while True:
                 answer = encoding.solve(budget=budget)
                 if answer is None:
@@ -161,19 +187,22 @@ class SatBackend:
                 for size, m in zip(sizes, mines):
                     weight *= comb(size, m)
                 k = sum(mines)
-                models[k] += weight
+                models[k] = models.get(k, 0) + weight
                 for b, m in enumerate(mines):
                     if m:
-                        tallies[b][k] += weight * m
+                        tallies[b][k] = tallies[b].get(k, 0) + weight * m
                 solutions += 1
                 if budget is not None:
+                    budget.reserve(per_model * (solutions + 1), "the SAT enumeration's blocking clauses")
                     budget.spend(1)
                 # block this box-level assignment only: auxiliaries may differ, the layout may not
                 encoding.solver.add_clause([-lit if lit in true else lit for lit in encoding.primary])
+            if budget is not None:  # the tallies as rows up to their largest mine number, sized before made
+                budget.reserve(_ROW_BYTES * sum(max(t, default=0) + 1 for t in tallies), "the SAT count's tally rows")
         finally:
             encoding.close()
         return ComponentCount(
-            models=trim_zeros(models),
-            tallies=tuple(trim_zeros(t) for t in tallies),
+            models=dense_coefficients(models),
+            tallies=tuple(dense_coefficients(t) for t in tallies),
             stats={"backend": self.name, "solver": self.solver, "solutions": solutions, "seconds": time.perf_counter() - started},
         )
