@@ -121,8 +121,9 @@ class MemoryBudgetError(BudgetExceededError):
     a solve that meets this answers NOT EXACT, as a time cut does.
 
     >>> from cspmines import Limit, Position, solve
-    >>> wide = Position.from_string("9x3x6\\n1.1.1.1.1\\n.........\\n1.1.1.1.1")
-    >>> analysis = solve(wide, limit=Limit(memory=1_000, time=10))   # 1 kB: no room to count
+    >>> rows = ["1." * 30 if row % 2 == 0 else ".." * 30 for row in range(60)]   # a lattice of 1s
+    >>> lattice = Position.from_string("60x60x400\\n" + "\\n".join(rows))
+    >>> analysis = solve(lattice, limit=Limit(memory="8M"))   # its chain's states need far more
     >>> analysis.exact, analysis.components[0].stats["cut"]
     (False, 'memory')
     """

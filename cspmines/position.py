@@ -36,6 +36,7 @@ from typing import Iterable
 import numpy as np
 
 from .errors import PositionFormatError
+from .neighbours import neighbour_array, neighbour_table, neighbours_of
 
 __all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "PICTURES", "is_whole", "neighbour_table", "neighbour_array",
            "neighbours_of"]
@@ -50,62 +51,6 @@ _CHAR_TO_CODE = {".": COVERED, "H": COVERED, "h": COVERED, "F": FLAG, "*": MINE,
 _CHAR_TO_CODE.update({str(d): d for d in range(9)})
 _CODE_TO_CHAR = {COVERED: ".", FLAG: "F", MINE: "*", WITHHELD: "?"}
 _CODE_TO_CHAR.update({d: str(d) for d in range(9)})
-
-
-@functools.lru_cache(maxsize=64)
-def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """The neighbours of every flat cell of a ``width`` x ``height`` grid (cached).
-
-    >>> neighbour_table(3, 2)[0]
-    (1, 3, 4)
-    """
-    table = []
-    for row in range(height):
-        for col in range(width):
-            table.append(
-                tuple(
-                    r * width + c
-                    for r in range(max(0, row - 1), min(height, row + 2))
-                    for c in range(max(0, col - 1), min(width, col + 2))
-                    if (r, c) != (row, col)
-                )
-            )
-    return tuple(table)
-
-
-@functools.lru_cache(maxsize=64)
-def neighbour_array(width: int, height: int) -> np.ndarray:
-    """:func:`neighbour_table` as a read-only ``(cells, 8)`` int array padded with -1.
-
-    >>> neighbour_array(3, 2)[0].tolist()
-    [1, 3, 4, -1, -1, -1, -1, -1]
-    """
-    array = neighbours_of(np.arange(width * height), width, height)
-    array.setflags(write=False)
-    return array
-
-
-#: The eight steps to a neighbour, in the order the tables list them (row by row).
-_STEPS = np.array([(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)], dtype=np.intp)
-
-
-def neighbours_of(cells, width: int, height: int) -> np.ndarray:
-    """The neighbours of the flat ``cells`` as a ``(len(cells), 8)`` int array, each row in
-    :func:`neighbour_table`'s order and padded with -1; made with whole-array operations, so a
-    board of millions of cells takes a fraction of a second.
-
-    >>> neighbours_of([0, 4], 3, 2).tolist()
-    [[1, 3, 4, -1, -1, -1, -1, -1], [0, 1, 2, 3, 5, -1, -1, -1]]
-    """
-    cells = np.asarray(cells, dtype=np.intp)
-    rows, cols = np.divmod(cells, width)
-    around_rows = rows[:, None] + _STEPS[:, 0]
-    around_cols = cols[:, None] + _STEPS[:, 1]
-    inside = (around_rows >= 0) & (around_rows < height) & (around_cols >= 0) & (around_cols < width)
-    around = np.where(inside, around_rows * width + around_cols, -1)
-    # the cells on the board first, in their order: a stable sort on "off the board"
-    order = np.argsort(~inside, axis=1, kind="stable")
-    return np.take_along_axis(around, order, axis=1)
 
 
 def is_whole(value) -> bool:

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from ..actions import Rules
 from ..engine.analysis import Analysis
+from ..engine.question import DEFAULT_MEMORY, Limit
 from ..engine.solver import solve
 from ..errors import CspminesError, MissingTotalError
 from ..position import COVERED, FLAG, MINE, Position
@@ -163,9 +164,11 @@ def suggest(
 class NotCountedError(CspminesError, ValueError):
     """The position was not counted within the time limit: no move can be judged exactly."""
 
-    def __init__(self, seconds: float | None):
+    def __init__(self, seconds: float | None, *, memory: bool = False):
         self.seconds = seconds
-        super().__init__(f"the position was not counted within the time limit ({seconds:g} s), so no move can be judged exactly")
+        self.memory = memory  # the memory allowance stopped the count, not the clock
+        within = "the memory allowance" if memory else f"the time limit ({seconds:g} s)"
+        super().__init__(f"the position was not counted within {within}, so no move can be judged exactly")
 
 
 @dataclass(frozen=True)
@@ -183,7 +186,7 @@ class Advice:
 
 
 def advise(position: Position, agents=("exact",), *, rules: str = "classic", seed=None, time_limit: float | None = None,
-           explain: bool = False) -> Advice:
+           explain: bool = False, memory: int | None = DEFAULT_MEMORY) -> Advice:
     """Each agent's move on ``position``, judged by the engine: the one service behind ``cspmines move``
     and the web page's ``/api/move``. The position is counted first, within ``time_limit``.
 
@@ -200,9 +203,9 @@ def advise(position: Position, agents=("exact",), *, rules: str = "classic", see
     """
     if position.mines is None:
         raise MissingTotalError("the position's mine total is unknown: agents play games, where it is known")
-    analysis = solve(position, time_limit=time_limit)
+    analysis = solve(position, limit=Limit(time=time_limit, memory=memory))
     if not analysis.exact:
-        raise NotCountedError(time_limit)
+        raise NotCountedError(time_limit, memory=any(report.stats.get("cut") == "memory" for report in analysis.components))
     suggestions = tuple(suggest(position, spec, rules=rules, seed=seed, analysis=analysis, explain=explain) for spec in agents)
     return Advice(position, analysis, suggestions, rules)
 

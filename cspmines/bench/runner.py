@@ -33,6 +33,7 @@ from typing import Callable
 
 from ..agents import make_agent
 from ..engine.memory import Memory, using
+from ..engine.question import DEFAULT_MEMORY, check_board_size
 from ..games import Game, play
 from .records import read_records
 from .stats import summarize
@@ -130,6 +131,7 @@ def run_suite(
     progress: bool | None = None,
     chunk_size: int | None = None,
     task: Task | None = None,
+    memory: int | None = DEFAULT_MEMORY,
 ) -> BenchResult:
     """Play every game of ``suite``; the Python API behind ``cspmines bench``.
 
@@ -147,6 +149,10 @@ def run_suite(
         A progress bar on standard error (default: when it is a terminal).
     task : callable, optional
         What plays one game (see :data:`Task`): :func:`play_game` by default.
+    memory : int, optional
+        Bytes a game may hold (None: no allowance): a board too large for it is refused with
+        :class:`~cspmines.errors.TooLargeError` before any game starts (each solve in a game keeps
+        to the engine's own allowance).
 
     Examples
     --------
@@ -155,6 +161,7 @@ def run_suite(
     >>> [(row["agent"], row["wins"], row["games"]) for row in result.summary]
     [('exact', 20, 20), ('greedy', 0, 20)]
     """
+    check_board_size(suite.width, suite.height, memory)
     task = task or play_game
     if not callable(task):
         raise SuiteError(f"task must be a function task(suite, agent, i) -> record, got {task!r}")

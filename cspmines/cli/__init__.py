@@ -44,8 +44,9 @@ def _serve(args) -> int:
 
     check_port(args.host, args.port)  # before saying it serves
     print(f"cspmines: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    memory = {} if args.memory is None else {"memory": args.memory}  # else the server's own default
     serve(host=args.host, port=args.port, open_browser=args.open, time_limit=args.time_limit, max_body=args.max_body,
-          max_games=args.max_games, workers=args.workers, busy_wait=args.busy_wait)
+          max_games=args.max_games, workers=args.workers, busy_wait=args.busy_wait, **memory)
     return 0
 
 

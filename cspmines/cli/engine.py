@@ -7,6 +7,7 @@ import sys
 import time
 
 from ..engine.clues import clue_spreads
+from ..engine.question import Limit
 from ..engine.solver import solve
 from ..errors import BudgetExceededError
 from ..position import COVERED, Position
@@ -23,8 +24,7 @@ def run_solve(args, out) -> int:
         backend=args.backend,
         mines=args.mines,
         density=args.density,
-        time_limit=args.time_limit,
-        node_limit=args.node_limit,
+        limit=Limit(time=args.time_limit, nodes=args.node_limit, memory=args.memory),
     )
     left = None if args.time_limit is None else max(0.0, args.time_limit - (time.monotonic() - started))
     spreads = _outcomes(analysis, args.outcomes or [], args.backend, left)
@@ -87,7 +87,8 @@ def run_sample(args, out) -> int:
     cut_short = None
     try:
         layouts = sample_layouts(
-            position, args.count, seed=args.seed, mines=args.mines, density=args.density, time_limit=args.time_limit
+            position, args.count, seed=args.seed, mines=args.mines, density=args.density, time_limit=args.time_limit,
+            memory=args.memory,
         )
     except BudgetExceededError as error:
         layouts, cut_short = error.layouts or [], error
@@ -114,10 +115,12 @@ def run_move(args, out) -> int:
         return 2
     try:
         advice = advise(position, args.agent or ["exact"], rules=args.rules, seed=args.seed, time_limit=args.time_limit,
-                        explain=args.explain)
-    except NotCountedError:
-        print(f"cspmines: error: the position was not counted within --time-limit {args.time_limit:g} s, so no move "
-              "can be judged exactly: allow more seconds (or none)", file=sys.stderr)
+                        explain=args.explain, memory=args.memory)
+    except NotCountedError as error:
+        within, more = ("--memory", "allow more memory (or none)") if error.memory else (
+            f"--time-limit {args.time_limit:g} s", "allow more seconds (or none)")
+        print(f"cspmines: error: the position was not counted within {within}, so no move can be judged exactly: {more}",
+              file=sys.stderr)
         return 2
     analysis, suggestions = advice.analysis, advice.suggestions
     least = suggestions[0].least

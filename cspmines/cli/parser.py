@@ -12,6 +12,7 @@ from .. import __version__
 from ..actions import RULES
 from ..agents import agent_names
 from ..engine.backends import backend_names
+from ..engine.question import DEFAULT_MEMORY, parse_bytes
 from ..games.board import FIRST_CLICKS, PRESETS
 from ..native import BUILD
 
@@ -102,6 +103,26 @@ def row_col(text: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(part.isdigit() for part in parts):
         raise argparse.ArgumentTypeError(f"expected a cell as ROW,COL (whole numbers from 0), got {text!r}")
     return int(parts[0]), int(parts[1])
+
+
+def memory_size(text: str):
+    """An argparse type: bytes such as ``512M`` or ``2G``, or ``none`` for no allowance."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = parse_bytes(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"memory must be above 0 bytes, got {text}")
+    return value
+
+
+def _memory_option(command: argparse.ArgumentParser, what: str, *, counts: bool = True) -> None:
+    cut = ", and a count that would pass it stops, marked NOT EXACT" if counts else " (each solve in a game keeps to 1G)"
+    command.add_argument("--memory", type=memory_size, default=DEFAULT_MEMORY, metavar="SIZE",
+                         help=f"the memory {what} may hold (512M, 2G, or none; default 1G): a board too large for it "
+                              f"is refused before any work{cut}")
 
 
 def seconds_or_none(text: str):
@@ -249,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
                        help="seconds allowed for counting, or none; past them the chances are estimates, marked NOT EXACT")
     solve.add_argument("--node-limit", type=whole(1), help="work units allowed for counting")
+    _memory_option(solve, "a solve")
     solve.add_argument("--exact", action="store_true", help="add the model count and exact fractions")
     solve.add_argument("--outcomes", type=row_col, action="append", metavar="ROW,COL",
                        help="also what opening this covered cell ends in, exactly: a mine, or each clue it shows (repeatable)")
@@ -267,6 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     _total_or_density(sample)
     sample.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
                         help="seconds allowed, or none; the layouts drawn by then are printed")
+    _memory_option(sample, "the count and the layouts")
     sample.add_argument("--json", action="store_true", help="one board JSON object per line (as Board.from_json reads)")
 
     move = commands.add_parser("move", help="the move agents would make on a position, judged by the exact engine",
@@ -278,6 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     move.add_argument("--mines", type=whole(0), help="the mine total, overriding the file's header")
     move.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
                       help="seconds allowed for counting the position, or none; moves are judged only once it is counted")
+    _memory_option(move, "each solve")
     move.add_argument("--explain", action="store_true", help="list the cells the exact agent's look-ahead weighed, with scores")
     move.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
 
@@ -328,6 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
                         help="seconds allowed for counting each position, or none; past them a chance is an estimate, "
                              "marked NOT EXACT")
+    _memory_option(replay, "each position's solve")
     replay.add_argument("--quiet", action="store_true", help="no progress bar")
 
     serve = commands.add_parser("serve", help="the engine in a local web page", description=SERVE_HELP, formatter_class=_Help)
@@ -335,6 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=port, default=8000, help="the port")
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
     serve.add_argument("--time-limit", type=seconds, default=5.0, help="seconds of counting a request may take")
+    serve.add_argument("--memory", type=memory_size, metavar="SIZE",
+                       help="the memory one request's solve may hold (512M, 2G; default 256M): a board too large for it "
+                            "is refused (422), a count that would pass it stops, marked not exact")
     serve.add_argument("--max-body", type=whole(1), default=1_000_000, help="bytes a request's body may hold; past them, 413")
     serve.add_argument("--max-games", type=whole(1), default=1000, help="games kept, the least recently used dropped first")
     serve.add_argument("--workers", type=whole(1), default=4, help="requests counting at once")
@@ -360,3 +388,4 @@ def _board_options(command: argparse.ArgumentParser, workers: int) -> None:
     command.add_argument("--size-sweep", help="comma-separated side lengths of square boards")
     command.add_argument("--density", type=chance, default=0.15, help="mine density of a size sweep")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
+    _memory_option(command, "a game", counts=False)

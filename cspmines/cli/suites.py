@@ -27,6 +27,14 @@ def _sweep_points(args, suite) -> list:
     )
 
 
+def _check_boards(points, memory) -> None:
+    """Refuse, before any game, a sweep with a point whose board is too large for ``--memory``."""
+    from ..engine.question import check_board_size
+
+    for _, suite in points:
+        check_board_size(suite.width, suite.height, memory)
+
+
 def _write_results_csv(path: str, rows: list) -> None:
     """The results table of ``bench`` (one row an agent, and a point of a sweep), its interval as two numbers."""
     _write_csv(path, [{**row, "ci95": " ".join(f"{v:.4f}" for v in row["ci95"])} for row in rows])
@@ -59,11 +67,12 @@ def run_bench(args, out) -> int:
         seed=args.seed,
     )
     progress = False if args.quiet else None
-    options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress)
+    options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress, memory=args.memory)
     if args.density_sweep or args.size_sweep:
         if args.out or args.resume:
             raise ValueError("--out and --resume go with a single suite, not a sweep")
         points = _sweep_points(args, suite)
+        _check_boards(points, args.memory)
         x_label = "mine density" if args.density_sweep else "cells (grid area)"
         rows: list[dict] = []
         paired: list[dict] = []
@@ -157,11 +166,13 @@ def run_chains(args, out) -> int:
         agents=["exact"], size=args.size or args.preset or "expert", first_click=args.first_click, games=args.games, seed=args.seed
     )
     points = _sweep_points(args, suite) or [(suite.mines / (suite.width * suite.height), suite)]
+    _check_boards(points, args.memory)
     records: list[dict] = []
     summary: list[dict] = []
     seconds = 0.0
     for x, point in points:
-        result = run_suite(point, workers=args.workers, progress=False if args.quiet else None, task=chain_game)
+        result = run_suite(point, workers=args.workers, progress=False if args.quiet else None, task=chain_game,
+                           memory=args.memory)
         records.extend(result.records)
         seconds += result.seconds
         summary.extend({"x": x, **row} for row in summarize_chains(result.records))

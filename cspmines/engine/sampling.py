@@ -171,7 +171,8 @@ def sample_mines(
         raise out_of_time()
     try:
         draw = _Draw(position, mines=mines, density=density, backend=backend, time_limit=time_limit, memory=memory)
-    except MemoryBudgetError:
+    except MemoryBudgetError as error:
+        error.layouts = _stacked([], position.size)  # none drawn: the count came first
         raise
     except BudgetExceededError:
         raise out_of_time() from None

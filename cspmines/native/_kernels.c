@@ -843,7 +843,8 @@ static int read_steps(PyObject *steps_in, DpStep *steps, Py_ssize_t nsteps) {
     return 0;
 }
 
-/* count_passes(steps, n_boxes, n_cells) -> (models, tallies, peak states, states)
+/* count_passes(steps, n_boxes, n_cells, cap=-1) -> (models, tallies, peak states, states), or False
+ * once the layers hold more than cap states together (the memory allowance's share, cap >= 0)
  * steps: (box, size, opening, mask, digit, ((shift, capacity after), ...), weights, sorted live
  * states after the step or None), as the Python passes use them. */
 static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n_cells, long long cap);
@@ -851,14 +852,15 @@ static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n
 static PyObject *count_passes(PyObject *self, PyObject *args) {
     PyObject *steps_in;
     int n_boxes, n_cells;
-    if (!PyArg_ParseTuple(args, "Oii", &steps_in, &n_boxes, &n_cells)) return NULL;
+    long long cap = -1;
+    if (!PyArg_ParseTuple(args, "Oii|L", &steps_in, &n_boxes, &n_cells, &cap)) return NULL;
     PyObject *sequence = PySequence_Fast(steps_in, "steps must be a sequence");
     if (!sequence) return NULL;
     Py_ssize_t nsteps = PySequence_Fast_GET_SIZE(sequence);
     DpStep *steps = calloc(nsteps ? nsteps : 1, sizeof(DpStep));
     PyObject *result = NULL;
     if (!steps) PyErr_NoMemory();
-    else if (read_steps(sequence, steps, nsteps) == 0) result = run_passes(steps, nsteps, n_boxes, n_cells, -1);
+    else if (read_steps(sequence, steps, nsteps) == 0) result = run_passes(steps, nsteps, n_boxes, n_cells, cap);
     if (steps) for (Py_ssize_t i = 0; i < nsteps; i++) free(steps[i].live);
     free(steps);
     Py_DECREF(sequence);
@@ -1171,7 +1173,7 @@ static PyMethodDef methods[] = {
      "The least-expected-cost search of cspmines.agents.exact.objectives over at most 64 layouts;\n"
      "entries are (cell, mine mask, safe masks by clue). TimeoutError past the budget of states."},
     {"count_passes", count_passes, METH_VARARGS,
-     "count_passes(steps, n_boxes, n_cells) -> (models, tallies, peak states, states)\n\n"
+     "count_passes(steps, n_boxes, n_cells, cap=-1) -> (models, tallies, peak states, states), False past cap states\n\n"
      "The dp backend's forward and backward passes on 128-bit integers (the caller checks the bounds)."},
     {"count_ordered", count_ordered, METH_VARARGS,
      "count_ordered(box_sizes, box_rules, rule_boxes, rule_mines, order, n_cells, digit_bits, cap)\n"

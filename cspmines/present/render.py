@@ -121,11 +121,14 @@ def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
         lines.append(f"least mine chance: {float(p):.4f} at {_count(len(best), 'cell')}, first {coords(best[:1])}")
     sizes = ", ".join(str(c.n_cells) for c in analysis.components) or "none"
     lines.append(f"components: {len(analysis.components)} (cells: {sizes})")
+    by_memory = any(component.stats.get("cut") == "memory" for component in analysis.components)
+    budget = "the memory allowance (--memory)" if by_memory else "the budget"
     if not analysis.exact:
-        lines.append(f"NOT EXACT: the budget cut counting short; {len(analysis.inexact_cells)} cells are estimates (marked ~)")
+        lines.append(f"NOT EXACT: {budget} cut counting short; {len(analysis.inexact_cells)} cells are estimates (marked ~)")
     if exact:
         if analysis.model_count is None:
-            lines.append("models: not counted (the time or node budget ran out before counting finished)")
+            what = "the memory allowance was reached" if by_memory else "the time or node budget ran out"
+            lines.append(f"models: not counted ({what} before counting finished)")
         else:
             lines.append(f"models: {decimal(analysis.model_count)}")
         fractions = analysis.probabilities(exact=True)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bench import TIMING_FIELDS, run_suite
+from ..engine.question import DEFAULT_MEMORY, check_board_size
+from ..errors import TooLargeError
 from .spec import Study
 
 __all__ = ["StudyResult", "run_study", "RESULTS", "GAMES"]
@@ -45,6 +47,12 @@ def run_study(study: Study, out, *, workers: int | None = None, executor: str | 
     >>> [(r["suite"], r["agent"], r["game"]) for r in result.records]
     [('b', 'exact', 0), ('b', 'random', 0), ('b', 'exact', 1), ('b', 'random', 1)]
     """
+    for suite in study.suites:  # every board checked before the first game, and before the folder is made
+        for _, point in suite.points:
+            try:
+                check_board_size(point.width, point.height, DEFAULT_MEMORY)
+            except TooLargeError as error:
+                raise TooLargeError(f"suite {suite.name!r}: {error}") from None
     folder = Path(out)
     (folder / GAMES).mkdir(parents=True, exist_ok=True)
     workers = workers or study.workers or 1

@@ -15,7 +15,11 @@ benchmark game. The API is in :mod:`cspmines.web.api`; it needs the
 
 from __future__ import annotations
 
-__all__ = ["check_port", "create_app", "serve"]
+__all__ = ["SERVER_MEMORY", "check_port", "create_app", "serve"]
+
+#: What one request's solve may hold unless ``--memory`` says otherwise: a quarter of the engine's
+#: default, so that the four workers counting at once keep the server near a gigabyte.
+SERVER_MEMORY = 256 << 20
 
 
 def create_app(*, time_limit: float = 5.0, **limits):
@@ -24,7 +28,9 @@ def create_app(*, time_limit: float = 5.0, **limits):
     ``time_limit`` bounds every request's counting, in seconds: a position too
     wide to count in time answers with what could be proved, marked not exact.
     ``limits`` are ``max_body`` (bytes), ``max_games``, ``workers`` and ``busy_wait``
-    (seconds), as :mod:`cspmines.web.guard` describes.
+    (seconds), as :mod:`cspmines.web.guard` describes, and ``memory``, the bytes one request's
+    solve may hold (:data:`SERVER_MEMORY`): a board too large for it answers 422, a count that
+    would pass it stops and answers not exact.
     """
     from .api import build_app
 

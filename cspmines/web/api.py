@@ -43,14 +43,16 @@ from ..agents import make_agent
 from ..agents.advice import advise, suggest
 from ..bench import Suite, agent_seed, new_game
 from ..engine.clues import clue_spreads
+from ..engine.question import Limit
 from ..engine.solver import solve
-from ..errors import BudgetExceededError, CspminesError
+from ..errors import BudgetExceededError, CspminesError, TooLargeError
 from ..games import Board, Game, play
 from ..games.board import FIRST_CLICKS, parse_size
 from ..position import COVERED, Position, is_whole
 from ..present.render import analysis_json, outcomes_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
+from . import SERVER_MEMORY
 from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body, web_message
 
 __all__ = ["build_app"]
@@ -142,8 +144,9 @@ def _uploaded_board(upload, first_click: str) -> Board:
 
 
 def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: int = 1000, workers: int = 4,
-              busy_wait: float = 10.0) -> Starlette:
-    """The application (see the module's description); the limits are :mod:`.guard`'s."""
+              busy_wait: float = 10.0, memory: int | None = SERVER_MEMORY) -> Starlette:
+    """The application (see the module's description); the limits are :mod:`.guard`'s, and ``memory``
+    is what one request's solve may hold (``workers`` of them count at once)."""
     games = GameStore(max_games)
     lock = games.lock
     gate = Gate(workers, busy_wait)
@@ -162,7 +165,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         mines = _query_number(request, "mines", int)
         density = _query_number(request, "density")
         started, seconds = time.monotonic(), budget(request)
-        analysis = solve(position, mines=mines, density=density, time_limit=seconds)
+        analysis = solve(position, mines=mines, density=density, limit=Limit(time=seconds, memory=memory))
         answer = analysis_json(analysis, exact=True)
         asked = request.query_params.get("outcomes")
         if asked:
@@ -185,7 +188,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         seed = _query_number(request, "seed", int)
         explain = _flag(request, "explain")
         specs = request.query_params.getlist("agent") or ["exact"]
-        advice = advise(position, specs, rules=rules, seed=seed, time_limit=budget(request), explain=explain)
+        advice = advise(position, specs, rules=rules, seed=seed, time_limit=budget(request), explain=explain, memory=memory)
         return advice.json(explain=explain)
 
     def game_state(game_id: str) -> dict:
@@ -260,7 +263,8 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         seed = data.get("seed")
         if seed is not None and not (is_whole(seed) and seed >= 0):
             raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
-        analysis = solve(game.position, time_limit=budget(request))  # the agent plays only what counts in time
+        # the agent plays only what counts within the request's limits
+        analysis = solve(game.position, limit=Limit(time=budget(request), memory=memory))
         if not analysis.exact:
             raise BadRequest("the game's position could not be counted within the time limit")
         suggestion = suggest(game.position, spec, rules=game.rules, seed=seed, analysis=analysis)
@@ -330,6 +334,11 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
                 return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": "2"})
             except BadRequest as error:
                 return JSONResponse({"error": web_message(error)}, status_code=error.status)
+            except TooLargeError as error:  # well formed, but more than one request's share of memory
+                return JSONResponse({"error": web_message(error)}, status_code=422)
+            except MemoryError:  # what no estimate foresaw: this request's structures are gone with its frames
+                return JSONResponse({"error": "out of memory while answering this request: try a smaller position"},
+                                    status_code=503, headers={"Retry-After": "2"})
             except KeyError as error:  # a field the checks above did not ask for by name
                 return JSONResponse({"error": f"a field is missing: {error.args[0]!r}"}, status_code=400)
             except (CspminesError, ValueError, TypeError) as error:  # bad input: the message says what

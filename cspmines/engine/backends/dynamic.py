@@ -40,8 +40,10 @@ import itertools
 import time
 
 from ... import native
+from ...errors import MemoryBudgetError
 from ..components import Component
 from ..memory import current_memory
+from ..question import format_bytes
 from .base import Budget, ComponentCount
 from .ordering import greedy_unless_raced, plan_steps
 from .sampler import LayoutSampler
@@ -113,11 +115,16 @@ def _compiled_count(component: Component, budget: Budget | None):
     # the greedy order's steps planned in C too, unless plan_steps would race it (False) or a key
     # could pass 127 bits (None)
     order, cap = greedy_unless_raced(component)
+    # the memory allowance as a number of states: every layer is kept for the backward pass
+    held = None if budget is None or budget.memory_limit is None else budget.memory_limit // _compiled_state_bytes(n_cells)
+    cheap = -1 if cap is None else cap
     counted = kernels.count_ordered(sizes, [box.rules for box in boxes], [rule.boxes for rule in rules],
                                     [rule.mines for rule in rules], order, n_cells, key_digit_bits(component),
-                                    -1 if cap is None else cap)
+                                    cheap if held is None else (held if cheap < 0 else min(cheap, held)))
     if counted is None:
         return None
+    if counted is False and held is not None and (cheap < 0 or held < cheap):
+        raise _states_past(budget, held, n_cells)
     if counted is not False:
         models, tallies, peak, states = counted
         if budget is not None:
@@ -131,7 +138,11 @@ def _compiled_count(component: Component, budget: Budget | None):
          sorted(live[i + 1]) if live is not None and i + 1 < len(steps) else None)
         for i, step in enumerate(steps)
     ]
-    models, tallies, peak, states = kernels.count_passes(plan, component.n_boxes, n_cells)
+    counted = kernels.count_passes(plan, component.n_boxes, n_cells, -1 if held is None else held)
+    if counted is False:
+        assert held is not None  # only a cap makes the passes stop part way
+        raise _states_past(budget, held, n_cells)
+    models, tallies, peak, states = counted
     if budget is not None:
         budget.spend(2 * states)
     return models, tallies, max(peak, 1), states
@@ -154,6 +165,19 @@ def _chunks(items):
     iterator = iter(items)
     while chunk := list(itertools.islice(iterator, _CHUNK)):
         yield chunk
+
+
+def _compiled_state_bytes(n_cells: int) -> int:
+    """What the compiled passes hold for a state: its key and one 128-bit coefficient a mine number,
+    and its slot in the key map."""
+    return 16 * (n_cells + 2) + 32
+
+
+def _states_past(budget, held: int, n_cells: int) -> MemoryBudgetError:
+    return MemoryBudgetError(
+        f"memory allowance of {format_bytes(budget.memory_limit)} reached: the counting programme's states passed "
+        f"{held:,} ({format_bytes(_compiled_state_bytes(n_cells))} each)"
+    )
 
 
 class Sweep:
