@@ -122,6 +122,16 @@ def paired_text(rows: list, *, x_label: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def _check_once(played: dict, record: dict, path: Path, number: int) -> None:
+    """Refuse a game an agent played twice in one file (two files joined into one, say). A failed game and
+    its replay on ``--resume`` are both kept: the failure counts as an error, the replay as the game."""
+    if "error" in record:
+        return
+    first = played.setdefault((record["agent"], record["game"]), number)
+    if first != number:
+        raise SuiteError(f"{path}:{number}: game {record['game']} of {record['agent']} again (first at line {first})")
+
+
 def read_result_files(paths) -> list[dict]:
     """The game records of several ``bench --out`` files, matched for pairing.
 
@@ -139,10 +149,15 @@ def read_result_files(paths) -> list[dict]:
     files: list[tuple[str, list]] = []
     reference: tuple | None = None
     reference_name = ""
+    given: dict[Path, Path] = {}
     for path in map(Path, paths):
         if not path.is_file():
             raise SuiteError(f"{path}: no such file")
+        earlier = given.setdefault(path.resolve(), path)
+        if earlier is not path:  # its games would count twice in the results table, once in the paired one
+            raise SuiteError(f"{path}: the same file as {earlier}, given twice")
         records = []
+        played: dict[tuple, int] = {}  # (agent, game) -> the line of its played record
         for number, record in json_lines(path):
             if record is None:
                 raise SuiteError(f"{path}:{number}: not a JSON line of cspmines bench --out")
@@ -154,6 +169,7 @@ def read_result_files(paths) -> list[dict]:
             elif config != reference:
                 differences = ", ".join(f"{key} {a} against {b}" for key, a, b in zip(CONFIG_KEYS, reference, config) if a != b)
                 raise SuiteError(f"{path}:{number} is from another suite than {reference_name}: {differences}")
+            _check_once(played, record, path, number)
             records.append(record)
         if not records:
             raise SuiteError(f"{path}: no game records in it")
