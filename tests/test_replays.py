@@ -314,3 +314,56 @@ def test_a_missing_replays_extra_is_named_in_one_line(monkeypatch, replay_folder
     assert main(["replay", str(replay_folder / "won.evf")]) == 2
     err = capsys.readouterr().err
     assert "needs the replays extra: pip install 'cspmines[replays]'" in err and err.count("\n") == 1
+
+
+def cut_digits(value: Fraction, digits: int) -> tuple[str, int]:
+    """The first ``digits`` significant digits of ``value`` (cut, not rounded) and the power of ten of the
+    first, from integers alone."""
+    exponent = len(str(value.numerator)) - len(str(value.denominator))
+    if Fraction(10) ** exponent > value:
+        exponent -= 1
+    leading = math.floor(value / Fraction(10) ** (exponent - digits + 1))
+    return str(leading), exponent
+
+
+def test_a_long_exact_fraction_is_shown_by_its_leading_digits_cut_not_rounded():
+    from cspmines.replays.report import leading_digits
+
+    assert leading_digits(Fraction(1, 3)) == "0.3333..." and leading_digits(Fraction(2, 3)) == "0.6666..."
+    assert leading_digits(Fraction(1, 8)) == "0.125"  # the whole decimal: nothing follows
+    assert leading_digits(Fraction(2, 3 * 10**600)) == "6.666...e-601"  # far below a float's least
+    assert leading_digits(Fraction(10**5000 - 1, 10**5000)) == "0.9999..."  # past Python's int-to-text limit
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        value = Fraction(int(rng.integers(1, 10**12)), int(rng.integers(1, 10**12))) * Fraction(10) ** int(rng.integers(-40, 0))
+        value = min(value, Fraction(1))
+        text = leading_digits(value)
+        if "..." not in text:  # the decimal ends within four digits: it is the value itself
+            assert Fraction(text) == value, (value, text)
+            continue
+        digits, exponent = cut_digits(value, 4)
+        assert Fraction(text.replace("...", "")) == int(digits) * Fraction(10) ** (exponent - 3) < value, (value, text)
+        assert ("e" in text) == (exponent < -4), (value, text)
+
+
+@pytest.fixture(scope="module")
+def long_game():
+    """A lost 60x36 game of 540 mines by the exact agent: its survival is a fraction of 470 digits."""
+    replay = Replay.from_moves(*agent_game("exact", (60, 36, 540), seed=0), source="long.evf")
+    return analyse_replay(replay, agent=False)
+
+
+def test_the_report_shortens_long_exact_fractions(long_game):
+    survival = long_game.survival
+    assert isinstance(survival, Fraction) and len(str(survival)) > 400
+    text = replay_text(long_game)
+    assert max(len(line) for line in text.splitlines()) < 100
+    shown = text.split("survival ", 1)[1].split(",")[0]
+    digits, exponent = cut_digits(survival, 4)
+    assert shown.endswith("...") and shown.removesuffix("...") == f"0.{'0' * (-exponent - 1)}{digits}"
+    long_chances = [judged for judged in long_game.guesses if len(str(judged.chance)) > 12]
+    assert long_chances, "some guesses of this game have long fractions"
+    for judged in long_chances:
+        line = next(line for line in text.splitlines() if f"({judged.click.row},{judged.click.col})" in line)
+        assert line.split()[3].endswith("...")
+    assert replay_json(long_game)["survival"] == str(survival)  # --json keeps every digit
