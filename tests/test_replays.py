@@ -304,6 +304,8 @@ def test_a_count_cut_short_by_the_budget_gives_an_estimate_marked_not_exact():
     assert not judged.exact and not result.exact and isinstance(judged.chance, float) and 0 < judged.chance < 1
     assert judged.agent_action is None  # the agent's move is judged only on exact chances
     assert "NOT EXACT" in replay_text(result) and "." in replay_json(result)["clicks"][1]["chance"]
+    line = next(line for line in replay_text(result).splitlines() if "open (0,0)" in line)
+    assert line.split()[3] == f"~{judged.chance:.4g}" and line.split()[4:6] == ["NOT", "EXACT"]  # ~: an estimate
 
 
 def test_a_missing_replays_extra_is_named_in_one_line(monkeypatch, replay_folder, capsys):
@@ -353,10 +355,11 @@ def long_game():
     return analyse_replay(replay, agent=False)
 
 
-def test_the_report_shortens_long_exact_fractions(long_game):
+def test_the_report_shortens_long_exact_fractions_and_keeps_tilde_for_estimates(long_game):
     survival = long_game.survival
     assert isinstance(survival, Fraction) and len(str(survival)) > 400
     text = replay_text(long_game)
+    assert "~" not in text  # every chance here is exact: ~ marks estimates only, as in solve
     assert max(len(line) for line in text.splitlines()) < 100
     shown = text.split("survival ", 1)[1].split(",")[0]
     digits, exponent = cut_digits(survival, 4)

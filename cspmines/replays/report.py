@@ -123,10 +123,11 @@ def leading_digits(value: Fraction, *, digits: int = 4) -> str:
 
 def _with_decimal(value, *, longest: int = 24) -> str:
     """A chance for the report: an exact fraction with its decimal, ``1/3 (0.3333)``; one longer than
-    ``longest`` by its leading digits, ``0.09182...`` (:func:`leading_digits`; the JSON keeps every digit)."""
-    text = chance_text(value)
+    ``longest`` by its leading digits, ``0.09182...`` (:func:`leading_digits`; the JSON keeps every digit);
+    an estimate (a float) as a decimal marked ``~``, as ``cspmines solve`` marks its estimates."""
     if not isinstance(value, Fraction):
-        return text
+        return f"~{float(value):.4g}"
+    text = chance_text(value)
     if value.denominator == 1:
         return text
     return f"{text} ({float(value):.4f})" if len(text) <= longest else leading_digits(value)
