@@ -370,3 +370,19 @@ def test_the_report_shortens_long_exact_fractions_and_keeps_tilde_for_estimates(
         line = next(line for line in text.splitlines() if f"({judged.click.row},{judged.click.col})" in line)
         assert line.split()[3].endswith("...")
     assert replay_json(long_game)["survival"] == str(survival)  # --json keeps every digit
+
+
+def test_under_the_opening_rule_the_first_click_is_proved_and_costs_nothing():
+    """A program that makes the first click an opening: the click is proved at chance 0, and the survival is
+    the product over the later clicks alone, as under the never-a-mine rule (a draw would cost mines/cells)."""
+    layout = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0], [1, 0, 0, 0]]
+    moves = [("open", 0, 0), ("open", 3, 3), ("open", 3, 1), ("open", 2, 0)]
+    opening = Replay.from_moves(layout, moves, first_click=FirstClickRule.OPENING)
+    result = analyse_replay(opening, agent=False)
+    first = result.clicks[0]
+    assert (first.chance, first.kind) == (Fraction(0), ClickClass.PROVED)
+    later = math.prod((1 - judged.chance for judged in result.clicks[1:]), start=Fraction(1))
+    assert later < 1 and result.survival == later  # some later click was a guess: the product is not trivially 1
+    safe = analyse_replay(Replay.from_moves(layout, moves, first_click=FirstClickRule.SAFE), agent=False)
+    assert result.survival == safe.survival and result.luck_bits == safe.luck_bits
+    assert "first click: always an opening" in replay_text(result)
