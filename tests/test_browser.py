@@ -18,6 +18,7 @@ import pytest
 
 from cspmines import Position, solve
 from cspmines.bench import Suite, play_game
+from cspmines.position import FLAG, MINE
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
@@ -181,3 +182,14 @@ def test_let_it_play_plays_the_game_to_its_end(page):
     page.click("#play")
     page.wait_for_function("/game (won|lost)/.test(document.querySelector('#status').textContent)", timeout=60_000)
     page.wait_for_function("document.querySelector('#play').textContent === 'Let it play'")
+    status = page.text_content("#status")
+    position = Position.from_string(page.input_value("#text"))
+    assert position.width == position.height == 9 and position.mines == 10
+    shown = overlay(page)
+    opened_mines = int((position.grid == MINE).sum())
+    if "game won" in status:  # every safe cell opened: what is still covered (or flagged) is the ten mines
+        assert opened_mines == 0 and len(position.covered_cells) + int((position.grid == FLAG).sum()) == 10
+        assert shown and all(title.endswith("= 1.0000") for title in shown.values())
+    else:
+        assert "game lost" in status and opened_mines == 1
+    assert page.text_content("#advice").startswith("exact: ")  # the last move played, about the board shown
