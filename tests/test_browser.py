@@ -192,4 +192,29 @@ def test_let_it_play_plays_the_game_to_its_end(page):
         assert shown and all(title.endswith("= 1.0000") for title in shown.values())
     else:
         assert "game lost" in status and opened_mines == 1
+    assert page.query_selector_all("#board .cell.best") == []  # the game is over: no cell to advise
     assert page.text_content("#advice").startswith("exact: ")  # the last move played, about the board shown
+
+
+def upload(page, tmp_path, name: str, content: str) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    page.set_input_files("#upload", str(path))
+
+
+def test_no_cell_is_outlined_once_the_game_is_won(page, tmp_path):
+    """A 4x4 board whose first click leaves (3,0) and (3,2) proved safe between two mines: opened, the game
+    is won, and the two mines left covered are not the least risky cells of anything."""
+    upload(page, tmp_path, "board.json", json.dumps({"width": 4, "height": 4, "mines": [[3, 1], [3, 3]]}))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
+    outlined = {(int(c.get_attribute("data-row")), int(c.get_attribute("data-col")))
+                for c in page.query_selector_all("#board .cell.best")}
+    assert outlined == {(3, 0), (3, 2)}  # while playing: the proved safe cells
+    for col in (0, 2):
+        status = page.text_content("#status")
+        page.click(f"#board .cell[data-row='3'][data-col='{col}']")
+        page.wait_for_function(f"!['solving…', {json.dumps(status)}].includes(document.querySelector('#status').textContent)")
+    assert "game won" in page.text_content("#status")
+    assert [c.text_content() for c in page.query_selector_all("#board .cell.sure")] == ["M", "M"]
+    assert page.query_selector_all("#board .cell.best") == []
+

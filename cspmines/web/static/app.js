@@ -47,9 +47,12 @@ function draw() {
   board.style.gridTemplateColumns = `repeat(${pos.width + 1}, 26px)`;
   board.appendChild(Object.assign(document.createElement("div"), { className: "ruler" }));
   for (let c = 0; c < pos.width; c++) board.appendChild(Object.assign(document.createElement("div"), { className: "ruler", textContent: c }));
+  // the least risky cells are outlined while there is a move to make: none once the game is over, and none
+  // where every covered cell is a proved mine (a won board's last cells are not "least risky")
   let least = 2;
-  if (a) for (const row of a.probabilities) for (const p of row) if (p !== null && p < least && p > 0) least = p;
-  if (a && a.safe.length) least = 0;
+  const over = state.game !== null && state.game.status !== "playing";
+  if (a && !over) for (const row of a.probabilities) for (const p of row) if (p !== null && p > 0 && p < 1 && p < least) least = p;
+  if (a && !over && a.safe.length) least = 0;
   const chainOf = {};
   if (a && $("chains").checked) a.components.forEach((comp, i) => comp.cells.forEach(([r, c]) => { chainOf[r + "," + c] = OUTLINES[i % OUTLINES.length]; }));
   for (let r = 0; r < pos.height; r++) {
