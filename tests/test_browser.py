@@ -194,6 +194,7 @@ def test_let_it_play_plays_the_game_to_its_end(page):
         assert "game lost" in status and opened_mines == 1
     assert page.query_selector_all("#board .cell.best") == []  # the game is over: no cell to advise
     assert page.text_content("#advice").startswith("exact: ")  # the last move played, about the board shown
+    assert page.text_content("#advice").startswith("exact: ")  # the last move played, about the board shown
 
 
 def upload(page, tmp_path, name: str, content: str) -> None:
@@ -217,4 +218,46 @@ def test_no_cell_is_outlined_once_the_game_is_won(page, tmp_path):
     assert "game won" in page.text_content("#status")
     assert [c.text_content() for c in page.query_selector_all("#board .cell.sure")] == ["M", "M"]
     assert page.query_selector_all("#board .cell.best") == []
+
+
+def test_the_advice_is_cleared_when_the_position_changes(page, tmp_path):
+    """Advice is about the position it was asked on: a new game, an uploaded position, an undo or an edit
+    clears it, so it never names a cell of a board no longer shown."""
+    def ask() -> None:
+        page.evaluate("document.querySelector('#advice').textContent = ''")
+        page.click("#ask")
+        page.wait_for_function("document.querySelector('#advice').textContent.startsWith('exact: ')")
+
+    def settled(before: str) -> None:
+        page.wait_for_function(f"!['solving…', {json.dumps(before)}].includes(document.querySelector('#status').textContent)"
+                               " && document.querySelector('#status').textContent.includes('layouts')")
+
+    page.select_option("#agent", "exact")
+    page.fill("#text", (ROOT / "cspmines" / "data" / "examples" / "beginner.txt").read_text())
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    ask()
+    page.select_option("#size", "beginner")
+    page.fill("#seed", "3")
+    before = page.text_content("#status")
+    page.click("#new")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
+    assert page.text_content("#advice") == ""
+    ask()
+    before = page.text_content("#status")
+    upload(page, tmp_path, "position.txt", (DATA / "expert-5-027.txt").read_text())
+    settled(before)
+    assert page.text_content("#advice") == ""
+    ask()
+    page.check("#edit")
+    before = page.text_content("#status")
+    page.click("#board .cell[data-row='0'][data-col='0']")
+    settled(before)
+    page.uncheck("#edit")
+    assert page.text_content("#advice") == ""
+    page.click("#solve")  # the same text again: the advice asked on it would stand
+    ask()
+    page.click("#solve")  # sets the status to "solving…" at once, in the click
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    assert page.text_content("#advice").startswith("exact: ")
 
