@@ -12,6 +12,7 @@ import shutil
 import socket
 import threading
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -261,3 +262,36 @@ def test_the_advice_is_cleared_when_the_position_changes(page, tmp_path):
     page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
     assert page.text_content("#advice").startswith("exact: ")
 
+
+def test_a_long_game_keeps_the_page_within_its_board(page, tmp_path):
+    """A 60x36 replay whose survival is a fraction of hundreds of digits: the page shows it by its leading
+    digits and grows no wider than the board it draws."""
+    from replaymaker import agent_game
+
+    from cspmines.replays import Replay, analyse_replay
+    from cspmines.replays.writer import evf_bytes
+
+    layout, moves = agent_game("exact", (60, 36, 540), seed=0)
+    survival = analyse_replay(Replay.from_moves(layout, moves), agent=False).survival
+    assert len(str(survival)) > 400
+    path = tmp_path / "long.evf"
+    path.write_bytes(evf_bytes(layout, moves))
+    page.set_input_files("#replayfile", str(path))
+    page.wait_for_function("document.querySelector('#step').textContent.startsWith('click 1 of')", timeout=60_000)
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    from cspmines.replays.report import leading_digits
+
+    assert f"survival {leading_digits(survival)}, luck" in page.text_content("#advice")
+    widest = page.evaluate("document.documentElement.scrollWidth")
+    right = page.evaluate("document.querySelector('#board').getBoundingClientRect().right + window.scrollX")
+    assert widest <= right + 16 + 1  # the board and the page's margin, nothing wider
+
+
+def test_the_page_shortens_fractions_as_the_report_does(page):
+    from cspmines.replays.report import leading_digits
+
+    values = [Fraction(1, 3), Fraction(1, 8), Fraction(2, 3 * 10**600), Fraction(10**500 - 1, 10**500), Fraction(3, 10**5)]
+    rng = __import__("random").Random(2)
+    values += [Fraction(rng.randrange(1, 10**40), rng.randrange(10**40, 10**80)) for _ in range(40)]
+    for value in values:
+        assert page.evaluate(f"leadingDigits({json.dumps(str(value))})") == leading_digits(value), value

@@ -9,6 +9,24 @@ function shade(p) {  // green (0) through yellow to red (1), as the pictures do
   return `rgb(${red},${green},80)`;
 }
 
+function leadingDigits(text, digits = 4) {  // "p/q" by its decimal's first digits, cut, and "..." where more follow
+  if (!text.includes("/")) return text;    // as the replay report writes a long fraction (leading_digits)
+  const [top, bottom] = text.split("/"), p = BigInt(top), q = BigInt(bottom), ten = (k) => 10n ** BigInt(k);
+  if (p === 0n) return "0";
+  let exponent = top.length - bottom.length;  // the power of ten of the first digit: this or one less
+  if (exponent >= 0 ? p < q * ten(exponent) : p * ten(-exponent) < q) exponent -= 1;
+  const shift = digits - 1 - exponent, num = shift >= 0 ? p * ten(shift) : p, den = shift >= 0 ? q : q * ten(-shift);
+  const cut = num % den !== 0n, mark = cut ? "..." : "";
+  let lead = (num / den).toString();
+  if (!cut) lead = lead.replace(/0+$/, "") || "0";
+  if (exponent < -4) return lead[0] + (lead.length > 1 ? "." + lead.slice(1) : "") + mark + "e" + exponent;
+  const whole = exponent + 1;  // digits before the point
+  if (whole <= 0) return "0." + "0".repeat(-whole) + lead + mark;
+  const padded = lead.padEnd(whole, "0");
+  return padded.slice(0, whole) + (padded.length > whole ? "." + padded.slice(whole) : "") + mark;
+}
+const fraction = (text) => (text.length > 24 ? leadingDigits(text) : text);  // in the panels; titles keep every digit
+
 function parse(text) {  // null when the text is no drawable position (the server says what is wrong)
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
   if (!lines.length) return null;
@@ -151,9 +169,9 @@ $("ask").onclick = async () => {
   try {
     const answer = await api(`/api/move?agent=${encodeURIComponent($("agent").value)}&explain=true&rules=${$("rules").value}`, state.text);
     if (about !== shown()) return;  // the position changed while the agent thought: its move is of another
-    advise(answer.moves.map((m) => `${m.agent}: ${m.action} (${m.cell}) mine chance ${m.mine_fraction}` +
+    advise(answer.moves.map((m) => `${m.agent}: ${m.action} (${m.cell}) mine chance ${fraction(m.mine_fraction)}` +
       (m.reason ? ` [${m.reason}]` : "") + (m.candidates || []).map((v) => `\n  (${v.cell}) safe ${v.safety.toFixed(4)} safe twice ${v.secondary_safety.toFixed(4)} score ${v.score.toFixed(4)}`).join("")).join("\n") +
-      `\nleast mine chance ${answer.least_mine_fraction} at ${answer.cells_at_least} cell(s)`, about);
+      `\nleast mine chance ${fraction(answer.least_mine_fraction)} at ${answer.cells_at_least} cell(s)`, about);
   } catch (error) { say(error.message, true); }
 };
 let playing = false;  // "Let it play" plays the agent to the end of the game; the same button stops it
@@ -165,7 +183,7 @@ $("play").onclick = async () => {
     while (playing && state.game && state.game.status === "playing") {
       const game = await api(`/api/games/${state.game.id}/agent`, { agent: $("agent").value }, true);
       await showGame(game);
-      advise(`${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${game.played.mine_fraction}` +
+      advise(`${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${fraction(game.played.mine_fraction)}` +
         (game.played.reason ? ` [${game.played.reason}]` : ""));  // the move that made the board shown
     }
   } catch (error) { say(error.message, true); }
@@ -177,7 +195,7 @@ function showStep() {  // a bench game's move k, or a replay file's click k (its
   const steps = state.replay.steps, k = state.step, s = steps[k];
   const text = k < steps.length ? s.position : state.replay.final;
   let words = k < steps.length ? `${s.action} (${s.cell})` : state.replay.status;
-  if (s && s.chance !== undefined) words += ` mine chance ${s.chance}, ${s.class}`;
+  if (s && s.chance !== undefined) words += ` mine chance ${fraction(s.chance)}, ${s.class}`;
   else if (s) words += s.certain ? "" : " guess";
   $("step").textContent = `${state.replay.label} ${k + (state.replay.final ? 0 : 1)} of ${steps.length}: ${words}`;
   Object.assign($("slider"), { max: stepCount() - 1, value: k });
@@ -196,7 +214,7 @@ $("replayfile").onchange = async (e) => {  // a real game: every click with its 
     const answer = await api(`/api/replays?steps=true&name=${encodeURIComponent(file.name)}`, await file.arrayBuffer());
     startReplay({ steps: answer.steps, final: null, status: answer.outcome }, "click");
     advise(`${answer.file}: ${answer.width}x${answer.height}, ${answer.mines} mines, ${answer.outcome}; ` +
-      `survival ${answer.survival}, luck ${answer.luck_bits === null ? "infinite" : answer.luck_bits.toFixed(3)} bits`, "replay");
+      `survival ${fraction(answer.survival)}, luck ${answer.luck_bits === null ? "infinite" : answer.luck_bits.toFixed(3)} bits`, "replay");
   } catch (error) { say(error.message, true); }
 };
 function goTo(k) { if (state.replay && k >= 0 && k < stepCount() && k !== state.step) { state.step = k; showStep(); } }
