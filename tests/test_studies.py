@@ -124,6 +124,39 @@ def test_parse_study_defaults_and_against():
         parse_study('title = "empty"\n')
 
 
+def suite_text(**keys) -> str:
+    """A one-suite study with these keys at the top (``top_``) or in the suite."""
+    top = "".join(f"{key[4:]} = {value}\n" for key, value in keys.items() if key.startswith("top_"))
+    inner = "".join(f"{key} = {value}\n" for key, value in keys.items() if not key.startswith("top_"))
+    return top + '[[suite]]\nname = "a"\nsize = "5x5x3"\nagents = ["exact"]\n' + inner
+
+
+@pytest.mark.parametrize("keys, expected", [
+    ({"top_workers": "true"}, "s.toml:1: the study: workers must be a whole number, got True"),
+    ({"top_games": "true"}, "s.toml:1: the study: games must be a whole number, got True"),
+    ({"top_seed": "false"}, "s.toml:1: the study: seed must be a whole number, got False"),
+    ({"top_workers": "1.5"}, "s.toml:1: the study: workers must be a whole number, got 1.5"),
+    ({"games": "true"}, 's.toml:5: suite "a": games must be a whole number, got True'),
+    ({"withheld": "true"}, 's.toml:5: suite "a": withheld must be a number, got True'),
+    ({"mines_sweep": "[1, true]"}, 's.toml:5: suite "a": mines_sweep must be a list of whole numbers'),
+    ({"mines_sweep": "[1, 2.5]"}, 's.toml:5: suite "a": mines_sweep must be a list of whole numbers'),
+    ({"size_sweep": "[4, 6.5]"}, 's.toml:5: suite "a": size_sweep must be a list of whole numbers'),
+])
+def test_a_boolean_or_a_fraction_is_refused_where_a_whole_number_is_due(keys, expected):
+    with pytest.raises(StudyError) as caught:
+        parse_study(suite_text(**keys), source="s.toml")
+    assert str(caught.value) == expected
+
+
+def test_a_whole_number_is_taken_where_a_number_is_due():
+    study = parse_study(suite_text(top_workers="2", withheld="0", size_sweep="[4, 5]"), source="s.toml")
+    (suite,) = study.suites
+    assert study.workers == 2 and [x for x, _ in suite.points] == [16, 25]
+    assert all(point.withheld == 0 for _, point in suite.points)
+    (point,) = (p for _, p in parse_study(suite_text(mines_sweep="[2]")).suites[0].points)
+    assert point.mines == 2
+
+
 @pytest.mark.parametrize("name", ["classic.toml", "seeds.toml"])
 def test_the_repositorys_studies_are_valid(name):
     study = read_study(ROOT / "studies" / name)

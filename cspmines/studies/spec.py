@@ -35,6 +35,7 @@ from pathlib import Path
 from ..bench import Suite, sweep_suites
 from ..bench.suite import SuiteError
 from ..errors import CspminesError
+from ..position import is_whole
 
 try:
     import tomllib
@@ -44,6 +45,7 @@ except ModuleNotFoundError:  # Python 3.10
 __all__ = ["Study", "StudySuite", "StudyError", "parse_study", "read_study"]
 
 SWEEPS = ("density_sweep", "size_sweep", "mines_sweep", "withheld_sweep")
+_WHOLE_SWEEPS = ("size_sweep", "mines_sweep")
 _TOP = {"title": str, "description": str, "games": int, "seed": int, "workers": int, "executor": str, "address": str,
         "suite": list}
 _SUITE = {"name": str, "note": str, "size": str, "rules": str, "first_click": str, "withheld": float, "agents": list,
@@ -156,8 +158,10 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
         raise StudyError(f"{where.line(index, key)}: {label}: {error}") from None
     sweep = sweeps[0] if sweeps else None
     values = table.get(sweep, []) if sweep else []
-    if sweep and (not values or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
-        raise StudyError(f"{where.line(index, sweep)}: {label}: {sweep} must be a list of numbers")
+    whole = sweep in _WHOLE_SWEEPS  # sides and mine counts: 2.5 is no count, and true is no number
+    fits = is_whole if whole else _is_number
+    if sweep and (not values or not all(fits(v) for v in values)):
+        raise StudyError(f"{where.line(index, sweep)}: {label}: {sweep} must be a list of {'whole ' if whole else ''}numbers")
     points: list
     try:
         if sweep == "density_sweep":
@@ -173,6 +177,11 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
     except (SuiteError, ValueError) as error:
         raise StudyError(f"{where.line(index, sweep)}: {label}: {error}") from None
     return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points))
+
+
+def _is_number(value) -> bool:
+    """An int or a float, not a bool (TOML's true is no number)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _checked(suite: Suite) -> Suite:
@@ -198,9 +207,7 @@ def _check_keys(table: dict, allowed: dict, where: "_Locator", index: int | None
             hint = f" (did you mean {near[0]!r}?)" if near else f"; the keys are {', '.join(allowed)}"
             raise StudyError(f"{where.line(index, key)}: {label}: unknown key {key!r}{hint}")
         kind = allowed[key]
-        fits = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if kind is float:
-            fits = isinstance(value, (int, float)) and not isinstance(value, bool)
+        fits = is_whole(value) if kind is int else _is_number(value) if kind is float else isinstance(value, kind)
         if not fits:
             raise StudyError(f"{where.line(index, key)}: {label}: {key} must be {_KINDS[kind]}, got {value!r}")
 
