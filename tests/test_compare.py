@@ -73,9 +73,28 @@ def test_the_text_table_shows_the_paired_rows(capsys):
     assert main(["bench", "--preset", "beginner", "--games", "6", "--agent", "exact", "--agent", "greedy", "--workers", "1",
                  "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "paired on the same boards, agent minus the other (win rate):" in out
+    assert "paired on the same boards, agent minus the other (win rate, in points):" in out
     line = next(line for line in out.splitlines() if line.split()[:2] == ["greedy", "exact"])
     assert line.split()[2] == "6"
+
+
+def test_the_text_gives_win_rate_differences_in_points_and_other_measures_in_their_units(tmp_path, capsys):
+    """As README writes them: a win-rate difference of -0.11 is -11.00 points; squares opened stay a fraction."""
+    for rules, size, agents, in_points in (("classic", "beginner", ["exact", "set-theory"], True),
+                                           ("minesearch", "6x6x4", ["random", "greedy"], False)):
+        arguments = ["--rules", rules, "--size", size, "--games", "12", "--seed", "1", "--agent", agents[0],
+                     "--agent", agents[1]]
+        data, _, out = run_bench(arguments, tmp_path, capsys, f"{rules}.jsonl")
+        (row,) = data["paired"]
+        assert main(["compare", str(out)]) == 0
+        text = capsys.readouterr().out
+        head = next(line for line in text.splitlines() if line.startswith("paired on the same boards"))
+        line = next(line for line in text.splitlines() if line.split()[:2] == [agents[1], agents[0]])
+        difference, low, high = line.split()[3], line.split()[4], line.split()[6]
+        scale, digits = (100, 2) if in_points else (1, 4)
+        assert head.endswith("(win rate, in points):" if in_points else f"({row['measure']}):")
+        assert difference == f"{scale * row['difference']:+.{digits}f}"
+        assert (low, high) == tuple(f"{scale * v:+.{digits}f}" for v in row["ci95"])
 
 
 def test_a_sweep_pairs_at_each_point(capsys):

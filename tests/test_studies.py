@@ -157,6 +157,37 @@ def test_a_whole_number_is_taken_where_a_number_is_due():
     assert point.mines == 2
 
 
+def made_records(study, outcomes: dict) -> list:
+    """Records of a study's single-point suites as the runner writes them: ``outcomes[agent]`` a game's
+    ``won`` (classic) or ``opened_fraction`` (minesearch), game by game."""
+    records = []
+    for suite in study.suites:
+        ((x, point),) = suite.points
+        field = "won" if point.rules == "classic" else "opened_fraction"
+        for agent, values in outcomes.items():
+            records += [{"suite": suite.name, "x": x, "agent": agent, "game": i, **point.config, field: value,
+                         "won": bool(value) if field == "won" else False, "opened_fraction": 0.0 if field == "won" else value,
+                         "guesses": 1, "moves": 1, "score": 0.0, "mines_opened": 0, "seconds": 0.001}
+                        for i, value in enumerate(values)]
+    return records
+
+
+def test_the_report_gives_win_rate_differences_in_points(tmp_path):
+    from cspmines.studies import write_report
+
+    study = parse_study('[[suite]]\nname = "a"\nsize = "beginner"\nagents = ["greedy", "exact"]\n')
+    records = made_records(study, {"greedy": [True, False, False, False], "exact": [True, True, False, True]})
+    write_report(study, records, tmp_path)
+    report = (tmp_path / "report.md").read_text()
+    assert "| agent | games | difference (points) | 95% interval | better | worse |" in report
+    assert "| exact | 4 | +50.00 | " in report  # won 3 of 4 against 1 of 4: 50 points
+    minesearch = parse_study('[[suite]]\nname = "m"\nrules = "minesearch"\nsize = "6x6x4"\nagents = ["greedy", "exact"]\n')
+    write_report(minesearch, made_records(minesearch, {"greedy": [0.5, 0.25], "exact": [0.25, 0.25]}), tmp_path)
+    report = (tmp_path / "report.md").read_text()
+    assert "| agent | games | difference | 95% interval | better | worse |" in report
+    assert "| exact | 2 | -0.1250 | " in report  # squares opened keep their own unit
+
+
 @pytest.mark.parametrize("name", ["classic.toml", "seeds.toml"])
 def test_the_repositorys_studies_are_valid(name):
     study = read_study(ROOT / "studies" / name)

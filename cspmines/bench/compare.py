@@ -26,7 +26,7 @@ from .records import json_lines
 from .stats import paired_means, paired_wins
 from .suite import SuiteError
 
-__all__ = ["CONFIG_KEYS", "Measure", "measure_for", "paired_table", "read_result_files", "paired_text"]
+__all__ = ["CONFIG_KEYS", "Measure", "in_points", "measure_for", "paired_table", "read_result_files", "paired_text"]
 
 #: What identifies a suite's boards: records that differ in any of these are not paired.
 CONFIG_KEYS = ("width", "height", "mines", "rules", "withheld", "first_click", "seed")
@@ -107,18 +107,31 @@ def paired_table(records, *, against: str | None = None, agents=None, measure: M
     return rows
 
 
+def in_points(measure_name: str) -> bool:
+    """Whether differences of this measure are read in points: a win rate's are (+5.28 points is 0.0528 of
+    the games, as README and docs write them); the other measures keep their own units.
+
+    >>> in_points("win rate"), in_points("squares opened")
+    (True, False)
+    """
+    return measure_name == measure_for("classic").name
+
+
 def paired_text(rows: list, *, x_label: str | None = None) -> str:
-    """The paired rows as a table (a sweep's point first when the rows carry ``x``)."""
+    """The paired rows as a table (a sweep's point first when the rows carry ``x``: a number, or a point's own
+    text such as ``6x6``); a win rate's differences in points, other measures' in their units."""
     if not rows:
         return ""
+    points = in_points(rows[0]["measure"])
+    scale, digits = (100, 2) if points else (1, 4)
     head = f"{x_label:>8} " if x_label else ""
-    lines = [f"paired on the same boards, agent minus the other ({rows[0]['measure']}):",
+    lines = [f"paired on the same boards, agent minus the other ({rows[0]['measure']}{', in points' if points else ''}):",
              head + f"{'agent':>15} {'against':>15} {'games':>6} {'difference':>11} {'95% interval':>22} {'better':>7} {'worse':>6}"]
     for row in rows:
-        x = f"{row['x']:8g} " if x_label else ""
-        low, high = row["ci95"]
-        lines.append(x + f"{row['agent']:>15} {row['against']:>15} {row['games']:6d} {row['difference']:+11.4f} "
-                     f"{low:+10.4f} .. {high:+8.4f} {row['better']:7d} {row['worse']:6d}")
+        x = (f"{row['x']:>8} " if isinstance(row["x"], str) else f"{row['x']:8g} ") if x_label else ""
+        low, high = (scale * value for value in row["ci95"])
+        lines.append(x + f"{row['agent']:>15} {row['against']:>15} {row['games']:6d} {scale * row['difference']:+11.{digits}f} "
+                     f"{low:+10.{digits}f} .. {high:+8.{digits}f} {row['better']:7d} {row['worse']:6d}")
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ import statistics
 from pathlib import Path
 
 from ..bench import summarize, wilson_interval
-from ..bench.compare import measure_for, paired_table
+from ..bench.compare import in_points, measure_for, paired_table
 from .spec import Study, StudySuite
 
 __all__ = ["write_report", "suite_rows", "REPORT"]
@@ -88,14 +88,16 @@ def write_report(study: Study, records: list, folder, *, command: str = "") -> l
                          f"{_value(row['ci95'][0], measure.proportion)} .. {_value(row['ci95'][1], measure.proportion)} | "
                          f"{row['guesses']:.2f} | {row['errors']} |")
         if paired:
+            points = in_points(measure.name)  # a win rate's differences in points, as README gives them
+            scale, digits, unit = (100, 2, " (points)") if points else (1, 4, "")
             lines += ["", f"Paired on the same boards, agent minus `{suite.against}`:", "",
-                      f"| {x_head}agent | games | difference | 95% interval | better | worse |",
+                      f"| {x_head}agent | games | difference{unit} | 95% interval | better | worse |",
                       f"| {x_rule}--- | --- | --- | --- | --- | --- |"]
             for row in paired:
                 x = f"{row['x']:g} | " if suite.sweep else ""
-                low, high = row["ci95"]
-                lines.append(f"| {x}{row['agent']} | {row['games']:,} | {row['difference']:+.4f} | {low:+.4f} .. {high:+.4f} | "
-                             f"{row['better']:,} | {row['worse']:,} |")
+                low, high = (scale * value for value in row["ci95"])
+                lines.append(f"| {x}{row['agent']} | {row['games']:,} | {scale * row['difference']:+.{digits}f} | "
+                             f"{low:+.{digits}f} .. {high:+.{digits}f} | {row['better']:,} | {row['worse']:,} |")
         if figures and rows:
             written.extend(_figures(suite, records, folder, paired))
             lines += ["", f"![{suite.name}]({suite.slug}.svg)"]
