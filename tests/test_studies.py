@@ -172,6 +172,58 @@ def made_records(study, outcomes: dict) -> list:
     return records
 
 
+SWEEPS = """\
+games = 8
+seed = 2
+
+[[suite]]
+name = "beginner"
+size = "beginner"
+agents = ["greedy", "exact"]
+
+[[suite]]
+name = "by density"
+rules = "minesearch"
+size = "6x6x4"
+agents = ["random", "greedy"]
+density_sweep = [0.1, 0.2]
+
+[[suite]]
+name = "by size"
+size_sweep = [4, 5]
+density = 0.2
+agents = ["greedy", "exact"]
+"""
+
+
+def test_study_prints_each_suites_measures_and_names_a_sweeps_column_by_its_sweep(tmp_path, capsys):
+    from cspmines.bench import wilson_interval
+
+    (tmp_path / "study.toml").write_text(SWEEPS)
+    assert main(["study", str(tmp_path / "study.toml"), "--out", str(tmp_path / "out"), "--quiet", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    records = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    blocks = {block.splitlines()[0]: block.splitlines() for block in out.split("\n\n") if block.strip()}
+    beginner = blocks["beginner"]
+    assert beginner[1] == "classic rules, 9x9 with 10 mines, first click safe; measure: win rate (higher is better)"
+    assert beginner[2].split() == ["agent", "games", "win", "rate", "95%", "interval", "guesses", "errors"]
+    for agent in ("greedy", "exact"):
+        games = [r for r in records if r["suite"] == "beginner" and r["agent"] == agent]
+        wins = sum(r["won"] for r in games)
+        low, high = wilson_interval(wins, len(games))
+        line = next(line.split() for line in beginner if line.split()[:1] == [agent])
+        assert line[1:6] == ["8", f"{wins / 8:.2%}", f"{low:.2%}", "..", f"{high:.2%}"], line
+    assert any(line.startswith("paired on the same boards") for line in beginner)
+    density = blocks["by density"]
+    assert density[2].split()[:2] == ["density", "agent"] and "squares opened" in density[2]
+    assert [line.split()[0] for line in density[3:7]] == ["0.1", "0.1", "0.2", "0.2"]
+    paired = density[density.index(next(line for line in density if line.startswith("paired"))) + 1:]
+    assert paired[0].split()[:2] == ["density", "agent"] and [line.split()[0] for line in paired[1:]] == ["0.1", "0.2"]
+    size = blocks["by size"]
+    assert size[1].startswith("classic rules, square boards of sides 4 and 5 at density 0.2")
+    assert size[2].split()[:2] == ["size", "agent"] and [line.split()[0] for line in size[3:7]] == ["4x4", "4x4", "5x5", "5x5"]
+
+
 def test_the_report_gives_win_rate_differences_in_points(tmp_path):
     from cspmines.studies import write_report
 

@@ -68,6 +68,7 @@ class StudySuite:
     against: str
     sweep: str | None
     points: tuple
+    density: float | None = None  # a size sweep's mine density
 
     @property
     def slug(self) -> str:
@@ -176,7 +177,8 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
             points = [(None, base)]
     except (SuiteError, ValueError) as error:
         raise StudyError(f"{where.line(index, sweep)}: {label}: {error}") from None
-    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points))
+    density = table.get("density", 0.15) if sweep == "size_sweep" else None
+    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points), density)
 
 
 def _is_number(value) -> bool:
