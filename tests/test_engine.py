@@ -69,9 +69,9 @@ def test_density_weights_unconstrained_cells_by_density():
 
 def test_a_float_density_is_read_by_its_decimal_text_exactly():
     """0.2 means one in five, not the binary float nearest it: every chance is the exact one of 1/5."""
-    from bruteforce import brute_force
-
     from cspmines import Density
+
+    from bruteforce import brute_force
 
     assert Density(0.2).value == Fraction(1, 5) and Density(0.15).value == Fraction(3, 20)
     assert Fraction(0.2) != Fraction(1, 5)  # what reading the float itself would give
