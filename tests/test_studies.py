@@ -27,7 +27,7 @@ agents = ["greedy", "exact"]
 [[suite]]
 name = "minesearch by density"
 rules = "minesearch"
-size = "6x6x4"
+size = "6x6"
 first_click = "random-safe"
 agents = ["risk-score", "exact"]
 density_sweep = [0.1, 0.2]
@@ -124,11 +124,12 @@ def test_parse_study_defaults_and_against():
         parse_study('title = "empty"\n')
 
 
-def suite_text(**keys) -> str:
-    """A one-suite study with these keys at the top (``top_``) or in the suite."""
+def suite_text(size: str | None = '"5x5x3"', **keys) -> str:
+    """A one-suite study with these keys at the top (``top_``) or in the suite (its size, if any, on line 3)."""
     top = "".join(f"{key[4:]} = {value}\n" for key, value in keys.items() if key.startswith("top_"))
     inner = "".join(f"{key} = {value}\n" for key, value in keys.items() if not key.startswith("top_"))
-    return top + '[[suite]]\nname = "a"\nsize = "5x5x3"\nagents = ["exact"]\n' + inner
+    board = f"size = {size}\n" if size else "\n"
+    return top + '[[suite]]\nname = "a"\n' + board + 'agents = ["exact"]\n' + inner
 
 
 @pytest.mark.parametrize("keys, expected", [
@@ -138,9 +139,9 @@ def suite_text(**keys) -> str:
     ({"top_workers": "1.5"}, "s.toml:1: the study: workers must be a whole number, got 1.5"),
     ({"games": "true"}, 's.toml:5: suite "a": games must be a whole number, got True'),
     ({"withheld": "true"}, 's.toml:5: suite "a": withheld must be a number, got True'),
-    ({"mines_sweep": "[1, true]"}, 's.toml:5: suite "a": mines_sweep must be a list of whole numbers'),
-    ({"mines_sweep": "[1, 2.5]"}, 's.toml:5: suite "a": mines_sweep must be a list of whole numbers'),
-    ({"size_sweep": "[4, 6.5]"}, 's.toml:5: suite "a": size_sweep must be a list of whole numbers'),
+    ({"mines_sweep": "[1, true]", "size": '"5x5"'}, 's.toml:5: suite "a": mines_sweep must be a list of whole numbers'),
+    ({"mines_sweep": "[1, 2.5]", "size": '"5x5"'}, 's.toml:5: suite "a": mines_sweep must be a list of whole numbers'),
+    ({"size_sweep": "[4, 6.5]", "size": None}, 's.toml:5: suite "a": size_sweep must be a list of whole numbers'),
 ])
 def test_a_boolean_or_a_fraction_is_refused_where_a_whole_number_is_due(keys, expected):
     with pytest.raises(StudyError) as caught:
@@ -148,12 +149,41 @@ def test_a_boolean_or_a_fraction_is_refused_where_a_whole_number_is_due(keys, ex
     assert str(caught.value) == expected
 
 
+@pytest.mark.parametrize("keys, expected", [
+    ({"density_sweep": "[0.1, 0.2]", "size": '"8x8x10"'},
+     's.toml:5: suite "a": size "8x8x10" names 10 mines, and density_sweep gives each point its own: name the board alone, '
+     'size = "8x8"'),
+    ({"mines_sweep": "[2, 3]", "size": '"4x4x2"'},
+     's.toml:5: suite "a": size "4x4x2" names 2 mines, and mines_sweep gives each point its own: name the board alone, '
+     'size = "4x4"'),
+    ({"size_sweep": "[4, 5]", "size": '"10x10x10"'},
+     's.toml:5: suite "a": size_sweep gives each point its board (a square of each side at density): remove size'),
+    ({"density": "0.2", "size": '"8x8x10"'},
+     's.toml:4: suite "a": density is the mine density of a size_sweep\'s boards, and this suite has none: remove it, '
+     'or give the mines in size'),
+])
+def test_a_value_a_sweep_would_drop_is_refused_naming_what_to_write(keys, expected):
+    text = '[[suite]]\nname = "a"\nagents = ["exact"]\n' + "".join(f"{key} = {value}\n" for key, value in keys.items())
+    with pytest.raises(StudyError) as caught:
+        parse_study(text, source="s.toml")
+    assert str(caught.value) == expected
+
+
+def test_a_sweep_of_mines_takes_the_board_alone():
+    text = '[[suite]]\nname = "a"\nagents = ["exact"]\nsize = "8x8"\ndensity_sweep = [0.1, 0.5]\n'
+    assert [(p.width, p.height, p.mines) for _, p in parse_study(text).suites[0].points] == [(8, 8, 6), (8, 8, 32)]
+    text = '[[suite]]\nname = "a"\nagents = ["exact"]\nsize = "beginner"\nmines_sweep = [3, 4]\n'
+    assert [(p.width, p.height, p.mines) for _, p in parse_study(text).suites[0].points] == [(9, 9, 3), (9, 9, 4)]
+    with pytest.raises(StudyError, match="neither a preset"):  # with no sweep a board needs its mines
+        parse_study('[[suite]]\nname = "a"\nagents = ["exact"]\nsize = "8x8"\n')
+
+
 def test_a_whole_number_is_taken_where_a_number_is_due():
-    study = parse_study(suite_text(top_workers="2", withheld="0", size_sweep="[4, 5]"), source="s.toml")
+    study = parse_study(suite_text(top_workers="2", withheld="0", size_sweep="[4, 5]", size=None), source="s.toml")
     (suite,) = study.suites
     assert study.workers == 2 and [x for x, _ in suite.points] == [16, 25]
     assert all(point.withheld == 0 for _, point in suite.points)
-    (point,) = (p for _, p in parse_study(suite_text(mines_sweep="[2]")).suites[0].points)
+    (point,) = (p for _, p in parse_study(suite_text(mines_sweep="[2]", size='"5x5"')).suites[0].points)
     assert point.mines == 2
 
 
@@ -184,7 +214,7 @@ agents = ["greedy", "exact"]
 [[suite]]
 name = "by density"
 rules = "minesearch"
-size = "6x6x4"
+size = "6x6"
 agents = ["random", "greedy"]
 density_sweep = [0.1, 0.2]
 
