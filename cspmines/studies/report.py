@@ -70,7 +70,7 @@ def suite_facts(suite: StudySuite) -> str:
     """One line: the suite's rules, boards (with a sweep, what it varies), first click and measure.
 
     >>> from cspmines.studies.spec import parse_study
-    >>> study = parse_study('[[suite]]\\nname = "a"\\nsize = "6x6x4"\\nagents = ["exact"]\\nmines_sweep = [2, 4]\\n')
+    >>> study = parse_study('[[suite]]\\nname = "a"\\nsize = "6x6"\\nagents = ["exact"]\\nmines_sweep = [2, 4]\\n')
     >>> suite_facts(study.suites[0])
     'classic rules, 6x6 with 2 and 4 mines, first click safe; measure: win rate (higher is better)'
     """
