@@ -12,12 +12,14 @@ import shutil
 import socket
 import threading
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from cspmines import Position, solve
 from cspmines.bench import Suite, play_game
+from cspmines.position import FLAG, MINE
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
@@ -181,3 +183,115 @@ def test_let_it_play_plays_the_game_to_its_end(page):
     page.click("#play")
     page.wait_for_function("/game (won|lost)/.test(document.querySelector('#status').textContent)", timeout=60_000)
     page.wait_for_function("document.querySelector('#play').textContent === 'Let it play'")
+    status = page.text_content("#status")
+    position = Position.from_string(page.input_value("#text"))
+    assert position.width == position.height == 9 and position.mines == 10
+    shown = overlay(page)
+    opened_mines = int((position.grid == MINE).sum())
+    if "game won" in status:  # every safe cell opened: what is still covered (or flagged) is the ten mines
+        assert opened_mines == 0 and len(position.covered_cells) + int((position.grid == FLAG).sum()) == 10
+        assert shown and all(title.endswith("= 1.0000") for title in shown.values())
+    else:
+        assert "game lost" in status and opened_mines == 1
+    assert page.query_selector_all("#board .cell.best") == []  # the game is over: no cell to advise
+    assert page.text_content("#advice").startswith("exact: ")  # the last move played, about the board shown
+    assert page.text_content("#advice").startswith("exact: ")  # the last move played, about the board shown
+
+
+def upload(page, tmp_path, name: str, content: str) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    page.set_input_files("#upload", str(path))
+
+
+def test_no_cell_is_outlined_once_the_game_is_won(page, tmp_path):
+    """A 4x4 board whose first click leaves (3,0) and (3,2) proved safe between two mines: opened, the game
+    is won, and the two mines left covered are not the least risky cells of anything."""
+    upload(page, tmp_path, "board.json", json.dumps({"width": 4, "height": 4, "mines": [[3, 1], [3, 3]]}))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
+    outlined = {(int(c.get_attribute("data-row")), int(c.get_attribute("data-col")))
+                for c in page.query_selector_all("#board .cell.best")}
+    assert outlined == {(3, 0), (3, 2)}  # while playing: the proved safe cells
+    for col in (0, 2):
+        status = page.text_content("#status")
+        page.click(f"#board .cell[data-row='3'][data-col='{col}']")
+        page.wait_for_function(f"!['solving…', {json.dumps(status)}].includes(document.querySelector('#status').textContent)")
+    assert "game won" in page.text_content("#status")
+    assert [c.text_content() for c in page.query_selector_all("#board .cell.sure")] == ["M", "M"]
+    assert page.query_selector_all("#board .cell.best") == []
+
+
+def test_the_advice_is_cleared_when_the_position_changes(page, tmp_path):
+    """Advice is about the position it was asked on: a new game, an uploaded position, an undo or an edit
+    clears it, so it never names a cell of a board no longer shown."""
+    def ask() -> None:
+        page.evaluate("document.querySelector('#advice').textContent = ''")
+        page.click("#ask")
+        page.wait_for_function("document.querySelector('#advice').textContent.startsWith('exact: ')")
+
+    def settled(before: str) -> None:
+        page.wait_for_function(f"!['solving…', {json.dumps(before)}].includes(document.querySelector('#status').textContent)"
+                               " && document.querySelector('#status').textContent.includes('layouts')")
+
+    page.select_option("#agent", "exact")
+    page.fill("#text", (ROOT / "cspmines" / "data" / "examples" / "beginner.txt").read_text())
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    ask()
+    page.select_option("#size", "beginner")
+    page.fill("#seed", "3")
+    before = page.text_content("#status")
+    page.click("#new")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
+    assert page.text_content("#advice") == ""
+    ask()
+    before = page.text_content("#status")
+    upload(page, tmp_path, "position.txt", (DATA / "expert-5-027.txt").read_text())
+    settled(before)
+    assert page.text_content("#advice") == ""
+    ask()
+    page.check("#edit")
+    before = page.text_content("#status")
+    page.click("#board .cell[data-row='0'][data-col='0']")
+    settled(before)
+    page.uncheck("#edit")
+    assert page.text_content("#advice") == ""
+    page.click("#solve")  # the same text again: the advice asked on it would stand
+    ask()
+    page.click("#solve")  # sets the status to "solving…" at once, in the click
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    assert page.text_content("#advice").startswith("exact: ")
+
+
+def test_a_long_game_keeps_the_page_within_its_board(page, tmp_path):
+    """A 60x36 replay whose survival is a fraction of hundreds of digits: the page shows it by its leading
+    digits and grows no wider than the board it draws."""
+    from replaymaker import agent_game
+
+    from cspmines.replays import Replay, analyse_replay
+    from cspmines.replays.writer import evf_bytes
+
+    layout, moves = agent_game("exact", (60, 36, 540), seed=0)
+    survival = analyse_replay(Replay.from_moves(layout, moves), agent=False).survival
+    assert len(str(survival)) > 400
+    path = tmp_path / "long.evf"
+    path.write_bytes(evf_bytes(layout, moves))
+    page.set_input_files("#replayfile", str(path))
+    page.wait_for_function("document.querySelector('#step').textContent.startsWith('click 1 of')", timeout=60_000)
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    from cspmines.replays.report import leading_digits
+
+    assert f"survival {leading_digits(survival)}, luck" in page.text_content("#advice")
+    widest = page.evaluate("document.documentElement.scrollWidth")
+    right = page.evaluate("document.querySelector('#board').getBoundingClientRect().right + window.scrollX")
+    assert widest <= right + 16 + 1  # the board and the page's margin, nothing wider
+
+
+def test_the_page_shortens_fractions_as_the_report_does(page):
+    from cspmines.replays.report import leading_digits
+
+    values = [Fraction(1, 3), Fraction(1, 8), Fraction(2, 3 * 10**600), Fraction(10**500 - 1, 10**500), Fraction(3, 10**5)]
+    rng = __import__("random").Random(2)
+    values += [Fraction(rng.randrange(1, 10**40), rng.randrange(10**40, 10**80)) for _ in range(40)]
+    for value in values:
+        assert page.evaluate(f"leadingDigits({json.dumps(str(value))})") == leading_digits(value), value

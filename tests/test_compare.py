@@ -73,9 +73,28 @@ def test_the_text_table_shows_the_paired_rows(capsys):
     assert main(["bench", "--preset", "beginner", "--games", "6", "--agent", "exact", "--agent", "greedy", "--workers", "1",
                  "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "paired on the same boards, agent minus the other (win rate):" in out
+    assert "paired on the same boards, agent minus the other (win rate, in points):" in out
     line = next(line for line in out.splitlines() if line.split()[:2] == ["greedy", "exact"])
     assert line.split()[2] == "6"
+
+
+def test_the_text_gives_win_rate_differences_in_points_and_other_measures_in_their_units(tmp_path, capsys):
+    """As README writes them: a win-rate difference of -0.11 is -11.00 points; squares opened stay a fraction."""
+    for rules, size, agents, in_points in (("classic", "beginner", ["exact", "set-theory"], True),
+                                           ("minesearch", "6x6x4", ["random", "greedy"], False)):
+        arguments = ["--rules", rules, "--size", size, "--games", "12", "--seed", "1", "--agent", agents[0],
+                     "--agent", agents[1]]
+        data, _, out = run_bench(arguments, tmp_path, capsys, f"{rules}.jsonl")
+        (row,) = data["paired"]
+        assert main(["compare", str(out)]) == 0
+        text = capsys.readouterr().out
+        head = next(line for line in text.splitlines() if line.startswith("paired on the same boards"))
+        line = next(line for line in text.splitlines() if line.split()[:2] == [agents[1], agents[0]])
+        difference, low, high = line.split()[3], line.split()[4], line.split()[6]
+        scale, digits = (100, 2) if in_points else (1, 4)
+        assert head.endswith("(win rate, in points):" if in_points else f"({row['measure']}):")
+        assert difference == f"{scale * row['difference']:+.{digits}f}"
+        assert (low, high) == tuple(f"{scale * v:+.{digits}f}" for v in row["ci95"])
 
 
 def test_a_sweep_pairs_at_each_point(capsys):
@@ -144,3 +163,55 @@ def test_paired_table_skips_failed_games():
                {**base, "agent": "a", "game": 1, "score": 1.0}, {**base, "agent": "b", "game": 1, "error": "boom"}]
     (row,) = paired_table(records)
     assert row["games"] == 1 and row["difference"] == -1.0 and row["worse"] == 1
+
+
+def test_compare_refuses_one_file_given_twice(tmp_path, capsys, monkeypatch):
+    """The same games twice would count double in the results table while the paired table (one record a
+    board) counts them once: the second naming of a file is refused, however it is spelled."""
+    _, _, out = run_bench(["--preset", "beginner", "--games", "4", "--agent", "exact", "--agent", "greedy"],
+                          tmp_path, capsys, "a.jsonl")
+    monkeypatch.chdir(tmp_path)
+    for second, named in ((str(out), str(out)), ("./a.jsonl", "a.jsonl")):
+        assert main(["compare", str(out), second]) == 2
+        err = capsys.readouterr().err
+        assert f"error: {named}: the same file as {out}, given twice" in err and err.count("\n") == 1
+
+
+def test_compare_refuses_a_game_recorded_twice_in_one_file(tmp_path, capsys):
+    _, records, out = run_bench(["--preset", "beginner", "--games", "4", "--agent", "exact", "--agent", "greedy"],
+                                tmp_path, capsys, "a.jsonl")
+    doubled = tmp_path / "doubled.jsonl"
+    doubled.write_text(out.read_text() * 2)
+    assert main(["compare", str(doubled)]) == 2
+    err = capsys.readouterr().err
+    first = records[0]
+    assert (f"doubled.jsonl:{len(records) + 1}: game {first['game']} of {first['agent']} again (first at line 1)"
+            in err and err.count("\n") == 1)
+
+
+def test_a_failed_game_played_again_on_resume_counts_once(tmp_path, capsys):
+    """bench --resume plays a failed game again and appends it: the file then holds both, and the game counts
+    once, in the results table as in the paired one."""
+    _, records, out = run_bench(["--preset", "beginner", "--games", "4", "--agent", "exact", "--agent", "greedy"],
+                                tmp_path, capsys, "a.jsonl")
+    failed = {**records[0], "error": "boom"}
+    out.write_text(json.dumps(failed) + "\n" + out.read_text())
+    assert main(["compare", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [row["games"] for row in data["results"]] == [4, 4] and data["paired"][0]["games"] == 4
+
+
+def test_result_files_of_one_name_in_two_folders_stay_two_agents(tmp_path, capsys):
+    for folder in ("before", "after"):
+        (tmp_path / folder).mkdir()
+        run_bench(["--preset", "beginner", "--games", "4", "--agent", "exact"], tmp_path / folder, capsys, "exact.jsonl")
+    first, second = tmp_path / "before" / "exact.jsonl", tmp_path / "after" / "exact.jsonl"
+    assert main(["compare", str(first), str(second), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [row["agent"] for row in data["results"]] == [f"exact ({first})", f"exact ({second})"]
+    (row,) = data["paired"]
+    assert (row["agent"], row["against"], row["games"]) == (f"exact ({second})", f"exact ({first})", 4)
+    assert row["difference"] == 0 and row["better"] == row["worse"] == 0  # the same agent on the same boards
+    assert main(["compare", str(first), str(second)]) == 0
+    out = capsys.readouterr().out
+    assert "paired on the same boards" in out and "nothing to pair" not in out

@@ -67,6 +67,58 @@ def test_density_weights_unconstrained_cells_by_density():
     assert analysis.probability(0) == Fraction(1, 2)
 
 
+def test_a_float_density_is_read_by_its_decimal_text_exactly():
+    """0.2 means one in five, not the binary float nearest it: every chance is the exact one of 1/5."""
+    from cspmines import Density
+
+    from bruteforce import brute_force
+
+    assert Density(0.2).value == Fraction(1, 5) and Density(0.15).value == Fraction(3, 20)
+    assert Fraction(0.2) != Fraction(1, 5)  # what reading the float itself would give
+    position = Position.from_string("5x2\n.1.1.\n.....")
+    oracle = brute_force(position, density=Fraction(1, 5))
+    analysis = solve(position, density=0.2)
+    for cell in position.covered_cells:
+        assert analysis.probability(cell) == oracle.probabilities[cell]
+    assert solve(Position.from_string("4x1\n.1.."), density=0.2).probability(3) == Fraction(1, 5)
+
+
+def test_a_limit_of_no_time_or_no_work_is_refused_with_its_own_message():
+    from cspmines import Limit
+
+    for time in (0, -1, 0.0):
+        with pytest.raises(ValueError) as caught:
+            Limit(time=time)
+        assert str(caught.value) == f"time_limit must be a number of seconds above 0, got {time!r}"
+    for bad in (True, "5"):
+        with pytest.raises(ValueError, match="time_limit must be a number of seconds above 0"):
+            Limit(time=bad)
+    with pytest.raises(ValueError) as caught:
+        Limit(nodes=0)
+    assert str(caught.value) == "node_limit must be a whole number >= 1, got 0"
+    with pytest.raises(ValueError) as caught:
+        Limit(max_chain=2.5)
+    assert str(caught.value) == "max_chain must be a whole number >= 1, got 2.5"
+    assert Limit(time=0.001, nodes=1, max_chain=1).limited and not Limit(max_chain=3).limited
+
+
+def test_recent_keeps_the_most_recently_used_and_drops_the_least():
+    from cspmines.engine.memory import Recent
+
+    recent = Recent(3)
+    for key in "abc":
+        recent.put(key, key.upper())
+    assert recent.get("a") == "A"  # a is now the most recent: b the least
+    assert recent.get("z") is None  # a miss changes no order
+    recent.put("d", "D")
+    assert recent.get("b") is None and len(recent) == 3
+    recent.put("c", "C2")  # putting again refreshes too: a is now the least
+    recent.put("e", "E")
+    assert [recent.get(key) for key in "acde"] == [None, "C2", "D", "E"]
+    recent.clear()
+    assert len(recent) == 0 and recent.get("c") is None
+
+
 @pytest.mark.parametrize(
     "text, clue",
     [

@@ -233,3 +233,17 @@ def test_captions_fit_rulers_on_every_grid_and_estimates_are_marked(tmp_path):
     assert grid.count("~") == sum(1 for c in cut.inexact_cells if c not in cut.safe_cells and c not in cut.mine_cells)
     picture = render_svg(cut)
     assert "~ an estimate" in picture and "(an estimate)" in picture
+
+
+def test_chains_help_explains_every_column_it_prints(capsys):
+    """Each word of the table's head (0-cuts, longest, mean-width, ...) has a line of its own in --help."""
+    assert main(["chains", "--size", "6x6x4", "--games", "1", "--quiet", "--workers", "1"]) == 0
+    heads = capsys.readouterr().out.splitlines()[0].split()
+    assert {"0-cuts", "longest", "mean-width"} <= set(heads)
+    assert main(["chains", "--help"]) == 0
+    text = capsys.readouterr().out
+    columns = text.split("columns:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    explained = {line.split()[0]: " ".join(line.split()[1:]) for line in columns if line.startswith("  ") and not line.startswith("    ")}
+    for head in heads:
+        assert len(explained.get(head, "")) > 10, head
+    assert "cells" in explained  # the head of a size sweep's first column too

@@ -304,6 +304,8 @@ def test_a_count_cut_short_by_the_budget_gives_an_estimate_marked_not_exact():
     assert not judged.exact and not result.exact and isinstance(judged.chance, float) and 0 < judged.chance < 1
     assert judged.agent_action is None  # the agent's move is judged only on exact chances
     assert "NOT EXACT" in replay_text(result) and "." in replay_json(result)["clicks"][1]["chance"]
+    line = next(line for line in replay_text(result).splitlines() if "open (0,0)" in line)
+    assert line.split()[3] == f"~{judged.chance:.4g}" and line.split()[4:6] == ["NOT", "EXACT"]  # ~: an estimate
 
 
 def test_a_missing_replays_extra_is_named_in_one_line(monkeypatch, replay_folder, capsys):
@@ -314,3 +316,73 @@ def test_a_missing_replays_extra_is_named_in_one_line(monkeypatch, replay_folder
     assert main(["replay", str(replay_folder / "won.evf")]) == 2
     err = capsys.readouterr().err
     assert "needs the replays extra: pip install 'cspmines[replays]'" in err and err.count("\n") == 1
+
+
+def cut_digits(value: Fraction, digits: int) -> tuple[str, int]:
+    """The first ``digits`` significant digits of ``value`` (cut, not rounded) and the power of ten of the
+    first, from integers alone."""
+    exponent = len(str(value.numerator)) - len(str(value.denominator))
+    if Fraction(10) ** exponent > value:
+        exponent -= 1
+    leading = math.floor(value / Fraction(10) ** (exponent - digits + 1))
+    return str(leading), exponent
+
+
+def test_a_long_exact_fraction_is_shown_by_its_leading_digits_cut_not_rounded():
+    from cspmines.replays.report import leading_digits
+
+    assert leading_digits(Fraction(1, 3)) == "0.3333..." and leading_digits(Fraction(2, 3)) == "0.6666..."
+    assert leading_digits(Fraction(1, 8)) == "0.125"  # the whole decimal: nothing follows
+    assert leading_digits(Fraction(2, 3 * 10**600)) == "6.666...e-601"  # far below a float's least
+    assert leading_digits(Fraction(10**5000 - 1, 10**5000)) == "0.9999..."  # past Python's int-to-text limit
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        value = Fraction(int(rng.integers(1, 10**12)), int(rng.integers(1, 10**12))) * Fraction(10) ** int(rng.integers(-40, 0))
+        value = min(value, Fraction(1))
+        text = leading_digits(value)
+        if "..." not in text:  # the decimal ends within four digits: it is the value itself
+            assert Fraction(text) == value, (value, text)
+            continue
+        digits, exponent = cut_digits(value, 4)
+        assert Fraction(text.replace("...", "")) == int(digits) * Fraction(10) ** (exponent - 3) < value, (value, text)
+        assert ("e" in text) == (exponent < -4), (value, text)
+
+
+@pytest.fixture(scope="module")
+def long_game():
+    """A lost 60x36 game of 540 mines by the exact agent: its survival is a fraction of 470 digits."""
+    replay = Replay.from_moves(*agent_game("exact", (60, 36, 540), seed=0), source="long.evf")
+    return analyse_replay(replay, agent=False)
+
+
+def test_the_report_shortens_long_exact_fractions_and_keeps_tilde_for_estimates(long_game):
+    survival = long_game.survival
+    assert isinstance(survival, Fraction) and len(str(survival)) > 400
+    text = replay_text(long_game)
+    assert "~" not in text  # every chance here is exact: ~ marks estimates only, as in solve
+    assert max(len(line) for line in text.splitlines()) < 100
+    shown = text.split("survival ", 1)[1].split(",")[0]
+    digits, exponent = cut_digits(survival, 4)
+    assert shown.endswith("...") and shown.removesuffix("...") == f"0.{'0' * (-exponent - 1)}{digits}"
+    long_chances = [judged for judged in long_game.guesses if len(str(judged.chance)) > 12]
+    assert long_chances, "some guesses of this game have long fractions"
+    for judged in long_chances:
+        line = next(line for line in text.splitlines() if f"({judged.click.row},{judged.click.col})" in line)
+        assert line.split()[3].endswith("...")
+    assert replay_json(long_game)["survival"] == str(survival)  # --json keeps every digit
+
+
+def test_under_the_opening_rule_the_first_click_is_proved_and_costs_nothing():
+    """A program that makes the first click an opening: the click is proved at chance 0, and the survival is
+    the product over the later clicks alone, as under the never-a-mine rule (a draw would cost mines/cells)."""
+    layout = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0], [1, 0, 0, 0]]
+    moves = [("open", 0, 0), ("open", 3, 3), ("open", 3, 1), ("open", 2, 0)]
+    opening = Replay.from_moves(layout, moves, first_click=FirstClickRule.OPENING)
+    result = analyse_replay(opening, agent=False)
+    first = result.clicks[0]
+    assert (first.chance, first.kind) == (Fraction(0), ClickClass.PROVED)
+    later = math.prod((1 - judged.chance for judged in result.clicks[1:]), start=Fraction(1))
+    assert later < 1 and result.survival == later  # some later click was a guess: the product is not trivially 1
+    safe = analyse_replay(Replay.from_moves(layout, moves, first_click=FirstClickRule.SAFE), agent=False)
+    assert result.survival == safe.survival and result.luck_bits == safe.luck_bits
+    assert "first click: always an opening" in replay_text(result)

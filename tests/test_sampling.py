@@ -245,3 +245,23 @@ def test_picks_past_63_bits_are_exact_where_the_leading_bits_do_not_decide(leadi
         assert not observed[expected < 1e-9].any()
         seen = expected >= 1e-9
         assert chisquare(observed[seen], expected[seen]).pvalue > 1e-6, (weights, observed.tolist())
+
+
+def test_every_entry_point_takes_a_density_value_as_solve_does():
+    """A Density is read as the number it holds, wherever a density is asked for; the same draws follow
+    from the same seed whether it comes as a Density, a string within one, a float or a Fraction."""
+    from cspmines import Density, Engine
+    from cspmines.engine.sampling import sample_mines
+
+    position = Position.from_string("5x2\n.1.1.\n.....")
+    expected = sample_layouts(position, 40, seed=5, density=Fraction(1, 5))
+    for density in (Density("0.2"), Density(0.2), Density(Fraction(1, 5)), 0.2):
+        assert sample_layouts(position, 40, seed=5, density=density) == expected
+        assert Engine().sample(position, 40, seed=5, density=density) == expected
+        assert [frozenset(np.flatnonzero(row).tolist()) for row in sample_mines(position, 40, seed=5, density=density)] == expected
+        assert Engine().solve(position, density=density).probabilities(exact=True).tolist() == \
+            solve(position, density=Fraction(1, 5)).probabilities(exact=True).tolist()
+    with pytest.raises(ValueError, match="not both"):
+        Engine().sample(Position.from_string("3x1x1\n.1."), 1, mines=1, density=Density("0.2"))
+    with pytest.raises(ValueError, match="density must be a number between 0 and 1, got '0.2'"):
+        sample_layouts(position, 1, density="0.2")   # a bare string, as solve refuses it

@@ -27,7 +27,7 @@ agents = ["greedy", "exact"]
 [[suite]]
 name = "minesearch by density"
 rules = "minesearch"
-size = "6x6x4"
+size = "6x6"
 first_click = "random-safe"
 agents = ["risk-score", "exact"]
 density_sweep = [0.1, 0.2]
@@ -122,6 +122,152 @@ def test_parse_study_defaults_and_against():
         parse_study('[[suite]]\nname = "a"\nagents = ["exact"]\nagainst = "greedy"\n')
     with pytest.raises(StudyError, match="no suites"):
         parse_study('title = "empty"\n')
+
+
+def suite_text(size: str | None = '"5x5x3"', **keys) -> str:
+    """A one-suite study with these keys at the top (``top_``) or in the suite (its size, if any, on line 3)."""
+    top = "".join(f"{key[4:]} = {value}\n" for key, value in keys.items() if key.startswith("top_"))
+    inner = "".join(f"{key} = {value}\n" for key, value in keys.items() if not key.startswith("top_"))
+    board = f"size = {size}\n" if size else "\n"
+    return top + '[[suite]]\nname = "a"\n' + board + 'agents = ["exact"]\n' + inner
+
+
+@pytest.mark.parametrize("keys, expected", [
+    ({"top_workers": "true"}, "s.toml:1: the study: workers must be a whole number, got True"),
+    ({"top_games": "true"}, "s.toml:1: the study: games must be a whole number, got True"),
+    ({"top_seed": "false"}, "s.toml:1: the study: seed must be a whole number, got False"),
+    ({"top_workers": "1.5"}, "s.toml:1: the study: workers must be a whole number, got 1.5"),
+    ({"games": "true"}, 's.toml:5: suite "a": games must be a whole number, got True'),
+    ({"withheld": "true"}, 's.toml:5: suite "a": withheld must be a number, got True'),
+    ({"mines_sweep": "[1, true]", "size": '"5x5"'}, 's.toml:5: suite "a": mines_sweep must be a list of whole numbers'),
+    ({"mines_sweep": "[1, 2.5]", "size": '"5x5"'}, 's.toml:5: suite "a": mines_sweep must be a list of whole numbers'),
+    ({"size_sweep": "[4, 6.5]", "size": None}, 's.toml:5: suite "a": size_sweep must be a list of whole numbers'),
+])
+def test_a_boolean_or_a_fraction_is_refused_where_a_whole_number_is_due(keys, expected):
+    with pytest.raises(StudyError) as caught:
+        parse_study(suite_text(**keys), source="s.toml")
+    assert str(caught.value) == expected
+
+
+@pytest.mark.parametrize("keys, expected", [
+    ({"density_sweep": "[0.1, 0.2]", "size": '"8x8x10"'},
+     's.toml:5: suite "a": size "8x8x10" names 10 mines, and density_sweep gives each point its own: name the board alone, '
+     'size = "8x8"'),
+    ({"mines_sweep": "[2, 3]", "size": '"4x4x2"'},
+     's.toml:5: suite "a": size "4x4x2" names 2 mines, and mines_sweep gives each point its own: name the board alone, '
+     'size = "4x4"'),
+    ({"size_sweep": "[4, 5]", "size": '"10x10x10"'},
+     's.toml:5: suite "a": size_sweep gives each point its board (a square of each side at density): remove size'),
+    ({"density": "0.2", "size": '"8x8x10"'},
+     's.toml:4: suite "a": density is the mine density of a size_sweep\'s boards, and this suite has none: remove it, '
+     'or give the mines in size'),
+])
+def test_a_value_a_sweep_would_drop_is_refused_naming_what_to_write(keys, expected):
+    text = '[[suite]]\nname = "a"\nagents = ["exact"]\n' + "".join(f"{key} = {value}\n" for key, value in keys.items())
+    with pytest.raises(StudyError) as caught:
+        parse_study(text, source="s.toml")
+    assert str(caught.value) == expected
+
+
+def test_a_sweep_of_mines_takes_the_board_alone():
+    text = '[[suite]]\nname = "a"\nagents = ["exact"]\nsize = "8x8"\ndensity_sweep = [0.1, 0.5]\n'
+    assert [(p.width, p.height, p.mines) for _, p in parse_study(text).suites[0].points] == [(8, 8, 6), (8, 8, 32)]
+    text = '[[suite]]\nname = "a"\nagents = ["exact"]\nsize = "beginner"\nmines_sweep = [3, 4]\n'
+    assert [(p.width, p.height, p.mines) for _, p in parse_study(text).suites[0].points] == [(9, 9, 3), (9, 9, 4)]
+    with pytest.raises(StudyError, match="neither a preset"):  # with no sweep a board needs its mines
+        parse_study('[[suite]]\nname = "a"\nagents = ["exact"]\nsize = "8x8"\n')
+
+
+def test_a_whole_number_is_taken_where_a_number_is_due():
+    study = parse_study(suite_text(top_workers="2", withheld="0", size_sweep="[4, 5]", size=None), source="s.toml")
+    (suite,) = study.suites
+    assert study.workers == 2 and [x for x, _ in suite.points] == [16, 25]
+    assert all(point.withheld == 0 for _, point in suite.points)
+    (point,) = (p for _, p in parse_study(suite_text(mines_sweep="[2]", size='"5x5"')).suites[0].points)
+    assert point.mines == 2
+
+
+def made_records(study, outcomes: dict) -> list:
+    """Records of a study's single-point suites as the runner writes them: ``outcomes[agent]`` a game's
+    ``won`` (classic) or ``opened_fraction`` (minesearch), game by game."""
+    records = []
+    for suite in study.suites:
+        ((x, point),) = suite.points
+        field = "won" if point.rules == "classic" else "opened_fraction"
+        for agent, values in outcomes.items():
+            records += [{"suite": suite.name, "x": x, "agent": agent, "game": i, **point.config, field: value,
+                         "won": bool(value) if field == "won" else False, "opened_fraction": 0.0 if field == "won" else value,
+                         "guesses": 1, "moves": 1, "score": 0.0, "mines_opened": 0, "seconds": 0.001}
+                        for i, value in enumerate(values)]
+    return records
+
+
+SWEEPS = """\
+games = 8
+seed = 2
+
+[[suite]]
+name = "beginner"
+size = "beginner"
+agents = ["greedy", "exact"]
+
+[[suite]]
+name = "by density"
+rules = "minesearch"
+size = "6x6"
+agents = ["random", "greedy"]
+density_sweep = [0.1, 0.2]
+
+[[suite]]
+name = "by size"
+size_sweep = [4, 5]
+density = 0.2
+agents = ["greedy", "exact"]
+"""
+
+
+def test_study_prints_each_suites_measures_and_names_a_sweeps_column_by_its_sweep(tmp_path, capsys):
+    from cspmines.bench import wilson_interval
+
+    (tmp_path / "study.toml").write_text(SWEEPS)
+    assert main(["study", str(tmp_path / "study.toml"), "--out", str(tmp_path / "out"), "--quiet", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    records = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    blocks = {block.splitlines()[0]: block.splitlines() for block in out.split("\n\n") if block.strip()}
+    beginner = blocks["beginner"]
+    assert beginner[1] == "classic rules, 9x9 with 10 mines, first click safe; measure: win rate (higher is better)"
+    assert beginner[2].split() == ["agent", "games", "win", "rate", "95%", "interval", "guesses", "errors"]
+    for agent in ("greedy", "exact"):
+        games = [r for r in records if r["suite"] == "beginner" and r["agent"] == agent]
+        wins = sum(r["won"] for r in games)
+        low, high = wilson_interval(wins, len(games))
+        line = next(line.split() for line in beginner if line.split()[:1] == [agent])
+        assert line[1:6] == ["8", f"{wins / 8:.2%}", f"{low:.2%}", "..", f"{high:.2%}"], line
+    assert any(line.startswith("paired on the same boards") for line in beginner)
+    density = blocks["by density"]
+    assert density[2].split()[:2] == ["density", "agent"] and "squares opened" in density[2]
+    assert [line.split()[0] for line in density[3:7]] == ["0.1", "0.1", "0.2", "0.2"]
+    paired = density[density.index(next(line for line in density if line.startswith("paired"))) + 1:]
+    assert paired[0].split()[:2] == ["density", "agent"] and [line.split()[0] for line in paired[1:]] == ["0.1", "0.2"]
+    size = blocks["by size"]
+    assert size[1].startswith("classic rules, square boards of sides 4 and 5 at density 0.2")
+    assert size[2].split()[:2] == ["size", "agent"] and [line.split()[0] for line in size[3:7]] == ["4x4", "4x4", "5x5", "5x5"]
+
+
+def test_the_report_gives_win_rate_differences_in_points(tmp_path):
+    from cspmines.studies import write_report
+
+    study = parse_study('[[suite]]\nname = "a"\nsize = "beginner"\nagents = ["greedy", "exact"]\n')
+    records = made_records(study, {"greedy": [True, False, False, False], "exact": [True, True, False, True]})
+    write_report(study, records, tmp_path)
+    report = (tmp_path / "report.md").read_text()
+    assert "| agent | games | difference (points) | 95% interval | better | worse |" in report
+    assert "| exact | 4 | +50.00 | " in report  # won 3 of 4 against 1 of 4: 50 points
+    minesearch = parse_study('[[suite]]\nname = "m"\nrules = "minesearch"\nsize = "6x6x4"\nagents = ["greedy", "exact"]\n')
+    write_report(minesearch, made_records(minesearch, {"greedy": [0.5, 0.25], "exact": [0.25, 0.25]}), tmp_path)
+    report = (tmp_path / "report.md").read_text()
+    assert "| agent | games | difference | 95% interval | better | worse |" in report
+    assert "| exact | 2 | -0.1250 | " in report  # squares opened keep their own unit
 
 
 @pytest.mark.parametrize("name", ["classic.toml", "seeds.toml"])

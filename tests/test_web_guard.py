@@ -63,6 +63,34 @@ def test_a_body_over_the_cap_is_refused_with_413_before_it_is_read(client):
     assert streamed.status_code == 413 and "runs past 4,000 bytes" in streamed.json()["error"]
 
 
+def padded(size: int) -> bytes:
+    """A position of exactly ``size`` bytes: a small board, then blank lines."""
+    body = b"3x1x1\n.1.\n"
+    return body + b"\n" * (size - len(body))
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["content-length", "chunked"])
+def test_the_cap_takes_a_body_of_exactly_its_size_and_refuses_one_byte_more(client, streamed):
+    """The cap is the most bytes read: 4,000 are answered, 4,001 are not, whether the size is declared
+    (Content-Length) or only found while reading (chunked, no length)."""
+    def send(body: bytes):
+        if not streamed:
+            return client.post("/api/solve", content=body)
+
+        def chunks():
+            for start in range(0, len(body), 999):
+                yield body[start:start + 999]
+
+        return client.post("/api/solve", content=chunks())
+
+    at_cap = send(padded(4000))
+    assert at_cap.status_code == 200 and at_cap.json()["model_count"] == "2"
+    assert ("content-length" in at_cap.request.headers) != streamed
+    over = send(padded(4001))
+    assert over.status_code == 413
+    assert ("runs past 4,000 bytes" if streamed else "the body is 4,001 bytes; this server reads at most 4,000") in over.json()["error"]
+
+
 def test_the_game_store_is_bounded_and_says_when_it_dropped_a_game(client):
     ids = [client.post("/api/games", json={"size": "beginner", "seed": s}).json()["id"] for s in range(4)]
     dropped = client.post(f"/api/games/{ids[0]}/undo")

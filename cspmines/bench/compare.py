@@ -26,7 +26,7 @@ from .records import json_lines
 from .stats import paired_means, paired_wins
 from .suite import SuiteError
 
-__all__ = ["CONFIG_KEYS", "Measure", "measure_for", "paired_table", "read_result_files", "paired_text"]
+__all__ = ["CONFIG_KEYS", "Measure", "in_points", "measure_for", "paired_table", "read_result_files", "paired_text"]
 
 #: What identifies a suite's boards: records that differ in any of these are not paired.
 CONFIG_KEYS = ("width", "height", "mines", "rules", "withheld", "first_click", "seed")
@@ -107,19 +107,42 @@ def paired_table(records, *, against: str | None = None, agents=None, measure: M
     return rows
 
 
+def in_points(measure_name: str) -> bool:
+    """Whether differences of this measure are read in points: a win rate's are (+5.28 points is 0.0528 of
+    the games, as README and docs write them); the other measures keep their own units.
+
+    >>> in_points("win rate"), in_points("squares opened")
+    (True, False)
+    """
+    return measure_name == measure_for("classic").name
+
+
 def paired_text(rows: list, *, x_label: str | None = None) -> str:
-    """The paired rows as a table (a sweep's point first when the rows carry ``x``)."""
+    """The paired rows as a table (a sweep's point first when the rows carry ``x``: a number, or a point's own
+    text such as ``6x6``); a win rate's differences in points, other measures' in their units."""
     if not rows:
         return ""
+    points = in_points(rows[0]["measure"])
+    scale, digits = (100, 2) if points else (1, 4)
     head = f"{x_label:>8} " if x_label else ""
-    lines = [f"paired on the same boards, agent minus the other ({rows[0]['measure']}):",
+    lines = [f"paired on the same boards, agent minus the other ({rows[0]['measure']}{', in points' if points else ''}):",
              head + f"{'agent':>15} {'against':>15} {'games':>6} {'difference':>11} {'95% interval':>22} {'better':>7} {'worse':>6}"]
     for row in rows:
-        x = f"{row['x']:8g} " if x_label else ""
-        low, high = row["ci95"]
-        lines.append(x + f"{row['agent']:>15} {row['against']:>15} {row['games']:6d} {row['difference']:+11.4f} "
-                     f"{low:+10.4f} .. {high:+8.4f} {row['better']:7d} {row['worse']:6d}")
+        x = (f"{row['x']:>8} " if isinstance(row["x"], str) else f"{row['x']:8g} ") if x_label else ""
+        low, high = (scale * value for value in row["ci95"])
+        lines.append(x + f"{row['agent']:>15} {row['against']:>15} {row['games']:6d} {scale * row['difference']:+11.{digits}f} "
+                     f"{low:+10.{digits}f} .. {high:+8.{digits}f} {row['better']:7d} {row['worse']:6d}")
     return "\n".join(lines)
+
+
+def _check_once(played: dict, record: dict, path: Path, number: int) -> None:
+    """Refuse a game an agent played twice in one file (two files joined into one, say). A failed game and
+    its replay on ``--resume`` are both kept: the failure counts as an error, the replay as the game."""
+    if "error" in record:
+        return
+    first = played.setdefault((record["agent"], record["game"]), number)
+    if first != number:
+        raise SuiteError(f"{path}:{number}: game {record['game']} of {record['agent']} again (first at line {first})")
 
 
 def read_result_files(paths) -> list[dict]:
@@ -139,10 +162,15 @@ def read_result_files(paths) -> list[dict]:
     files: list[tuple[str, list]] = []
     reference: tuple | None = None
     reference_name = ""
+    given: dict[Path, Path] = {}
     for path in map(Path, paths):
         if not path.is_file():
             raise SuiteError(f"{path}: no such file")
+        earlier = given.setdefault(path.resolve(), path)
+        if earlier is not path:  # its games would count twice in the results table, once in the paired one
+            raise SuiteError(f"{path}: the same file as {earlier}, given twice")
         records = []
+        played: dict[tuple, int] = {}  # (agent, game) -> the line of its played record
         for number, record in json_lines(path):
             if record is None:
                 raise SuiteError(f"{path}:{number}: not a JSON line of cspmines bench --out")
@@ -154,6 +182,7 @@ def read_result_files(paths) -> list[dict]:
             elif config != reference:
                 differences = ", ".join(f"{key} {a} against {b}" for key, a, b in zip(CONFIG_KEYS, reference, config) if a != b)
                 raise SuiteError(f"{path}:{number} is from another suite than {reference_name}: {differences}")
+            _check_once(played, record, path, number)
             records.append(record)
         if not records:
             raise SuiteError(f"{path}: no game records in it")

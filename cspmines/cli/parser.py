@@ -189,6 +189,26 @@ the clues give them and each chain measured, so a game costs about 0.35 s of CPU
 expert (0.5 s without the compiled kernels; a bench game, some 20 ms): start with
 --games 20.
 
+columns:
+  density     the board's mine density, mines over cells
+  cells       a size sweep's first column in its place: the board's cells
+  board       width x height x mines
+  games       games played
+  positions   positions the exact agent met, each solved again
+  chains      chains of influence counted in them (the components as the clues
+              give them, cells a single clue forces kept)
+  mean-len    a chain's length, averaged: the diameter of its cell graph (cells
+              joined when one clue covers both), how far influence travels
+  longest     each game's longest chain, averaged over the games
+  max-len     the longest chain met
+  mean-width  a chain's width, averaged: the most clues open at once along its
+              counting order (the count's cost grows with it)
+  max-width   the widest chain met
+  0-cuts      the share of positions cut in two by a full row or column of
+              revealed 0s (0.250: one in four)
+  median-ms   the time to count one chain, the median, in milliseconds
+  max-ms      the time to count one chain, the most, in milliseconds
+
 examples:
   cspmines chains --preset expert --games 20
   cspmines chains --size 16x16x40 --games 50 --plot chains.png

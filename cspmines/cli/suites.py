@@ -132,10 +132,9 @@ def run_study(args, out) -> int:
     import shlex
     from pathlib import Path
 
-    from ..bench.compare import paired_text
     from ..studies import read_study, write_report
     from ..studies import run_study as play_study
-    from ..studies.report import suite_rows
+    from ..studies.report import suite_text
 
     study = read_study(args.file)
     folder = Path(args.out)
@@ -150,9 +149,7 @@ def run_study(args, out) -> int:
         return 130
     written = write_report(study, records, folder, command=f"cspmines study {shlex.quote(args.file)} --out {shlex.quote(args.out)}")
     for suite in study.suites:
-        _, paired = suite_rows(suite, records)
-        if paired:
-            out.write(f"{suite.name}\n" + paired_text(paired, x_label="x" if suite.sweep else None) + "\n\n")
+        out.write(suite_text(suite, records) + "\n\n")
     out.write(f"{len(records)} games ({result.played_now} played now, {result.seconds:.1f} s); wrote {folder / 'results.jsonl'}, "
               + ", ".join(str(path) for path in written) + "\n")
     return 0

@@ -17,12 +17,14 @@ manager too).
 
 from __future__ import annotations
 
+from numbers import Real
+
 from ..position import Position
 from .analysis import Analysis
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
 from .memory import Memory, using
-from .question import Limit
+from .question import Density, Limit
 from .reveal import solve_revealed
 from .sampling import sample_layouts
 from .solver import solve
@@ -59,7 +61,7 @@ class Engine:
     def __exit__(self, *exc) -> None:
         self.forget()
 
-    def solve(self, position: Position, *, mines: int | None = None, density=None, limit: Limit | None = None,
+    def solve(self, position: Position, *, mines: int | None = None, density: Real | Density | None = None, limit: Limit | None = None,
               explain: bool = True, settle: bool = True) -> Analysis:
         """:func:`cspmines.solve` with this engine's backend, limit and memories."""
         with using(self.memory):
@@ -83,7 +85,8 @@ class Engine:
         time_limit = self.limit.time if self.limit else None
         return certain_cells(position, mines=mines, time_limit=time_limit)
 
-    def sample(self, position: Position, count: int, *, seed=None, mines: int | None = None, density=None):
+    def sample(self, position: Position, count: int, *, seed=None, mines: int | None = None,
+               density: Real | Density | None = None):
         """Layouts drawn uniformly from those the position allows (:func:`cspmines.sample_layouts`)."""
         with using(self.memory):
             return sample_layouts(position, count, seed=seed, mines=mines, density=density, backend=self.backend)

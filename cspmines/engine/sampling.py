@@ -44,7 +44,7 @@ from .backends.sampler import weighted_picks
 from .combine import convolve
 from .components import split_components
 from .constraints import settle_position
-from .question import DEFAULT_MEMORY, check_board_size, format_bytes
+from .question import DEFAULT_MEMORY, Density, check_board_size, format_bytes
 from .solver import solve, total_or_density
 
 __all__ = ["layouts_still_possible", "mine_rows", "sample_layouts", "sample_mines"]
@@ -56,7 +56,7 @@ def sample_layouts(
     *,
     seed: int | random.Random | None = None,
     mines: int | None = None,
-    density: Real | None = None,
+    density: Real | Density | None = None,
     backend: str = "auto",
     time_limit: float | None = None,
     memory: int | None = DEFAULT_MEMORY,
@@ -73,7 +73,8 @@ def sample_layouts(
         the same layouts.
     mines, density : keyword-only
         As for :func:`~cspmines.engine.solver.solve` when the position's header has
-        no total: with ``density`` each layout is weighted by
+        no total (``density`` a number or a :class:`~cspmines.engine.question.Density`): with ``density``
+        each layout is weighted by
         ``density**k * (1 - density)**(n - k)`` for its ``k`` mines.
     backend : str, keyword-only
         The backend that explains an inconsistent position (as
@@ -135,7 +136,7 @@ def sample_mines(
     *,
     seed: int | random.Random | None = None,
     mines: int | None = None,
-    density: Real | None = None,
+    density: Real | Density | None = None,
     backend: str = "auto",
     time_limit: float | None = None,
     memory: int | None = DEFAULT_MEMORY,

@@ -42,7 +42,7 @@ def solve(
     *,
     backend: str = "auto",
     mines: int | None = None,
-    density: Real | None = None,
+    density: Real | Density | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     max_chain: int | None = None,
@@ -113,9 +113,6 @@ def solve(
         raise ValueError("give the limits as limit=Limit(...) or as time_limit=, node_limit=, max_chain=, not both")
     time_limit, node_limit, max_chain = limit.time, limit.nodes, limit.max_chain
     check_board_size(position.width, position.height, limit.memory)
-    if isinstance(density, Density):
-        density = density.value
-    _check_options(mines=mines, density=density)
     mines, density = total_or_density(position, mines, density)
     engine = get_backend(backend)
     counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit,
@@ -319,28 +316,27 @@ def _check_options(*, mines, density) -> None:
 
 
 def total_or_density(position: Position, mines: int | None, density) -> tuple[int | None, Fraction | None]:
-    """(mines, density) as the counting takes them: a density, read exactly, sets the total
-    aside; without one, a total must be known.
+    """(mines, density) as the counting takes them, checked: a density (a number or a
+    :class:`~cspmines.engine.question.Density`), read exactly, sets the total aside; without one, a
+    total must be known. Every entry point that takes a density reads it here.
 
     >>> total_or_density(Position.from_string("3x1\\n.1."), None, 0.2)
+    (None, Fraction(1, 5))
+    >>> total_or_density(Position.from_string("3x1\\n.1."), None, Density("0.2"))
     (None, Fraction(1, 5))
     >>> total_or_density(Position.from_string("3x1\\n.1."), None, None)
     Traceback (most recent call last):
     ...
     cspmines.errors.MissingTotalError: the position's mine total is unknown: pass mines= or density=
     """
+    if isinstance(density, Density):
+        density = density.value
+    _check_options(mines=mines, density=density)
     if density is not None:
-        return None, as_probability(density)
+        return None, Density(density).value
     if mines is None and position.mines is None:
         raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
     return mines, None
-
-
-def as_probability(value) -> Fraction:
-    fraction = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
-    if not 0 <= fraction <= 1:
-        raise ValueError(f"density must lie between 0 and 1, got {value!r}")
-    return fraction
 
 
 def _report(component: Component, count: ComponentCount) -> ComponentReport:

@@ -10,12 +10,13 @@
 from __future__ import annotations
 
 import math
+from decimal import ROUND_DOWN, Decimal, Inexact, localcontext
 from fractions import Fraction
 
 from .analysis import ClickAnalysis, ClickClass, ReplayAnalysis
 from .reader import FirstClickRule
 
-__all__ = ["CSV_COLUMNS", "chance_text", "csv_row", "error_json", "error_row", "replay_json", "replay_text"]
+__all__ = ["CSV_COLUMNS", "chance_text", "csv_row", "error_json", "error_row", "leading_digits", "replay_json", "replay_text"]
 
 #: The columns of ``cspmines replay --csv``: one row a game.
 CSV_COLUMNS = ("file", "format", "software", "player", "width", "height", "mines", "outcome", "time", "bbbv", "clicks",
@@ -98,13 +99,38 @@ def error_row(name: str, format: str, error: Exception) -> dict:
     return {**{column: "" for column in CSV_COLUMNS}, "file": name, "format": format, "error": str(error)}
 
 
+def leading_digits(value: Fraction, *, digits: int = 4) -> str:
+    """An exact fraction too long to print whole, by the first ``digits`` significant digits of its decimal,
+    cut (not rounded), then ``...`` where more digits follow; below 0.0001 with its power of ten. Made from
+    the integers alone, so a fraction of any length (far below a float's least) is written.
+
+    >>> leading_digits(Fraction(1, 3)), leading_digits(Fraction(1, 8)), leading_digits(Fraction(2, 3 * 10**600))
+    ('0.3333...', '0.125', '6.666...e-601')
+    """
+    if value <= 0:
+        return "0"
+    with localcontext() as context:
+        context.prec, context.rounding = digits, ROUND_DOWN
+        number = Decimal(value.numerator) / Decimal(value.denominator)
+        cut = bool(context.flags[Inexact])
+    mark = "..." if cut else ""
+    exponent = number.adjusted()
+    if exponent >= -4:
+        return f"{number:f}{mark}"
+    mantissa = number.scaleb(-exponent)
+    return f"{mantissa:f}{mark}e{exponent}"
+
+
 def _with_decimal(value, *, longest: int = 24) -> str:
-    """A chance for the report: the fraction with its decimal; a fraction longer than ``longest`` shows its
-    decimal alone, marked ``~`` (the JSON keeps every digit)."""
+    """A chance for the report: an exact fraction with its decimal, ``1/3 (0.3333)``; one longer than
+    ``longest`` by its leading digits, ``0.09182...`` (:func:`leading_digits`; the JSON keeps every digit);
+    an estimate (a float) as a decimal marked ``~``, as ``cspmines solve`` marks its estimates."""
+    if not isinstance(value, Fraction):
+        return f"~{float(value):.4g}"
     text = chance_text(value)
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return f"{text} ({float(value):.4f})" if len(text) <= longest else f"~{float(value):.4g}"
-    return text
+    if value.denominator == 1:
+        return text
+    return f"{text} ({float(value):.4f})" if len(text) <= longest else leading_digits(value)
 
 
 def replay_text(result: ReplayAnalysis) -> str:

@@ -12,14 +12,18 @@ import statistics
 from pathlib import Path
 
 from ..bench import summarize, wilson_interval
-from ..bench.compare import measure_for, paired_table
+from ..bench.compare import in_points, measure_for, paired_table
 from .spec import Study, StudySuite
 
-__all__ = ["write_report", "suite_rows", "REPORT"]
+__all__ = ["REPORT", "SWEEP_HEADS", "suite_facts", "suite_rows", "suite_text", "write_report"]
 
 REPORT = "report.md"
 X_LABELS = {"density_sweep": "mine density", "size_sweep": "cells (grid area)", "mines_sweep": "mines",
             "withheld_sweep": "chance a clue is withheld"}
+
+
+#: The head of a sweep's column in the command's tables: what the sweep varies.
+SWEEP_HEADS = {"density_sweep": "density", "size_sweep": "size", "mines_sweep": "mines", "withheld_sweep": "withheld"}
 
 
 def suite_measure(suite: StudySuite):
@@ -54,6 +58,62 @@ def suite_rows(suite: StudySuite, records: list) -> tuple[list, list]:
     return rows, paired
 
 
+def _listed(values: list) -> str:
+    """``4 and 5``, ``0.1, 0.2 and 0.3``; a long list by its ends, ``2 to 16 (15 points)``."""
+    texts = [f"{value:g}" for value in values]
+    if len(texts) > 4:
+        return f"{texts[0]} to {texts[-1]} ({len(texts)} points)"
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
+
+
+def suite_facts(suite: StudySuite) -> str:
+    """One line: the suite's rules, boards (with a sweep, what it varies), first click and measure.
+
+    >>> from cspmines.studies.spec import parse_study
+    >>> study = parse_study('[[suite]]\\nname = "a"\\nsize = "6x6"\\nagents = ["exact"]\\nmines_sweep = [2, 4]\\n')
+    >>> suite_facts(study.suites[0])
+    'classic rules, 6x6 with 2 and 4 mines, first click safe; measure: win rate (higher is better)'
+    """
+    point = suite.points[0][1]
+    xs = [x for x, _ in suite.points]
+    boards = f"{point.width}x{point.height} with {point.mines} mines"
+    withheld = f", clues withheld with chance {point.withheld:g}" if point.withheld else ""
+    if suite.sweep == "density_sweep":
+        boards = f"{point.width}x{point.height} at mine densities {_listed(xs)}"
+    elif suite.sweep == "size_sweep":
+        boards = f"square boards of sides {_listed([p.width for _, p in suite.points])} at density {suite.density:g}"
+    elif suite.sweep == "mines_sweep":
+        boards = f"{point.width}x{point.height} with {_listed(xs)} mines"
+    elif suite.sweep == "withheld_sweep":
+        withheld = f", clues withheld with chance {_listed(xs)}"
+    measure = suite_measure(suite)
+    return (f"{point.rules} rules, {boards}, first click {point.first_click}{withheld}; "
+            f"measure: {measure.name} ({'higher' if measure.higher_is_better else 'lower'} is better)")
+
+
+def suite_text(suite: StudySuite, records: list) -> str:
+    """What ``cspmines study`` prints of a suite: its facts, each agent's measure with its 95% interval (at
+    each point of a sweep, the column headed by what the sweep varies), then the paired differences."""
+    from ..bench.compare import paired_text
+
+    rows, paired = suite_rows(suite, records)
+    measure = suite_measure(suite)
+    head = SWEEP_HEADS.get(suite.sweep or "")
+    shown = {x: f"{p.width}x{p.height}" if suite.sweep == "size_sweep" else x for x, p in suite.points}
+    x_text = (lambda x: f"{shown[x]:>8} " if isinstance(shown[x], str) else f"{shown[x]:8g} ") if head else (lambda x: "")
+    width = max(9, len(measure.name))
+    lines = [suite.name, suite_facts(suite),
+             (f"{head:>8} " if head else "") + f"{'agent':>15} {'games':>6} {measure.name:>{width}} {'95% interval':>17} "
+             f"{'guesses':>8} {'errors':>6}"]
+    for row in rows:
+        low, high = (_value(v, measure.proportion) for v in row["ci95"])
+        lines.append(x_text(row["x"]) + f"{row['agent']:>15} {row['games']:6d} {_value(row['value'], measure.proportion):>{width}} "
+                     f"{low + ' .. ' + high:>17} {row['guesses']:8.2f} {row['errors']:6d}")
+    if paired:
+        lines.append(paired_text([{**row, "x": shown[row["x"]]} for row in paired], x_label=head))
+    return "\n".join(lines)
+
+
 def write_report(study: Study, records: list, folder, *, command: str = "") -> list[Path]:
     """Write ``report.md`` and each suite's figure into ``folder``; returns the files written."""
     folder = Path(folder)
@@ -69,15 +129,11 @@ def write_report(study: Study, records: list, folder, *, command: str = "") -> l
     written = []
     for suite in study.suites:
         rows, paired = suite_rows(suite, records)
-        point = suite.points[0][1]
         measure = suite_measure(suite)
-        board = f"{point.width}x{point.height} with {point.mines} mines" if suite.sweep is None else X_LABELS[suite.sweep] + " swept"
         lines += [f"## {suite.name}", ""]
         if suite.note:
             lines += [suite.note.strip(), ""]
-        lines += [f"{point.rules} rules, {board}, first click {point.first_click}"
-                  + (f", clues withheld with chance {point.withheld}" if point.withheld and suite.sweep != "withheld_sweep" else "")
-                  + f"; measure: {measure.name} ({'higher' if measure.higher_is_better else 'lower'} is better).", ""]
+        lines += [suite_facts(suite) + ".", ""]
         x_head = f"{X_LABELS[suite.sweep]} | " if suite.sweep else ""
         x_rule = "--- | " if suite.sweep else ""
         lines += [f"| {x_head}agent | games | {measure.name} | 95% interval | guesses a game | errors |",
@@ -88,14 +144,16 @@ def write_report(study: Study, records: list, folder, *, command: str = "") -> l
                          f"{_value(row['ci95'][0], measure.proportion)} .. {_value(row['ci95'][1], measure.proportion)} | "
                          f"{row['guesses']:.2f} | {row['errors']} |")
         if paired:
+            points = in_points(measure.name)  # a win rate's differences in points, as README gives them
+            scale, digits, unit = (100, 2, " (points)") if points else (1, 4, "")
             lines += ["", f"Paired on the same boards, agent minus `{suite.against}`:", "",
-                      f"| {x_head}agent | games | difference | 95% interval | better | worse |",
+                      f"| {x_head}agent | games | difference{unit} | 95% interval | better | worse |",
                       f"| {x_rule}--- | --- | --- | --- | --- | --- |"]
             for row in paired:
                 x = f"{row['x']:g} | " if suite.sweep else ""
-                low, high = row["ci95"]
-                lines.append(f"| {x}{row['agent']} | {row['games']:,} | {row['difference']:+.4f} | {low:+.4f} .. {high:+.4f} | "
-                             f"{row['better']:,} | {row['worse']:,} |")
+                low, high = (scale * value for value in row["ci95"])
+                lines.append(f"| {x}{row['agent']} | {row['games']:,} | {scale * row['difference']:+.{digits}f} | "
+                             f"{low:+.{digits}f} .. {high:+.{digits}f} | {row['better']:,} | {row['worse']:,} |")
         if figures and rows:
             written.extend(_figures(suite, records, folder, paired))
             lines += ["", f"![{suite.name}]({suite.slug}.svg)"]

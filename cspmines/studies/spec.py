@@ -35,6 +35,7 @@ from pathlib import Path
 from ..bench import Suite, sweep_suites
 from ..bench.suite import SuiteError
 from ..errors import CspminesError
+from ..position import is_whole
 
 try:
     import tomllib
@@ -44,6 +45,7 @@ except ModuleNotFoundError:  # Python 3.10
 __all__ = ["Study", "StudySuite", "StudyError", "parse_study", "read_study"]
 
 SWEEPS = ("density_sweep", "size_sweep", "mines_sweep", "withheld_sweep")
+_WHOLE_SWEEPS = ("size_sweep", "mines_sweep")
 _TOP = {"title": str, "description": str, "games": int, "seed": int, "workers": int, "executor": str, "address": str,
         "suite": list}
 _SUITE = {"name": str, "note": str, "size": str, "rules": str, "first_click": str, "withheld": float, "agents": list,
@@ -66,6 +68,7 @@ class StudySuite:
     against: str
     sweep: str | None
     points: tuple
+    density: float | None = None  # a size sweep's mine density
 
     @property
     def slug(self) -> str:
@@ -141,23 +144,29 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
     sweeps = [key for key in SWEEPS if key in table]
     if len(sweeps) > 1:
         raise StudyError(f"{where.line(index, sweeps[1])}: {label}: one sweep a suite, got {' and '.join(sweeps)}")
+    sweep = sweeps[0] if sweeps else None
+    if "density" in table and sweep != "size_sweep":  # dropped otherwise, silently
+        raise StudyError(f"{where.line(index, 'density')}: {label}: density is the mine density of a size_sweep's boards, "
+                         "and this suite has none: remove it, or give the mines in size")
     agents = table["agents"]
     if not agents or not all(isinstance(a, str) for a in agents):
         raise StudyError(f"{where.line(index, 'agents')}: {label}: agents must be a list of agent names")
     against = table.get("against", agents[0])
     if against not in agents:
         raise StudyError(f"{where.line(index, 'against')}: {label}: against must be one of its agents, got {against!r}")
+    size = _board_size(table, sweep, where.line(index, "size"), label)
     try:
-        base = Suite.create(agents=agents, size=table.get("size", "expert"), rules=table.get("rules", "classic"),
+        base = Suite.create(agents=agents, size=size, rules=table.get("rules", "classic"),
                             withheld=table.get("withheld", 0.0), first_click=table.get("first_click", "safe"),
                             games=table.get("games", games), seed=seed)
     except (SuiteError, ValueError) as error:
         key = _key_of(str(error), table)
         raise StudyError(f"{where.line(index, key)}: {label}: {error}") from None
-    sweep = sweeps[0] if sweeps else None
     values = table.get(sweep, []) if sweep else []
-    if sweep and (not values or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
-        raise StudyError(f"{where.line(index, sweep)}: {label}: {sweep} must be a list of numbers")
+    whole = sweep in _WHOLE_SWEEPS  # sides and mine counts: 2.5 is no count, and true is no number
+    fits = is_whole if whole else _is_number
+    if sweep and (not values or not all(fits(v) for v in values)):
+        raise StudyError(f"{where.line(index, sweep)}: {label}: {sweep} must be a list of {'whole ' if whole else ''}numbers")
     points: list
     try:
         if sweep == "density_sweep":
@@ -172,7 +181,39 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
             points = [(None, base)]
     except (SuiteError, ValueError) as error:
         raise StudyError(f"{where.line(index, sweep)}: {label}: {error}") from None
-    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points))
+    density = table.get("density", 0.15) if sweep == "size_sweep" else None
+    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points), density)
+
+
+def _board_size(table: dict, sweep: str | None, line: str, label: str) -> str:
+    """The suite's ``size`` as :meth:`Suite.create` takes it. A density or mines sweep gives each point its
+    mines, so its size names the board alone (``"8x8"`` or a preset); a size sweep gives each point its
+    board, so the suite has no size. A value the sweep would drop is refused, naming what to write.
+
+    >>> _board_size({"size": "8x8"}, "density_sweep", "s.toml:3", 'suite "a"')
+    '8x8x0'
+    >>> _board_size({"size": "8x8x10"}, "density_sweep", "s.toml:3", 'suite "a"')
+    Traceback (most recent call last):
+    ...
+    cspmines.studies.spec.StudyError: s.toml:3: suite "a": size "8x8x10" names 10 mines, and density_sweep gives each point its own: name the board alone, size = "8x8"
+    """
+    size = table.get("size", "expert")
+    parts = size.split("x") if isinstance(size, str) else []
+    if sweep == "size_sweep" and "size" in table:
+        raise StudyError(f"{line}: {label}: size_sweep gives each point its board (a square of each side at density): "
+                         "remove size")
+    if sweep in ("density_sweep", "mines_sweep") and all(part.isdigit() for part in parts):
+        if len(parts) == 2:
+            return f"{size}x0"  # the board alone: each point brings its mines
+        if len(parts) == 3:
+            raise StudyError(f'{line}: {label}: size "{size}" names {parts[2]} mines, and {sweep} gives each point its own: '
+                             f'name the board alone, size = "{parts[0]}x{parts[1]}"')
+    return size
+
+
+def _is_number(value) -> bool:
+    """An int or a float, not a bool (TOML's true is no number)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _checked(suite: Suite) -> Suite:
@@ -198,9 +239,7 @@ def _check_keys(table: dict, allowed: dict, where: "_Locator", index: int | None
             hint = f" (did you mean {near[0]!r}?)" if near else f"; the keys are {', '.join(allowed)}"
             raise StudyError(f"{where.line(index, key)}: {label}: unknown key {key!r}{hint}")
         kind = allowed[key]
-        fits = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if kind is float:
-            fits = isinstance(value, (int, float)) and not isinstance(value, bool)
+        fits = is_whole(value) if kind is int else _is_number(value) if kind is float else isinstance(value, kind)
         if not fits:
             raise StudyError(f"{where.line(index, key)}: {label}: {key} must be {_KINDS[kind]}, got {value!r}")
 

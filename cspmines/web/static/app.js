@@ -1,13 +1,31 @@
 // The page's logic: read or edit a position, ask the API, draw the board with its chances.
 "use strict";
 const $ = (id) => document.getElementById(id);
-let state = { text: $("text").value, analysis: null, game: null, replay: null, step: 0, mark: null };
+let state = { text: $("text").value, analysis: null, game: null, replay: null, step: 0, mark: null, adviceFor: null };
 const OUTLINES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
 
 function shade(p) {  // green (0) through yellow to red (1), as the pictures do
   const red = Math.round(60 + 195 * Math.min(1, 2 * p)), green = Math.round(60 + 170 * Math.min(1, 2 * (1 - p)));
   return `rgb(${red},${green},80)`;
 }
+
+function leadingDigits(text, digits = 4) {  // "p/q" by its decimal's first digits, cut, and "..." where more follow
+  if (!text.includes("/")) return text;    // as the replay report writes a long fraction (leading_digits)
+  const [top, bottom] = text.split("/"), p = BigInt(top), q = BigInt(bottom), ten = (k) => 10n ** BigInt(k);
+  if (p === 0n) return "0";
+  let exponent = top.length - bottom.length;  // the power of ten of the first digit: this or one less
+  if (exponent >= 0 ? p < q * ten(exponent) : p * ten(-exponent) < q) exponent -= 1;
+  const shift = digits - 1 - exponent, num = shift >= 0 ? p * ten(shift) : p, den = shift >= 0 ? q : q * ten(-shift);
+  const cut = num % den !== 0n, mark = cut ? "..." : "";
+  let lead = (num / den).toString();
+  if (!cut) lead = lead.replace(/0+$/, "") || "0";
+  if (exponent < -4) return lead[0] + (lead.length > 1 ? "." + lead.slice(1) : "") + mark + "e" + exponent;
+  const whole = exponent + 1;  // digits before the point
+  if (whole <= 0) return "0." + "0".repeat(-whole) + lead + mark;
+  const padded = lead.padEnd(whole, "0");
+  return padded.slice(0, whole) + (padded.length > whole ? "." + padded.slice(whole) : "") + mark;
+}
+const fraction = (text) => (text.length > 24 ? leadingDigits(text) : text);  // in the panels; titles keep every digit
 
 function parse(text) {  // null when the text is no drawable position (the server says what is wrong)
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
@@ -28,15 +46,22 @@ async function api(path, body, json = false) {
 
 function say(message, error = false) { $("status").textContent = message; $("status").className = error ? "error" : ""; }
 
+// The advice panel speaks of one position (a game's is its id and its board) or of a whole replay file:
+// it is cleared as soon as the page shows something else, so it never names a cell of a board gone.
+function shown() { return (state.game ? state.game.id : "") + "\n" + state.text; }
+function advise(message, about = shown()) { $("advice").textContent = message; state.adviceFor = about; }
+function unadvise() { $("advice").textContent = ""; state.adviceFor = null; }
+
 async function solveText(text) {
   state.text = text;
+  if (state.adviceFor !== null && state.adviceFor !== "replay" && state.adviceFor !== shown()) unadvise();
   say("solving…");  // so a reader (or a test) never takes the last answer for this one
   try {
     state.analysis = await api("/api/solve", text);
     const a = state.analysis;
     say(`${a.exact ? "exact" : "NOT EXACT (time limit)"}: ${a.model_count === null ? "?" : a.model_count.length > 30 ? a.model_count.slice(0, 12) + "… (" + a.model_count.length + " digits)" : a.model_count} layouts, ` +
         `${a.safe.length} safe, ${a.mines_certain.length} mines proved` + (state.game ? `; game ${state.game.status}` : ""));
-  } catch (error) { state.analysis = null; $("advice").textContent = ""; say(error.message, true); }
+  } catch (error) { state.analysis = null; unadvise(); say(error.message, true); }
   draw();
 }
 
@@ -47,9 +72,12 @@ function draw() {
   board.style.gridTemplateColumns = `repeat(${pos.width + 1}, 26px)`;
   board.appendChild(Object.assign(document.createElement("div"), { className: "ruler" }));
   for (let c = 0; c < pos.width; c++) board.appendChild(Object.assign(document.createElement("div"), { className: "ruler", textContent: c }));
+  // the least risky cells are outlined while there is a move to make: none once the game is over, and none
+  // where every covered cell is a proved mine (a won board's last cells are not "least risky")
   let least = 2;
-  if (a) for (const row of a.probabilities) for (const p of row) if (p !== null && p < least && p > 0) least = p;
-  if (a && a.safe.length) least = 0;
+  const over = state.game !== null && state.game.status !== "playing";
+  if (a && !over) for (const row of a.probabilities) for (const p of row) if (p !== null && p > 0 && p < 1 && p < least) least = p;
+  if (a && !over && a.safe.length) least = 0;
   const chainOf = {};
   if (a && $("chains").checked) a.components.forEach((comp, i) => comp.cells.forEach(([r, c]) => { chainOf[r + "," + c] = OUTLINES[i % OUTLINES.length]; }));
   for (let r = 0; r < pos.height; r++) {
@@ -101,16 +129,21 @@ async function clicked(r, c, flag) {
 async function showOutcomes(r, c) {  // outside a game: what opening a covered cell ends in, exactly
   const pos = parse(state.text);
   if (!pos || !state.analysis || !".Hh".includes(pos.rows[r][c])) return;
+  const about = shown();
   try {
     const answer = await api(`/api/solve?outcomes=${r},${c}`, state.text), pct = (p) => (100 * p).toFixed(2) + "%";
-    if (!answer.outcomes) { $("advice").textContent = `(${r},${c}): ${answer.outcomes_missing}`; return; }
+    if (about !== shown()) return;  // the position changed while this was counted: the answer is of another
+    if (!answer.outcomes) return advise(`(${r},${c}): ${answer.outcomes_missing}`);
     const o = answer.outcomes[0];
     const shows = o.clues.map((p, k) => [k, p]).filter(([, p]) => p > 0).map(([k, p]) => `${k}: ${pct(p)}`).join(", ");
-    $("advice").textContent = `opening (${r},${c}): a mine ${pct(o.mine)}` + (shows ? `; safe, it shows ${shows}` : "");
+    advise(`opening (${r},${c}): a mine ${pct(o.mine)}` + (shows ? `; safe, it shows ${shows}` : ""));
   } catch (error) { say(error.message, true); }
 }
 
-function leaveReplay() { state.replay = null; state.mark = null; $("step").textContent = ""; Object.assign($("slider"), { max: 0, value: 0 }); }
+function leaveReplay() {
+  if (state.adviceFor === "replay") unadvise();
+  state.replay = null; state.mark = null; $("step").textContent = ""; Object.assign($("slider"), { max: 0, value: 0 });
+}
 function showGame(game) { state.game = game; leaveReplay(); $("text").value = game.position; return solveText(game.position); }
 
 $("solve").onclick = () => { state.game = null; leaveReplay(); solveText($("text").value); };
@@ -122,7 +155,7 @@ $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole b
         : { mbf: btoa(String.fromCharCode(...new Uint8Array(await file.arrayBuffer()))) };
       return showGame(await api("/api/games", { board, rules: $("rules").value }, true));
     }
-    $("text").value = await file.text(); state.game = null; solveText($("text").value);
+    $("text").value = await file.text(); state.game = null; leaveReplay(); solveText($("text").value);
   } catch (error) { say(error.message, true); }
 };
 $("overlay").onchange = draw; $("chains").onchange = draw;
@@ -132,11 +165,13 @@ $("new").onclick = async () => {
   catch (error) { say(error.message, true); }
 };
 $("ask").onclick = async () => {
+  const about = shown();
   try {
     const answer = await api(`/api/move?agent=${encodeURIComponent($("agent").value)}&explain=true&rules=${$("rules").value}`, state.text);
-    $("advice").textContent = answer.moves.map((m) => `${m.agent}: ${m.action} (${m.cell}) mine chance ${m.mine_fraction}` +
+    if (about !== shown()) return;  // the position changed while the agent thought: its move is of another
+    advise(answer.moves.map((m) => `${m.agent}: ${m.action} (${m.cell}) mine chance ${fraction(m.mine_fraction)}` +
       (m.reason ? ` [${m.reason}]` : "") + (m.candidates || []).map((v) => `\n  (${v.cell}) safe ${v.safety.toFixed(4)} safe twice ${v.secondary_safety.toFixed(4)} score ${v.score.toFixed(4)}`).join("")).join("\n") +
-      `\nleast mine chance ${answer.least_mine_fraction} at ${answer.cells_at_least} cell(s)`;
+      `\nleast mine chance ${fraction(answer.least_mine_fraction)} at ${answer.cells_at_least} cell(s)`, about);
   } catch (error) { say(error.message, true); }
 };
 let playing = false;  // "Let it play" plays the agent to the end of the game; the same button stops it
@@ -147,9 +182,9 @@ $("play").onclick = async () => {
   try {
     while (playing && state.game && state.game.status === "playing") {
       const game = await api(`/api/games/${state.game.id}/agent`, { agent: $("agent").value }, true);
-      $("advice").textContent = `${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${game.played.mine_fraction}` +
-        (game.played.reason ? ` [${game.played.reason}]` : "");
       await showGame(game);
+      advise(`${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${fraction(game.played.mine_fraction)}` +
+        (game.played.reason ? ` [${game.played.reason}]` : ""));  // the move that made the board shown
     }
   } catch (error) { say(error.message, true); }
   playing = false; $("play").textContent = "Let it play";
@@ -160,14 +195,14 @@ function showStep() {  // a bench game's move k, or a replay file's click k (its
   const steps = state.replay.steps, k = state.step, s = steps[k];
   const text = k < steps.length ? s.position : state.replay.final;
   let words = k < steps.length ? `${s.action} (${s.cell})` : state.replay.status;
-  if (s && s.chance !== undefined) words += ` mine chance ${s.chance}, ${s.class}`;
+  if (s && s.chance !== undefined) words += ` mine chance ${fraction(s.chance)}, ${s.class}`;
   else if (s) words += s.certain ? "" : " guess";
   $("step").textContent = `${state.replay.label} ${k + (state.replay.final ? 0 : 1)} of ${steps.length}: ${words}`;
   Object.assign($("slider"), { max: stepCount() - 1, value: k });
   state.mark = s ? s.cell : null;
   $("text").value = text; solveText(text);
 }
-function startReplay(replay, label) { state.replay = Object.assign(replay, { label }); state.step = 0; state.game = null; showStep(); }
+function startReplay(replay, label) { leaveReplay(); state.replay = Object.assign(replay, { label }); state.step = 0; state.game = null; showStep(); }
 $("replay").onclick = async () => {
   try { startReplay(await api("/api/replay", $("record").value.trim()), "move"); }
   catch (error) { say(error.message, true); }
@@ -177,9 +212,9 @@ $("replayfile").onchange = async (e) => {  // a real game: every click with its 
   say("reading the replay…");
   try {
     const answer = await api(`/api/replays?steps=true&name=${encodeURIComponent(file.name)}`, await file.arrayBuffer());
-    $("advice").textContent = `${answer.file}: ${answer.width}x${answer.height}, ${answer.mines} mines, ${answer.outcome}; ` +
-      `survival ${answer.survival}, luck ${answer.luck_bits === null ? "infinite" : answer.luck_bits.toFixed(3)} bits`;
     startReplay({ steps: answer.steps, final: null, status: answer.outcome }, "click");
+    advise(`${answer.file}: ${answer.width}x${answer.height}, ${answer.mines} mines, ${answer.outcome}; ` +
+      `survival ${fraction(answer.survival)}, luck ${answer.luck_bits === null ? "infinite" : answer.luck_bits.toFixed(3)} bits`, "replay");
   } catch (error) { say(error.message, true); }
 };
 function goTo(k) { if (state.replay && k >= 0 && k < stepCount() && k !== state.step) { state.step = k; showStep(); } }
