@@ -45,10 +45,10 @@ __all__ = ["Study", "StudySuite", "StudyError", "parse_study", "read_study"]
 
 SWEEPS = ("density_sweep", "size_sweep", "mines_sweep", "withheld_sweep")
 _TOP = {"title": str, "description": str, "games": int, "seed": int, "workers": int, "executor": str, "address": str,
-        "suite": list}
+        "judge": bool, "suite": list}
 _SUITE = {"name": str, "note": str, "size": str, "rules": str, "first_click": str, "withheld": float, "agents": list,
           "against": str, "games": int, "density": float, "density_sweep": list, "size_sweep": list, "mines_sweep": list,
-          "withheld_sweep": list}
+          "withheld_sweep": list, "judge": bool}
 _REQUIRED = ("name", "agents")
 
 
@@ -58,7 +58,8 @@ class StudyError(CspminesError, ValueError):
 
 @dataclass(frozen=True)
 class StudySuite:
-    """One suite of a study: its points (x, Suite), x None for a single point; ``sweep`` names the swept key."""
+    """One suite of a study: its points (x, Suite), x None for a single point; ``sweep`` names the swept key;
+    ``judge``: every open of its games judged (:mod:`cspmines.games.judge`)."""
 
     name: str
     note: str
@@ -66,6 +67,7 @@ class StudySuite:
     against: str
     sweep: str | None
     points: tuple
+    judge: bool = False
 
     @property
     def slug(self) -> str:
@@ -129,7 +131,7 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
         if table["name"] in names:
             raise StudyError(f"{where.line(index, 'name')}: {label}: another suite has this name")
         names.add(table["name"])
-        suites.append(_suite(table, index, label, games, seed, where))
+        suites.append(_suite(table, index, label, games, seed, where, data.get("judge", False)))
     workers = data.get("workers")
     if workers is not None and workers < 1:
         raise StudyError(f"{where.line(None, 'workers')}: workers must be at least 1, got {workers}")
@@ -137,7 +139,7 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
                  data.get("address") or None, tuple(suites), source)
 
 
-def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator") -> StudySuite:
+def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator", judge: bool = False) -> StudySuite:
     sweeps = [key for key in SWEEPS if key in table]
     if len(sweeps) > 1:
         raise StudyError(f"{where.line(index, sweeps[1])}: {label}: one sweep a suite, got {' and '.join(sweeps)}")
@@ -172,7 +174,8 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
             points = [(None, base)]
     except (SuiteError, ValueError) as error:
         raise StudyError(f"{where.line(index, sweep)}: {label}: {error}") from None
-    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points))
+    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points),
+                      table.get("judge", judge))
 
 
 def _checked(suite: Suite) -> Suite:
@@ -205,7 +208,7 @@ def _check_keys(table: dict, allowed: dict, where: "_Locator", index: int | None
             raise StudyError(f"{where.line(index, key)}: {label}: {key} must be {_KINDS[kind]}, got {value!r}")
 
 
-_KINDS = {str: "a string", int: "a whole number", float: "a number", list: "a list"}
+_KINDS = {str: "a string", int: "a whole number", float: "a number", list: "a list", bool: "true or false"}
 
 
 class _Locator:
