@@ -51,6 +51,7 @@ from ..engine.analysis import Analysis
 from ..engine.constraints import ConstraintSystem, settle_forced
 from ..engine.question import Limit
 from ..engine.solver import solve
+from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, WITHHELD, Position
 
 __all__ = ["ClickClass", "OpenJudgement", "GameJudgement", "JUDGED_FIELDS", "JUDGE_LIMIT", "judge_open", "judge_moves",
@@ -199,7 +200,10 @@ def _chance(analysis: Analysis, opens: tuple, limit: Limit | None) -> tuple[Frac
         # P(all safe) = layouts with every opened cell safe / all layouts: the cells as opened, clues unknown
         grid = analysis.position.grid.copy()
         grid.flat[unsure] = WITHHELD
-        opened = solve(Position(grid, mines=analysis.position.mines), limit=limit, explain=False)
+        try:
+            opened = solve(Position(grid, mines=analysis.position.mines), limit=limit, explain=False)
+        except InconsistentPositionError:  # no layout has them all safe (one of two cells holding a mine, say)
+            return Fraction(1), True
         if opened.exact and opened.model_count is not None:
             return 1 - Fraction(opened.model_count, analysis.model_count), True
     # an estimate: the cells as if independent
