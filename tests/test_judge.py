@@ -177,3 +177,34 @@ def test_a_study_with_judge_reports_the_judged_figures(tmp_path, capsys):
     assert report.count("Judged by the engine before every open") == 1 and "| needless guesses | random |" in report
     with pytest.raises(ValueError, match=r"<study>:2: the study: judge must be true or false, got 'yes'"):
         parse_study('games = 4\njudge = "yes"\n[[suite]]\nname = "b"\nagents = ["exact"]\n')
+
+
+def recounted(moves) -> dict:
+    """The five figures from a full count of every position an open is made on (no shortcut for cells single
+    clues prove): for boards too large to enumerate."""
+    from cspmines import solve
+
+    guesses = needless = blunders = 0
+    excess, survival = Fraction(0), Fraction(1)
+    for position, action in moves:
+        if action.kind != "open":
+            continue
+        analysis = solve(unflagged(position))
+        chance = analysis.probability(action.cell)
+        if chance == 0:
+            continue
+        guesses += 1
+        needless += bool(analysis.safe_cells)
+        blunders += chance == 1
+        excess += chance - analysis.least_probabilities(1)[0]
+        survival *= 1 - chance
+    return {"guesses": guesses, "needless": needless, "blunders": blunders, "excess_risk": float(excess),
+            "survival": float(survival)}
+
+
+@pytest.mark.parametrize("agent", ["set-theory", "random", "exact"])
+def test_on_large_boards_the_figures_equal_a_full_count_at_every_open(agent):
+    """The judge settles most opens on a window of the board; a full count at every open gives the same."""
+    suite = Suite.create(agents=[agent], size="intermediate", games=4, seed=8)
+    for i in range(suite.games):
+        assert play_game(suite, agent, i, judge=True)["judged"] == recounted(observed(suite, agent, i))

@@ -46,9 +46,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable
 
+import numpy as np
+
 from ..actions import Action, Vocabulary
 from ..engine.analysis import Analysis
-from ..engine.constraints import ConstraintSystem, settle_forced
+from ..engine.constraints import settle_position
 from ..engine.question import Limit
 from ..engine.solver import solve
 from ..errors import InconsistentPositionError
@@ -173,9 +175,8 @@ def judge_open(position: Position, opens, *, limit: Limit | None = JUDGE_LIMIT) 
     opens = tuple(opens)
     if not opens:
         return PROVED
-    settled = settle_forced(ConstraintSystem.from_position(position))
-    if settled.safe_cells.issuperset(opens):  # single clues prove it: no count needed
-        return PROVED
+    if _proved_nearby(position, opens) or settle_position(position).safe_cells.issuperset(opens):
+        return PROVED  # single clues prove it: no count needed
     analysis = solve(position, limit=limit, explain=False)
     safe = analysis.safe_cells
     if set(safe).issuperset(opens):  # proved cells are proved whatever the budget
@@ -185,6 +186,29 @@ def judge_open(position: Position, opens, *, limit: Limit | None = JUDGE_LIMIT) 
     mines = set(analysis.mine_cells)
     return OpenJudgement(chance, ClickClass.NEEDLESS if safe else ClickClass.FORCED, least,
                          blunder=any(cell in mines for cell in opens), exact=exact and analysis.exact, analysis=analysis)
+
+
+def _proved_nearby(position: Position, opens: tuple, radius: int = 3) -> bool:
+    """Whether the clues around ``opens`` prove every cell of it safe on their own, rule by rule.
+
+    Most opens of a game are proved so, and a window of the board settles far faster than the
+    whole. The clues on the window's inner edge may see cells outside it, so they are read as
+    withheld (opened, saying nothing): every rule left is one of the board's, and a cell they
+    prove safe is safe. When they do not, the whole board is asked (False says nothing)."""
+    where = [position.row_col(cell) for cell in opens]
+    top, left = max(0, min(r for r, _ in where) - radius), max(0, min(c for _, c in where) - radius)
+    bottom = min(position.height, max(r for r, _ in where) + radius + 1)
+    right = min(position.width, max(c for _, c in where) + radius + 1)
+    grid = position.grid[top:bottom, left:right].copy()
+    edge = np.zeros(grid.shape, dtype=bool)
+    edge[0, :] |= top > 0
+    edge[-1, :] |= bottom < position.height
+    edge[:, 0] |= left > 0
+    edge[:, -1] |= right < position.width
+    grid[edge & (grid >= 0)] = WITHHELD
+    window = Position._trusted(grid, None)
+    safe = settle_position(window).safe_cells
+    return all((r - top) * grid.shape[1] + (c - left) in safe for r, c in where)
 
 
 def _chance(analysis: Analysis, opens: tuple, limit: Limit | None) -> tuple[Fraction | float, bool]:
