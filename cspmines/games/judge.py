@@ -23,9 +23,9 @@ cut short by the budget (``exact`` False: the figures are then the engine's
 estimates).
 
 Most opens are proved by single clues: those are settled without counting
-(:func:`~cspmines.engine.constraints.settle_forced`); the others are counted by
-:func:`~cspmines.engine.solver.solve`, whose memory of recent chains carries over
-from one moment of a game to the next.
+(:func:`~cspmines.engine.constraints.settle_position`), on a window of the board
+around the open first and on the whole board when that is not enough; the
+others are counted by :func:`~cspmines.engine.solver.solve`.
 
 >>> from cspmines import Position
 >>> position = Position.from_string("4x2x2\\n1...\\n1...")
@@ -57,7 +57,7 @@ from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, WITHHELD, Position
 
 __all__ = ["ClickClass", "OpenJudgement", "GameJudgement", "JUDGED_FIELDS", "JUDGE_LIMIT", "judge_open", "judge_moves",
-           "as_seen", "product"]
+           "opened_cells", "as_seen", "product"]
 
 #: The figures of a judged game, as a game record's ``judged`` object holds them.
 JUDGED_FIELDS = ("guesses", "needless", "blunders", "excess_risk", "survival")
