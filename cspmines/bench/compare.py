@@ -26,7 +26,8 @@ from .records import json_lines
 from .stats import paired_means, paired_wins
 from .suite import SuiteError
 
-__all__ = ["CONFIG_KEYS", "Measure", "in_points", "measure_for", "paired_table", "read_result_files", "paired_text"]
+__all__ = ["CONFIG_KEYS", "Measure", "in_points", "measure_for", "measure_value", "paired_table", "read_result_files",
+           "paired_text"]
 
 #: What identifies a suite's boards: records that differ in any of these are not paired.
 CONFIG_KEYS = ("width", "height", "mines", "rules", "withheld", "first_click", "seed")
@@ -57,6 +58,22 @@ def measure_for(rules: str, withheld: float = 0.0) -> Measure:
     if rules == "score":
         return Measure("score", "mines identified", True)
     return Measure("won", "win rate", True, proportion=True)
+
+
+def measure_value(record: dict, measure: Measure):
+    """The record's value of ``measure``: its field, or for ``judged.<figure>`` that figure of an exactly
+    judged game (``cspmines bench --judge``); None where the record has none (a game not judged, or
+    judged under a budget that cut a count short: estimates are not paired with exact figures).
+
+    >>> measure_value({"judged": {"survival": 0.5}, "judged_exact": True}, Measure("judged.survival", "survival", True))
+    0.5
+    >>> measure_value({"judged": {"survival": 0.5}, "judged_exact": False}, Measure("judged.survival", "survival", True)) is None
+    True
+    """
+    group, _, figure = measure.field.partition(".")
+    if not figure:
+        return record.get(measure.field)
+    return record[group].get(figure) if group in record and record.get(f"{group}_exact", True) else None
 
 
 def _config(record: dict) -> tuple:
@@ -94,11 +111,12 @@ def paired_table(records, *, against: str | None = None, agents=None, measure: M
         for agent in names:
             if agent == base:
                 continue
-            games = sorted(set(by_agent[agent]) & set(by_agent[base]))
+            mine, theirs = ({g: measure_value(r, judged) for g, r in by_agent[name].items()} for name in (agent, base))
+            games = sorted(g for g in set(mine) & set(theirs) if mine[g] is not None and theirs[g] is not None)
             if not games:
                 continue
-            first = [by_agent[base][g][judged.field] for g in games]
-            second = [by_agent[agent][g][judged.field] for g in games]
+            first = [theirs[g] for g in games]
+            second = [mine[g] for g in games]
             paired = paired_wins(first, second) if judged.proportion else paired_means(first, second)
             better, worse = (paired.gained, paired.lost) if judged.higher_is_better else (paired.lost, paired.gained)
             low, high = (max(-1.0, paired.low), min(1.0, paired.high)) if judged.proportion else (paired.low, paired.high)

@@ -28,13 +28,15 @@ import time
 import traceback
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
 from ..agents import make_agent
 from ..engine.memory import Memory, using
-from ..engine.question import DEFAULT_MEMORY, check_board_size
+from ..engine.question import DEFAULT_MEMORY, Limit, check_board_size
 from ..games import Game, play
+from ..games.judge import JUDGE_LIMIT, judge_moves
 from .records import read_records
 from .stats import summarize
 from .suite import AGENT, GAME, Suite, SuiteError, board_for, game_rng
@@ -61,10 +63,12 @@ def agent_seed(suite: Suite, i: int):
     return game_rng(suite, i, AGENT)
 
 
-def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
+def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Limit = False) -> dict:
     """Play game ``i`` of ``suite`` with ``agent``; a JSON-ready record (an error record if it fails).
 
     ``player`` replaces the agent made from its name (a configured instance, for studies).
+    ``judge`` (True, or a :class:`~cspmines.Limit` for each count) judges every open once the game is
+    played (:mod:`cspmines.games.judge`): the record then holds ``judged`` and ``judged_exact``.
 
     >>> suite = Suite.create(agents=["exact"], size="beginner", games=1, seed=0)
     >>> record = play_game(suite, "exact", 0)
@@ -72,11 +76,15 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
     ('exact', 0, 'won')
     """
     base = {"agent": agent, "game": i, **suite.config}
+    seen: list = []  # (position, action) before each move, judged after the game: the agent's time is its own
+    observe = (lambda position, action: seen.append((position, action))) if judge else None
     try:  # each game with memories of its own: timed from the same start, whichever players met this board before
         with using(Memory()):
-            record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i))
+            record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i), observe=observe)
+            judged = judge_moves(seen, limit=JUDGE_LIMIT if judge is True else judge) if judge else None
     except Exception as error:  # reported with its game; the suite goes on
         return {**base, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
+    figures = {} if judged is None else {"judged": judged.record(), "judged_exact": judged.exact}
     return {
         **base,
         "status": record.status,
@@ -88,6 +96,7 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
         "mines_opened": record.mines_opened,
         "seconds": record.seconds,
         "seconds_per_move": record.seconds / max(1, record.moves),
+        **figures,
     }
 
 
@@ -131,6 +140,7 @@ def run_suite(
     progress: bool | None = None,
     chunk_size: int | None = None,
     task: Task | None = None,
+    judge: bool | Limit = False,
     memory: int | None = DEFAULT_MEMORY,
 ) -> BenchResult:
     """Play every game of ``suite``; the Python API behind ``cspmines bench``.
@@ -149,6 +159,8 @@ def run_suite(
         A progress bar on standard error (default: when it is a terminal).
     task : callable, optional
         What plays one game (see :data:`Task`): :func:`play_game` by default.
+    judge : bool or Limit
+        Judge every open of every game (:func:`play_game`'s ``judge``; with the default task only).
     memory : int, optional
         Bytes a game may hold (None: no allowance): a board too large for it is refused with
         :class:`~cspmines.errors.TooLargeError` before any game starts (each solve in a game keeps
@@ -162,7 +174,9 @@ def run_suite(
     [('exact', 20, 20), ('greedy', 0, 20)]
     """
     check_board_size(suite.width, suite.height, memory)
-    task = task or play_game
+    if judge and task is not None:
+        raise SuiteError("judge goes with the bench's own games (no task): a task judges its games itself")
+    task = task or (partial(play_game, judge=judge) if judge else play_game)
     if not callable(task):
         raise SuiteError(f"task must be a function task(suite, agent, i) -> record, got {task!r}")
     if executor not in ("process", "ray"):

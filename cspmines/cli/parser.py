@@ -169,6 +169,7 @@ examples:
   cspmines bench --preset expert --games 1000
   cspmines bench --agent exact --agent greedy --size 10x10x10 --rules minesearch
   cspmines bench --agent greedy --agent exact --against greedy --games 500
+  cspmines bench --agent exact --agent set-theory --judge --games 200
   cspmines bench --agent exact --size 10x10x10 --density-sweep 0.1,0.2,0.3 --plot sweep.png
 """
 
@@ -339,6 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--plot", help="save a figure here (PNG, SVG or PDF; needs matplotlib)")
     bench.add_argument("--csv", help="save the results table as CSV here (a sweep: a row per agent and point)")
     bench.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the first --agent)")
+    bench.add_argument("--judge", action="store_true",
+                       help="judge every open exactly (guesses, needless guesses, blunders, excess risk, survival; docs/studies.md)")
 
     compare = commands.add_parser("compare", help="paired differences between agents from bench --out files",
                                   description=COMPARE_HELP, formatter_class=_Help)

@@ -52,6 +52,7 @@ def _write_csv(path: str, rows: list) -> None:
 def run_bench(args, out) -> int:
     from ..bench import Suite, run_suite
     from ..bench.compare import paired_table
+    from ..bench.judged import judged_tables
     from ..present.plots import plot_summary, plot_sweep
 
     size = args.size or args.preset or "expert"
@@ -67,7 +68,8 @@ def run_bench(args, out) -> int:
         seed=args.seed,
     )
     progress = False if args.quiet else None
-    options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress, memory=args.memory)
+    options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress, judge=args.judge,
+                   memory=args.memory)
     if args.density_sweep or args.size_sweep:
         if args.out or args.resume:
             raise ValueError("--out and --resume go with a single suite, not a sweep")
@@ -76,6 +78,7 @@ def run_bench(args, out) -> int:
         x_label = "mine density" if args.density_sweep else "cells (grid area)"
         rows: list[dict] = []
         paired: list[dict] = []
+        swept: dict = {"results": [], "paired": []}  # the judged tables, each point's rows with its x
         seconds, played = 0.0, 0
         for x, point in points:
             result = run_suite(point, **options)
@@ -83,18 +86,21 @@ def run_bench(args, out) -> int:
             played += result.played_now
             rows.extend({"x": x, **row} for row in result.summary)
             paired.extend({"x": x, **row} for row in paired_table(result.records, against=args.against, agents=suite.agents))
+            for key, found in (judged_tables(result.records, against=args.against, agents=suite.agents) or {}).items():
+                swept[key].extend({"x": x, **row} for row in found)
             if result.interrupted:
                 break
         if args.csv:
             _write_results_csv(args.csv, rows)
-        _print_results(rows, paired, seconds, played, args, out)
+        _print_results(rows, paired, seconds, played, args, out, swept if swept["results"] else None)
         if args.plot:
             plot_sweep(rows, args.plot, x_label=x_label, paired=paired)
         return 0
     result = run_suite(suite, out=args.out, resume=args.resume, **options)
     asked = [row for row in result.summary if row["agent"] in suite.agents]  # --resume may hold other agents' games
     paired = paired_table(result.records, against=args.against, agents=suite.agents)
-    _print_results(asked, paired, result.seconds, result.played_now, args, out)
+    judged = judged_tables([r for r in result.records if r["agent"] in suite.agents], against=args.against, agents=suite.agents)
+    _print_results(asked, paired, result.seconds, result.played_now, args, out, judged)
     if args.csv and asked:
         _write_results_csv(args.csv, asked)
     if args.plot and asked:
@@ -108,16 +114,18 @@ def run_bench(args, out) -> int:
 def run_compare(args, out) -> int:
     from ..bench import summarize
     from ..bench.compare import paired_table, paired_text, read_result_files
+    from ..bench.judged import judged_tables, judged_text
 
     records = read_result_files(args.files)
     rows = summarize(records)
     paired = paired_table(records, against=args.against)
+    judged = judged_tables(records, against=args.against)
     if args.csv:
         if not paired:
             raise ValueError("--csv: nothing to pair: the files hold the games of one agent")
         _write_csv(args.csv, [{**row, "ci95": " ".join(f"{v:.6f}" for v in row["ci95"])} for row in paired])
     if args.json:
-        json.dump({"results": rows, "paired": paired}, out)
+        json.dump({"results": rows, "paired": paired, **({"judged": judged} if judged else {})}, out)
         out.write("\n")
         return 0
     out.write(results_text(rows, rows[0]["rules"]) + "\n")
@@ -125,6 +133,8 @@ def run_compare(args, out) -> int:
         out.write(paired_text(paired) + "\n")
     else:
         out.write("nothing to pair: the files hold the games of one agent\n")
+    if judged:
+        out.write(judged_text(judged) + "\n")
     return 0
 
 
@@ -202,18 +212,22 @@ def run_chains(args, out) -> int:
     return 0
 
 
-def _print_results(rows: list, paired: list, seconds: float, played: int, args, out) -> None:
-    """The summary table, then the paired differences (JSON: ``results`` and ``paired``)."""
+def _print_results(rows: list, paired: list, seconds: float, played: int, args, out, judged: dict | None = None) -> None:
+    """The summary table, then the paired differences, then the judged tables when the games were judged
+    (JSON: ``results``, ``paired`` and ``judged``)."""
     if args.json:
-        json.dump({"results": rows, "paired": paired}, out)
+        json.dump({"results": rows, "paired": paired, **({"judged": judged} if judged else {})}, out)
         out.write("\n")
         return
     from ..bench.compare import paired_text
+    from ..bench.judged import judged_text
     from ..present.plots import measure_of
 
     out.write(results_text(rows, args.rules, sweep_label=_sweep_label(args)) + "\n")
     if paired:
         out.write(paired_text(paired, x_label=_sweep_label(args) if "x" in paired[0] else None) + "\n")
+    if judged:
+        out.write(judged_text(judged) + "\n")
     games_per_second = played / seconds if seconds else 0.0
     workers = f"{args.workers} worker" + ("" if args.workers == 1 else "s")
     out.write(f"{played} games in {seconds:.1f} s: {games_per_second:.1f} games/s ({workers}, {args.executor}); "

@@ -1,7 +1,9 @@
 """Every click of a recorded game judged exactly: what it risked, whether it had to, and what the exact agent would have done.
 
 For each click that opened cells, on the position the player saw just before
-it (their flags read as covered cells), with the board's mine total:
+it (their flags read as covered cells), with the board's mine total, the judge
+of :mod:`cspmines.games.judge` (the same that judges a program's games in
+``cspmines bench --judge``):
 
 * its **chance**: the exact probability that it sets off a mine (a chord: that
   any cell it opens is one);
@@ -14,9 +16,8 @@ fraction: how likely a game played click by click as this one was is to get
 through. ``luck_bits`` is ``-log2`` of it.
 
 Most clicks of a real game open cells that single clues prove safe: those are
-settled without counting (:func:`~cspmines.engine.constraints.settle_forced`). The
-others are counted by :func:`~cspmines.engine.solver.solve`, whose memories of recent
-chains carry over between consecutive moments, so a click recounts only the
+settled without counting. The others are counted, with the memories of recent
+chains carried over between consecutive moments, so a click recounts only the
 chains it changed.
 
 >>> from cspmines.replays import Replay, analyse_replay
@@ -32,26 +33,18 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..actions import Action, Vocabulary
+from ..actions import Action
 from ..agents.advice import suggest
 from ..engine.analysis import Analysis
-from ..engine.constraints import ConstraintSystem, settle_forced
-from ..engine.solver import solve
-from ..position import FLAG, WITHHELD, Position
+from ..engine.question import Limit
+from ..games.judge import ClickClass, GameJudgement, OpenJudgement, judge_open, product
+from ..position import FLAG, Position
 from .reader import FirstClickRule, Replay, ReplayClick
 
 __all__ = ["ClickClass", "ClickAnalysis", "ReplayAnalysis", "analyse_replay"]
-
-
-class ClickClass(Vocabulary):
-    """What a click was: proved safe, a guess with no safe cell anywhere, or a guess while one existed."""
-
-    PROVED = "proved"
-    FORCED = "forced"
-    NEEDLESS = "needless"
 
 
 @dataclass(frozen=True)
@@ -71,6 +64,10 @@ class ClickAnalysis:
         opens a proved cell too, at chance 0, or where ``agent=False``).
     agent_chance : Fraction, float or None
         The chance the agent's move sets off a mine.
+    least : Fraction or float
+        The least mine chance of any covered cell at that moment.
+    blunder : bool
+        The click opened a proved mine.
     """
 
     click: ReplayClick
@@ -79,6 +76,13 @@ class ClickAnalysis:
     exact: bool = True
     agent_action: Action | None = None
     agent_chance: Fraction | float | None = None
+    least: Fraction | float = Fraction(0)
+    blunder: bool = False
+
+    @property
+    def judgement(self) -> OpenJudgement:
+        """The click as the shared judge gives it (:class:`~cspmines.games.judge.OpenJudgement`)."""
+        return OpenJudgement(self.chance, self.kind, self.least, self.blunder, self.exact)
 
 
 @dataclass(frozen=True)
@@ -106,9 +110,15 @@ class ReplayAnalysis:
         return sum(1 for click in self.clicks if click.kind == ClickClass.NEEDLESS)
 
     @property
+    def judgement(self) -> GameJudgement:
+        """The game's totals as ``cspmines bench --judge`` gives a program's: guesses, needless guesses,
+        blunders, excess risk and survival."""
+        return GameJudgement.of(click.judgement for click in self.clicks)
+
+    @property
     def survival(self) -> Fraction | float:
         """The product of ``1 - chance`` over the clicks: exact unless some chance is an estimate."""
-        return _product(1 - click.chance for click in self.clicks)
+        return self.judgement.survival
 
     @property
     def luck_bits(self) -> float:
@@ -121,19 +131,12 @@ class ReplayAnalysis:
         click was proved, the agent's move is proved too); None when the agent was not asked."""
         if any(click.agent_chance is None for click in self.guesses):
             return None
-        return _product(1 - click.agent_chance for click in self.guesses)
+        return product(1 - click.agent_chance for click in self.guesses)
 
     @property
     def agent_luck_bits(self) -> float | None:
         survival = self.agent_survival
         return None if survival is None else _bits(survival)
-
-
-def _product(values) -> Fraction | float:
-    result: Fraction | float = Fraction(1)
-    for value in values:
-        result *= value
-    return result
 
 
 def _bits(survival) -> float:
@@ -180,42 +183,17 @@ def _first_click(replay: Replay, click: ReplayClick) -> ClickAnalysis:
     """The first click follows the program's rule: never a mine (or an opening), or a plain draw."""
     if replay.first_click != FirstClickRule.ANY:
         return ClickAnalysis(click, Fraction(0), ClickClass.PROVED)
-    return ClickAnalysis(click, Fraction(replay.mines, replay.width * replay.height), ClickClass.FORCED)
+    chance = Fraction(replay.mines, replay.width * replay.height)  # every cell alike: the least chance too
+    return ClickAnalysis(click, chance, ClickClass.FORCED, least=chance)
 
 
 def _judge(click: ReplayClick, *, agent: bool, time_limit: float | None) -> ClickAnalysis:
-    position = click.seen
-    if not click.opens:
-        return ClickAnalysis(click, Fraction(0), ClickClass.PROVED)
-    settled = settle_forced(ConstraintSystem.from_position(position))
-    if settled.safe_cells.issuperset(click.opens):  # single clues prove it: no count needed
-        return ClickAnalysis(click, Fraction(0), ClickClass.PROVED)
-    analysis = solve(position, time_limit=time_limit, explain=False)
-    chance = _chance(analysis, click, time_limit)
-    if chance == 0:
-        return ClickAnalysis(click, chance, ClickClass.PROVED, analysis.exact)
-    kind = ClickClass.NEEDLESS if analysis.safe_cells else ClickClass.FORCED
-    if not agent or not analysis.exact:
-        return ClickAnalysis(click, chance, kind, analysis.exact)
-    move, move_chance = _agent_move(position, analysis)
-    return ClickAnalysis(click, chance, kind, True, move, move_chance)
-
-
-def _chance(analysis: Analysis, click: ReplayClick, time_limit: float | None) -> Fraction | float:
-    """The chance that any cell the click opens is a mine."""
-    unsure = [cell for cell in click.opens if analysis.probability(cell) != 0]
-    if not unsure:
-        return Fraction(0)
-    if len(unsure) == 1:
-        return analysis.probability(unsure[0])
-    if analysis.exact and analysis.model_count is not None:
-        # P(all safe) = layouts with every opened cell safe / all layouts: the cells as opened, clues unknown
-        grid = analysis.position.grid.copy()
-        grid.flat[unsure] = WITHHELD
-        opened = solve(Position(grid, mines=analysis.position.mines), time_limit=time_limit, explain=False)
-        if opened.exact and opened.model_count is not None:
-            return 1 - Fraction(opened.model_count, analysis.model_count)
-    return 1 - _product(1 - analysis.probability(cell, exact=False) for cell in unsure)  # an estimate: the cells as if independent
+    judged = judge_open(click.seen, click.opens, limit=Limit(time=time_limit))
+    analysis = ClickAnalysis(click, judged.chance, judged.kind, judged.exact, least=judged.least, blunder=judged.blunder)
+    if judged.kind == ClickClass.PROVED or not agent or not judged.exact or judged.analysis is None:
+        return analysis
+    move, move_chance = _agent_move(click.seen, judged.analysis)
+    return replace(analysis, agent_action=move, agent_chance=move_chance)
 
 
 def _agent_move(position: Position, analysis: Analysis) -> tuple[Action, Fraction]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..bench import summarize, wilson_interval
 from ..bench.compare import in_points, measure_for, paired_table
+from ..bench.judged import judged_tables
 from .spec import Study, StudySuite
 
 __all__ = ["REPORT", "SWEEP_HEADS", "suite_facts", "suite_rows", "suite_text", "write_report"]
@@ -154,6 +155,7 @@ def write_report(study: Study, records: list, folder, *, command: str = "") -> l
                 low, high = (scale * value for value in row["ci95"])
                 lines.append(f"| {x}{row['agent']} | {row['games']:,} | {scale * row['difference']:+.{digits}f} | "
                              f"{low:+.{digits}f} .. {high:+.{digits}f} | {row['better']:,} | {row['worse']:,} |")
+        lines += _judged_lines(suite, records)
         if figures and rows:
             written.extend(_figures(suite, records, folder, paired))
             lines += ["", f"![{suite.name}]({suite.slug}.svg)"]
@@ -163,6 +165,47 @@ def write_report(study: Study, records: list, folder, *, command: str = "") -> l
     report = folder / REPORT
     report.write_text("\n".join(lines), encoding="utf-8")
     return [report, *written]
+
+
+def _judged_lines(suite: StudySuite, records: list) -> list[str]:
+    """The suite's judged figures (games played with ``judge``): each agent's means with their 95% intervals,
+    then the pairs with the suite's ``against``, judged exactly on the same boards."""
+    x_head, x_rule = (f"{X_LABELS[suite.sweep]} | ", "--- | ") if suite.sweep else ("", "")
+    means: list = []
+    pairs: list = []
+    for x, _ in suite.points:
+        tables = judged_tables([r for r in records if r["suite"] == suite.name and r["x"] == x and r["agent"] in suite.agents],
+                               against=suite.against, agents=suite.agents)
+        if tables:
+            means += [(x, row) for row in tables["results"]]
+            pairs += [(x, row) for row in tables["paired"]]
+    if not means:
+        return []
+    lines = ["", "Judged by the engine before every open (a game's mean and its 95% interval; games judged "
+             "under a cut budget are counted as not exact and left out):", "",
+             f"| {x_head}agent | games | not exact | guesses | needless | blunders | excess risk | survival |",
+             f"| {x_rule}--- | --- | --- | --- | --- | --- | --- | --- |"]
+    for x, row in means:
+        cells = " | ".join(_mean_cell(row, figure) for figure in ("guesses", "needless", "blunders", "excess_risk", "survival"))
+        lines.append(f"| {_x(suite, x)}{row['agent']} | {row['games']:,} | {row['not_exact']:,} | {cells} |")
+    if pairs:
+        lines += ["", f"Judged, paired on the same boards, agent minus `{suite.against}`:", "",
+                  f"| {x_head}measure | agent | games | difference | 95% interval | better | worse |",
+                  f"| {x_rule}--- | --- | --- | --- | --- | --- | --- |"]
+        for x, row in pairs:
+            low, high = row["ci95"]
+            lines.append(f"| {_x(suite, x)}{row['measure']} | {row['agent']} | {row['games']:,} | {row['difference']:+.4f} | "
+                         f"{low:+.4f} .. {high:+.4f} | {row['better']:,} | {row['worse']:,} |")
+    return lines
+
+
+def _x(suite: StudySuite, x) -> str:
+    return f"{x:g} | " if suite.sweep else ""
+
+
+def _mean_cell(row: dict, figure: str) -> str:
+    mean, (low, high) = row[figure], row[f"{figure}_ci95"]
+    return "-" if mean is None else f"{mean:.4f} ({low:.4f} .. {high:.4f})"
 
 
 def _value(value: float, proportion: bool) -> str:

@@ -63,7 +63,7 @@ def run_study(study: Study, out, *, workers: int | None = None, executor: str | 
     for suite in study.suites:
         for k, (x, point) in enumerate(suite.points):
             result = run_suite(point, out=folder / GAMES / f"{suite.slug}-{k}.jsonl", resume=True, workers=workers,
-                               executor=executor, address=address, progress=progress)
+                               executor=executor, address=address, progress=progress, judge=suite.judge)
             records.extend({**record, "suite": suite.name, "x": x} for record in result.records)
             played += result.played_now
             seconds += result.seconds

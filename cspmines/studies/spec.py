@@ -47,10 +47,10 @@ __all__ = ["Study", "StudySuite", "StudyError", "parse_study", "read_study"]
 SWEEPS = ("density_sweep", "size_sweep", "mines_sweep", "withheld_sweep")
 _WHOLE_SWEEPS = ("size_sweep", "mines_sweep")
 _TOP = {"title": str, "description": str, "games": int, "seed": int, "workers": int, "executor": str, "address": str,
-        "suite": list}
+        "judge": bool, "suite": list}
 _SUITE = {"name": str, "note": str, "size": str, "rules": str, "first_click": str, "withheld": float, "agents": list,
           "against": str, "games": int, "density": float, "density_sweep": list, "size_sweep": list, "mines_sweep": list,
-          "withheld_sweep": list}
+          "withheld_sweep": list, "judge": bool}
 _REQUIRED = ("name", "agents")
 
 
@@ -60,7 +60,8 @@ class StudyError(CspminesError, ValueError):
 
 @dataclass(frozen=True)
 class StudySuite:
-    """One suite of a study: its points (x, Suite), x None for a single point; ``sweep`` names the swept key."""
+    """One suite of a study: its points (x, Suite), x None for a single point; ``sweep`` names the swept key;
+    ``judge``: every open of its games judged (:mod:`cspmines.games.judge`)."""
 
     name: str
     note: str
@@ -69,6 +70,7 @@ class StudySuite:
     sweep: str | None
     points: tuple
     density: float | None = None  # a size sweep's mine density
+    judge: bool = False
 
     @property
     def slug(self) -> str:
@@ -132,7 +134,7 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
         if table["name"] in names:
             raise StudyError(f"{where.line(index, 'name')}: {label}: another suite has this name")
         names.add(table["name"])
-        suites.append(_suite(table, index, label, games, seed, where))
+        suites.append(_suite(table, index, label, games, seed, where, data.get("judge", False)))
     workers = data.get("workers")
     if workers is not None and workers < 1:
         raise StudyError(f"{where.line(None, 'workers')}: workers must be at least 1, got {workers}")
@@ -140,7 +142,7 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
                  data.get("address") or None, tuple(suites), source)
 
 
-def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator") -> StudySuite:
+def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator", judge: bool = False) -> StudySuite:
     sweeps = [key for key in SWEEPS if key in table]
     if len(sweeps) > 1:
         raise StudyError(f"{where.line(index, sweeps[1])}: {label}: one sweep a suite, got {' and '.join(sweeps)}")
@@ -182,7 +184,8 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
     except (SuiteError, ValueError) as error:
         raise StudyError(f"{where.line(index, sweep)}: {label}: {error}") from None
     density = table.get("density", 0.15) if sweep == "size_sweep" else None
-    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points), density)
+    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points), density,
+                      table.get("judge", judge))
 
 
 def _board_size(table: dict, sweep: str | None, line: str, label: str) -> str:
@@ -244,7 +247,7 @@ def _check_keys(table: dict, allowed: dict, where: "_Locator", index: int | None
             raise StudyError(f"{where.line(index, key)}: {label}: {key} must be {_KINDS[kind]}, got {value!r}")
 
 
-_KINDS = {str: "a string", int: "a whole number", float: "a number", list: "a list"}
+_KINDS = {str: "a string", int: "a whole number", float: "a number", list: "a list", bool: "true or false"}
 
 
 class _Locator:

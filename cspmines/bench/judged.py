@@ -1,0 +1,116 @@
+"""Judged games summarized and paired: the engine's view of every open, a game's means per agent.
+
+A game played with ``judge`` (``cspmines bench --judge``, ``run_suite(judge=True)``,
+``judge = true`` in a study file) carries in its record ``judged``, an object
+with exactly ``guesses``, ``needless``, ``blunders``, ``excess_risk`` and
+``survival`` (:mod:`cspmines.games.judge`), and ``judged_exact``, false when a
+count was cut short by the budget. Only exactly judged games enter the means
+and the pairs; the others are counted (``not_exact``), never mixed in.
+
+>>> base = {"width": 9, "height": 9, "mines": 10, "rules": "classic", "withheld": 0.0, "first_click": "safe", "seed": 0}
+>>> def game(agent, i, guesses, survival, exact=True):
+...     figures = {"guesses": guesses, "needless": 0, "blunders": 0, "excess_risk": 0.0, "survival": survival}
+...     return {**base, "agent": agent, "game": i, "won": True, "judged": figures, "judged_exact": exact}
+>>> records = [game("exact", 0, 1, 0.5), game("greedy", 0, 2, 0.25), game("exact", 1, 0, 1.0), game("greedy", 1, 3, 0.5, False)]
+>>> [(row["agent"], row["games"], row["not_exact"], row["guesses"]) for row in judged_summary(records)]
+[('exact', 2, 0, 0.5), ('greedy', 1, 1, 2.0)]
+>>> [(row["measure"], row["games"], row["difference"]) for row in judged_paired(records)][:2]
+[('guesses', 1, 1.0), ('needless guesses', 1, 0.0)]
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+from ..games.judge import JUDGED_FIELDS
+from .compare import CONFIG_KEYS, Measure, paired_table
+
+__all__ = ["JUDGED_MEASURES", "judged_summary", "judged_paired", "judged_tables", "judged_text", "mean_interval"]
+
+#: The judged figures as measures: record field, name, and which way is better.
+JUDGED_MEASURES = (
+    Measure("judged.guesses", "guesses", False),
+    Measure("judged.needless", "needless guesses", False),
+    Measure("judged.blunders", "blunders", False),
+    Measure("judged.excess_risk", "excess risk", False),
+    Measure("judged.survival", "survival", True),
+)
+
+
+def mean_interval(values) -> tuple[float, float, float]:
+    """The mean of ``values`` and its normal 95% interval (from the standard error).
+
+    >>> [round(v, 4) for v in mean_interval([1.0, 2.0, 3.0])]
+    [2.0, 0.8684, 3.1316]
+    """
+    values = [float(v) for v in values]
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, mean - half, mean + half
+
+
+def judged_summary(records) -> list[dict]:
+    """One row per agent and suite that has judged games, in first-seen order: ``agent``, ``games``
+    (judged exactly), ``not_exact`` (judged under a cut budget: left out), then each figure's mean
+    over the games and ``<figure>_ci95`` ([low, high])."""
+    groups: dict[tuple, list] = {}
+    for record in records:
+        if "judged" in record and "error" not in record:
+            groups.setdefault((record["agent"], *(record.get(k) for k in CONFIG_KEYS)), []).append(record)
+    rows = []
+    for (agent, *_), group in groups.items():
+        exact = [r for r in group if r.get("judged_exact", True)]
+        row: dict = {"agent": agent, "games": len(exact), "not_exact": len(group) - len(exact)}
+        for figure in JUDGED_FIELDS:
+            mean, low, high = mean_interval([r["judged"][figure] for r in exact]) if exact else (None, None, None)
+            row[figure], row[f"{figure}_ci95"] = mean, [low, high]
+        rows.append(row)
+    return rows
+
+
+def judged_paired(records, *, against: str | None = None, agents=None) -> list[dict]:
+    """The paired rows of :func:`~cspmines.bench.compare.paired_table` for each judged figure in turn, on the
+    boards both agents' games were judged exactly."""
+    rows = []
+    for measure in JUDGED_MEASURES:
+        rows.extend(paired_table(records, against=against, agents=agents, measure=measure))
+    return rows
+
+
+def judged_tables(records, *, against: str | None = None, agents=None) -> dict | None:
+    """``{"results": judged_summary, "paired": judged_paired}`` of ``records``; None when no game was judged."""
+    if not any("judged" in record for record in records):
+        return None
+    return {"results": judged_summary(records), "paired": judged_paired(records, against=against, agents=agents)}
+
+
+def judged_text(tables: dict) -> str:
+    """The judged tables as text: each agent's means (± the 95% interval's half width), then the pairs."""
+    rows, paired = tables["results"], tables["paired"]
+    x = rows and "x" in rows[0]
+    head = f"{'x':>8} " if x else ""
+    lines = ["judged by the engine before every open (a game's mean, ± its 95% interval):",
+             head + f"{'agent':>15} {'games':>6} {'not exact':>9} {'guesses':>15} {'needless':>15} {'blunders':>15} "
+             f"{'excess risk':>17} {'survival':>17}"]
+    for row in rows:
+        figures = " ".join(_plus_minus(row, figure, digits) for figure, digits in
+                           (("guesses", 15), ("needless", 15), ("blunders", 15), ("excess_risk", 17), ("survival", 17)))
+        lines.append((f"{row['x']:8g} " if x else "") + f"{row['agent']:>15} {row['games']:6d} {row['not_exact']:9d} {figures}")
+    if paired:
+        lines += ["paired on the same boards, judged exactly, agent minus the other:",
+                  head + f"{'measure':>16} {'agent':>15} {'against':>15} {'games':>6} {'difference':>11} {'95% interval':>22} "
+                  f"{'better':>7} {'worse':>6}"]
+        for row in paired:
+            low, high = row["ci95"]
+            lines.append((f"{row['x']:8g} " if x else "") + f"{row['measure']:>16} {row['agent']:>15} {row['against']:>15} "
+                         f"{row['games']:6d} {row['difference']:+11.4f} {low:+10.4f} .. {high:+8.4f} {row['better']:7d} {row['worse']:6d}")
+    return "\n".join(lines)
+
+
+def _plus_minus(row: dict, figure: str, width: int) -> str:
+    mean, (low, high) = row[figure], row[f"{figure}_ci95"]
+    if mean is None:
+        return f"{'-':>{width}}"
+    return f"{f'{mean:.4f} ±{(high - low) / 2:.4f}':>{width}}"
+

@@ -1,0 +1,253 @@
+"""Moves judged exactly: what an open risked, whether it had to, and the totals over a game.
+
+One judge for every game, a program's (``cspmines bench --judge``) and a
+person's (``cspmines replay``), so the two are judged alike. Each open is
+judged on the position the player saw just before it, with the board's mine
+total, every mine layout that fits it taken as equally likely; flags are read
+as covered cells (a flag is the player's belief, not a proof: a wrong one must
+not change the chances). An open is the cells one click opens before any
+opening spreads: one cell, or a chord's covered neighbours, judged together.
+
+* **chance**: the exact probability that the open sets off a mine (a chord: that
+  any of its cells is one);
+* **least**: the least mine chance of any covered cell at that moment;
+* **kind**: ``proved`` (every cell it opens is proved safe), ``forced`` (a guess
+  while no covered cell anywhere was provably safe), ``needless`` (a guess while
+  one was);
+* **blunder**: a cell it opens was a proved mine.
+
+Over a game (:class:`GameJudgement`): ``guesses`` (opens not proved safe),
+``needless``, ``blunders``, ``excess_risk`` (the sum of ``chance - least``) and
+``survival`` (the product of ``1 - chance``), exact fractions unless a count was
+cut short by the budget (``exact`` False: the figures are then the engine's
+estimates).
+
+Most opens are proved by single clues: those are settled without counting
+(:func:`~cspmines.engine.constraints.settle_position`), on a window of the board
+around the open first and on the whole board when that is not enough; the
+others are counted by :func:`~cspmines.engine.solver.solve`.
+
+>>> from cspmines import Position
+>>> position = Position.from_string("4x2x2\\n1...\\n1...")
+>>> judged = judge_open(position, (3,))
+>>> judged.chance, judged.least, judged.kind.value, judged.blunder   # the second mine is in one of 4 cells
+(Fraction(1, 4), Fraction(1, 4), 'forced', False)
+>>> riskier = judge_open(position, (1,))   # (0,1) or (1,1) holds the 1s' mine
+>>> riskier.chance, riskier.excess
+(Fraction(1, 2), Fraction(1, 4))
+>>> game = GameJudgement.of([judged, riskier])
+>>> game.guesses, game.excess_risk, game.survival, game.record()["survival"]
+(2, Fraction(1, 4), Fraction(3, 8), 0.375)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterable
+
+import numpy as np
+
+from ..actions import Action, Vocabulary
+from ..engine.analysis import Analysis
+from ..engine.constraints import settle_position
+from ..engine.question import Limit
+from ..engine.solver import solve
+from ..errors import InconsistentPositionError
+from ..position import COVERED, FLAG, WITHHELD, Position
+
+__all__ = ["ClickClass", "OpenJudgement", "GameJudgement", "JUDGED_FIELDS", "JUDGE_LIMIT", "judge_open", "judge_moves",
+           "opened_cells", "as_seen", "product"]
+
+#: The figures of a judged game, as a game record's ``judged`` object holds them.
+JUDGED_FIELDS = ("guesses", "needless", "blunders", "excess_risk", "survival")
+
+#: The budget for counting one position when none is given: the command line's (a front too wide for it
+#: is estimated and the game marked not exact rather than left counting for hours).
+JUDGE_LIMIT = Limit(time=60.0)
+
+
+class ClickClass(Vocabulary):
+    """What an open was: proved safe, a guess with no safe cell anywhere, or a guess while one existed."""
+
+    PROVED = "proved"
+    FORCED = "forced"
+    NEEDLESS = "needless"
+
+
+@dataclass(frozen=True)
+class OpenJudgement:
+    """One open judged (see the module's description).
+
+    ``chance`` and ``least`` are Fractions, or floats (the engine's estimates) when ``exact`` is
+    False; ``analysis`` is the engine's answer on the position when it was counted (None when
+    single clues proved the open), for a caller that asks more of it.
+    """
+
+    chance: Fraction | float
+    kind: ClickClass
+    least: Fraction | float = Fraction(0)
+    blunder: bool = False
+    exact: bool = True
+    analysis: Analysis | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def excess(self) -> Fraction | float:
+        """What the open risked above the least risky cell then: ``chance - least``."""
+        return self.chance - self.least
+
+
+#: An open proved safe: nothing risked, nothing above the least (the opened cell is at 0 itself).
+PROVED = OpenJudgement(Fraction(0), ClickClass.PROVED)
+
+
+@dataclass(frozen=True)
+class GameJudgement:
+    """The totals over a game's opens (see the module's description).
+
+    >>> GameJudgement.of([]).record()
+    {'guesses': 0, 'needless': 0, 'blunders': 0, 'excess_risk': 0.0, 'survival': 1.0}
+    """
+
+    guesses: int
+    needless: int
+    blunders: int
+    excess_risk: Fraction | float
+    survival: Fraction | float
+    exact: bool = True
+
+    @classmethod
+    def of(cls, judgements: Iterable[OpenJudgement]) -> "GameJudgement":
+        judgements = list(judgements)
+        guesses = [j for j in judgements if j.kind != ClickClass.PROVED]
+        return cls(
+            guesses=len(guesses),
+            needless=sum(1 for j in guesses if j.kind == ClickClass.NEEDLESS),
+            blunders=sum(1 for j in judgements if j.blunder),
+            excess_risk=sum((j.excess for j in guesses), start=Fraction(0)),
+            survival=product(1 - j.chance for j in guesses),
+            exact=all(j.exact for j in judgements),
+        )
+
+    def record(self) -> dict:
+        """The five figures as a game record keeps them: counts as ints, the rest as the floats nearest
+        the exact fractions (a game's fraction is recomputed from its board and moves when wanted)."""
+        return {"guesses": self.guesses, "needless": self.needless, "blunders": self.blunders,
+                "excess_risk": float(self.excess_risk), "survival": float(self.survival)}
+
+
+def product(values) -> Fraction | float:
+    """The product of ``values`` from an exact 1 (a Fraction while every value is one)."""
+    result: Fraction | float = Fraction(1)
+    for value in values:
+        result *= value
+    return result
+
+
+def as_seen(position: Position) -> Position:
+    """``position`` with its flags read as covered cells (the total unchanged): what is judged.
+
+    >>> print(as_seen(Position.from_string("3x1x1\\nF1.")))
+    3x1x1
+    .1.
+    """
+    grid = position.grid
+    if not (grid == FLAG).any():
+        return position
+    grid = grid.copy()
+    grid[grid == FLAG] = COVERED
+    return Position(grid, mines=position.mines)
+
+
+def judge_open(position: Position, opens, *, limit: Limit | None = JUDGE_LIMIT) -> OpenJudgement:
+    """The open of the covered cells ``opens`` (flat) on ``position``, judged (flags read as covered).
+
+    ``limit`` bounds each count (None: no bound); a count cut short gives the engine's
+    estimates and ``exact`` False.
+
+    >>> from cspmines import Position
+    >>> judge_open(Position.from_string("3x2x1\\n1..\\n..."), (2,)).kind.value   # the 1's mine is by it: (0,2) is safe
+    'proved'
+    >>> judge_open(Position.from_string("3x2x1\\n1..\\n..."), (1,)).kind.value
+    'needless'
+    """
+    position = as_seen(position)
+    opens = tuple(opens)
+    if not opens:
+        return PROVED
+    if _proved_nearby(position, opens) or settle_position(position).safe_cells.issuperset(opens):
+        return PROVED  # single clues prove it: no count needed
+    analysis = solve(position, limit=limit, explain=False)
+    safe = analysis.safe_cells
+    if set(safe).issuperset(opens):  # proved cells are proved whatever the budget
+        return OpenJudgement(Fraction(0), ClickClass.PROVED, analysis=analysis)
+    chance, exact = _chance(analysis, opens, limit)
+    (least,) = analysis.least_probabilities(1)
+    mines = set(analysis.mine_cells)
+    return OpenJudgement(chance, ClickClass.NEEDLESS if safe else ClickClass.FORCED, least,
+                         blunder=any(cell in mines for cell in opens), exact=exact and analysis.exact, analysis=analysis)
+
+
+def _proved_nearby(position: Position, opens: tuple, radius: int = 3) -> bool:
+    """Whether the clues around ``opens`` prove every cell of it safe on their own, rule by rule.
+
+    Most opens of a game are proved so, and a window of the board settles far faster than the
+    whole. The clues on the window's inner edge may see cells outside it, so they are read as
+    withheld (opened, saying nothing): every rule left is one of the board's, and a cell they
+    prove safe is safe. When they do not, the whole board is asked (False says nothing)."""
+    where = [position.row_col(cell) for cell in opens]
+    top, left = max(0, min(r for r, _ in where) - radius), max(0, min(c for _, c in where) - radius)
+    bottom = min(position.height, max(r for r, _ in where) + radius + 1)
+    right = min(position.width, max(c for _, c in where) + radius + 1)
+    grid = position.grid[top:bottom, left:right].copy()
+    edge = np.zeros(grid.shape, dtype=bool)
+    edge[0, :] |= top > 0
+    edge[-1, :] |= bottom < position.height
+    edge[:, 0] |= left > 0
+    edge[:, -1] |= right < position.width
+    grid[edge & (grid >= 0)] = WITHHELD
+    window = Position._trusted(grid, None)
+    safe = settle_position(window).safe_cells
+    return all((r - top) * grid.shape[1] + (c - left) in safe for r, c in where)
+
+
+def _chance(analysis: Analysis, opens: tuple, limit: Limit | None) -> tuple[Fraction | float, bool]:
+    """The chance that any cell of ``opens`` is a mine, and whether it is exact."""
+    unsure = [cell for cell in opens if analysis.probability(cell) != 0]
+    if not unsure:  # estimates of 0 (the cells are not proved safe, or the open would be proved)
+        return Fraction(0), False
+    if len(unsure) == 1:
+        return analysis.probability(unsure[0]), analysis.exact
+    if any(cell in analysis.mine_cells for cell in unsure):  # a proved mine: no layout has them all safe
+        return Fraction(1), True
+    if analysis.exact and analysis.model_count is not None:
+        # P(all safe) = layouts with every opened cell safe / all layouts: the cells as opened, clues unknown
+        grid = analysis.position.grid.copy()
+        grid.flat[unsure] = WITHHELD
+        try:
+            opened = solve(Position(grid, mines=analysis.position.mines), limit=limit, explain=False)
+        except InconsistentPositionError:  # no layout has them all safe (one of two cells holding a mine, say)
+            return Fraction(1), True
+        if opened.exact and opened.model_count is not None:
+            return 1 - Fraction(opened.model_count, analysis.model_count), True
+    # an estimate: the cells as if independent
+    return 1 - product(1 - analysis.probability(cell, exact=False) for cell in unsure), False
+
+
+def opened_cells(action: Action) -> tuple:
+    """The cells an action opens before any opening spreads (a flag opens none)."""
+    return (action.cell,) if action.kind == "open" else ()
+
+
+def judge_moves(moves, *, limit: Limit | None = JUDGE_LIMIT) -> GameJudgement:
+    """A game's opens judged from its ``(position seen, action)`` pairs, in order (as :func:`~cspmines.games.play`'s
+    ``observe`` sees them).
+
+    >>> from cspmines.agents import make_agent
+    >>> from cspmines.games import Board, Game, play
+    >>> moves = []
+    >>> _ = play(make_agent("exact"), Game(Board.random("beginner", seed=4)), seed=0, observe=lambda p, a: moves.append((p, a)))
+    >>> judge_moves(moves)
+    GameJudgement(guesses=0, needless=0, blunders=0, excess_risk=Fraction(0, 1), survival=Fraction(1, 1), exact=True)
+    """
+    return GameJudgement.of(judge_open(position, opened_cells(action), limit=limit) for position, action in moves)

@@ -1,0 +1,194 @@
+"""Minesweeper as a Gymnasium environment, on the bench's very boards.
+
+``reset(seed=S, options={"game": I})`` starts game ``I`` of the suite with seed
+``S``: the board, the first click and the withheld clues of game ``I`` of
+``cspmines bench --seed S`` with the same size, rules and first click
+(:func:`cspmines.bench.new_game`). Without ``game`` a seeded reset starts game
+0, and each reset after it the next game of the same seed; the first reset
+without any seed draws one from the environment's own generator.
+
+The observation is the board as the player sees it, an int8 array of shape
+``(height, width)``: -1 covered, 0-8 clues; -2 a flag (with ``flags=True``),
+-3 an opened mine (minesearch and score rules), -4 a withheld clue. An action
+opens a cell (``row * width + col``); with ``flags=True`` the actions from
+``width * height`` on flag one. ``info["action_mask"]`` marks the actions that
+can be taken; one that cannot changes nothing, is rewarded ``invalid_reward``
+and sets ``info["invalid"]``. ``info["status"]`` is ``playing``, ``won``,
+``lost`` or, under score rules, ``finished`` (every cell opened or flagged,
+not every mine flagged). With ``oracle=True``, ``info["mine_chance"]`` holds
+every cell's exact mine chance (a float array shaped as the observation) and
+``info["mine_chance_exact"]`` whether the count finished within ``time_limit``.
+
+Rewards (``reward=``):
+
+``win`` (the default)
+    +1 on the step that wins, -1 on the step that loses, 0 otherwise.
+``progress``
+    The share of the board's safe cells a step opens (a won game sums to 1),
+    and -1 for each mine it opens.
+``measure``
+    The change in the rules' own measure, signed so that more is better: the
+    episode's return is the bench's measure of the game (classic: 1 won, 0
+    lost; minesearch: minus the fraction of cells opened; score: the share of
+    mines flagged; with withheld clues: minus the mines set off).
+
+>>> env = MinesweeperEnv("beginner")
+>>> observation, info = env.reset(seed=0, options={"game": 3})
+>>> observation.shape, observation.dtype, info["status"], int(info["action_mask"].sum()) < 81
+((9, 9), dtype('int8'), 'playing', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..actions import Vocabulary
+from ..bench.compare import measure_for
+from ..bench.runner import new_game
+from ..bench.suite import Suite
+from ..engine.question import Limit
+from ..errors import CspminesError
+from ..games import Game, IllegalMoveError, Status
+from ..position import is_whole
+from .views import action_mask, info_for, observation, to_action
+
+__all__ = ["MinesweeperEnv", "Reward", "EnvOptionError"]
+
+
+class EnvOptionError(CspminesError, ValueError):
+    """An environment option or a reset option that cannot be used; says which and why."""
+
+
+class Reward(Vocabulary):
+    """The reward shapes (see the module's description)."""
+
+    WIN = "win"
+    PROGRESS = "progress"
+    MEASURE = "measure"
+
+
+class MinesweeperEnv(gymnasium.Env):
+    """Minesweeper under the classic rules or a variant (see the module's description).
+
+    Parameters
+    ----------
+    size : str or (width, height, mines)
+        A preset (beginner, intermediate, expert) or ``"WxHxM"``.
+    rules, withheld, first_click : keyword-only
+        As ``cspmines bench`` takes them.
+    reward : {"win", "progress", "measure"}, keyword-only
+    flags : bool, keyword-only
+        Add the flag actions (score rules measure flags).
+    oracle : bool, keyword-only
+        Put every cell's exact mine chance in ``info`` (a count a step).
+    invalid_reward : float, keyword-only
+        The reward of an action the mask forbids (nothing changes).
+    max_steps : int, keyword-only
+        Steps before the episode is truncated (default: four a cell, as the bench allows moves).
+    time_limit : float or None, keyword-only
+        Seconds for the oracle's count of one position.
+    render_mode : {"ansi", None}, keyword-only
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, size="beginner", *, rules: str = "classic", withheld: float = 0.0, first_click: str = "safe",
+                 reward: str = "win", flags: bool = False, oracle: bool = False, invalid_reward: float = -0.1,
+                 max_steps: int | None = None, time_limit: float | None = 60.0, render_mode: str | None = None):
+        # the boards depend on the size, rules, first click and seed alone: the suite's agent is a placeholder
+        self._suite = Suite.create(agents=["random"], size=size, rules=rules, withheld=withheld, first_click=first_click)
+        try:
+            self.reward_shape = Reward.check(reward, "reward")
+        except ValueError as error:
+            raise EnvOptionError(str(error)) from None
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise EnvOptionError(f"render_mode must be ansi or None, got {render_mode!r}")
+        cells = self._suite.width * self._suite.height
+        self.max_steps = 4 * cells if max_steps is None else max_steps
+        if not is_whole(self.max_steps) or self.max_steps < 1:
+            raise EnvOptionError(f"max_steps must be a whole number of at least 1, got {max_steps!r}")
+        self.flags, self.oracle, self.invalid_reward = bool(flags), bool(oracle), float(invalid_reward)
+        self.limit = Limit(time=time_limit)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(-4, 8, shape=(self._suite.height, self._suite.width), dtype=np.int8)
+        self.action_space = spaces.Discrete(2 * cells if self.flags else cells)
+        self._measure = measure_for(self._suite.rules, self._suite.withheld)
+        self.suite_seed: int | None = None
+        self.game_index = -1
+        self.game: Game | None = None
+        self.steps = 0
+
+    @property
+    def suite(self) -> Suite:
+        """The bench suite whose games the environment plays (its seed the last reset's)."""
+        return replace(self._suite, seed=self.suite_seed or 0)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = set(options) - {"game"}
+        if unknown:
+            raise EnvOptionError(f"reset options are {{'game': I}}, got {sorted(unknown)}")
+        if seed is not None:
+            self.suite_seed, game = seed, 0
+        elif self.suite_seed is None:
+            self.suite_seed, game = int(self.np_random.integers(2**31)), 0
+        else:
+            game = self.game_index + 1
+        game = options.get("game", game)
+        if not is_whole(game) or game < 0:
+            raise EnvOptionError(f"the game must be a whole number >= 0, got {game!r}")
+        self.game_index, self.steps = int(game), 0
+        self.game = new_game(self.suite, self.game_index)
+        return observation(self.game.position), self._info()
+
+    def step(self, action):
+        game = self._game()
+        if game.status != Status.PLAYING:
+            raise IllegalMoveError(f"the game is over ({game.status}): reset the environment")
+        if not self.action_space.contains(action):
+            raise EnvOptionError(f"action {action!r} is outside Discrete({self.action_space.n})")
+        index, size = int(action), self._suite.width * self._suite.height
+        before = self._tally(game)
+        invalid = not action_mask(game.position, flags=self.flags)[index]
+        if not invalid:
+            game.apply(to_action(index, size))
+        self.steps += 1
+        reward = self.invalid_reward if invalid else self._reward(before, self._tally(game), game)
+        terminated = game.status != Status.PLAYING
+        truncated = not terminated and self.steps >= self.max_steps
+        return observation(game.position), reward, terminated, truncated, self._info(invalid)
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return str(self._game().position) + "\n"
+        return None
+
+    # -- helpers -------------------------------------------------------------
+    def _game(self) -> Game:
+        if self.game is None:
+            raise IllegalMoveError("the environment has no game yet: call reset() first")
+        return self.game
+
+    def _info(self, invalid: bool = False) -> dict:
+        game = self._game()
+        return info_for(game.position, game.status, flags=self.flags, oracle=self.oracle, invalid=invalid, limit=self.limit)
+
+    def _tally(self, game: Game) -> tuple:
+        """(safe cells opened, mines opened, the measure's field) now."""
+        measure = {"won": float(game.won), "opened_fraction": game.opened_fraction, "score": game.score,
+                   "mines_opened": float(game.mines_opened)}[self._measure.field]
+        return game.opened, game.mines_opened, measure
+
+    def _reward(self, before: tuple, after: tuple, game: Game) -> float:
+        if self.reward_shape == Reward.WIN:
+            return 1.0 if game.status == Status.WON else -1.0 if game.status == Status.LOST else 0.0
+        if self.reward_shape == Reward.PROGRESS:
+            return (after[0] - before[0]) / max(1, game.safe_cells) - float(after[1] - before[1])
+        change = after[2] - before[2]
+        return float(change if self._measure.higher_is_better else -change)
+

@@ -1,0 +1,75 @@
+"""What a learning player sees of a position: the observation, the action mask, and with the oracle every cell's
+exact mine chance. One view for the environment and for :class:`~cspmines.gym.player.PolicyPlayer`, so a policy
+meets the same arrays in training and in the bench.
+
+>>> from cspmines import Position
+>>> position = Position.from_string("3x2x1\\n1..\\n...")
+>>> observation(position).tolist()
+[[1, -1, -1], [-1, -1, -1]]
+>>> action_mask(position, flags=False).tolist()
+[0, 1, 1, 1, 1, 1]
+>>> chances, exact = mine_chances(position)
+>>> chances.round(4).tolist(), exact
+([[0.0, 0.3333, 0.0], [0.3333, 0.3333, 0.0]], True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..actions import Action
+from ..engine.question import Limit
+from ..engine.solver import solve
+from ..games.judge import JUDGE_LIMIT, as_seen
+from ..position import COVERED, FLAG, MINE, Position
+
+__all__ = ["observation", "action_mask", "mine_chances", "info_for", "to_action"]
+
+
+def observation(position: Position) -> np.ndarray:
+    """The position's cell codes as a new ``(height, width)`` int8 array: -1 covered, 0-8 clues, -2 a flag,
+    -3 an opened mine (minesearch and score), -4 a withheld clue."""
+    return position.grid.astype(np.int8, copy=True)
+
+
+def action_mask(position: Position, *, flags: bool) -> np.ndarray:
+    """1 for each action that can be taken, as int8 (gymnasium's masks are): open a covered cell (the first
+    ``width * height`` actions), and with ``flags`` flag one (the next ``width * height``) while flags and
+    opened mines are fewer than the mines."""
+    grid = position.grid.ravel()
+    covered = (grid == COVERED).astype(np.int8)
+    if not flags:
+        return covered
+    known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
+    room = position.mines is None or known < position.mines
+    return np.concatenate([covered, covered if room else np.zeros_like(covered)])
+
+
+def mine_chances(position: Position, *, limit: Limit | None = JUDGE_LIMIT) -> tuple[np.ndarray, bool]:
+    """Every cell's mine chance as a ``(height, width)`` float array, and whether all are exact: a covered or
+    flagged cell's chance from the engine (flags read as covered, as the judge reads them), 0 for an opened
+    safe cell, 1 for an opened mine. A count cut short by ``limit`` gives the engine's estimates."""
+    analysis = solve(as_seen(position), limit=limit, explain=False)
+    chances = analysis.probabilities()
+    chances[np.isnan(chances)] = 0.0
+    chances[position.grid == MINE] = 1.0
+    return chances, analysis.exact
+
+
+def info_for(position: Position, status: str, *, flags: bool, oracle: bool, invalid: bool = False,
+             limit: Limit | None = JUDGE_LIMIT) -> dict:
+    """The ``info`` of a step: ``action_mask``, ``status``, ``invalid`` (the action taken could not be), and
+    with the oracle ``mine_chance`` and ``mine_chance_exact``."""
+    info: dict = {"action_mask": action_mask(position, flags=flags), "status": str(status), "invalid": invalid}
+    if oracle:
+        info["mine_chance"], info["mine_chance_exact"] = mine_chances(position, limit=limit)
+    return info
+
+
+def to_action(index: int, size: int) -> Action:
+    """The game's action for an action number: open cell ``index``, or flag cell ``index - size``.
+
+    >>> to_action(4, 6), to_action(7, 6)
+    (Action(kind='open', cell=4, certain=False), Action(kind='flag', cell=1, certain=False))
+    """
+    return Action.open(index) if index < size else Action.flag(index - size)

@@ -1,0 +1,190 @@
+"""The Gymnasium environment: the checker passes, a reset plays the bench's very board, the oracle's chances are
+exact, the rewards are as documented, and a policy plays in the bench paired with the exact agent."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from cspmines.agents import register_agent
+from cspmines.agents.base import _AGENTS
+from cspmines.bench import Suite, board_for, new_game, run_suite
+from cspmines.bench.compare import paired_table
+from cspmines.cli import main
+from cspmines.games import IllegalMoveError
+from cspmines.gym import ENV_ID, EnvOptionError, MinesweeperEnv, PolicyPlayer
+from cspmines.position import COVERED, MINE
+
+from bruteforce import brute_force
+
+
+def least_chance(observation, info):
+    """Open the covered cell of least mine chance (the first of them): a policy that needs the oracle."""
+    cells = observation.size
+    chances = np.where(info["action_mask"][:cells].astype(bool), info["mine_chance"].ravel(), np.inf)
+    return int(np.argmin(chances))
+
+
+def flag_proved_mines(observation, info):
+    """Flag a proved mine if there is one, else open a least risky cell (actions from ``cells`` on are flags)."""
+    cells, mask, chances = observation.size, info["action_mask"], info["mine_chance"].ravel()
+    proved = [cell for cell in range(cells) if mask[cells + cell] and chances[cell] == 1]
+    return cells + proved[0] if proved else least_chance(observation, info)
+
+
+def first_covered(observation, info):
+    return int(np.argmax(info["action_mask"]))
+
+
+@pytest.fixture
+def registered():
+    """Players registered for the test only."""
+    names = []
+
+    def register(name, factory):
+        names.append(name)
+        register_agent(name, factory)
+
+    yield register
+    for name in names:
+        _AGENTS.pop(name, None)
+
+
+def episode(env, policy, **reset):
+    """Play one episode; (the rewards, the last info, the steps)."""
+    observation, info = env.reset(**reset)
+    rewards = []
+    while True:
+        observation, reward, terminated, truncated, info = env.step(policy(observation, info))
+        rewards.append(reward)
+        if terminated or truncated:
+            return rewards, info, env.unwrapped.steps
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"oracle": True, "render_mode": "ansi"}, {"rules": "score", "flags": True, "reward": "measure"},
+    {"rules": "minesearch", "reward": "progress", "size": "6x6x6"}, {"withheld": 0.3, "first_click": "unsafe"},
+])
+def test_the_environment_passes_gymnasiums_checker(options):
+    env = gymnasium.make(ENV_ID, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the checker's warnings too
+        check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("size, first_click, withheld", [("beginner", "safe", 0.0), ("8x8x12", "opening", 0.0),
+                                                          ("7x6x8", "random-safe", 0.2)])
+def test_a_reset_plays_the_very_game_of_cspmines_bench(size, first_click, withheld, registered, tmp_path, capsys):
+    registered("least-chance", lambda: PolicyPlayer(least_chance, name="least-chance", oracle=True))
+    out = tmp_path / "bench.jsonl"
+    assert main(["bench", "--agent", "least-chance", "--size" if "x" in size else "--preset", size, "--first-click", first_click,
+                 "--withheld", str(withheld), "--seed", "9", "--games", "6", "--workers", "1", "--quiet", "--out", str(out)]) == 0
+    capsys.readouterr()
+    records = {r["game"]: r for r in map(json.loads, out.read_text().splitlines())}
+    suite = Suite.create(agents=["exact"], size=size, first_click=first_click, withheld=withheld, seed=9)
+    env = MinesweeperEnv(size, first_click=first_click, withheld=withheld, oracle=True)
+    for game in (4, 0, 5):  # any order: a game is its seed and number
+        observation, _ = env.reset(seed=9, options={"game": game})
+        assert env.game.board == board_for(suite, game)
+        assert np.array_equal(observation, new_game(suite, game).position.grid)
+        _, info, steps = episode(env, least_chance, seed=9, options={"game": game})
+        record = records[game]
+        assert (info["status"], steps, env.game.opened_fraction, env.game.mines_opened) == \
+               (record["status"], record["moves"], record["opened_fraction"], record["mines_opened"])
+
+
+def test_resets_walk_the_games_of_a_seed():
+    env = MinesweeperEnv("beginner")
+    env.reset(seed=4)
+    assert (env.suite_seed, env.game_index) == (4, 0)
+    env.reset()
+    env.reset()
+    assert (env.suite_seed, env.game_index) == (4, 2)
+    env.reset(options={"game": 7})
+    assert env.game.board == board_for(Suite.create(agents=["exact"], size="beginner", seed=4), 7)
+    with pytest.raises(EnvOptionError, match="reset options are"):
+        env.reset(options={"gmae": 1})
+    with pytest.raises(EnvOptionError, match="the game must be a whole number >= 0, got -1"):
+        env.reset(options={"game": -1})
+    with pytest.raises(IllegalMoveError, match="call reset"):
+        MinesweeperEnv("beginner").step(0)
+    with pytest.raises(EnvOptionError, match="reward must be one of win, progress, measure, got 'money'"):
+        MinesweeperEnv("beginner", reward="money")
+
+
+def test_the_oracle_gives_every_cells_exact_chance():
+    env = MinesweeperEnv("4x4x3", oracle=True, first_click="unsafe")
+    rng = np.random.default_rng(3)
+    checked = 0
+    for game in range(8):
+        observation, info = env.reset(seed=1, options={"game": game})
+        while True:
+            position = env.game.position
+            exact = brute_force(position).probabilities
+            for cell, chance in enumerate(info["mine_chance"].ravel().tolist()):
+                code = position.grid.flat[cell]
+                assert chance == (float(exact[cell]) if code == COVERED else 1.0 if code == MINE else 0.0)
+            checked += 1
+            covered = np.flatnonzero(info["action_mask"])
+            observation, _, terminated, truncated, info = env.step(int(rng.choice(covered)))
+            if terminated or truncated:
+                break
+    assert checked > 20
+
+
+def test_the_rewards_are_as_documented():
+    for game in range(6):
+        win, info, _ = episode(MinesweeperEnv("6x6x7", first_click="unsafe"), first_covered, seed=2, options={"game": game})
+        assert sum(win) == {"won": 1, "lost": -1}[info["status"]] and all(r == 0 for r in win[:-1])
+        env = MinesweeperEnv("6x6x7", reward="progress", first_click="unsafe")
+        progress, info, _ = episode(env, first_covered, seed=2, options={"game": game})
+        assert sum(progress) == pytest.approx(env.game.opened / env.game.safe_cells - (info["status"] == "lost"))
+    env = MinesweeperEnv("6x6x7", rules="minesearch", reward="measure")
+    measure, _, _ = episode(env, first_covered, seed=2)
+    assert sum(measure) == pytest.approx(-(env.game.opened_fraction - new_game(env.suite, 0).opened_fraction))
+    env = MinesweeperEnv("5x5x4", rules="score", reward="measure", flags=True, oracle=True)
+    score, info, _ = episode(env, flag_proved_mines, seed=2)
+    assert info["status"] in ("won", "finished") and sum(score) == pytest.approx(env.game.score) and env.game.score > 0
+
+
+def test_an_action_the_mask_forbids_changes_nothing_and_the_episode_is_truncated():
+    env = MinesweeperEnv("beginner", max_steps=3, invalid_reward=-0.5)
+    observation, info = env.reset(seed=0)
+    opened = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    for step in range(3):
+        again, reward, terminated, truncated, info = env.step(opened)
+        assert np.array_equal(again, observation) and reward == -0.5 and info["invalid"] and not terminated
+        assert truncated == (step == 2)
+    with pytest.raises(EnvOptionError, match="outside Discrete"):
+        env.step(81)
+
+
+def test_a_policy_plays_in_the_bench_paired_with_the_exact_agent_on_the_same_boards(registered):
+    class FirstCovered(PolicyPlayer):  # as a user's file would write one: constructed with no arguments
+        name = "first-covered"
+
+        def policy(self, observation, info):
+            return first_covered(observation, info)
+
+    registered("first-covered", FirstCovered)
+    registered("least-chance", lambda: PolicyPlayer(least_chance, name="least-chance", oracle=True))
+    suite = Suite.create(agents=["exact", "least-chance", "first-covered"], size="8x8x10", games=8, seed=6)
+    result = run_suite(suite, judge=True, progress=False)
+    assert not result.errors and len(result.records) == 24
+    rows = {row["agent"]: row for row in paired_table(result.records, against="exact")}
+    assert set(rows) == {"least-chance", "first-covered"} and all(row["games"] == 8 for row in rows.values())
+    least = [r["judged"] for r in result.records if r["agent"] == "least-chance"]
+    assert all(j["excess_risk"] == 0 and j["needless"] == 0 for j in least)  # it always opens a least risky cell
+
+
+def test_a_policy_must_choose_what_the_mask_allows(registered):
+    registered("stubborn", lambda: PolicyPlayer(lambda observation, info: 0, name="stubborn"))
+    result = run_suite(Suite.create(agents=["stubborn"], size="beginner", games=1, seed=0), progress=False)
+    assert "policy of 'stubborn' chose action 0, which the action mask forbids" in result.errors[0]["error"]
+    with pytest.raises(TypeError, match="PolicyPlayer needs a policy"):
+        PolicyPlayer()

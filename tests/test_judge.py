@@ -1,0 +1,210 @@
+"""Every move judged exactly (bench --judge): each figure recomputed from the game's moves by enumerating
+layouts, a budget cut recorded as such, a program's game judged as the same game read as a replay."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from cspmines import Limit, Position
+from cspmines.bench import Suite, agent_seed, new_game, play_game, run_suite
+from cspmines.bench.judged import judged_paired, judged_summary, judged_tables
+from cspmines.cli import main
+from cspmines.games import play
+from cspmines.games.judge import JUDGED_FIELDS, ClickClass, judge_moves, judge_open
+from cspmines.position import COVERED, FLAG
+from cspmines.replays import Replay, analyse_replay
+from cspmines.studies import parse_study, run_study, write_report
+
+from bruteforce import mine_layouts
+from randompositions import random_position
+
+FIGURES = set(JUDGED_FIELDS)
+
+
+def unflagged(position: Position) -> Position:
+    grid = position.grid.copy()
+    grid[grid == FLAG] = COVERED
+    return Position(grid, mines=position.mines)
+
+
+def chances(position: Position) -> dict:
+    """Every covered cell's mine chance, counted over every layout the position allows."""
+    layouts = mine_layouts(position)
+    covered = [int(c) for c in np.flatnonzero(position.grid.ravel() == COVERED)]
+    return {cell: Fraction(sum(cell in layout for layout in layouts), len(layouts)) for cell in covered}
+
+
+def recomputed(moves) -> dict:
+    """The five figures straight from the definitions, by enumerating layouts at each open (flags read as covered)."""
+    guesses = needless = blunders = 0
+    excess, survival = Fraction(0), Fraction(1)
+    for position, action in moves:
+        if action.kind != "open":
+            continue
+        every = chances(unflagged(position))
+        chance = every[action.cell]
+        if chance == 0:
+            continue
+        guesses += 1
+        needless += any(p == 0 for p in every.values())
+        blunders += chance == 1
+        excess += chance - min(every.values())
+        survival *= 1 - chance
+    return {"guesses": guesses, "needless": needless, "blunders": blunders, "excess_risk": float(excess),
+            "survival": float(survival)}
+
+
+def observed(suite: Suite, agent: str, i: int) -> list:
+    """The (position, action) pairs of game ``i`` as the bench plays it."""
+    from cspmines.agents import make_agent
+
+    moves: list = []
+    play(make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i), observe=lambda p, a: moves.append((p, a)))
+    return moves
+
+
+@pytest.mark.parametrize("size, first_click, rules, withheld", [
+    ("4x4x4", "safe", "classic", 0.0),
+    ("6x3x5", "unsafe", "classic", 0.0),     # the agent's own first click: a forced guess at mines/cells
+    ("5x3x4", "safe", "classic", 0.25),      # withheld clues
+    ("4x4x5", "safe", "score", 0.0),         # play goes on past a mine; the agents flag
+])
+@pytest.mark.parametrize("agent", ["exact", "set-theory", "random", "knowledge-base"])
+def test_every_figure_equals_a_count_over_every_layout(size, first_click, rules, withheld, agent):
+    suite = Suite.create(agents=[agent], size=size, first_click=first_click, rules=rules, withheld=withheld, games=12, seed=7)
+    guessed = 0
+    for i in range(suite.games):
+        record = play_game(suite, agent, i, judge=True)
+        assert set(record["judged"]) == FIGURES and record["judged_exact"] is True
+        assert record["judged"] == recomputed(observed(suite, agent, i))
+        guessed += record["judged"]["guesses"]
+    assert guessed > 0  # the boards ask for guesses: the figures are not all zero by default
+
+
+def test_a_chord_is_judged_as_any_of_its_cells_being_a_mine():
+    rng = np.random.default_rng(11)
+    checked = 0
+    while checked < 60:
+        position = random_position(rng, max_covered=12)
+        if position.mines is None:
+            continue
+        seen = unflagged(position)
+        covered = [int(c) for c in np.flatnonzero(seen.grid.ravel() == COVERED)]
+        layouts = mine_layouts(seen)
+        if len(covered) < 2 or len(covered) > 16 or not layouts:
+            continue
+        opens = tuple(int(c) for c in rng.choice(covered, size=min(len(covered), int(rng.integers(2, 4))), replace=False))
+        judged = judge_open(position, opens)
+        every = chances(seen)
+        assert judged.chance == Fraction(sum(any(c in layout for c in opens) for layout in layouts), len(layouts))
+        assert judged.least == (0 if judged.kind == ClickClass.PROVED else min(every.values()))
+        assert judged.blunder == any(every[c] == 1 for c in opens)
+        assert judged.kind == (ClickClass.PROVED if judged.chance == 0 else
+                               ClickClass.NEEDLESS if 0 in every.values() else ClickClass.FORCED)
+        checked += 1
+
+
+def test_a_bench_game_and_the_same_game_as_a_replay_are_judged_alike():
+    suite = Suite.create(agents=["random"], size="6x5x6", games=15, seed=2)
+    compared = 0
+    for agent in ("random", "set-theory"):
+        for i in range(suite.games):
+            moves = observed(suite, agent, i)
+            board = new_game(suite, i).board
+            clicks = [("open", *divmod(board.first_click, board.width))]
+            clicks += [(action.kind, *divmod(action.cell, board.width)) for _, action in moves]
+            replay = Replay.from_moves(board.mines.astype(int).tolist(), clicks)
+            assert analyse_replay(replay, agent=False).judgement == judge_moves(moves)
+            compared += judge_moves(moves).guesses > 0
+    assert compared > 5
+
+
+def test_a_count_cut_by_the_budget_is_recorded_and_left_out_of_means_and_pairs():
+    suite = Suite.create(agents=["random", "exact"], size="6x6x8", games=6, seed=3)
+    cut = [play_game(suite, "random", i, judge=Limit(nodes=1)) for i in range(6)]
+    assert all(record["judged_exact"] is False and set(record["judged"]) == FIGURES for record in cut)
+    whole = [play_game(suite, agent, i, judge=True) for i in range(6) for agent in ("random", "exact")]
+    assert all(record["judged_exact"] is True for record in whole)
+    mixed = [r for r in whole if r["agent"] == "exact"] + cut[:3] + [r for r in whole if r["agent"] == "random" and r["game"] >= 3]
+    rows = {row["agent"]: row for row in judged_summary(mixed)}
+    assert (rows["random"]["games"], rows["random"]["not_exact"]) == (3, 3)
+    exact_random = [r for r in mixed if r["agent"] == "random" and r["judged_exact"]]
+    assert rows["random"]["survival"] == pytest.approx(np.mean([r["judged"]["survival"] for r in exact_random]))
+    assert {row["games"] for row in judged_paired(mixed, against="exact")} == {3}  # only boards judged exactly on both sides
+
+
+def test_run_suite_judges_on_request_and_the_exact_agent_never_guesses_needlessly_nor_blunders():
+    suite = Suite.create(agents=["exact", "random"], size="intermediate", games=12, seed=4)
+    result = run_suite(suite, judge=True, progress=False)
+    exact = [r["judged"] for r in result.records if r["agent"] == "exact"]
+    assert len(exact) == 12 and not any(j["needless"] or j["blunders"] for j in exact)
+    assert sum(r["judged"]["needless"] for r in result.records if r["agent"] == "random") > 0
+    plain = run_suite(suite, progress=False)
+    assert not any("judged" in r for r in plain.records) and judged_tables(plain.records) is None
+    strip = lambda r: {k: v for k, v in r.items() if k not in ("seconds", "seconds_per_move", "judged", "judged_exact")}  # noqa: E731
+    assert [strip(r) for r in plain.records] == [strip(r) for r in result.records]  # judging does not change the games
+
+
+def test_bench_judge_json_and_compare_of_its_files(tmp_path, capsys):
+    out = tmp_path / "run.jsonl"
+    assert main(["bench", "--agent", "exact", "--agent", "random", "--size", "6x6x6", "--games", "8", "--workers", "1",
+                 "--quiet", "--judge", "--json", "--out", str(out)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    rows = {row["agent"]: row for row in printed["judged"]["results"]}
+    assert set(rows) == {"exact", "random"} and rows["exact"]["games"] == 8
+    assert {row["measure"] for row in printed["judged"]["paired"]} == {"guesses", "needless guesses", "blunders", "excess risk",
+                                                                       "survival"}
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows["random"]["guesses"] == pytest.approx(np.mean([r["judged"]["guesses"] for r in records if r["agent"] == "random"]))
+    assert main(["compare", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "judged by the engine before every open" in text and "needless guesses" in text
+    assert main(["bench", "--agent", "exact", "--size", "6x6x6", "--games", "2", "--workers", "1", "--quiet"]) == 0
+    assert "judged" not in capsys.readouterr().out
+
+
+def test_a_study_with_judge_reports_the_judged_figures(tmp_path, capsys):
+    study = parse_study('games = 4\njudge = true\n[[suite]]\nname = "b"\nsize = "6x6x6"\nagents = ["exact", "random"]\n'
+                        '[[suite]]\nname = "c"\nsize = "6x6x6"\njudge = false\nagents = ["exact"]\n')
+    assert [suite.judge for suite in study.suites] == [True, False]
+    result = run_study(study, tmp_path, workers=1, progress=False)
+    assert all(("judged" in r) == (r["suite"] == "b") for r in result.records)
+    report = write_report(study, list(result.records), tmp_path)[0].read_text()
+    assert report.count("Judged by the engine before every open") == 1 and "| needless guesses | random |" in report
+    with pytest.raises(ValueError, match=r"<study>:2: the study: judge must be true or false, got 'yes'"):
+        parse_study('games = 4\njudge = "yes"\n[[suite]]\nname = "b"\nagents = ["exact"]\n')
+
+
+def recounted(moves) -> dict:
+    """The five figures from a full count of every position an open is made on (no shortcut for cells single
+    clues prove): for boards too large to enumerate."""
+    from cspmines import solve
+
+    guesses = needless = blunders = 0
+    excess, survival = Fraction(0), Fraction(1)
+    for position, action in moves:
+        if action.kind != "open":
+            continue
+        analysis = solve(unflagged(position))
+        chance = analysis.probability(action.cell)
+        if chance == 0:
+            continue
+        guesses += 1
+        needless += bool(analysis.safe_cells)
+        blunders += chance == 1
+        excess += chance - analysis.least_probabilities(1)[0]
+        survival *= 1 - chance
+    return {"guesses": guesses, "needless": needless, "blunders": blunders, "excess_risk": float(excess),
+            "survival": float(survival)}
+
+
+@pytest.mark.parametrize("agent", ["set-theory", "random", "exact"])
+def test_on_large_boards_the_figures_equal_a_full_count_at_every_open(agent):
+    """The judge settles most opens on a window of the board; a full count at every open gives the same."""
+    suite = Suite.create(agents=[agent], size="intermediate", games=4, seed=8)
+    for i in range(suite.games):
+        assert play_game(suite, agent, i, judge=True)["judged"] == recounted(observed(suite, agent, i))
