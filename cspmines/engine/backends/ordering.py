@@ -131,6 +131,12 @@ def _farthest(graph: nx.Graph, source: int) -> int:
     return max(distances, key=lambda node: (distances[node], -node))
 
 
+#: What the race holds for a key: a Python int in a set (its object and slot), or an int64 (and its
+#: share of the sorting and the live sweep's copies).
+_SET_KEY_BYTES = 100
+_ARRAY_KEY_BYTES = 32
+
+
 def _race(component: Component, orders: list, budget: Budget | None) -> tuple[list[int], list | None]:
     digit_bits = key_digit_bits(component)
     plans = [plan_order(component, order, digit_bits) for order in orders]
@@ -140,9 +146,12 @@ def _race(component: Component, orders: list, budget: Budget | None) -> tuple[li
     if width > 62:  # keys too wide for int64: race with Python sets, skip the live sweep
         advance, sweep_live = advance_set, None
         start = {0}
+        key_bytes = _SET_KEY_BYTES
     else:
         advance, sweep_live = advance_array, live_states
         start = np.zeros(1, dtype=np.int64)
+        key_bytes = _ARRAY_KEY_BYTES
+    held = 0  # every candidate's key layers are kept for its live sweep
     history: list[list] = [[] for _ in orders]  # each candidate's key layers so far
     runners = [(0, i) for i in range(len(orders))]  # (states visited so far, candidate)
     current = [start] * len(orders)
@@ -154,6 +163,8 @@ def _race(component: Component, orders: list, budget: Budget | None) -> tuple[li
         keys = current[i]
         following = advance(keys, plan[len(done)])
         if budget is not None:
+            held += key_bytes * len(following)
+            budget.reserve(held, "the race of counting orders")
             budget.spend(len(keys))
         done.append(keys)
         current[i] = following

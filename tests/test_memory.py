@@ -1,0 +1,255 @@
+"""Memory kept to its allowance: every large structure sized before it is built, a resident-memory
+backstop, boards too large refused before any work, and the command line and the server answering
+in one line or in JSON where they used to grow until killed."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cspmines import BudgetExceededError, Limit, MemoryBudgetError, Position, TooLargeError, solve
+from cspmines.cli import main
+from cspmines.engine.backends import Budget, get_backend
+from cspmines.engine.backends.base import resident_bytes
+from cspmines.engine.backends.dynamic import DynamicProgrammingBackend, Sweep
+from cspmines.engine.backends.sat import SatBackend
+from cspmines.engine.components import components_of
+from cspmines.engine.question import DEFAULT_MEMORY, check_board_size, parse_bytes
+
+DATA = Path(__file__).parent / "data"
+MIB = 1 << 20
+
+
+def lattice(side: int, mines: int) -> Position:
+    """A 1 on every other cell of every other row: one chain over the whole board, far too wide to count."""
+    rows = ["".join("1" if col % 2 == 0 else "." for col in range(side)) if row % 2 == 0 else "." * side
+            for row in range(side)]
+    return Position.from_string(f"{side}x{side}x{mines}\n" + "\n".join(rows))
+
+
+def test_limit_reads_memory_sizes_and_refuses_nonsense():
+    assert Limit().memory == DEFAULT_MEMORY
+    assert Limit(memory="512M").memory == 512 * MIB
+    assert Limit(memory=None).memory is None
+    assert parse_bytes("1.5G") == 3 << 29
+    for bad in ("lots", "-1", "", True, 1.5, "5X"):
+        with pytest.raises(ValueError, match="memory"):
+            Limit(memory=bad)
+    with pytest.raises(ValueError, match="above 0"):
+        Limit(memory=0)
+
+
+def test_reserve_refuses_what_would_pass_the_allowance():
+    budget = Budget(memory_limit=10 * MIB)
+    budget.reserve(10 * MIB, "exactly the allowance")  # at the allowance: fine
+    with pytest.raises(MemoryBudgetError, match="the tallies would take 11 MiB"):
+        budget.reserve(11 * MIB, "the tallies")
+    Budget().reserve(1 << 50, "anything")  # no allowance, nothing refused
+
+
+def test_the_resident_backstop_stops_growth_no_estimate_saw():
+    if resident_bytes() is None:
+        pytest.skip("no /proc/self/statm on this system: the backstop is off here")
+    budget = Budget(memory_limit=40 * MIB)
+    time.sleep(0.01)
+    budget.spend()  # the first reading: the baseline
+    held = []
+    with pytest.raises(MemoryBudgetError, match="grew by"):
+        for _ in range(400):  # up to 400 MiB, touched so that it is resident
+            held.append(bytearray(MIB))
+            held[-1][::4096] = b"x" * len(held[-1][::4096])
+            time.sleep(0.0002)
+            budget.spend()
+    assert len(held) < 200  # stopped near the allowance, not at the end of the loop
+
+
+def test_the_sat_backend_no_longer_makes_a_row_per_box_and_cell():
+    # 10,680 boxes of a 10,800-cell chain: dense tally rows were 10,680 x 10,801 slots, about 0.9 GB, made
+    # before the first model; sparse, the count holds a few megabytes until its budget stops it
+    (component,) = components_of(lattice(120, 1100))
+    before = resident_bytes()
+    with pytest.raises(BudgetExceededError, match="node limit"):
+        SatBackend().count(component, budget=Budget(node_limit=3))
+    if before is not None:
+        assert resident_bytes() - before < 300 * MIB
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "python"])
+def test_the_dp_passes_keep_to_their_allowance_and_count_the_same_below_it(pure, monkeypatch):
+    from cspmines import native
+
+    if pure:
+        monkeypatch.setattr(native, "kernels", None)
+    elif native.kernels is None:
+        pytest.skip("the compiled kernels were not built here")
+    position = Position.from_file(DATA / "lattice11-2.txt")
+    counter = DynamicProgrammingBackend()
+    for component in components_of(position):
+        free = counter.count(component)
+        roomy = counter.count(component, budget=Budget(memory_limit=DEFAULT_MEMORY))
+        assert (roomy.models, roomy.tallies) == (free.models, free.tallies)
+    widest = max(components_of(position), key=lambda c: c.n_cells)
+    with pytest.raises(MemoryBudgetError, match="memory allowance of 4 KiB"):
+        counter.count(widest, budget=Budget(memory_limit=4096))
+
+
+def test_the_python_passes_stop_by_their_own_estimates_before_the_allowance():
+    # the estimates ("would take"), not the resident backstop ("grew by"), stop the planning and the states
+    (component,) = components_of(lattice(60, 400))
+    before = resident_bytes()
+    with pytest.raises(MemoryBudgetError, match="would take"):
+        Sweep.forward(component, Budget(memory_limit=20 * MIB))
+    if before is not None:
+        assert resident_bytes() - before < 120 * MIB
+
+
+def test_a_solve_cut_by_memory_answers_not_exact_with_its_proved_cells_right():
+    position = lattice(60, 400)
+    analysis = solve(position, limit=Limit(memory="8M", time=20))
+    assert not analysis.exact and analysis.model_count is None
+    assert [report.stats["cut"] for report in analysis.components] == ["memory"]
+    assert analysis.inexact_cells  # estimates, marked
+    generous = solve(position, limit=Limit(time=0.5))  # the same question cut by time proves the same cells
+    assert set(analysis.safe_cells) <= set(generous.safe_cells) | set(analysis.safe_cells)
+    for cell in analysis.mine_cells:
+        assert generous.probability(cell) in (1, pytest.approx(1.0))
+
+
+def test_every_backend_counts_alike_with_an_allowance():
+    position = Position.from_file(DATA / "lattice7-2.txt")
+    answers = {name: solve(position, backend=name, limit=Limit(memory="64M")).probabilities(exact=True).tolist()
+               for name in ("dp", "sat", "cpsat")}
+    assert answers["dp"] == answers["sat"] == answers["cpsat"]
+
+
+def test_boards_too_large_for_the_allowance_are_refused_before_any_work():
+    check_board_size(1000, 1000, DEFAULT_MEMORY)  # a million cells fit the default
+    with pytest.raises(TooLargeError, match=r"3000x3000 board \(9,000,000 cells\).*raise it with --memory"):
+        check_board_size(3000, 3000, DEFAULT_MEMORY)
+    check_board_size(3000, 3000, None)  # no allowance: nothing refused
+    with pytest.raises(TooLargeError):
+        solve(Position.from_string("400x400x10\n" + "\n".join("." * 400 for _ in range(400))), limit=Limit(memory="100M"))
+
+
+def test_the_command_line_refuses_in_one_line(tmp_path, capsys):
+    board = tmp_path / "big.txt"
+    board.write_text("400x400x10\n" + "\n".join("." * 400 for _ in range(400)) + "\n")
+    for argv in (["solve", str(board), "--memory", "100M"],
+                 ["sample", str(board), "--count", "100000"],
+                 ["bench", "--size", "100000x100000x10", "--games", "1", "--quiet"],
+                 ["chains", "--size", "2000x2000x100", "--games", "1", "--quiet"],
+                 ["solve", str(board), "--memory", "lots"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and err.startswith("cspmines"), (argv, err)
+        assert "Traceback" not in err
+
+
+def test_move_says_which_allowance_stopped_the_count(tmp_path, capsys):
+    board = tmp_path / "lattice.txt"
+    board.write_text(str(lattice(60, 400)))
+    assert main(["move", str(board), "--time-limit", "none", "--memory", "8M"]) == 2
+    err = capsys.readouterr().err
+    assert "within --memory" in err and err.count("\n") == 1
+
+
+def test_a_study_with_a_board_too_large_is_refused_before_its_folder_is_made(tmp_path, capsys):
+    study = tmp_path / "huge.toml"
+    study.write_text('games = 1\n[[suite]]\nname = "huge"\nsize = "5000x5000x10"\nagents = ["exact"]\n')
+    assert main(["study", str(study), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    assert "suite 'huge'" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def _capped(argv: list[str], cap: int, timeout: float) -> subprocess.CompletedProcess:
+    """``python -m cspmines argv`` in a child whose address space is capped at ``cap`` bytes."""
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    return subprocess.run([sys.executable, "-m", "cspmines", *argv], capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=limit, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+@pytest.mark.parametrize("side", [200, 300])
+def test_a_hostile_lattice_under_an_address_space_cap_answers_not_exact(side, tmp_path):
+    # before: 200x200 ended in a MemoryError traceback under a 4 GB cap; 300x300 grew to 23.6 GB and was killed
+    board = tmp_path / "lattice.txt"
+    board.write_text(str(lattice(side, side * side // 12)))
+    done = _capped(["solve", str(board), "--time-limit", "2", "--json"], cap=int(2.5 * (1 << 30)), timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    answer = json.loads(done.stdout)
+    assert answer["exact"] is False and answer["model_count"] is None
+    assert "Traceback" not in done.stderr
+
+
+def test_the_server_answers_a_hostile_body_in_json_and_goes_on():
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from cspmines.web import create_app
+
+    client = TestClient(create_app(time_limit=2.0), raise_server_exceptions=False)
+    answer = client.post("/api/solve", content=str(lattice(300, 7500)))
+    assert answer.status_code == 200 and answer.json()["exact"] is False
+    small = client.post("/api/solve", content="3x1x1\n.1.")
+    assert small.status_code == 200 and small.json()["exact"] is True
+
+
+def test_the_server_refuses_a_board_past_a_requests_share_with_422():
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from cspmines.web import create_app
+
+    client = TestClient(create_app(time_limit=2.0, memory=100 * 1024), raise_server_exceptions=False)
+    answer = client.post("/api/solve", content="20x20x10\n" + "\n".join("." * 20 for _ in range(20)))
+    assert answer.status_code == 422
+    assert "memory allowance" in answer.json()["error"]
+
+
+def test_the_server_answers_503_on_an_unforeseen_memory_error_and_goes_on(monkeypatch):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    import cspmines.web.api as api
+    from cspmines.web import create_app
+
+    real = api.solve
+    calls = []
+
+    def failing_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(api, "solve", failing_once)
+    client = TestClient(create_app(time_limit=2.0), raise_server_exceptions=False)
+    first = client.post("/api/solve", content="3x1x1\n.1.")
+    assert first.status_code == 503 and "out of memory" in first.json()["error"]
+    assert client.post("/api/solve", content="3x1x1\n.1.").json()["exact"] is True
+
+
+def test_an_unforeseen_memory_error_while_counting_is_a_cut_not_a_crash(monkeypatch):
+    dp = get_backend("dp")
+
+    class Exhausted:
+        name = "dp"
+
+        def count(self, component, *, budget=None):
+            if component.n_cells > 4:
+                raise MemoryError
+            return dp.count(component, budget=budget)
+
+    position = Position.from_file(DATA / "lattice7-2.txt")
+    analysis = solve(position, backend=Exhausted(), limit=Limit(time=5))
+    assert not analysis.exact
+    assert "memory" in [report.stats.get("cut") for report in analysis.components]
