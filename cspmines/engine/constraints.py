@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InconsistentPositionError
-from ..position import COVERED, FLAG, MINE, Position, neighbours_of
+from ..position import COVERED, FLAG, MINE, Position, neighbour_array, neighbours_of
 
 __all__ = ["ConstraintSystem", "Rule", "Settled", "neighbour_sum", "rules_from_position", "settle_forced", "settle_position"]
 
@@ -98,6 +98,10 @@ def rules_from_position(position: Position) -> tuple[Rule, ...]:
     return tuple(map(Rule._checked_already, *_clue_rows(position)))
 
 
+#: Boards up to this many cells read their neighbours from a kept table (512 KiB at this size).
+_TABLED_CELLS = 1 << 16
+
+
 def _clue_rows(position: Position) -> tuple[list, list, list]:
     """For each clue with a covered neighbour: its covered neighbours (a frozenset), the mines they
     still hold (checked to fit them), its cell; three lists, in flat order."""
@@ -117,7 +121,10 @@ def _clue_rows(position: Position) -> tuple[list, list, list]:
         )
         raise InconsistentPositionError(reason, clues=((row, col),))
     front = np.flatnonzero(clue & (covered_around > 0))
-    around = neighbours_of(front, position.width, position.height)  # the front's alone: boards may be huge
+    if position.size <= _TABLED_CELLS:  # the board's whole table, made once and kept: the common case
+        around = neighbour_array(position.width, position.height)[front]
+    else:  # the front's alone: a huge board's table would be gigabytes
+        around = neighbours_of(front, position.width, position.height)
     # A slot that is no covered neighbour (off the board: -1, or opened) is filled with the row's
     # first covered neighbour, which a set holds once anyway: each row then becomes its rule's cells
     # in one frozenset() call, with no filtering loop in Python.
