@@ -114,7 +114,7 @@ def run_move(args, out) -> int:
         return 2
     try:
         advice = advise(position, args.agent or ["exact"], rules=args.rules, seed=args.seed, time_limit=args.time_limit,
-                        explain=args.explain)
+                        explain=args.explain, move_timeout=args.move_timeout)
     except NotCountedError:
         print(f"cspmines: error: the position was not counted within --time-limit {args.time_limit:g} s, so no move "
               "can be judged exactly: allow more seconds (or none)", file=sys.stderr)

@@ -131,11 +131,13 @@ The move each agent would make on a position, beside the engine's exact chance
 that the cell is a mine, and the least chance on the board.
 
 agents: {agents}
-  (options after a colon: exact:lookahead=3,endgame=0)
+  (options after a colon: exact:lookahead=3,endgame=0; players from outside:
+  "cmd:COMMAND LINE" speaking docs/protocol.md, FILE.py:CLASS, an installed plugin's name)
 
 examples:
   cspmines move board.txt
   cspmines move board.txt --agent exact --agent greedy --explain
+  cspmines move board.txt --agent "cmd:node examples/players/js/player.js"
 """
 
 BENCH_HELP = """\
@@ -143,12 +145,15 @@ Play seeded games: every agent meets the same boards (game i's board depends on
 --seed and i alone), so agents are compared board by board.
 
 agents: {agents}
+  (players from outside: "cmd:COMMAND LINE" speaking docs/protocol.md, one process
+  a worker, named in the tables as it names itself; FILE.py:CLASS; a plugin's name)
 
 examples:
   cspmines bench --preset expert --games 1000
   cspmines bench --agent exact --agent greedy --size 10x10x10 --rules minesearch
   cspmines bench --agent greedy --agent exact --against greedy --games 500
   cspmines bench --agent exact --size 10x10x10 --density-sweep 0.1,0.2,0.3 --plot sweep.png
+  cspmines bench --agent exact --agent "cmd:node examples/players/js/player.js" --move-timeout 5
 """
 
 
@@ -279,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     move.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
                       help="seconds allowed for counting the position, or none; moves are judged only once it is counted")
     move.add_argument("--explain", action="store_true", help="list the cells the exact agent's look-ahead weighed, with scores")
+    _move_timeout(move)
     move.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
 
     bench = commands.add_parser("bench", help="play seeded benchmark suites of agents",
@@ -295,6 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--plot", help="save a figure here (PNG, SVG or PDF; needs matplotlib)")
     bench.add_argument("--csv", help="save the results table as CSV here (a sweep: a row per agent and point)")
     bench.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the first --agent)")
+    _move_timeout(bench)
 
     compare = commands.add_parser("compare", help="paired differences between agents from bench --out files",
                                   description=COMPARE_HELP, formatter_class=_Help)
@@ -340,6 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=whole(1), default=4, help="requests counting at once")
     serve.add_argument("--busy-wait", type=seconds, default=10.0, help="seconds a request waits for a worker before 503")
     return parser
+
+
+def _move_timeout(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--move-timeout", type=seconds, default=10.0, metavar="S",
+                         help="seconds a cmd: player may take for a move; past them it loses the game")
 
 
 def _total_or_density(command: argparse.ArgumentParser) -> None:

@@ -42,13 +42,12 @@ def _write_csv(path: str, rows: list) -> None:
 
 
 def run_bench(args, out) -> int:
+    from ..agents.external import table_name
     from ..bench import Suite, run_suite
     from ..bench.compare import paired_table
     from ..present.plots import plot_summary, plot_sweep
 
     size = args.size or args.preset or "expert"
-    if args.against is not None and args.against not in (args.agent or ["exact"]):
-        raise ValueError(f"--against {args.against}: name one of the --agent players ({', '.join(args.agent or ['exact'])})")
     suite = Suite.create(
         agents=args.agent or ["exact"],
         size=size,
@@ -57,7 +56,13 @@ def run_bench(args, out) -> int:
         first_click=args.first_click,
         games=args.games,
         seed=args.seed,
+        move_timeout=args.move_timeout,
     )
+    names = [table_name(spec) for spec in suite.agents]  # a command's player goes by the name it gave
+    if args.against is not None:
+        if args.against not in suite.agents and args.against not in names:
+            raise ValueError(f"--against {args.against}: name one of the --agent players ({', '.join(names)})")
+        args.against = names[suite.agents.index(args.against)] if args.against in suite.agents else args.against
     progress = False if args.quiet else None
     options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress)
     if args.density_sweep or args.size_sweep:
@@ -73,7 +78,7 @@ def run_bench(args, out) -> int:
             seconds += result.seconds
             played += result.played_now
             rows.extend({"x": x, **row} for row in result.summary)
-            paired.extend({"x": x, **row} for row in paired_table(result.records, against=args.against, agents=suite.agents))
+            paired.extend({"x": x, **row} for row in paired_table(result.records, against=args.against, agents=names))
             if result.interrupted:
                 break
         if args.csv:
@@ -83,8 +88,8 @@ def run_bench(args, out) -> int:
             plot_sweep(rows, args.plot, x_label=x_label, paired=paired)
         return 0
     result = run_suite(suite, out=args.out, resume=args.resume, **options)
-    asked = [row for row in result.summary if row["agent"] in suite.agents]  # --resume may hold other agents' games
-    paired = paired_table(result.records, against=args.against, agents=suite.agents)
+    asked = [row for row in result.summary if row["agent"] in names]  # --resume may hold other agents' games
+    paired = paired_table(result.records, against=args.against, agents=names)
     _print_results(asked, paired, result.seconds, result.played_now, args, out)
     if args.csv and asked:
         _write_results_csv(args.csv, asked)

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..agents.external import DEFAULT_MOVE_TIMEOUT, is_command, table_name
 from ..bench import Suite, sweep_suites
 from ..bench.suite import SuiteError
 from ..errors import CspminesError
@@ -45,7 +46,7 @@ __all__ = ["Study", "StudySuite", "StudyError", "parse_study", "read_study"]
 
 SWEEPS = ("density_sweep", "size_sweep", "mines_sweep", "withheld_sweep")
 _TOP = {"title": str, "description": str, "games": int, "seed": int, "workers": int, "executor": str, "address": str,
-        "suite": list}
+        "move_timeout": float, "suite": list}
 _SUITE = {"name": str, "note": str, "size": str, "rules": str, "first_click": str, "withheld": float, "agents": list,
           "against": str, "games": int, "density": float, "density_sweep": list, "size_sweep": list, "mines_sweep": list,
           "withheld_sweep": list}
@@ -58,7 +59,8 @@ class StudyError(CspminesError, ValueError):
 
 @dataclass(frozen=True)
 class StudySuite:
-    """One suite of a study: its points (x, Suite), x None for a single point; ``sweep`` names the swept key."""
+    """One suite of a study: its points (x, Suite), x None for a single point; ``sweep`` names the swept key;
+    ``agents`` and ``against`` as records and tables name them (a command's player by the name it gave)."""
 
     name: str
     note: str
@@ -110,6 +112,8 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
     if not data.get("suite"):
         raise StudyError(f"{source}: no suites: add at least one [[suite]] table")
     games, seed = data.get("games", 100), data.get("seed", 0)
+    if not data.get("move_timeout", DEFAULT_MOVE_TIMEOUT) > 0:
+        raise StudyError(f"{where.line(None, 'move_timeout')}: move_timeout must be seconds above 0, got {data['move_timeout']}")
     for key, value in (("games", games), ("seed", seed)):
         if value < (1 if key == "games" else 0):
             raise StudyError(f"{where.line(None, key)}: {key} must be at least {1 if key == 'games' else 0}, got {value}")
@@ -129,7 +133,7 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
         if table["name"] in names:
             raise StudyError(f"{where.line(index, 'name')}: {label}: another suite has this name")
         names.add(table["name"])
-        suites.append(_suite(table, index, label, games, seed, where))
+        suites.append(_suite(table, index, label, games, seed, where, data.get("move_timeout", DEFAULT_MOVE_TIMEOUT)))
     workers = data.get("workers")
     if workers is not None and workers < 1:
         raise StudyError(f"{where.line(None, 'workers')}: workers must be at least 1, got {workers}")
@@ -137,7 +141,7 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
                  data.get("address") or None, tuple(suites), source)
 
 
-def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator") -> StudySuite:
+def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator", move_timeout: float) -> StudySuite:
     sweeps = [key for key in SWEEPS if key in table]
     if len(sweeps) > 1:
         raise StudyError(f"{where.line(index, sweeps[1])}: {label}: one sweep a suite, got {' and '.join(sweeps)}")
@@ -145,12 +149,13 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
     if not agents or not all(isinstance(a, str) for a in agents):
         raise StudyError(f"{where.line(index, 'agents')}: {label}: agents must be a list of agent names")
     against = table.get("against", agents[0])
-    if against not in agents:
-        raise StudyError(f"{where.line(index, 'against')}: {label}: against must be one of its agents, got {against!r}")
+    wrong_against = StudyError(f"{where.line(index, 'against')}: {label}: against must be one of its agents, got {against!r}")
+    if against not in agents and not any(is_command(agent) for agent in agents):  # else it may be a player's name
+        raise wrong_against
     try:
         base = Suite.create(agents=agents, size=table.get("size", "expert"), rules=table.get("rules", "classic"),
                             withheld=table.get("withheld", 0.0), first_click=table.get("first_click", "safe"),
-                            games=table.get("games", games), seed=seed)
+                            games=table.get("games", games), seed=seed, move_timeout=move_timeout)
     except (SuiteError, ValueError) as error:
         key = _key_of(str(error), table)
         raise StudyError(f"{where.line(index, key)}: {label}: {error}") from None
@@ -172,13 +177,18 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
             points = [(None, base)]
     except (SuiteError, ValueError) as error:
         raise StudyError(f"{where.line(index, sweep)}: {label}: {error}") from None
-    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points))
+    names = tuple(table_name(agent) for agent in agents)  # as records and tables name them
+    if against not in agents and against not in names:
+        raise wrong_against
+    against = names[agents.index(against)] if against in agents else against
+    return StudySuite(table["name"], table.get("note", ""), names, against, sweep, tuple(points))
 
 
 def _checked(suite: Suite) -> Suite:
     """A sweep's point, checked as :meth:`Suite.create` checks a suite."""
     return Suite.create(agents=suite.agents, size=f"{suite.width}x{suite.height}x{suite.mines}", rules=suite.rules,
-                        withheld=suite.withheld, first_click=suite.first_click, games=suite.games, seed=suite.seed)
+                        withheld=suite.withheld, first_click=suite.first_click, games=suite.games, seed=suite.seed,
+                        move_timeout=suite.move_timeout)
 
 
 def _key_of(message: str, table: dict) -> str:
