@@ -377,3 +377,104 @@ def test_a_command_agent_is_the_agent_protocol_for_play_and_move(capsys):
 def test_an_agent_takes_its_move_timeout():
     with pytest.raises(Exception, match="move_timeout must be seconds above 0"):
         CommandAgent("player", move_timeout=0)
+
+
+def test_workers_each_start_their_own_player_and_never_speak_to_anothers(fake):
+    spec, log = fake("good")
+    suite = Suite.create(agents=[spec], size="5x5x3", games=16, seed=1)  # starts one player here, for its name
+    records = run_suite(suite, workers=2, chunk_size=2, progress=False).records
+    assert len(records) == 16 and not any("fault" in r or "error" in r for r in records)
+    talks: dict = {}
+    for entry in logged(log):
+        talks.setdefault(entry["pid"], []).append(entry.get("got"))
+    checked, *workers = [[m for m in talk if m is not None] for talk in talks.values()]
+    assert checked == [{"cspmines": 1, "move_timeout": 10.0}, {"quit": True}]  # the check's player: its name only
+    assert workers and all(talk[0] == {"cspmines": 1, "move_timeout": 10.0} and talk[-1] == {"quit": True} for talk in workers)
+    assert sorted(m["game"]["index"] for talk in workers for m in talk if "game" in m) == list(range(16))
+    assert gone(pids(log))
+
+
+def test_the_smallest_player_of_the_protocols_page_plays(tmp_path):
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    code = text.split("The smallest player")[1].split("```python\n")[1].split("```")[0]
+    (tmp_path / "smallest.py").write_text(code)
+    spec = f"cmd:{shlex.quote(sys.executable)} {tmp_path / 'smallest.py'}"
+    records = run_suite(Suite.create(agents=[spec], size="beginner", games=5, seed=0), progress=False).records
+    assert [r["agent"] for r in records] == ["first covered"] * 5 and not any("fault" in r for r in records)
+
+
+def test_a_python_file_and_a_plugin_are_agents_wherever_one_is_named(tmp_path, monkeypatch):
+    from cspmines.agents import UnknownAgentError
+
+    (tmp_path / "my_players.py").write_text(
+        "from cspmines.agents.base import Action, SeededAgent\n"
+        "class Corner(SeededAgent):\n"
+        "    name = 'corner'\n"
+        "    def __init__(self, last=False):\n"
+        "        self.last = last\n"
+        "        super().__init__()\n"
+        "    def act(self, position):\n"
+        "        cells = position.covered_cells\n"
+        "        return Action.open(cells[-1] if self.last else cells[0])\n")
+    dist = tmp_path / "my_players-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: my-players\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[cspmines.agents]\ncorner = my_players:Corner\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    file_spec = f"{tmp_path / 'my_players.py'}:Corner:last=true"
+    suite = Suite.create(agents=["corner", "corner:last=true", file_spec], size="6x6x5", games=6, seed=3)
+    records = run_suite(suite, progress=False).records
+    by = {name: [(r["status"], r["moves"]) for r in records if r["agent"] == name] for name in suite.agents}
+    assert by["corner:last=true"] == by[file_spec] != by["corner"] and len(by["corner"]) == 6
+    for spec, why in [(f"{tmp_path / 'nope.py'}:Corner", "no Python file"), (f"{tmp_path / 'my_players.py'}:Edge", "has no class 'Edge'"),
+                      (f"{tmp_path / 'my_players.py'}:Corner:wide=1", "does not take those options")]:
+        with pytest.raises(UnknownAgentError, match=why):
+            make_agent(spec)
+
+
+def test_a_study_and_compare_name_a_command_player_as_it_names_itself(fake, tmp_path, capsys):
+    from cspmines.cli import main
+    from cspmines.studies import read_study, run_study
+
+    spec, _ = fake("good")
+    study = tmp_path / "study.toml"
+    study.write_text(f'games = 4\nmove_timeout = 3.5\n[[suite]]\nname = "s"\nsize = "5x5x3"\n'
+                     f'agents = ["random", {json.dumps(spec)}]\nagainst = "fake good"\n')
+    parsed = read_study(study)
+    assert parsed.suites[0].agents == ("random", "fake good") and parsed.suites[0].points[0][1].move_timeout == 3.5
+    result = run_study(parsed, tmp_path / "out", progress=False)
+    assert sorted({r["agent"] for r in result.records}) == ["fake good", "random"]
+    out = tmp_path / "out" / "games" / "s-0.jsonl"
+    assert main(["compare", str(out), "--against", "fake good"]) == 0
+    assert "fake good" in capsys.readouterr().out.split("paired on the same boards")[1]
+    assert main(["bench", "--agent", "random", "--agent", spec, "--size", "5x5x3", "--games", "3", "--against", "fake good",
+                 "--quiet", "--json", "--out", str(tmp_path / "b.jsonl")]) == 0
+    paired = json.loads(capsys.readouterr().out)["paired"]
+    assert [(row["agent"], row["against"], row["games"]) for row in paired] == [("random", "fake good", 3)]
+    assert main(["bench", "--agent", "random", "--agent", spec, "--size", "5x5x3", "--games", "5", "--quiet",
+                 "--out", str(tmp_path / "b.jsonl"), "--resume"]) == 0  # resumed: only games 3 and 4 are played
+    kept = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
+    assert sorted((r["agent"], r["game"]) for r in kept) == sorted((a, g) for a in ("random", "fake good") for g in range(5))
+
+
+def test_the_command_line_says_in_one_line_why_a_player_cannot_play(capsys):
+    from cspmines.cli import main
+
+    assert main(["bench", "--agent", "cmd:no-such-player-program", "--games", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "crashed: cannot start 'no-such-player-program'" in err
+
+
+def test_the_web_page_runs_no_outside_player():
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from cspmines.web import create_app
+
+    client = TestClient(create_app(time_limit=5.0))
+    answer = client.post("/api/move", params={"agent": "cmd:touch /tmp/cspmines-web-ran"}, content="3x1x1\n.1.\n")
+    assert answer.status_code == 400 and "plays no cmd:" in answer.json()["error"]
+    assert not Path("/tmp/cspmines-web-ran").exists()
+    record = {"agent": "x.py:Y", "game": 0, "width": 5, "height": 5, "mines": 3, "rules": "classic", "withheld": 0.0,
+              "first_click": "safe", "seed": 0}
+    assert client.post("/api/replay", content=json.dumps(record)).status_code == 400
