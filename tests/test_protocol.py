@@ -439,9 +439,10 @@ def test_a_study_and_compare_name_a_command_player_as_it_names_itself(fake, tmp_
     spec, _ = fake("good")
     study = tmp_path / "study.toml"
     study.write_text(f'games = 4\nmove_timeout = 3.5\n[[suite]]\nname = "s"\nsize = "5x5x3"\n'
-                     f'agents = ["random", {json.dumps(spec)}]\nagainst = "fake good"\n')
+                     f'agents = ["random", {json.dumps(spec)}]\nagainst = {json.dumps(spec)}\n')
     parsed = read_study(study)
-    assert parsed.suites[0].agents == ("random", "fake good") and parsed.suites[0].points[0][1].move_timeout == 3.5
+    assert parsed.suites[0].agents == ("random", "fake good") and parsed.suites[0].against == "fake good"
+    assert parsed.suites[0].points[0][1].move_timeout == 3.5 and parsed.suites[0].points[0][1].agents[1] == spec
     result = run_study(parsed, tmp_path / "out", progress=False)
     assert sorted({r["agent"] for r in result.records}) == ["fake good", "random"]
     out = tmp_path / "out" / "games" / "s-0.jsonl"

@@ -71,17 +71,17 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None) -> dict:
     >>> record["agent"], record["game"], record["status"]
     ('exact', 0, 'won')
     """
+    if player is None and is_command(agent):  # a player in another process: its move limit, and the game's number
+        player = make_agent(agent, move_timeout=suite.move_timeout, index=i)
     base = {"agent": agent, "game": i, **suite.config}
     try:  # each game with memories of its own: timed from the same start, whichever players met this board before
         with using(Memory()):
-            outside = {"move_timeout": suite.move_timeout, "index": i} if is_command(agent) else {}
-            record = play(player or make_agent(agent, **outside), new_game(suite, i), seed=agent_seed(suite, i))
+            record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i))
     except Exception as error:  # reported with its game; the suite goes on
-        return {**_named(base, agent), "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
-    faulted = {"fault": record.fault, "fault_detail": record.fault_detail} if record.fault else {}
+        return {**base, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
     return {
-        **_named(base, agent),
-        **faulted,
+        **base,
+        **({"fault": record.fault, "fault_detail": record.fault_detail} if record.fault else {}),  # lost by it
         "status": record.status,
         "won": record.won,
         "moves": record.moves,
@@ -113,7 +113,7 @@ def _suite_of(fields: dict) -> Suite:
 def _play_chunk(suite_fields: dict, chunk: list, task: Task) -> list:
     """A batch of games in one worker (the unit sent to processes and to Ray)."""
     suite = _suite_of(suite_fields)
-    return [task(suite, agent, i) for agent, i in chunk]
+    return [_named(task(suite, agent, i), agent) for agent, i in chunk]
 
 
 def _play_chunk_and_close(suite_fields: dict, chunk: list, task: Task) -> list:

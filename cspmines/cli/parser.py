@@ -290,6 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="play seeded benchmark suites of agents",
                                 description=BENCH_HELP.format(agents=agents), formatter_class=_Help)
     bench.add_argument("--agent", action="append", metavar="SPEC", help="NAME or NAME:key=value,... (repeat for several; default: exact)")
+    _move_timeout(bench)
     _board_options(bench, workers)
     bench.add_argument("--rules", choices=RULES, default="classic", help="the game: its measure heads the table")
     bench.add_argument("--withheld", type=chance, default=0.0, help="chance an opened cell's clue is withheld")
@@ -301,7 +302,6 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--plot", help="save a figure here (PNG, SVG or PDF; needs matplotlib)")
     bench.add_argument("--csv", help="save the results table as CSV here (a sweep: a row per agent and point)")
     bench.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the first --agent)")
-    _move_timeout(bench)
 
     compare = commands.add_parser("compare", help="paired differences between agents from bench --out files",
                                   description=COMPARE_HELP, formatter_class=_Help)

@@ -42,6 +42,8 @@ def _write_csv(path: str, rows: list) -> None:
 
 
 def run_bench(args, out) -> int:
+    from dataclasses import replace
+
     from ..agents.external import table_name
     from ..bench import Suite, run_suite
     from ..bench.compare import paired_table
@@ -58,7 +60,7 @@ def run_bench(args, out) -> int:
         seed=args.seed,
         move_timeout=args.move_timeout,
     )
-    names = [table_name(spec) for spec in suite.agents]  # a command's player goes by the name it gave
+    names = tuple(table_name(spec) for spec in suite.agents)  # a command's player goes by the name it gave
     if args.against is not None:
         if args.against not in suite.agents and args.against not in names:
             raise ValueError(f"--against {args.against}: name one of the --agent players ({', '.join(names)})")
@@ -69,6 +71,7 @@ def run_bench(args, out) -> int:
         if args.out or args.resume:
             raise ValueError("--out and --resume go with a single suite, not a sweep")
         points = _sweep_points(args, suite)
+        suite = replace(suite, agents=names)  # played as specs, shown by name from here on
         x_label = "mine density" if args.density_sweep else "cells (grid area)"
         rows: list[dict] = []
         paired: list[dict] = []
@@ -78,7 +81,7 @@ def run_bench(args, out) -> int:
             seconds += result.seconds
             played += result.played_now
             rows.extend({"x": x, **row} for row in result.summary)
-            paired.extend({"x": x, **row} for row in paired_table(result.records, against=args.against, agents=names))
+            paired.extend({"x": x, **row} for row in paired_table(result.records, against=args.against, agents=suite.agents))
             if result.interrupted:
                 break
         if args.csv:
@@ -88,8 +91,9 @@ def run_bench(args, out) -> int:
             plot_sweep(rows, args.plot, x_label=x_label, paired=paired)
         return 0
     result = run_suite(suite, out=args.out, resume=args.resume, **options)
-    asked = [row for row in result.summary if row["agent"] in names]  # --resume may hold other agents' games
-    paired = paired_table(result.records, against=args.against, agents=names)
+    suite = replace(suite, agents=names)  # played as specs, shown by name from here on
+    asked = [row for row in result.summary if row["agent"] in suite.agents]  # --resume may hold other agents' games
+    paired = paired_table(result.records, against=args.against, agents=suite.agents)
     _print_results(asked, paired, result.seconds, result.played_now, args, out)
     if args.csv and asked:
         _write_results_csv(args.csv, asked)

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..agents.external import DEFAULT_MOVE_TIMEOUT, is_command, table_name
+from ..agents.external import DEFAULT_MOVE_TIMEOUT, table_name
 from ..bench import Suite, sweep_suites
 from ..bench.suite import SuiteError
 from ..errors import CspminesError
@@ -59,8 +59,7 @@ class StudyError(CspminesError, ValueError):
 
 @dataclass(frozen=True)
 class StudySuite:
-    """One suite of a study: its points (x, Suite), x None for a single point; ``sweep`` names the swept key;
-    ``agents`` and ``against`` as records and tables name them (a command's player by the name it gave)."""
+    """One suite of a study: its points (x, Suite), x None for a single point; ``sweep`` names the swept key."""
 
     name: str
     note: str
@@ -73,6 +72,12 @@ class StudySuite:
     def slug(self) -> str:
         """The suite's name as a file name."""
         return re.sub(r"[^A-Za-z0-9_.-]+", "-", self.name).strip("-") or "suite"
+
+    def __post_init__(self):
+        """``agents`` and ``against`` as records and tables name them: a command's player (``cmd:``) by the name
+        it gave (its points play the specs)."""
+        object.__setattr__(self, "agents", tuple(table_name(agent) for agent in self.agents))
+        object.__setattr__(self, "against", table_name(self.against))
 
 
 @dataclass(frozen=True)
@@ -112,8 +117,6 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
     if not data.get("suite"):
         raise StudyError(f"{source}: no suites: add at least one [[suite]] table")
     games, seed = data.get("games", 100), data.get("seed", 0)
-    if not data.get("move_timeout", DEFAULT_MOVE_TIMEOUT) > 0:
-        raise StudyError(f"{where.line(None, 'move_timeout')}: move_timeout must be seconds above 0, got {data['move_timeout']}")
     for key, value in (("games", games), ("seed", seed)):
         if value < (1 if key == "games" else 0):
             raise StudyError(f"{where.line(None, key)}: {key} must be at least {1 if key == 'games' else 0}, got {value}")
@@ -133,15 +136,20 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
         if table["name"] in names:
             raise StudyError(f"{where.line(index, 'name')}: {label}: another suite has this name")
         names.add(table["name"])
-        suites.append(_suite(table, index, label, games, seed, where, data.get("move_timeout", DEFAULT_MOVE_TIMEOUT)))
+        suites.append(_suite(table, index, label, games, seed, where))
     workers = data.get("workers")
     if workers is not None and workers < 1:
         raise StudyError(f"{where.line(None, 'workers')}: workers must be at least 1, got {workers}")
+    move_timeout = data.get("move_timeout", DEFAULT_MOVE_TIMEOUT)  # what a cmd: player has for a move, everywhere
+    if not move_timeout > 0:
+        raise StudyError(f"{where.line(None, 'move_timeout')}: move_timeout must be seconds above 0, got {move_timeout}")
+    suites = [replace(suite, points=tuple((x, replace(point, move_timeout=float(move_timeout))) for x, point in suite.points))
+              for suite in suites]
     return Study(data.get("title", Path(source).stem), data.get("description", ""), games, seed, workers, executor,
                  data.get("address") or None, tuple(suites), source)
 
 
-def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator", move_timeout: float) -> StudySuite:
+def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator") -> StudySuite:
     sweeps = [key for key in SWEEPS if key in table]
     if len(sweeps) > 1:
         raise StudyError(f"{where.line(index, sweeps[1])}: {label}: one sweep a suite, got {' and '.join(sweeps)}")
@@ -149,13 +157,12 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
     if not agents or not all(isinstance(a, str) for a in agents):
         raise StudyError(f"{where.line(index, 'agents')}: {label}: agents must be a list of agent names")
     against = table.get("against", agents[0])
-    wrong_against = StudyError(f"{where.line(index, 'against')}: {label}: against must be one of its agents, got {against!r}")
-    if against not in agents and not any(is_command(agent) for agent in agents):  # else it may be a player's name
-        raise wrong_against
+    if against not in agents:
+        raise StudyError(f"{where.line(index, 'against')}: {label}: against must be one of its agents, got {against!r}")
     try:
         base = Suite.create(agents=agents, size=table.get("size", "expert"), rules=table.get("rules", "classic"),
                             withheld=table.get("withheld", 0.0), first_click=table.get("first_click", "safe"),
-                            games=table.get("games", games), seed=seed, move_timeout=move_timeout)
+                            games=table.get("games", games), seed=seed)
     except (SuiteError, ValueError) as error:
         key = _key_of(str(error), table)
         raise StudyError(f"{where.line(index, key)}: {label}: {error}") from None
@@ -177,18 +184,13 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
             points = [(None, base)]
     except (SuiteError, ValueError) as error:
         raise StudyError(f"{where.line(index, sweep)}: {label}: {error}") from None
-    names = tuple(table_name(agent) for agent in agents)  # as records and tables name them
-    if against not in agents and against not in names:
-        raise wrong_against
-    against = names[agents.index(against)] if against in agents else against
-    return StudySuite(table["name"], table.get("note", ""), names, against, sweep, tuple(points))
+    return StudySuite(table["name"], table.get("note", ""), tuple(agents), against, sweep, tuple(points))
 
 
 def _checked(suite: Suite) -> Suite:
     """A sweep's point, checked as :meth:`Suite.create` checks a suite."""
     return Suite.create(agents=suite.agents, size=f"{suite.width}x{suite.height}x{suite.mines}", rules=suite.rules,
-                        withheld=suite.withheld, first_click=suite.first_click, games=suite.games, seed=suite.seed,
-                        move_timeout=suite.move_timeout)
+                        withheld=suite.withheld, first_click=suite.first_click, games=suite.games, seed=suite.seed)
 
 
 def _key_of(message: str, table: dict) -> str:
