@@ -479,3 +479,20 @@ def test_the_web_page_runs_no_outside_player():
     record = {"agent": "x.py:Y", "game": 0, "width": 5, "height": 5, "mines": 3, "rules": "classic", "withheld": 0.0,
               "first_click": "safe", "seed": 0}
     assert client.post("/api/replay", content=json.dumps(record)).status_code == 400
+
+
+@pytest.mark.slow
+def test_on_ray_a_command_player_plays_the_same_games_and_ends_with_each_batch(fake):
+    pytest.importorskip("ray")  # ray is in the test extra: this runs in CI
+    import ray
+
+    spec, log = fake("good")
+    suite = Suite.create(agents=["random", spec], size="5x5x3", games=8, seed=6)
+    strip = lambda records: [{k: v for k, v in r.items() if not k.startswith("seconds")} for r in records]  # noqa: E731
+    pooled = run_suite(suite, workers=2, progress=False).records
+    try:
+        on_ray = run_suite(suite, workers=2, executor="ray", progress=False).records
+        assert strip(on_ray) == strip(pooled)
+        assert gone(pids(log), within=15)  # Ray's workers live on; the players they started do not
+    finally:
+        ray.shutdown()
