@@ -22,6 +22,11 @@ Then where each side loses: of the games that reached their k-th guess,
 the share lost on it (both sides count guesses the same way: a move not
 proved safe, the first click excepted), with 95% intervals.
 
+With ``--protocol`` Hill's solver also plays the same boards through the line protocol
+(``cspmines bench --agent "cmd:java ... HillPlayer"``, the adapter ``hill/HillPlayer.java`` compiled
+into ``CLASSES``), and the script says on how many boards it won or lost as his own driver did, and
+made as many guesses.
+
 With ``--out DIR`` both sides' results are kept there (ours as the bench's
 JSON Lines, Hill's as his driver's CSV) and a run cut short resumes where
 it stopped; CPU a game is then over the games played in this run.
@@ -33,6 +38,7 @@ import argparse
 import csv
 import os
 import resource
+import shlex
 import shutil
 import subprocess
 import sys
@@ -114,6 +120,8 @@ def main(argv=None) -> int:
     parser.add_argument("--agent", default="exact")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="keep both sides' results in this folder, and resume from them")
+    parser.add_argument("--protocol", action="store_true",
+                        help="also play Hill's solver through the line protocol (HillPlayer) and compare it board by board")
     args = parser.parse_args(argv)
     suite = Suite.create(agents=[args.agent], size=args.preset, first_click=args.first_click, games=args.games, seed=args.seed)
     print(f"{args.games} classic {args.preset} boards, first click {args.first_click}, seed {args.seed} "
@@ -128,7 +136,7 @@ def main(argv=None) -> int:
         resumed = sum(1 for _ in log.open()) if log.exists() else 0
     before = cpu_seconds()
     played = run_suite(suite, workers=args.workers, progress=False, out=log, resume=True)
-    ours = {r["game"]: (r["won"], r["guesses"]) for r in played.records if "won" in r}
+    ours = {r["game"]: (r["won"], r["guesses"]) for r in played.records if "won" in r and r["agent"] == args.agent}
     now = len(played.records) - resumed  # CPU is over the games played in this run, as Hill's is measured
     our_ms = (cpu_seconds() - before) / now * 1e3 if now > 0 else None
     rows = [(f"cspmines {args.agent}", ours, our_ms)]
@@ -166,7 +174,27 @@ def main(argv=None) -> int:
             low, high = wilson_interval(lost, reached) if reached else (0.0, 1.0)
             cells.append(f"{lost / max(reached, 1):6.2%} ({low:.2%}-{high:.2%}) of {reached}")
         print(f"{k:>3}{'+' if k == len(sides[0]) else ' '} {cells[0]:>26} {cells[1]:>26}")
+    if args.protocol:
+        same_as_driver(Path(args.hill), suite, hill, None if out is None else out / f"hill-protocol-{name}.jsonl")
     return 0
+
+
+def same_as_driver(classes: Path, suite: Suite, driver: dict, log: Path | None) -> None:
+    """Hill's solver on the suite's boards through the line protocol (``cmd:java ... HillPlayer``), beside his
+    own driver's results ``driver`` ({game: (won, guesses)}): on how many boards the two agree."""
+    if not (classes / "HillPlayer.class").exists():
+        print(f"not played through the protocol: compile it first: javac -cp {classes} -d {classes} benchmarks/hill/HillPlayer.java")
+        return
+    command = f"cmd:java -XX:ActiveProcessorCount=1 -cp {shlex.quote(str(classes))} HillPlayer"
+    through = Suite.create(agents=[command], size=f"{suite.width}x{suite.height}x{suite.mines}", first_click=suite.first_click,
+                           games=suite.games, seed=suite.seed)
+    records = run_suite(through, workers=1, progress=False, out=log, resume=True).records
+    played = {r["game"]: (r["won"], r["guesses"]) for r in records if "won" in r}
+    faults = sum(1 for r in records if "fault" in r)
+    common = sorted(set(played) & set(driver))
+    print(f"through the protocol (cspmines bench --agent \"{command}\"): won {sum(played[i][0] for i in common)} of "
+          f"{len(common)}, {faults} faults; the same outcome as his own driver on {sum(played[i][0] == driver[i][0] for i in common)} "
+          f"boards, the same guesses on {sum(played[i][1] == driver[i][1] for i in common)}")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ RUNS = [
     ("divergence.py", ["--games", "1", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
     ("divergence.py", ["--games", "1", "--preset", "beginner", "--hill", "{tmp}", "--along", "hill"], "peer not run"),
     ("peers.py", ["--games", "2", "--preset", "beginner", "--hill", "{tmp}"], "peer not run"),
+    ("protocol.py", ["--games", "3", "--preset", "beginner"], "the same moves"),
     ("replays.py", ["--make", "2"], "agree within 1e-6"),
     ("soak.py", ["--clients", "2", "--seconds", "3", "--time-limit", "1"], "answers not JSON: 0"),
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),

@@ -28,9 +28,11 @@ from ..engine.analysis import Analysis
 from ..engine.question import DEFAULT_MEMORY, Limit
 from ..engine.solver import solve
 from ..errors import CspminesError, MissingTotalError
+from ..games.play import AgentError, PlayerFault
 from ..position import COVERED, FLAG, MINE, Position
 from .base import Action, make_agent
 from .exact import ExactAgent, Guess
+from .external import is_command, table_name
 
 __all__ = ["Advice", "GameOverError", "NotCountedError", "Suggestion", "advise", "moves_json", "suggest"]
 
@@ -98,6 +100,7 @@ def suggest(
     seed=None,
     analysis: Analysis | None = None,
     explain: bool = False,
+    move_timeout: float | None = None,
 ) -> Suggestion:
     """The move ``agent`` (a name, with options after a colon) makes on ``position``.
 
@@ -108,6 +111,8 @@ def suggest(
     a solve of another position, or one cut short, raises ``ValueError``).
     With ``explain``, a look-ahead guess of the ``exact`` agent comes with
     the candidates it weighed and their scores (one more look at each).
+    ``move_timeout`` is the seconds a ``cmd:`` player may take (default 10);
+    such a player is named as it names itself.
 
     Raises
     ------
@@ -143,14 +148,17 @@ def suggest(
         raise ValueError("analysis must be an exact solve of the same position (with its total)")
     if rules == "classic" and len(analysis.mine_cells) == len(position.covered_cells):
         raise GameOverError("every covered cell is a mine: the game is won")
-    player = make_agent(agent)
+    player = make_agent(agent, **({"move_timeout": move_timeout} if move_timeout and is_command(agent) else {}))
     guesses: list[Guess] = []
     seen: list[Analysis] = []  # the exact agent's own solves (its proved mines shown as flags)
     if isinstance(player, ExactAgent):
         player.on_guess = guesses.append
         player.on_analysis = seen.append
     player.reset(rules=rules, seed=seed)
-    action = player.act(position)
+    try:
+        action = player.act(position)
+    except PlayerFault as fault:  # said with the player it is about
+        raise AgentError(f"agent {agent!r}: {fault}") from None
     reason: str | None = "proved" if action.certain else (guesses[-1].reason if guesses else None)
     candidates: tuple = ()
     if explain and reason == "look-ahead" and isinstance(player, ExactAgent):
@@ -158,7 +166,7 @@ def suggest(
     # the engine counts a flag as a mine (a flag action on one lifts it)
     chance = Fraction(1) if flat[action.cell] == FLAG else Fraction(analysis.probability(action.cell))
     (least,) = analysis.least_probabilities(1)
-    return Suggestion(agent, rules, action, reason, chance, Fraction(least), candidates)
+    return Suggestion(table_name(agent), rules, action, reason, chance, Fraction(least), candidates)
 
 
 class NotCountedError(CspminesError, ValueError):
@@ -186,7 +194,7 @@ class Advice:
 
 
 def advise(position: Position, agents=("exact",), *, rules: str = "classic", seed=None, time_limit: float | None = None,
-           explain: bool = False, memory: int | None = DEFAULT_MEMORY) -> Advice:
+           explain: bool = False, memory: int | None = DEFAULT_MEMORY, move_timeout: float | None = None) -> Advice:
     """Each agent's move on ``position``, judged by the engine: the one service behind ``cspmines move``
     and the web page's ``/api/move``. The position is counted first, within ``time_limit``.
 
@@ -206,7 +214,8 @@ def advise(position: Position, agents=("exact",), *, rules: str = "classic", see
     analysis = solve(position, limit=Limit(time=time_limit, memory=memory))
     if not analysis.exact:
         raise NotCountedError(time_limit, memory=any(report.stats.get("cut") == "memory" for report in analysis.components))
-    suggestions = tuple(suggest(position, spec, rules=rules, seed=seed, analysis=analysis, explain=explain) for spec in agents)
+    suggestions = tuple(suggest(position, spec, rules=rules, seed=seed, analysis=analysis, explain=explain,
+                                move_timeout=move_timeout) for spec in agents)
     return Advice(position, analysis, suggestions, rules)
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "register_agent",
     "make_agent",
     "agent_names",
+    "known_agent",
     "UnknownAgentError",
     "SeededAgent",
     "parse_agent_spec",
@@ -77,6 +78,19 @@ def agent_names() -> tuple[str, ...]:
     return tuple(sorted(_AGENTS))
 
 
+def known_agent(spec: str) -> bool:
+    """Whether ``spec`` names an agent :func:`make_agent` can look for: a registered name, a plugin's, or a
+    player from outside the package (whose options and whether it starts are checked when it is made).
+
+    >>> known_agent("exact:lookahead=2"), known_agent("cmd:./player"), known_agent("nope")
+    (True, True, False)
+    """
+    from .external import is_outside, plugin_factory
+
+    name = parse_agent_spec(spec)[0] if not is_outside(spec) else ""
+    return is_outside(spec) or name in _AGENTS or plugin_factory(name) is not None
+
+
 def parse_agent_spec(spec: str) -> tuple[str, dict]:
     """``"name"`` or ``"name:key=value,key=value"`` as (name, options); values are
     read as int, float, true/false or none where they look like one.
@@ -111,18 +125,28 @@ def _option_value(text: str):
 def make_agent(spec: str, **options) -> Agent:
     """A new agent by name, with options after a colon (``"exact:lookahead=6"``) or as keywords.
 
+    Players from outside the package are named the same way (:mod:`cspmines.agents.external`):
+    ``"cmd:COMMAND LINE"`` (a program speaking the line protocol), ``"path/to/file.py:ClassName"``, or
+    the name of an installed plugin (entry-point group ``cspmines.agents``).
+
     >>> make_agent("exact:lookahead=3").options.lookahead
     3
     >>> make_agent("nope")
     Traceback (most recent call last):
     ...
-    cspmines.agents.base.UnknownAgentError: unknown agent 'nope'; choose one of exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point
+    cspmines.agents.base.UnknownAgentError: unknown agent 'nope'; choose one of exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point (or a plugin's name, cmd:COMMAND, FILE.py:CLASS)
     """
+    from .external import is_outside, outside_agent, plugin_factory  # they build on this module
+
+    if is_outside(spec):
+        return outside_agent(spec, **options)
     name, parsed = parse_agent_spec(spec)
-    if name not in _AGENTS:
-        raise UnknownAgentError(f"unknown agent {name!r}; choose one of {', '.join(agent_names())}")
+    factory = _AGENTS.get(name) or plugin_factory(name)
+    if factory is None:
+        raise UnknownAgentError(f"unknown agent {name!r}; choose one of {', '.join(agent_names())} "
+                                "(or a plugin's name, cmd:COMMAND, FILE.py:CLASS)")
     try:
-        return _AGENTS[name](**{**parsed, **options})
+        return factory(**{**parsed, **options})
     except TypeError as error:
         raise UnknownAgentError(f"agent {name!r} does not take those options: {error}") from None
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..agents import make_agent
+from ..agents.external import close_players, is_command, table_name
 from ..engine.memory import Memory, using
 from ..engine.question import DEFAULT_MEMORY, Limit, check_board_size
 from ..games import Game, play
@@ -75,6 +76,8 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Li
     >>> record["agent"], record["game"], record["status"]
     ('exact', 0, 'won')
     """
+    if player is None and is_command(agent):  # a player in another process: its move limit, and the game's number
+        player = make_agent(agent, move_timeout=suite.move_timeout, index=i)
     base = {"agent": agent, "game": i, **suite.config}
     seen: list = []  # (position, action) before each move, judged after the game: the agent's time is its own
     observe = (lambda position, action: seen.append((position, action))) if judge else None
@@ -87,6 +90,7 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Li
     figures = {} if judged is None else {"judged": judged.record(), "judged_exact": judged.exact}
     return {
         **base,
+        **({"fault": record.fault, "fault_detail": record.fault_detail} if record.fault else {}),  # lost by it
         "status": record.status,
         "won": record.won,
         "moves": record.moves,
@@ -100,6 +104,17 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Li
     }
 
 
+def _named(record: dict, spec: str) -> dict:
+    """A record naming its agent as tables do: a command's player by the name it gave, with its spec beside."""
+    name = table_name(spec)
+    return record if name == spec else {**record, "agent": name, "spec": spec}
+
+
+def _key(record: dict) -> tuple:
+    """The (agent spec, game) a record is the result of."""
+    return record.get("spec", record["agent"]), record["game"]
+
+
 def _suite_of(fields: dict) -> Suite:
     """The suite back from the plain fields sent to workers."""
     return Suite(**{**fields, "agents": tuple(fields["agents"])})
@@ -108,7 +123,15 @@ def _suite_of(fields: dict) -> Suite:
 def _play_chunk(suite_fields: dict, chunk: list, task: Task) -> list:
     """A batch of games in one worker (the unit sent to processes and to Ray)."""
     suite = _suite_of(suite_fields)
-    return [task(suite, agent, i) for agent, i in chunk]
+    return [_named(task(suite, agent, i), agent) for agent, i in chunk]
+
+
+def _play_chunk_and_close(suite_fields: dict, chunk: list, task: Task) -> list:
+    """A batch of games on Ray, whose workers outlive the run: the players they started end with the batch."""
+    try:
+        return _play_chunk(suite_fields, chunk, task)
+    finally:
+        close_players()
 
 
 @dataclass
@@ -162,9 +185,7 @@ def run_suite(
     judge : bool or Limit
         Judge every open of every game (:func:`play_game`'s ``judge``; with the default task only).
     memory : int, optional
-        Bytes a game may hold (None: no allowance): a board too large for it is refused with
-        :class:`~cspmines.errors.TooLargeError` before any game starts (each solve in a game keeps
-        to the engine's own allowance).
+        Bytes a game may hold (None: none): a board past it is refused (TooLargeError) before any game.
 
     Examples
     --------
@@ -189,7 +210,7 @@ def run_suite(
         records = read_records(out, suite)
     elif out and out.exists() and out.stat().st_size:
         raise SuiteError(f"{out} exists: pass --resume to continue it, or choose another --out")
-    done = {(r["agent"], r["game"]) for r in records if "error" not in r}
+    done = {_key(r) for r in records if "error" not in r}
     records = [r for r in records if "error" not in r]  # failed games are tried again on resume
     todo = [task for task in suite.tasks() if task not in done]
     chunk_size = chunk_size or max(1, min(16, len(todo) // (workers * 8) or 1))
@@ -219,6 +240,9 @@ def run_suite(
             if "error" in record:
                 errors.append(record)
                 print(f"cspmines bench: game {record['game']} of {record['agent']} failed: {record['error']}", file=sys.stderr)
+            if "fault" in record:
+                print(f"cspmines bench: game {record['game']} of {record['agent']} lost by a fault: {record['fault']}: "
+                      f"{record['fault_detail']}", file=sys.stderr)
             if sink:
                 sink.write(json.dumps(record) + "\n")
                 sink.flush()
@@ -238,18 +262,19 @@ def run_suite(
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        close_players()  # the players this process started (the workers end theirs as they exit)
         bar.close()
         if sink:
             sink.close()
     order = {task: n for n, task in enumerate(suite.tasks())}
-    records.sort(key=lambda r: order.get((r["agent"], r["game"]), len(order)))
+    records.sort(key=lambda r: order.get(_key(r), len(order)))
     games = [r for r in records if "won" in r or "error" in r]  # a study's task may record no outcome
     return BenchResult(records, summarize(games), time.perf_counter() - started, played_now, interrupted, errors)
 
 
 def _crashed(chunk: list, fields: dict, why: str) -> list:
     config = _suite_of(fields).config
-    return [{"agent": agent, "game": i, **config, "error": why} for agent, i in chunk]
+    return [{**_named({"agent": agent, "game": i, **config}, agent), "error": why} for agent, i in chunk]
 
 
 def _run_processes(fields: dict, chunks: list, workers: int, accept, task: Task) -> None:
@@ -349,7 +374,7 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
         ray.init(ignore_reinit_error=True, logging_level=logging.ERROR, log_to_driver=False, **options)
         _take_sigterm()  # Ray's own handler would end the process without keeping the run's state
         started_here = not address
-    remote = ray.remote(_play_chunk)
+    remote = ray.remote(_play_chunk_and_close)
     pending = list(reversed(chunks))
     in_flight: dict = {}
     try:

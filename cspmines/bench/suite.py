@@ -19,7 +19,8 @@ import numpy as np
 
 from ..actions import Rules
 from ..agents import agent_names
-from ..agents.base import make_agent, parse_agent_spec
+from ..agents.base import known_agent, make_agent
+from ..agents.external import DEFAULT_MOVE_TIMEOUT, is_command, player_name, table_name
 from ..errors import CspminesError
 from ..games import FIRST_CLICKS, Board, parse_size
 from ..games.board import check_first_click
@@ -48,7 +49,7 @@ class Suite:
     >>> Suite.create(agents=["nope"])
     Traceback (most recent call last):
     ...
-    cspmines.bench.suite.SuiteError: unknown or missing agents ['nope']; choose from exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point
+    cspmines.bench.suite.SuiteError: unknown or missing agents ['nope']; choose from exact, greedy, knowledge-base, partition, random, risk-score, set-theory, single-point (or a plugin's name, cmd:COMMAND, FILE.py:CLASS)
     >>> Suite.create(agents=["exact"], seed=-1)
     Traceback (most recent call last):
     ...
@@ -68,22 +69,31 @@ class Suite:
     first_click: str = "safe"
     games: int = 100
     seed: int = 0
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT  # seconds a player outside the process has for a move
 
     @classmethod
     def create(
-        cls, *, agents, size="expert", rules="classic", withheld=0.0, first_click="safe", games=100, seed=0
+        cls, *, agents, size="expert", rules="classic", withheld=0.0, first_click="safe", games=100, seed=0,
+        move_timeout=DEFAULT_MOVE_TIMEOUT,
     ) -> "Suite":
         """A validated suite; ``size`` is a preset name or ``"WxHxM"``; ``agents`` a list of agent
-        specs (or one spec as a string)."""
+        specs (or one spec as a string). A ``cmd:`` player is started here, to learn its name (which must
+        be no other agent's) or why it cannot play."""
         agents = (agents,) if isinstance(agents, str) else tuple(agents)
-        unknown = [a for a in agents if parse_agent_spec(a)[0] not in agent_names()]
+        unknown = [a for a in agents if not known_agent(a)]
         if not agents or unknown:
-            raise SuiteError(f"unknown or missing agents {unknown}; choose from {', '.join(agent_names())}")
+            raise SuiteError(f"unknown or missing agents {unknown}; choose from {', '.join(agent_names())} "
+                             "(or a plugin's name, cmd:COMMAND, FILE.py:CLASS)")
+        if not isinstance(move_timeout, (int, float)) or not move_timeout > 0:
+            raise SuiteError(f"move_timeout must be seconds above 0, got {move_timeout!r}")
         for spec in agents:  # an option an agent does not take fails here, not in every game
             try:
-                make_agent(spec)
+                make_agent(spec, **({"move_timeout": move_timeout} if is_command(spec) else {}))
+                if is_command(spec):
+                    player_name(spec, move_timeout=move_timeout)
             except (CspminesError, ValueError) as error:
                 raise SuiteError(f"agent {spec!r}: {error}") from None
+        _check_names(agents)
         try:
             rules = Rules.check(rules).value
         except ValueError as error:
@@ -98,7 +108,8 @@ class Suite:
             raise SuiteError(f"seed must be a whole number >= 0, got {seed!r}")
         width, height, mines = parse_size(size)
         check_first_click(width, height, mines, first_click)
-        return cls(agents, width, height, mines, rules, float(withheld), first_click, int(games), int(seed))
+        return cls(agents, width, height, mines, rules, float(withheld), first_click, int(games), int(seed),
+                   float(move_timeout))
 
     @property
     def config(self) -> dict:
@@ -115,6 +126,17 @@ class Suite:
 
     def tasks(self) -> list[tuple[str, int]]:
         return [(agent, i) for i in range(self.games) for agent in self.agents]
+
+
+def _check_names(agents: tuple) -> None:
+    """Every agent of a suite has a name of its own in the tables (a command's player goes by the one it gave)."""
+    seen: dict = {}
+    for spec in agents:
+        name = table_name(spec)
+        if name in seen and seen[name] != spec:
+            raise SuiteError(f"agents {seen[name]!r} and {spec!r} are both named {name!r} in the tables: "
+                             "give each player a name of its own")
+        seen[name] = spec
 
 
 def game_rng(suite: Suite, i: int, stream: int) -> np.random.Generator:

@@ -115,7 +115,7 @@ def run_move(args, out) -> int:
         return 2
     try:
         advice = advise(position, args.agent or ["exact"], rules=args.rules, seed=args.seed, time_limit=args.time_limit,
-                        explain=args.explain, memory=args.memory)
+                        explain=args.explain, memory=args.memory, move_timeout=args.move_timeout)
     except NotCountedError as error:
         within, more = ("--memory", "allow more memory (or none)") if error.memory else (
             f"--time-limit {args.time_limit:g} s", "allow more seconds (or none)")

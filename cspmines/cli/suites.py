@@ -50,14 +50,15 @@ def _write_csv(path: str, rows: list) -> None:
 
 
 def run_bench(args, out) -> int:
+    from dataclasses import replace
+
+    from ..agents.external import table_name
     from ..bench import Suite, run_suite
     from ..bench.compare import paired_table
     from ..bench.judged import judged_tables
     from ..present.plots import plot_summary, plot_sweep
 
     size = args.size or args.preset or "expert"
-    if args.against is not None and args.against not in (args.agent or ["exact"]):
-        raise ValueError(f"--against {args.against}: name one of the --agent players ({', '.join(args.agent or ['exact'])})")
     suite = Suite.create(
         agents=args.agent or ["exact"],
         size=size,
@@ -66,7 +67,13 @@ def run_bench(args, out) -> int:
         first_click=args.first_click,
         games=args.games,
         seed=args.seed,
+        move_timeout=args.move_timeout,
     )
+    names = tuple(table_name(spec) for spec in suite.agents)  # a command's player goes by the name it gave
+    if args.against is not None:
+        if args.against not in suite.agents and args.against not in names:
+            raise ValueError(f"--against {args.against}: name one of the --agent players ({', '.join(names)})")
+        args.against = names[suite.agents.index(args.against)] if args.against in suite.agents else args.against
     progress = False if args.quiet else None
     options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress, judge=args.judge,
                    memory=args.memory)
@@ -75,6 +82,7 @@ def run_bench(args, out) -> int:
             raise ValueError("--out and --resume go with a single suite, not a sweep")
         points = _sweep_points(args, suite)
         _check_boards(points, args.memory)
+        suite = replace(suite, agents=names)  # played as specs, shown by name from here on
         x_label = "mine density" if args.density_sweep else "cells (grid area)"
         rows: list[dict] = []
         paired: list[dict] = []
@@ -97,6 +105,7 @@ def run_bench(args, out) -> int:
             plot_sweep(rows, args.plot, x_label=x_label, paired=paired)
         return 0
     result = run_suite(suite, out=args.out, resume=args.resume, **options)
+    suite = replace(suite, agents=names)  # played as specs, shown by name from here on
     asked = [row for row in result.summary if row["agent"] in suite.agents]  # --resume may hold other agents' games
     paired = paired_table(result.records, against=args.against, agents=suite.agents)
     judged = judged_tables([r for r in result.records if r["agent"] in suite.agents], against=args.against, agents=suite.agents)

@@ -2,7 +2,7 @@
 
 from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, parse_size
 from .game import BoardMismatchError, Game, IllegalMoveError, Status
-from .play import AgentError, GameRecord, MoveRecord, play
+from .play import AgentError, Fault, GameRecord, MoveRecord, PlayerFault, play
 
 __all__ = [
     "Status",
@@ -18,4 +18,6 @@ __all__ = [
     "GameRecord",
     "MoveRecord",
     "AgentError",
+    "Fault",
+    "PlayerFault",
 ]

@@ -14,16 +14,35 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..actions import Action, Agent
+from ..actions import Action, Agent, Vocabulary
 from ..engine.certain import certain_cells
 from ..errors import CspminesError
-from .game import Game
+from .game import Game, Status
 
-__all__ = ["MoveRecord", "GameRecord", "play", "AgentError"]
+__all__ = ["MoveRecord", "GameRecord", "play", "AgentError", "Fault", "PlayerFault"]
 
 
 class AgentError(CspminesError, RuntimeError):
     """An agent made an illegal move, or too many moves."""
+
+
+class Fault(Vocabulary):
+    """How a player outside this process failed a game (see docs/protocol.md)."""
+
+    CRASHED = "crashed"
+    TIMED_OUT = "timed out"
+    ILLEGAL_MOVE = "illegal move"
+    BAD_MESSAGE = "bad message"
+
+
+class PlayerFault(AgentError):
+    """Raised by an agent's ``act`` when the player behind it failed: :func:`play` ends the game there,
+    lost, with the fault and its detail in the record (a player's fault costs its game, not the run)."""
+
+    def __init__(self, fault: Fault, detail: str):
+        self.fault = Fault.check(fault, "a fault")
+        self.detail = detail
+        super().__init__(f"{self.fault}: {detail}")
 
 
 @dataclass(frozen=True)
@@ -55,6 +74,8 @@ class GameRecord:
     score: float
     mines_opened: int
     history: tuple = field(default=(), repr=False)
+    fault: str | None = None  # how the player failed (a PlayerFault), which lost the game
+    fault_detail: str | None = None
 
     @property
     def won(self) -> bool:
@@ -80,6 +101,10 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
     deadline : float, optional
         A ``time.monotonic()`` past which no more moves are made: the game is left ``playing``.
 
+    An agent's ``act`` that raises :class:`PlayerFault` loses the game there (``status`` lost, with
+    ``fault`` and ``fault_detail``); an agent with a ``game_over(status)`` method is told how each
+    game it played ended.
+
     Examples
     --------
     >>> from cspmines.agents import make_agent
@@ -93,6 +118,7 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
     agent.reset(rules=game.rules, seed=seed)
     limit = max_moves if max_moves is not None else 4 * game.board.size
     history: list[MoveRecord] = []
+    fault: PlayerFault | None = None
     started = time.perf_counter()
     while game.status == "playing":
         if deadline is not None and time.monotonic() > deadline:
@@ -101,7 +127,11 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
             raise AgentError(f"agent {agent.name!r} made {limit} moves without finishing the game")
         position = game.position
         t = time.perf_counter()
-        action = agent.act(position)
+        try:
+            action = agent.act(position)
+        except PlayerFault as error:
+            fault = error
+            break
         seconds = time.perf_counter() - t
         guess, proved_mine = not action.certain, False
         if audit:
@@ -117,13 +147,16 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
         except CspminesError as error:
             raise AgentError(f"agent {agent.name!r} played {action}: {error}") from error
         history.append(MoveRecord(action, guess, seconds, proved_mine))
+    status = Status.LOST if fault is not None else game.status
+    if fault is None and status != Status.PLAYING and hasattr(agent, "game_over"):
+        agent.game_over(status)
     return GameRecord(
         agent=agent.name,
         rules=game.rules,
         width=game.board.width,
         height=game.board.height,
         mines=game.board.n_mines,
-        status=game.status,
+        status=status,
         moves=len(history),
         guesses=sum(move.guess for move in history),
         seconds=time.perf_counter() - started,
@@ -131,4 +164,6 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
         score=game.score,
         mines_opened=game.mines_opened,
         history=tuple(history),
+        fault=None if fault is None else str(fault.fault),
+        fault_detail=None if fault is None else fault.detail,
     )

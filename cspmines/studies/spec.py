@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..agents.external import DEFAULT_MOVE_TIMEOUT, table_name
 from ..bench import Suite, sweep_suites
 from ..bench.suite import SuiteError
 from ..errors import CspminesError
@@ -47,7 +48,7 @@ __all__ = ["Study", "StudySuite", "StudyError", "parse_study", "read_study"]
 SWEEPS = ("density_sweep", "size_sweep", "mines_sweep", "withheld_sweep")
 _WHOLE_SWEEPS = ("size_sweep", "mines_sweep")
 _TOP = {"title": str, "description": str, "games": int, "seed": int, "workers": int, "executor": str, "address": str,
-        "judge": bool, "suite": list}
+        "judge": bool, "move_timeout": float, "suite": list}
 _SUITE = {"name": str, "note": str, "size": str, "rules": str, "first_click": str, "withheld": float, "agents": list,
           "against": str, "games": int, "density": float, "density_sweep": list, "size_sweep": list, "mines_sweep": list,
           "withheld_sweep": list, "judge": bool}
@@ -76,6 +77,12 @@ class StudySuite:
     def slug(self) -> str:
         """The suite's name as a file name."""
         return re.sub(r"[^A-Za-z0-9_.-]+", "-", self.name).strip("-") or "suite"
+
+    def __post_init__(self):
+        """``agents`` and ``against`` as records and tables name them: a command's player (``cmd:``) by the name
+        it gave (its points play the specs)."""
+        object.__setattr__(self, "agents", tuple(table_name(agent) for agent in self.agents))
+        object.__setattr__(self, "against", table_name(self.against))
 
 
 @dataclass(frozen=True)
@@ -138,6 +145,11 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
     workers = data.get("workers")
     if workers is not None and workers < 1:
         raise StudyError(f"{where.line(None, 'workers')}: workers must be at least 1, got {workers}")
+    move_timeout = data.get("move_timeout", DEFAULT_MOVE_TIMEOUT)  # what a cmd: player has for a move, everywhere
+    if not move_timeout > 0:
+        raise StudyError(f"{where.line(None, 'move_timeout')}: move_timeout must be seconds above 0, got {move_timeout}")
+    suites = [replace(suite, points=tuple((x, replace(point, move_timeout=float(move_timeout))) for x, point in suite.points))
+              for suite in suites]
     return Study(data.get("title", Path(source).stem), data.get("description", ""), games, seed, workers, executor,
                  data.get("address") or None, tuple(suites), source)
 

@@ -41,6 +41,7 @@ from starlette.staticfiles import StaticFiles
 from ..actions import Action, Rules
 from ..agents import make_agent
 from ..agents.advice import advise, suggest
+from ..agents.external import is_outside
 from ..bench import Suite, agent_seed, new_game
 from ..engine.clues import clue_spreads
 from ..engine.question import Limit
@@ -64,6 +65,14 @@ def _fits(cells: int) -> None:
     """Refuse a game on more cells than agents play here (checked before a board is made)."""
     if cells > MOST_CELLS_FOR_AGENTS:
         raise BadRequest(f"games are played on at most {MOST_CELLS_FOR_AGENTS:,} cells, this board has {cells:,}")
+
+
+def _own_agents(specs) -> None:
+    """Refuse agents that would run code a request names (a command line, a Python file): the page plays the
+    package's agents and installed plugins only."""
+    for spec in specs:
+        if is_outside(spec):
+            raise BadRequest(f"agent {spec!r}: the web page plays no cmd: or FILE.py: players; use cspmines bench or move")
 
 
 def _query_number(request: Request, name: str, kind=float):
@@ -188,6 +197,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         seed = _query_number(request, "seed", int)
         explain = _flag(request, "explain")
         specs = request.query_params.getlist("agent") or ["exact"]
+        _own_agents(specs)
         advice = advise(position, specs, rules=rules, seed=seed, time_limit=budget(request), explain=explain, memory=memory)
         return advice.json(explain=explain)
 
@@ -260,6 +270,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         spec = data.get("agent", "exact")
         if not isinstance(spec, str):
             raise BadRequest(f"agent must be an agent's name, got {spec!r}")
+        _own_agents([spec])
         seed = data.get("seed")
         if seed is not None and not (is_whole(seed) and seed >= 0):
             raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
@@ -288,6 +299,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
     def api_replay(request: Request, body: bytes) -> dict:
         try:
             record = json.loads(body.decode("utf-8"))
+            _own_agents([str(record["agent"])])
             suite = Suite.create(agents=[record["agent"]], size=f"{record['width']}x{record['height']}x{record['mines']}",
                                  rules=record["rules"], withheld=record["withheld"], first_click=record["first_click"],
                                  games=int(record["game"]) + 1, seed=record["seed"])
