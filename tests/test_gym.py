@@ -188,3 +188,31 @@ def test_a_policy_must_choose_what_the_mask_allows(registered):
     assert "policy of 'stubborn' chose action 0, which the action mask forbids" in result.errors[0]["error"]
     with pytest.raises(TypeError, match="PolicyPlayer needs a policy"):
         PolicyPlayer()
+
+
+def test_a_policy_in_a_users_file_plays_the_bench_beside_exact_play(tmp_path, capsys):
+    """docs/gym.md's subclass, loaded from a file as `--agent FILE.py:CLASS`, paired with the exact agent."""
+    import json
+
+    from cspmines.cli import main
+
+    player = tmp_path / "least_chance.py"
+    player.write_text(
+        "import numpy as np\n"
+        "from cspmines.gym import PolicyPlayer\n\n\n"
+        "class LeastChance(PolicyPlayer):\n"
+        '    name = "least-chance"\n\n'
+        "    def __init__(self, **options):\n"
+        "        super().__init__(oracle=True, **options)\n\n"
+        "    def policy(self, observation, info):\n"
+        '        chances = np.where(info["action_mask"].astype(bool), info["mine_chance"].ravel(), np.inf)\n'
+        "        return int(np.argmin(chances))\n"
+    )
+    assert main(["bench", "--agent", "exact", "--agent", f"{player}:LeastChance", "--size", "beginner", "--games", "6",
+                 "--workers", "1", "--quiet", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    spec = f"{player}:LeastChance"  # a file's player goes by its spec in the tables
+    by_agent = {row["agent"]: row for row in answer["results"]}
+    assert by_agent[spec]["games"] == 6 and by_agent[spec].get("errors", 0) == 0
+    (pair,) = answer["paired"]
+    assert pair["agent"] == spec and pair["against"] == "exact" and pair["games"] == 6
