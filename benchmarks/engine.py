@@ -7,7 +7,11 @@ Usage::
     python benchmarks/engine.py --json results.json
 
 Each figure is the median of repeated runs (at least ``--min-runs``, and until
-``--min-seconds`` have passed). ms-toollib (``pip install ms-toollib``; its
+``--min-seconds`` have passed), twice: **cold**, each run in a fresh
+``Engine`` (nothing counted before: a user's one-off query, the engine's speed
+as the docs quote it), and **warm**, ``solve`` run again and again in one
+engine, whose every run after the first reads its chains' counts from the
+engine's memory (what a player's next move meets). ms-toollib (``pip install ms-toollib``; its
 ``cal_probability_onboard`` is a Rust port of JSMinesweeper's engine) runs in
 a child process with a timeout, because its cost follows the number of
 layouts and a Rust call cannot be interrupted: lattice15 takes it minutes.
@@ -122,14 +126,17 @@ def main(argv=None) -> int:
         print("ms-toollib is not installed (pip install ms-toollib): timing cspmines alone")
 
     rows = []
-    print(f"{'position':22} {'cells':>5} {'comps':>5} {'cspmines ms':>12} {'ms-toollib ms':>14} {'ratio':>7}  exact")
+    print(f"{'position':22} {'cells':>5} {'comps':>5} {'cold ms':>10} {'warm ms':>10} {'ms-toollib ms':>14} {'cold/ms-t':>7}  exact")
     for path in sorted(args.data.glob("*.txt")):
         if args.filter not in path.stem:
             continue
         position = cspmines.Position.from_file(path)
         reference = json.loads(path.with_suffix(".json").read_text())
         analysis = cspmines.solve(position, backend=args.backend)
-        ours = median_seconds(
+        cold = median_seconds(
+            lambda: cspmines.Engine(args.backend).solve(position), min_runs=args.min_runs, min_seconds=args.min_seconds
+        )
+        warm = median_seconds(
             lambda: cspmines.solve(position, backend=args.backend), min_runs=args.min_runs, min_seconds=args.min_seconds
         )
         peer_seconds, peer_p = (None, None)
@@ -138,10 +145,10 @@ def main(argv=None) -> int:
                 position, timeout=args.peer_timeout, min_runs=args.min_runs, min_seconds=args.min_seconds
             )
         ok, peer_error = check(position, reference, analysis, peer_p)
-        ratio = ours / peer_seconds if peer_seconds else None
+        ratio = cold / peer_seconds if peer_seconds else None
         peer_text = f"{peer_seconds * 1e3:14.3f}" if peer_seconds else (f"{'>' + format(args.peer_timeout, 'g') + ' s':>14}" if have_peer else f"{'-':>14}")
         print(
-            f"{path.stem:22} {len(position.covered_cells):5d} {len(analysis.components):5d} {ours * 1e3:12.3f} "
+            f"{path.stem:22} {len(position.covered_cells):5d} {len(analysis.components):5d} {cold * 1e3:10.3f} {warm * 1e3:10.3f} "
             f"{peer_text} {('%7.2f' % ratio) if ratio else '      -'}  {'yes' if ok else 'NO'}"
         )
         rows.append(
@@ -150,23 +157,24 @@ def main(argv=None) -> int:
                 "family": family(path.stem),
                 "covered": len(position.covered_cells),
                 "components": len(analysis.components),
-                "cspmines_seconds": ours,
+                "cspmines_seconds": cold,
+                "cspmines_warm_seconds": warm,
                 "peer_seconds": peer_seconds,
                 "peer_max_abs_error": peer_error,
                 "exact": bool(ok),
             }
         )
 
-    def summary(title, keep):
+    def summary(title, keep, key, what):
         chosen = [r for r in rows if keep(r)]
         if not chosen:
             return
-        ours = statistics.median(r["cspmines_seconds"] for r in chosen) * 1e3
-        line = f"{title}: {len(chosen)} positions, cspmines median {ours:.3f} ms, max {max(r['cspmines_seconds'] for r in chosen) * 1e3:.1f} ms"
+        ours = statistics.median(r[key] for r in chosen) * 1e3
+        line = f"{title}, {what}: {len(chosen)} positions, cspmines median {ours:.3f} ms, max {max(r[key] for r in chosen) * 1e3:.1f} ms"
         timed = [r for r in chosen if r["peer_seconds"]]
         if timed:
             peer = statistics.median(r["peer_seconds"] for r in timed) * 1e3
-            ratios = [r["cspmines_seconds"] / r["peer_seconds"] for r in timed]
+            ratios = [r[key] / r["peer_seconds"] for r in timed]
             line += f"; ms-toollib median {peer:.3f} ms (ratio of medians {ours / peer:.2f}, median ratio {statistics.median(ratios):.2f})"
             slow = len(chosen) - len(timed)
             if slow:
@@ -174,8 +182,9 @@ def main(argv=None) -> int:
         print(line)
 
     print()
-    summary("mid-game", lambda r: r["family"] in MID_GAME)
-    summary("wide fronts", lambda r: r["family"] in WIDE)
+    for key, what in (("cspmines_seconds", "cold"), ("cspmines_warm_seconds", "warm")):
+        summary("mid-game", lambda r: r["family"] in MID_GAME, key, what)
+        summary("wide fronts", lambda r: r["family"] in WIDE, key, what)
     print(f"all exact: {all(r['exact'] for r in rows)}")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
