@@ -102,7 +102,7 @@ def high_water(pid: int) -> int:
     return 0
 
 
-def serve_case(folder: Path, cap: int) -> None:
+def serve_case(body: Path, cap: int) -> None:
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "cspmines", "serve", "--port", str(port), "--time-limit", "2"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=capped(cap), **TREE)
@@ -114,8 +114,8 @@ def serve_case(folder: Path, cap: int) -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        for name, body in (("lattice300", (folder / "lattice300.txt").read_bytes()), ("small", b"3x1x1\n.1.")):
-            status, seconds, text = post(url, body, timeout=60)
+        for name, data in ((body.stem, body.read_bytes()), ("small", b"3x1x1\n.1.")):
+            status, seconds, text = post(url, data, timeout=60)
             print(f"{'server ' + name:16s} {seconds:7.2f} s {format_bytes(high_water(server.pid)):>10s}  HTTP {status}  {text}")
     finally:
         server.terminate()
@@ -127,6 +127,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cap", default="2.5G", help="the address-space cap of each child")
     parser.add_argument("--time-limit", default="5", help="solve's --time-limit")
     parser.add_argument("--tree", help="run the cspmines of this checkout instead (its root folder)")
+    parser.add_argument("--sides", default="300,200,120", help="the lattices' sides (the first is posted to the server)")
     args = parser.parse_args(argv)
     if args.tree:
         root = str(Path(args.tree).resolve())
@@ -134,18 +135,19 @@ def main(argv=None) -> int:
     cap = parse_bytes(args.cap)
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        for side, mines in ((300, 7000), (200, 3000), (120, 1100)):
-            (folder / f"lattice{side}.txt").write_text(lattice(side, mines))
+        sides = [int(side) for side in args.sides.split(",")]
+        for side in sides:  # about 1 mine a 12 cells: the lattice's clues can all be met
+            (folder / f"lattice{side}.txt").write_text(lattice(side, side * side // 12))
         (folder / "covered3000.txt").write_text("3000x3000x1800000\n" + "\n".join("." * 3000 for _ in range(3000)) + "\n")
         print(f"each case capped at {format_bytes(cap)} of address space; solve --time-limit {args.time_limit}")
         print(f"{'case':16s} {'time':>9s} {'peak RSS':>10s}  exit  last line")
         cases = [(name, ["solve", str(folder / f"{name}.txt"), "--time-limit", args.time_limit])
-                 for name in ("lattice300", "lattice200", "lattice120", "covered3000")]
+                 for name in [f"lattice{side}" for side in sides] + ["covered3000"]]
         cases.append(("bench-huge", ["bench", "--size", "100000x100000x10", "--games", "1", "--quiet"]))
         for name, command in cases:
             seconds, peak, code, last = run_capped(command, cap, timeout=180)
             print(f"{name:16s} {seconds:7.2f} s {format_bytes(peak):>10s}  {code:4d}  {last}")
-        serve_case(folder, cap)
+        serve_case(folder / f"lattice{sides[0]}.txt", cap)
     return 0
 
 

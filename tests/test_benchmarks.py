@@ -22,6 +22,7 @@ RUNS = [
     ("count_cache.py", ["--games", "2", "--rounds", "1"], "counts made"),
     ("endgame.py", ["--games", "3", "--limit", "150", "--workers", "1"], "past budget"),
     ("engine.py", ["--filter", "expert-5-013", "--no-peer", "--min-runs", "1", "--min-seconds", "0"], "all exact: True"),
+    ("hostile.py", ["--sides", "40", "--time-limit", "1"], "server small"),
     ("games.py", ["--agent", "exact", "--agent", "greedy", "--preset", "beginner", "--games", "3"], "greedy"),
     ("guessing.py", ["--games", "4", "--preset", "beginner", "--workers", "1", "--option=", "--option", "lookahead=0"], "lookahead=0 against defaults"),
     ("memory.py", ["--filter", "expert-5-013", "--games", "1"], "held after them all"),
