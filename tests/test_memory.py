@@ -253,3 +253,11 @@ def test_an_unforeseen_memory_error_while_counting_is_a_cut_not_a_crash(monkeypa
     analysis = solve(position, backend=Exhausted(), limit=Limit(time=5))
     assert not analysis.exact
     assert "memory" in [report.stats.get("cut") for report in analysis.components]
+
+
+def test_replay_honours_the_memory_allowance(capsys):
+    game = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-game.evf"
+    pytest.importorskip("ms_toollib")
+    assert main(["replay", str(game), "--memory", "10K"]) == 2
+    assert "memory allowance of 10 KiB" in capsys.readouterr().err
+    assert main(["replay", str(game), "--memory", "64M", "--no-agent"]) == 0

@@ -42,7 +42,7 @@ def run_replay(args, out) -> int:
         name = str(path)
         try:
             replay = read_replay(path)
-            result = analyse_replay(replay, agent=ask_agent, time_limit=args.time_limit)
+            result = analyse_replay(replay, agent=ask_agent, time_limit=args.time_limit, memory=args.memory)
         except ReplayFormatError as error:
             if not many:
                 raise

@@ -39,7 +39,7 @@ from fractions import Fraction
 from ..actions import Action
 from ..agents.advice import suggest
 from ..engine.analysis import Analysis
-from ..engine.question import Limit
+from ..engine.question import DEFAULT_MEMORY, Limit
 from ..games.judge import ClickClass, GameJudgement, OpenJudgement, judge_open, product
 from ..position import FLAG, Position
 from .reader import FirstClickRule, Replay, ReplayClick
@@ -147,7 +147,8 @@ def _bits(survival) -> float:
     return -math.log2(survival)
 
 
-def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | None = None, progress=None) -> ReplayAnalysis:
+def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | None = None, progress=None,
+                   memory: int | None = DEFAULT_MEMORY) -> ReplayAnalysis:
     """Judge every click of ``replay`` (see the module's description).
 
     Parameters
@@ -160,6 +161,9 @@ def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | No
         and the click is marked not exact.
     progress : callable, keyword-only
         Called with no argument after each click (a progress bar's update).
+    memory : int, keyword-only
+        Bytes each position's count may hold (the engine's default unless given; None: none); a
+        board too large for it is refused (TooLargeError) at its first click.
 
     Examples
     --------
@@ -173,7 +177,7 @@ def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | No
         if index == 0:
             judged.append(_first_click(replay, click))
         else:
-            judged.append(_judge(click, agent=agent, time_limit=time_limit))
+            judged.append(_judge(click, agent=agent, limit=Limit(time=time_limit, memory=memory)))
         if progress is not None:
             progress()
     return ReplayAnalysis(replay, tuple(judged))
@@ -187,8 +191,8 @@ def _first_click(replay: Replay, click: ReplayClick) -> ClickAnalysis:
     return ClickAnalysis(click, chance, ClickClass.FORCED, least=chance)
 
 
-def _judge(click: ReplayClick, *, agent: bool, time_limit: float | None) -> ClickAnalysis:
-    judged = judge_open(click.seen, click.opens, limit=Limit(time=time_limit))
+def _judge(click: ReplayClick, *, agent: bool, limit: Limit) -> ClickAnalysis:
+    judged = judge_open(click.seen, click.opens, limit=limit)
     analysis = ClickAnalysis(click, judged.chance, judged.kind, judged.exact, least=judged.least, blunder=judged.blunder)
     if judged.kind == ClickClass.PROVED or not agent or not judged.exact or judged.analysis is None:
         return analysis
