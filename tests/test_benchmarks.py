@@ -1,5 +1,5 @@
-"""Every benchmark script runs, on a few games, and prints its table (the figures are not checked:
-tests never assert on time; this keeps the scripts from rotting as the package changes)."""
+"""Every benchmark and research script runs, on a few games, and prints its table (the figures are not
+checked: tests never assert on time; this keeps the scripts from rotting as the package changes)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+RESEARCH = BENCHMARKS.parent / "research"
+EXPERIMENTS = {"divergence.py", "playouts.py", "value_step.py", "rollouts.py", "optimum.py", "losses.py", "bounded.py",
+               "guessing.py", "moves.py"}  # research/: questions asked once, their answers in docs
 DATA = Path(__file__).resolve().parent / "data"
 
 # script, its arguments ({tmp}: a scratch folder), a line its output must contain
@@ -41,7 +44,7 @@ RUNS = [
     ("value_step.py", ["--size", "5x5x3", "--fit-games", "4", "--games", "2", "--workers", "1"], "minus exact"),
     ("web.py", ["--filter", "expert-5-013", "--repeats", "1"], "a request"),
     ("sampling.py", ["--positions", "{tmp}", "--layouts", "3"], "expert-5-013"),
-    ("suites.py", ["scaling", "--games", "4"], "speed-up on 2 workers"),
+    ("scaling.py", ["--games", "4"], "speed-up on 2 workers"),
 ]
 
 
@@ -49,11 +52,13 @@ RUNS = [
 @pytest.mark.parametrize("script, arguments, expected", RUNS, ids=[run[0] for run in RUNS])
 def test_benchmark_script_runs(script, arguments, expected, tmp_path):
     shutil.copy(DATA / "expert-5-013.txt", tmp_path)  # the one position sampling.py reads
-    command = [sys.executable, str(BENCHMARKS / script), *(a.replace("{tmp}", str(tmp_path)) for a in arguments)]
-    result = subprocess.run(command, capture_output=True, text=True, cwd=BENCHMARKS, timeout=600)
+    folder = RESEARCH if script in EXPERIMENTS else BENCHMARKS
+    command = [sys.executable, str(folder / script), *(a.replace("{tmp}", str(tmp_path)) for a in arguments)]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=folder, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     assert expected in result.stdout, result.stdout
 
 
 def test_every_benchmark_script_is_run_here():
-    assert {run[0] for run in RUNS} == {path.name for path in BENCHMARKS.glob("*.py")}
+    assert {run[0] for run in RUNS} == {path.name for path in BENCHMARKS.glob("*.py")} | EXPERIMENTS
+    assert EXPERIMENTS == {path.name for path in RESEARCH.glob("*.py")}

@@ -201,7 +201,7 @@ class ExactOptions:
         to this power (1: bits per square; lower leans towards information).
 
     The defaults, and what each rule is worth, are measured by
-    ``benchmarks/guessing.py`` (see the strength notes in ``docs/``).
+    ``research/guessing.py`` (see the strength notes in ``docs/``).
 
     >>> ExactOptions(margin=1.5)
     Traceback (most recent call last):

@@ -2,12 +2,10 @@
 
 Usage::
 
-    python benchmarks/suites.py scaling [--games 400]
+    python benchmarks/scaling.py [--games 400]
 
-The named suites that lived here are study files now: ``cspmines study
-studies/classic.toml --out results/classic`` (the presets under the conventions
-of the published win rates) and ``cspmines study studies/seeds.toml --out
-results/seeds`` (each seed's experiment at its own settings and measure).
+The same expert games of the exact agent on one worker and on two; the
+speed-up is what a second core gives the bench (``cspmines bench --workers``).
 """
 
 from __future__ import annotations
@@ -29,13 +27,10 @@ def scaling(args) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("suite", choices=("scaling",))
-    parser.add_argument("--games", type=int, default=None)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--progress", action="store_true", default=None)
     args = parser.parse_args(argv)
-    args.games = args.games or 400
     scaling(args)
     return 0
 

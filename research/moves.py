@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/moves.py --games 100 --preset expert --every 5
+    python research/moves.py --games 100 --preset expert --every 5
 
 Plays the shared boards (the same as ``cspmines bench`` with the same seed)
 with the exact agent and keeps every ``--every``-th position it meets, and

@@ -2,9 +2,9 @@
 
 Usage::
 
-    python benchmarks/divergence.py --hill CLASSES --preset expert --games 400 --seed 31 [--first-click opening]
-    python benchmarks/divergence.py --against exact:lookahead=0 --preset expert --games 200
-    python benchmarks/divergence.py --hill CLASSES --along hill --games 1000 --layouts 20 --workers 2
+    python research/divergence.py --hill CLASSES --preset expert --games 400 --seed 31 [--first-click opening]
+    python research/divergence.py --against exact:lookahead=0 --preset expert --games 200
+    python research/divergence.py --hill CLASSES --along hill --games 1000 --layouts 20 --workers 2
 
 The exact agent plays game i of ``cspmines bench --preset P --seed S``
 exactly as the bench plays it. At each of its guesses the other player is

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/optimum.py [--size 5x5x2] [--boards 100] [--seed 0] [--layouts 0] [--out optimum.jsonl]
+    python research/optimum.py [--size 5x5x2] [--boards 100] [--seed 0] [--layouts 0] [--out optimum.jsonl]
 
 Minesearch (seeds 000 and 004) ends when every mine is opened; its measure
 counts the squares opened, and since every mine is opened anyway, a player

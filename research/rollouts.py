@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/rollouts.py --games 400 --layouts 100 --ratio 0.97
+    python research/rollouts.py --games 400 --layouts 100 --ratio 0.97
 
 The look-ahead ranks its candidates by a score (secondary safety, progress,
 50/50 influence); that score is a heuristic. Here it is checked against the

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/losses.py --games 4000 --preset expert --option off_front=8
+    python research/losses.py --games 4000 --preset expert --option off_front=8
 
 The same boards as ``cspmines bench`` with the same seed. For the lost games:
 which rule chose the fatal guess, how far the game had gone (covered cells

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bounded.py [--games 300] [--limits 5,10,20,40] [--preset expert]
+    python research/bounded.py [--games 300] [--limits 5,10,20,40] [--preset expert]
 
 Positions: every position the exact agent meets in ``--games`` seeded games
 is solved exactly and with each ``max_chain``; the error is over covered

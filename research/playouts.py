@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/playouts.py [--size 10x10x10] [--games 40] [--first 1000] [--seed 4] [--layouts 80] [--squares 4] [--out F]
+    python research/playouts.py [--size 10x10x10] [--games 40] [--first 1000] [--seed 4] [--layouts 80] [--squares 4] [--out F]
 
 Under minesearch, with too many layouts for its exhaustive search, the
 exact agent opens the square that tells most for what it costs. Here that

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/value_step.py [--size 10x10x10] [--fit-games 300] [--games 1000] [--seed 4] [--workers 2]
+    python research/value_step.py [--size 10x10x10] [--fit-games 300] [--games 1000] [--seed 4] [--workers 2]
 
 Under minesearch (seeds 000 and 004), with too many layouts left for its
 exhaustive search, the exact agent opens the square that tells most (the

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/guessing.py --games 2000 --preset expert --option lookahead=0 --option lookahead=6
+    python research/guessing.py --games 2000 --preset expert --option lookahead=0 --option lookahead=6
 
 Every option set plays the same boards, those of ``cspmines bench`` at the same
 seed, on the bench's own runner (``--workers`` processes).
