@@ -6,7 +6,7 @@ Usage::
 
 Prints, per size bucket (boxes in the component), the median time of each
 backend and which is fastest: that table sets ``auto``'s crossovers
-(``cspmines/backends/auto.py``). Then, per reference family, the total solve
+(``cspmines/engine/backends/auto.py``). Then, per reference family, the total solve
 time of each backend and of ``auto``, with auto's excess over the best
 single backend. A backend cut by the time limit counts as the limit.
 """
