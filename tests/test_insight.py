@@ -203,7 +203,7 @@ def test_the_endgame_is_searched_up_to_its_bound_only():
     position = Position.from_string("6x6x6\n" + "\n".join(["......"] * 6))
     analysis = solve(position)
     assert analysis.model_count > ENDGAME_LAYOUTS and endgame_chances(analysis) is None
-    assert insight_of(analysis, limit=Limit(time=30)).missing["endgame"] == f"more than {ENDGAME_LAYOUTS} layouts"
+    assert insight_of(analysis, limit=Limit(time=30)).missing["endgame"] == f"more than {ENDGAME_LAYOUTS:,} layouts"
     few = solve(Position.from_string("3x2x1\n1..\n1.."))
     assert endgame_chances(few, most=1) is None and endgame_chances(few).chance() == Fraction(1, 2)
 

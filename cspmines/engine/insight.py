@@ -369,7 +369,7 @@ def insight_of(analysis, *, backend: str = "auto", limit: Limit | None = None) -
         except BudgetExceededError as error:
             parts[part], missing[part] = None, str(error)
     if parts["endgame"] is None and "endgame" not in missing:
-        missing["endgame"] = f"more than {ENDGAME_LAYOUTS} layouts"
+        missing["endgame"] = f"more than {ENDGAME_LAYOUTS:,} layouts"
     return Insight(parts["dead"], parts["fifty_fifties"], parts["endgame"], missing)
 
 
