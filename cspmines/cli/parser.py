@@ -139,10 +139,8 @@ chance of being a mine in percent (S: certainly safe, M: certainly a mine, <1 an
 >99 near the ends); clues are in brackets, [2]. Below it: the proved safe cells and
 mines as (row,col), the least mine chance and where, the chains of influence.
 --exact adds the number of mine layouts and every chance as an exact fraction.
---insight marks before a cell's chance: d dead (opening it can tell nothing), h half
-of an unavoidable 50/50, p half of a pseudo-50/50 (only guesses can tell its halves
-apart); then lists them and, with at most 1,000 layouts, each cell's chance of
-winning with best play after opening it (docs/engine.md has the definitions).
+--insight marks d dead cells, h unavoidable and p pseudo 50/50s, and with at most
+1,000 layouts gives each cell's chance of winning with best play (docs/engine.md).
 
 examples:
   cspmines solve board.txt
@@ -300,9 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--exact", action="store_true", help="add the model count and exact fractions")
     solve.add_argument("--outcomes", type=row_col, action="append", metavar="ROW,COL",
                        help="also what opening this covered cell ends in, exactly: a mine, or each clue it shows (repeatable)")
-    solve.add_argument("--insight", action="store_true",
-                       help="also mark dead cells (d) and 50/50s (h unavoidable, p pseudo), and with at most 1,000 layouts "
-                            "every cell's chance of winning with best play")
+    solve.add_argument("--insight", action="store_true", help="also mark dead cells (d) and 50/50s (h unavoidable, p pseudo), "
+                       "and with at most 1,000 layouts every cell's chance of winning with best play")
     solve.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
     solve.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the chances")
     solve.add_argument("--svg", help="also draw the board as SVG into this .svg file")
