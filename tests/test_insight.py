@@ -215,9 +215,11 @@ def test_a_search_past_its_states_is_reported_missing_not_guessed():
 
     with pytest.raises(BudgetExceededError, match="budget of 1 states"):
         endgame_chances(analysis, states=1)
-    seen = insight_of(analysis, limit=Limit(memory=600))  # room for one state of the search
-    assert seen.endgame is None and "budget of 1 states" in seen.missing["endgame"]
+    seen = insight_of(analysis, limit=Limit(memory=20 * 1024))  # the 20 cells' allowance: room for 40 states of the search
+    assert seen.endgame is None and "budget of 40 states" in seen.missing["endgame"]
     assert seen.dead is not None and seen.fifty_fifties is not None
+    seen = insight_of(analysis, limit=Limit(memory=1000))  # too little for the board: its solves are refused
+    assert seen.fifty_fifties is None and "over the memory allowance" in seen.missing["fifty_fifties"]
 
 
 def test_insight_needs_a_total_and_an_exact_count():

@@ -37,11 +37,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..actions import Vocabulary
-from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError
+from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError, TooLargeError
 from ..position import COVERED, FLAG, Position
 from .clues import clue_spreads
 from .endgame import list_layouts, opening_wins
-from .question import Limit
+from .question import DEFAULT_MEMORY, Limit
 from .reveal import solve_revealed
 from .solver import solve
 
@@ -204,7 +204,7 @@ def _quiet_cascade(analysis, cell: int, backend: str, deadline: float | None) ->
     return True
 
 
-def fifty_fifties(analysis, *, backend: str = "auto", time_limit: float | None = None) -> tuple:
+def fifty_fifties(analysis, *, backend: str = "auto", time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY) -> tuple:
     """The position's 50/50s, unavoidable and pseudo (:class:`FiftyFifty`), by their first cell.
 
     A 50/50 is a set of covered cells split into two halves A and B of one size, such that in every
@@ -215,6 +215,7 @@ def fifty_fifties(analysis, *, backend: str = "auto", time_limit: float | None =
     unavoidable (no cell but its own can ever tell, so one of them must be guessed some time); with
     tellers that are all guesses (each a mine in some layout) it is a pseudo-50/50: only a guess can
     resolve it now. One with a proved-safe teller is neither: opening that cell tells for free.
+    Each cell of chance 1/2 is tied to the others by one solve with it flagged, under ``memory``.
 
     Raises
     ------
@@ -243,7 +244,7 @@ def fifty_fifties(analysis, *, backend: str = "auto", time_limit: float | None =
             continue
         if deadline is not None and time.monotonic() >= deadline:
             raise BudgetExceededError("the time limit ran out while looking for 50/50s")
-        same, other = _partners(analysis, a, halves, backend, deadline)
+        same, other = _partners(analysis, a, halves, backend, deadline, memory)
         classified.update(same, other)
         if not set(group_of[a]) <= same | other:
             # a cell of its group that varies apart from it: by the group's symmetry, no cell of the group
@@ -256,16 +257,16 @@ def fifty_fifties(analysis, *, backend: str = "auto", time_limit: float | None =
     return tuple(sorted(found, key=lambda fifty: fifty.cells))
 
 
-def _partners(analysis, a: int, halves: tuple, backend: str, deadline: float | None) -> tuple[set, set]:
+def _partners(analysis, a: int, halves: tuple, backend: str, deadline: float | None, memory: int | None) -> tuple[set, set]:
     """(the cells that are mines exactly when ``a`` is, ``a`` among them; those that are mines exactly
     when it is not): the position solved with ``a`` a mine proves them mines and safe."""
     position = analysis.position
     grid = position.grid.copy()
     grid.flat[a] = FLAG
     flagged = Position._trusted(grid, position.mines)  # a copy of a valid grid, one cell flagged
-    given = solve(flagged, mines=analysis.mines, backend=backend, explain=False, limit=Limit(time=_left(deadline)))
+    given = solve(flagged, mines=analysis.mines, backend=backend, explain=False, limit=Limit(time=_left(deadline), memory=memory))
     if not given.exact:
-        raise BudgetExceededError("the time limit ran out while looking for 50/50s")
+        raise BudgetExceededError("the time limit or the memory allowance ran out while looking for 50/50s")
     same = {a} | {y for y in halves if y != a and given.probability(y) == 1}  # with P(y) = 1/2: y is a mine exactly when a is
     other = {y for y in halves if y != a and given.probability(y) == 0}
     return same, other
@@ -360,13 +361,13 @@ def insight_of(analysis, *, backend: str = "auto", limit: Limit | None = None) -
     states = ENDGAME_STATES if limit.memory is None else max(1, min(ENDGAME_STATES, limit.memory // BYTES_PER_STATE))
     work = {
         "dead": lambda: dead_cells(analysis, backend=backend, time_limit=_left(deadline)),
-        "fifty_fifties": lambda: fifty_fifties(analysis, backend=backend, time_limit=_left(deadline)),
+        "fifty_fifties": lambda: fifty_fifties(analysis, backend=backend, time_limit=_left(deadline), memory=limit.memory),
         "endgame": lambda: endgame_chances(analysis, states=states, time_limit=_left(deadline)),
     }
     for part, run in work.items():
         try:
             parts[part] = run()
-        except BudgetExceededError as error:
+        except (BudgetExceededError, TooLargeError) as error:  # out of time or of memory: said, not guessed
             parts[part], missing[part] = None, str(error)
     if parts["endgame"] is None and "endgame" not in missing:
         missing["endgame"] = f"more than {ENDGAME_LAYOUTS:,} layouts"
