@@ -182,11 +182,20 @@ def test_fifty_fifties_are_the_sets_no_other_cell_can_tell_apart():
         expected = brute_fifty_fifties(board, layouts)
         found = {(fifty.halves, fifty.kind, fifty.tellers) for fifty in fifty_fifties(analysis)}
         assert found == expected, board.position
-        for _halves, kind, _tellers in expected:
+        for halves_found, kind, _tellers in expected:
             kinds[kind] += 1
+            kinds["wider"] += len(halves_found[0]) > 1
         for fifty in fifty_fifties(analysis):  # each cell of one is a mine with chance exactly 1/2
             assert all(analysis.probability(cell) == Fraction(1, 2) for cell in fifty.cells)
-    assert kinds[FiftyFiftyKind.UNAVOIDABLE] >= 10 and kinds[FiftyFiftyKind.PSEUDO] >= 10, dict(kinds)
+    assert kinds[FiftyFiftyKind.UNAVOIDABLE] >= 10 and kinds[FiftyFiftyKind.PSEUDO] >= 10 and kinds["wider"] >= 1, dict(kinds)
+
+
+def test_a_fifty_fifty_of_two_cells_a_half_far_apart():
+    # (0,0) and (2,2) are mines together, or (0,2) and (2,0): every clue sees as many of each pair
+    position = Position.from_string("5x3x7\n....2\n3.54.\n.2.*.")
+    (fifty,) = fifty_fifties(solve(position))
+    assert [[position.row_col(cell) for cell in half] for half in fifty.halves] == [[(0, 0), (2, 2)], [(0, 2), (2, 0)]]
+    assert fifty.kind == FiftyFiftyKind.UNAVOIDABLE and fifty.tellers == ()
 
 
 def test_endgame_chances_are_the_minimax_of_the_game_tree():
