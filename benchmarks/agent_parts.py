@@ -46,8 +46,8 @@ from pathlib import Path
 
 from peers import run_hill  # the script beside this one
 
-import cspmines.agents.exact.endgame as endgame
 import cspmines.agents.exact.player as player
+import cspmines.engine.endgame as endgame
 from cspmines.agents.exact.deductions import SingleClueWatch
 from cspmines.bench import Suite, board_for
 from cspmines.bench.runner import agent_seed, new_game

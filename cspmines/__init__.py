@@ -10,6 +10,7 @@ from .engine.analysis import Analysis, ComponentReport
 from .engine.certain import Certainty, certain_cells
 from .engine.clues import ClueSpread, clue_spread
 from .engine.engine import Engine
+from .engine.insight import Insight, insight_of
 from .engine.memory import Memory
 from .engine.question import Density, Limit
 from .engine.sampling import sample_layouts
@@ -40,6 +41,8 @@ __all__ = [
     "sample_layouts",
     "clue_spread",
     "ClueSpread",
+    "insight_of",
+    "Insight",
     "certain_cells",
     "Certainty",
     "CspminesError",

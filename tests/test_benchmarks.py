@@ -27,6 +27,7 @@ RUNS = [
     ("engine.py", ["--filter", "expert-5-013", "--no-peer", "--min-runs", "1", "--min-seconds", "0"], "all exact: True"),
     ("hostile.py", ["--sides", "40", "--time-limit", "1"], "server small"),
     ("games.py", ["--agent", "exact", "--agent", "greedy", "--preset", "beginner", "--games", "3"], "greedy"),
+    ("insight.py", ["--games", "2", "--preset", "beginner", "--every", "2"], "all three"),
     ("guessing.py", ["--games", "4", "--preset", "beginner", "--workers", "1", "--option=", "--option", "lookahead=0"], "lookahead=0 against defaults"),
     ("memory.py", ["--filter", "expert-5-013", "--games", "1"], "held after them all"),
     ("moves.py", ["--games", "2", "--preset", "beginner", "--workers", "1", "--agent", "exact", "--agent", "greedy"], "a guess is needed"),

@@ -12,6 +12,7 @@ import shutil
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
@@ -295,3 +296,114 @@ def test_the_page_shortens_fractions_as_the_report_does(page):
     values += [Fraction(rng.randrange(1, 10**40), rng.randrange(10**40, 10**80)) for _ in range(40)]
     for value in values:
         assert page.evaluate(f"leadingDigits({json.dumps(str(value))})") == leading_digits(value), value
+
+
+def test_the_overlay_greys_dead_cells_frames_fifty_fifties_and_gives_winning_chances(page):
+    """The bundled beginner endgame: each covered cell's marks and winning chance are the engine's insight."""
+    from cspmines import insight_of
+
+    text = (ROOT / "cspmines" / "data" / "examples" / "beginner-endgame.txt").read_text()
+    page.check("#insight")
+    page.fill("#text", text)
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('best play wins')")
+    analysis = solve(Position.from_string(text))
+    seen = insight_of(analysis)
+    assert "best play wins 1/2" in page.text_content("#status")
+
+    def marked(kind: str) -> set:
+        return {(int(c.get_attribute("data-row")), int(c.get_attribute("data-col"))) for c in page.query_selector_all(f"#board .cell.{kind}")}
+
+    rc = analysis.position.row_col
+    assert marked("dead") == {rc(cell) for cell in seen.dead} == {(7, 1), (8, 1)}
+    assert marked("fifty") == {rc(cell) for f in seen.fifty_fifties if f.kind == "unavoidable" for cell in f.cells} == {(6, 0), (6, 1)}
+    assert marked("pseudo") == {rc(cell) for f in seen.fifty_fifties if f.kind == "pseudo" for cell in f.cells}
+    for (row, col), title in overlay(page).items():
+        chance = seen.endgame.chance(analysis.position.cell(row, col))
+        assert f"; win with best play after opening it: {chance} = {100 * float(chance):.1f}%" in title, title
+    assert "unavoidable 50/50 with (6,1)" in overlay(page)[(6, 0)]
+    assert "pseudo-50/50 with (8,1), told by (6,0) (6,1)" in overlay(page)[(7, 1)]
+    page.uncheck("#insight")  # the marks go with the box
+    page.wait_for_function("!document.querySelector('#status').textContent.includes('best play wins')"
+                           " && document.querySelector('#status').textContent.includes('layouts')")
+    assert marked("dead") == marked("fifty") == marked("pseudo") == set()
+    page.check("#insight")
+
+
+@contextmanager
+def clocked_tab(page):
+    """A fresh tab on the page's server whose clock (Date, timers) stands still but where the test moves it."""
+    from datetime import datetime
+
+    tab = page.context.browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        tab.clock.install(time=datetime(2025, 1, 1))
+        tab.clock.pause_at(datetime(2025, 1, 1, 0, 0, 1))  # from here, time moves only when the test says
+        tab.goto(page.url)
+        tab.wait_for_selector("#board .cell")
+        yield tab
+    finally:
+        tab.close()
+
+
+def test_a_game_counts_the_mines_left_and_the_seconds(page):
+    """A tab whose clock the test moves: the timer starts with the game and counts, the counter is the total
+    less the flags, and a new game starts both again."""
+    with clocked_tab(page) as tab:
+        assert tab.is_hidden("#gamebar")  # no game yet
+        tab.select_option("#size", "beginner")
+        tab.fill("#seed", "7")
+        tab.click("#new")
+        tab.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
+        assert tab.text_content("#counter") == "mines left: 10" and tab.text_content("#timer") == "time: 0 s"
+        tab.clock.run_for(5_000)
+        assert tab.text_content("#timer") == "time: 5 s"
+        covered = tab.query_selector("#board .cell:not(.open)")
+        status = tab.text_content("#status")
+        covered.click(button="right")  # a flag
+        tab.wait_for_function(f"!['solving…', {json.dumps(status)}].includes(document.querySelector('#status').textContent)")
+        assert tab.text_content("#counter") == "mines left: 9"
+        tab.click("#new")
+        tab.wait_for_function("document.querySelector('#counter').textContent === 'mines left: 10'")
+        assert tab.text_content("#timer") == "time: 0 s"
+        tab.click("#solve")  # outside a game: no bar
+        assert tab.is_hidden("#gamebar")
+
+
+def test_the_timer_stops_when_the_game_is_over(page, tmp_path):
+    """A 4x4 board won in two clicks: the seconds stand still once it is won."""
+    with clocked_tab(page) as tab:
+        upload(tab, tmp_path, "board.json", json.dumps({"width": 4, "height": 4, "mines": [[3, 1], [3, 3]]}))
+        tab.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
+        tab.clock.run_for(3_000)
+        for col in (0, 2):
+            status = tab.text_content("#status")
+            tab.click(f"#board .cell[data-row='3'][data-col='{col}']")
+            tab.wait_for_function(f"!['solving…', {json.dumps(status)}].includes(document.querySelector('#status').textContent)")
+        assert "game won" in tab.text_content("#status") and tab.text_content("#timer") == "time: 3 s"
+        tab.clock.run_for(10_000)
+        assert tab.text_content("#timer") == "time: 3 s"
+
+
+def test_fit_to_width_keeps_a_large_board_within_the_window(page):
+    wide = "90x20x300\n" + "\n".join(["." * 90] * 20)
+    page.fill("#text", wide)
+    page.click("#solve")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
+    viewport = page.evaluate("document.documentElement.clientWidth")
+
+    def right() -> float:
+        return page.evaluate("document.querySelector('#board').getBoundingClientRect().right")
+
+    def cell_width() -> float:
+        return page.evaluate("document.querySelector('#board .cell').getBoundingClientRect().width")
+
+    assert right() > viewport and cell_width() == 26  # 91 columns of 26 px: wider than the window
+    page.check("#fit")
+    assert right() <= viewport and 4 <= cell_width() < 26
+    assert len(page.query_selector_all("#board .cell")) == 90 * 20
+    page.set_viewport_size({"width": 1000, "height": 900})  # the window narrower: the board follows
+    page.wait_for_function(f"document.querySelector('#board').getBoundingClientRect().right <= {viewport - 400}")
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.uncheck("#fit")
+    assert cell_width() == 26

@@ -107,6 +107,24 @@ def test_outcomes_of_a_cell_that_has_none_say_why_in_one_line(args, words):
     assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+def test_insight_marks_the_board_and_lists_what_it_found(capsys):
+    from cspmines import insight_of
+    from cspmines.present.render import insight_json
+
+    path = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt"
+    assert main(["solve", str(path), "--insight", "--color", "never"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[7].split()[:3] == ["6", "h", "50h"] and lines[8].split()[:2] == ["7", "[2]p"]  # (6,0) (6,1) unavoidable, (7,1) pseudo
+    assert "50/50s: (6,0) | (6,1) unavoidable; (7,1) | (8,1) pseudo, told by (6,0) (6,1)" in lines
+    assert "endgame: 4 layouts; best play wins 50.00%, opening (6,0) (6,1) first" in lines
+    assert main(["solve", str(path), "--insight", "--json"]) == 0
+    analysis = solve(Position.from_file(path))
+    assert json.loads(capsys.readouterr().out)["insight"] == insight_json(analysis.position, insight_of(analysis))
+    assert main(["solve", str(path), "--json"]) == 0 and "insight" not in json.loads(capsys.readouterr().out)
+    result = run("solve", "-", "--insight", "--density", "0.3", stdin="4x2\n1...\n1...\n")
+    assert result.returncode == 2 and result.stderr.strip() == "cspmines: error: --insight needs the mine total (a layout count): pass --mines N, not --density"
+
+
 def test_standard_input_and_density():
     result = run("solve", "-", "--density", "0.25", "--json", stdin="4x1\n.1..\n")
     assert result.returncode == 0, result.stderr

@@ -77,19 +77,19 @@ def test_the_build_is_named_and_ci_builds_the_kernels():
 
 
 def python_win(position, layouts, budget, cells=None):
-    from cspmines.agents.exact.endgame import _Search
+    from cspmines.engine.endgame import WinSearch
 
     try:
-        return _Search(position, layouts, budget, cells=cells).best((1 << len(layouts)) - 1)
+        return WinSearch(position, layouts, budget, cells=cells).best((1 << len(layouts)) - 1)
     except TimeoutError:
         return "timeout"
 
 
 def compiled_win(position, layouts, budget, cells=None):
-    from cspmines.agents.exact.endgame import _Search
+    from cspmines.engine.endgame import WinSearch
 
     try:
-        return native.kernels.win_search(_Search(position, layouts, budget, cells=cells).cells, len(layouts), budget)
+        return native.kernels.win_search(WinSearch(position, layouts, budget, cells=cells).cells, len(layouts), budget)
     except TimeoutError:
         return "timeout"
 

@@ -67,6 +67,22 @@ def test_solve_answers_the_outcomes_of_the_cells_asked_or_says_why_not(client):
     assert wide["outcomes"] is None and wide["outcomes_missing"]  # a count cut short, or the time spent on the clues
 
 
+def test_solve_answers_the_insight_when_asked_or_says_why_not(client):
+    from cspmines import insight_of
+    from cspmines.present.render import insight_json
+
+    text = (Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt").read_text()
+    assert "insight" not in client.post("/api/solve", content=text).json()  # only when asked
+    answer = client.post("/api/solve?insight=true", content=text).json()
+    analysis = solve(Position.from_string(text))
+    assert answer["insight_missing"] is None and answer["insight"] == insight_json(analysis.position, insight_of(analysis))
+    assert answer["insight"]["endgame"]["fraction"] == "1/2" and [f["kind"] for f in answer["insight"]["fifty_fifties"]] == ["unavoidable", "pseudo"]
+    dense = client.post("/api/solve?insight=true&density=0.2", content="4x2\n1...\n1...\n").json()
+    assert dense["insight"] is None and "mine total" in dense["insight_missing"]
+    wide = client.post("/api/solve?insight=true&time_limit=0.5", content=(DATA / "lattice13-2.txt").read_text()).json()
+    assert wide["insight"] is None or any(wide["insight"][part] is None for part in ("dead", "fifty_fifties", "endgame"))
+
+
 def test_a_wide_position_answers_within_its_budget(client):
     answer = client.post("/api/solve?time_limit=0.05", content=(DATA / "lattice15-2.txt").read_text())
     assert answer.status_code == 200 and answer.json()["exact"] is False  # what could be proved, marked so

@@ -7,11 +7,12 @@ import sys
 import time
 
 from ..engine.clues import clue_spreads
+from ..engine.insight import insight_of
 from ..engine.question import Limit
 from ..engine.solver import solve
 from ..errors import BudgetExceededError
 from ..position import COVERED, Position
-from ..present.render import analysis_json, board_text, outcomes_json, outcomes_text, summary_text
+from ..present.render import analysis_json, board_text, insight_json, insight_text, outcomes_json, outcomes_text, summary_text
 
 __all__ = ["run_move", "run_sample", "run_solve"]
 
@@ -28,6 +29,7 @@ def run_solve(args, out) -> int:
     )
     left = None if args.time_limit is None else max(0.0, args.time_limit - (time.monotonic() - started))
     spreads = _outcomes(analysis, args.outcomes or [], args.backend, left)
+    seen = _insight(analysis, args, started) if args.insight else None
     if args.svg:
         from ..present.picture import render_svg
 
@@ -43,15 +45,29 @@ def run_solve(args, out) -> int:
         result = analysis_json(analysis, exact=args.exact)
         if args.outcomes:
             result["outcomes"] = outcomes_json(position, spreads, exact=args.exact)
+        if seen is not None:
+            result["insight"] = insight_json(position, seen)
         json.dump(result, out)
         out.write("\n")
         return 0
     color = args.color == "always" or (args.color == "auto" and getattr(out, "isatty", lambda: False)())
-    out.write(board_text(analysis, color=color) + "\n")
+    out.write(board_text(analysis, color=color, insight=seen) + "\n")
     out.write(summary_text(analysis, exact=args.exact) + "\n")
     if spreads:
         out.write(outcomes_text(position, spreads, exact=args.exact) + "\n")
+    if seen is not None:
+        out.write(insight_text(position, seen, exact=args.exact) + "\n")
     return 0
+
+
+def _insight(analysis, args, started: float):
+    """Dead cells, 50/50s and endgame chances (``--insight``), within what is left of ``--time-limit``."""
+    if analysis.mines is None:
+        raise ValueError("--insight needs the mine total (a layout count): pass --mines N, not --density")
+    if analysis.model_count is None:
+        raise ValueError("--insight needs every layout counted, and the budget cut counting short: raise --time-limit or pass none")
+    left = None if args.time_limit is None else max(0.001, args.time_limit - (time.monotonic() - started))
+    return insight_of(analysis, backend=args.backend, limit=Limit(time=left, memory=args.memory))
 
 
 def _outcomes(analysis, cells: list, backend: str, time_limit: float | None) -> dict:

@@ -7,7 +7,8 @@ One module a step, as :func:`~cspmines.engine.solver.solve` takes them:
 :mod:`~cspmines.engine.bounded` (chains cut short), :mod:`~cspmines.engine.combine` (under the total),
 :mod:`~cspmines.engine.analysis` (the answer), :mod:`~cspmines.engine.prover` (certain cells by SAT);
 beside them :mod:`~cspmines.engine.reveal` (one more clue), :mod:`~cspmines.engine.clues` (what a
-cell will show), :mod:`~cspmines.engine.certain`,
+cell will show), :mod:`~cspmines.engine.insight` (dead cells, 50/50s, endgame chances),
+:mod:`~cspmines.engine.endgame` (the game searched to its end), :mod:`~cspmines.engine.certain`,
 :mod:`~cspmines.engine.sampling`; :mod:`~cspmines.engine.memory` and :mod:`~cspmines.engine.question`
 (what an engine keeps and what it is asked, as values); :class:`Engine` holds them together.
 
@@ -21,11 +22,12 @@ from .analysis import Analysis, ComponentReport
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
 from .engine import Engine
+from .insight import Insight, insight_of
 from .memory import Memory
 from .question import Density, Limit
 from .reveal import solve_revealed
 from .sampling import sample_layouts
 from .solver import solve
 
-__all__ = ["Analysis", "ClueSpread", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "Limit", "Memory", "certain_cells",
+__all__ = ["Analysis", "ClueSpread", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
            "sample_layouts", "solve", "solve_revealed"]

@@ -23,6 +23,7 @@ from ..position import Position
 from .analysis import Analysis
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
+from .insight import Insight, insight_of
 from .memory import Memory, using
 from .question import Density, Limit
 from .reveal import solve_revealed
@@ -79,6 +80,18 @@ class Engine:
         layouts (:func:`cspmines.engine.clues.clue_spread`)."""
         with using(self.memory):
             return clue_spread(analysis, cell, backend=self.backend)
+
+    def insight(self, analysis: Analysis) -> Insight:
+        """Dead cells, 50/50s and (few layouts left) every cell's winning chance with best play, within this
+        engine's limit (:func:`cspmines.engine.insight.insight_of`).
+
+        >>> from cspmines import Engine, Position
+        >>> engine = Engine()
+        >>> engine.insight(engine.solve(Position.from_string("2x2x1\\n11\\n.."))).fifty_fifties[0].kind
+        'unavoidable'
+        """
+        with using(self.memory):
+            return insight_of(analysis, backend=self.backend, limit=self.limit)
 
     def certain(self, position: Position, *, mines: int | None = None) -> Certainty:
         """The cells proved safe or mines without counting (:func:`cspmines.certain_cells`)."""

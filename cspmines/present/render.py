@@ -17,9 +17,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine.analysis import Analysis
+from ..engine.insight import FiftyFiftyKind, Insight
 from ..position import COVERED, FLAG, MINE, WITHHELD, is_whole
 
-__all__ = ["board_text", "summary_text", "analysis_json", "outcomes_text", "outcomes_json", "decimal", "JSON_SCHEMA_VERSION"]
+__all__ = ["board_text", "summary_text", "analysis_json", "outcomes_text", "outcomes_json", "insight_text", "insight_json", "decimal",
+           "JSON_SCHEMA_VERSION", "MARKS"]
 
 #: Bumped whenever :func:`analysis_json` changes shape.
 JSON_SCHEMA_VERSION = 1
@@ -56,25 +58,60 @@ def _cell_label(p: float) -> str:
     return str(round(percent))
 
 
+def _percent(p) -> str:
+    """A chance in whole percent, ``<1`` and ``>99`` near the ends but not at them."""
+    if 0 < p < Fraction(1, 100):
+        return "<1"
+    if Fraction(99, 100) < p < 1:
+        return ">99"
+    return str(round(p * 100))
+
+
 def _shown(code: int) -> str:
     """What an uncovered cell shows, in three characters: a clue in brackets, so it never reads as a percent."""
     return {FLAG: "F", MINE: "*", WITHHELD: "[?]"}.get(code, f"[{code}]")
 
 
-def board_text(analysis: Analysis, *, color: bool = False) -> str:
+#: The mark before a covered cell's chance on the text board when the insight is shown (a cell in a
+#: 50/50 is marked so even where it is dead too).
+MARKS = {"unavoidable": "h", "pseudo": "p", "dead": "d"}
+
+
+def _marks(insight: Insight | None) -> dict:
+    """Covered cell -> its mark (:data:`MARKS`)."""
+    marks: dict = {}
+    if insight is None:
+        return marks
+    for cell in insight.dead or ():
+        marks[cell] = MARKS["dead"]
+    for fifty in insight.fifty_fifties or ():
+        for cell in fifty.cells:
+            marks[cell] = MARKS[fifty.kind.value]
+    return marks
+
+
+def board_text(analysis: Analysis, *, color: bool = False, insight: Insight | None = None) -> str:
     """The board with rulers, four characters a cell: each covered cell's chance of a mine in
     percent (``S`` certainly safe, ``M`` certainly a mine, ``<1`` and ``>99`` near the ends),
     clues in brackets (``[2]``, ``[?]`` withheld), ``F`` flags, ``*`` opened mines. Rows and
-    columns are numbered from 0, as the (row, col) pairs of the other output.
+    columns are numbered from 0, as the (row, col) pairs of the other output. With ``insight``
+    (:func:`cspmines.engine.insight.insight_of`), a covered cell's first character is its mark:
+    ``h`` half of an unavoidable 50/50, ``p`` of a pseudo-50/50, ``d`` dead (:data:`MARKS`).
 
-    >>> from cspmines import Position, solve
-    >>> print(board_text(solve(Position.from_string("3x2x1\\n1..\\n..."))))
+    >>> from cspmines import Position, insight_of, solve
+    >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n..."))
+    >>> print(board_text(analysis))
            0   1   2
       0  [1]  33   S
       1   33  33   S
+    >>> print(board_text(analysis, insight=insight_of(analysis)))   # safe, the 1's cells see its mine
+           0   1   2
+      0  [1]d 33   S
+      1 d 33d 33   S
     """
     position = analysis.position
     probabilities = analysis.probabilities()
+    marks = _marks(insight)
     margin = len(str(position.height - 1)) + 2
     lines = [" " * margin + "".join(f"{c:>4}" for c in range(position.width))]
     for r in range(position.height):
@@ -87,7 +124,8 @@ def board_text(analysis: Analysis, *, color: bool = False) -> str:
                 if r * position.width + c in analysis.inexact_cells and label not in ("S", "M"):
                     label = "~" + str(min(99, max(0, round(p * 100))))  # an estimate, marked so
                 text = f"{label:>3}"
-                cells.append(" " + (f"{_colour(p)}{text}{_RESET}" if color else text))
+                mark = marks.get(r * position.width + c, " ")
+                cells.append(mark + (f"{_colour(p)}{text}{_RESET}" if color else text))
             else:
                 cells.append(f" {_shown(code):>3}")
         lines.append(f"{r:>{margin - 1}} " + "".join(cells))
@@ -183,6 +221,81 @@ def outcomes_json(position, spreads, *, exact: bool = False) -> list:
             entry["fractions"] = [_fraction_text(w, spread.total, written) for w in (spread.mine, *spread.clues)]
         result.append(entry)
     return result
+
+
+def insight_text(position, insight: Insight, *, exact: bool = False) -> str:
+    """A few lines: the dead cells, the 50/50s (halves split by ``|``, a pseudo one with its tellers), and
+    with few layouts the winning chance with best play and a board of each covered cell's, in percent
+    (``exact``: as fractions); a part not worked out says why.
+
+    >>> from cspmines import Position, insight_of, solve
+    >>> analysis = solve(Position.from_string("5x1x2\\n.1..."))
+    >>> print(insight_text(analysis.position, insight_of(analysis)))
+    dead: (0,0) (0,4)
+    50/50s: (0,0) | (0,2) pseudo, told by (0,3); (0,3) | (0,4) pseudo, told by (0,2)
+    endgame: 4 layouts; best play wins 50.00%, opening (0,2) (0,3) first
+    winning chance with best play after opening each cell, in percent:
+           0   1   2   3   4
+      0   25 [1]  50  50  25
+    """
+    coords = lambda cells: " ".join(f"({r},{c})" for r, c in map(position.row_col, cells)) or "none"  # noqa: E731
+    missing = insight.missing
+    lines = [f"dead: {coords(insight.dead)}" if insight.dead is not None else f"dead: not worked out ({missing['dead']})"]
+    if insight.fifty_fifties is None:
+        lines.append(f"50/50s: not worked out ({missing['fifty_fifties']})")
+    else:
+        shown = []
+        for fifty in insight.fifty_fifties:
+            text = f"{coords(fifty.halves[0])} | {coords(fifty.halves[1])} {fifty.kind}"
+            shown.append(text + (f", told by {coords(fifty.tellers)}" if fifty.kind == FiftyFiftyKind.PSEUDO else ""))
+        lines.append("50/50s: " + ("; ".join(shown) or "none"))
+    endgame = insight.endgame
+    if endgame is None:
+        lines.append(f"endgame: not searched ({missing['endgame']})")
+        return "\n".join(lines)
+    chance = endgame.chance()
+    say = decimal if exact else (lambda p: f"{float(p):.2%}")
+    lines.append(f"endgame: {_count(endgame.layouts, 'layout')}; best play wins {say(chance)}, opening {coords(endgame.best_cells)} first")
+    lines.append("winning chance with best play after opening each cell, " + ("as fractions:" if exact else "in percent:"))
+    grid = [[_shown(int(code)) if code != COVERED else decimal(endgame.chance(cell)) if exact else _percent(endgame.chance(cell))
+             for cell, code in enumerate(position.grid.ravel()[r * position.width:(r + 1) * position.width], start=r * position.width)]
+            for r in range(position.height)]
+    width = max(3, max(len(text) for row in grid for text in row))
+    margin = len(str(position.height - 1)) + 2
+    lines.append(" " * margin + "".join(f"{c:>{width + 1}}" for c in range(position.width)))
+    for r, row in enumerate(grid):
+        lines.append(f"{r:>{margin - 1}} " + "".join(f" {text:>{width}}" for text in row))
+    return "\n".join(lines)
+
+
+def insight_json(position, insight: Insight) -> dict:
+    """The insight as JSON: ``dead`` (cells), ``fifty_fifties`` (``halves``: two lists of cells, ``kind``,
+    ``tellers``), ``endgame`` (``layouts``, ``chance`` and ``fraction`` of the position, ``best`` cells,
+    ``cells``: ``{"cell", "chance", "fraction"}`` for every covered cell), each null where not worked out,
+    and ``missing``: part -> why. Cells are ``[row, col]``.
+
+    >>> from cspmines import Position, insight_of, solve
+    >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n1.."))
+    >>> seen = insight_json(analysis.position, insight_of(analysis))
+    >>> seen["fifty_fifties"], seen["endgame"]["fraction"]
+    ([{'halves': [[[0, 1]], [[1, 1]]], 'kind': 'unavoidable', 'tellers': []}], '1/2')
+    """
+    rc = lambda cells: [list(position.row_col(c)) for c in cells]  # noqa: E731
+    fifties = None if insight.fifty_fifties is None else [
+        {"halves": [rc(half) for half in fifty.halves], "kind": str(fifty.kind), "tellers": rc(fifty.tellers)}
+        for fifty in insight.fifty_fifties
+    ]
+    endgame = insight.endgame
+    played = None if endgame is None else {
+        "layouts": endgame.layouts,
+        "chance": float(endgame.chance()),
+        "fraction": decimal(endgame.chance()),
+        "best": rc(endgame.best_cells),
+        "cells": [{"cell": list(position.row_col(cell)), "chance": float(endgame.chance(cell)), "fraction": decimal(endgame.chance(cell))}
+                  for cell in sorted(endgame.wins)],
+    }
+    return {"dead": None if insight.dead is None else rc(insight.dead), "fifty_fifties": fifties, "endgame": played,
+            "missing": dict(insight.missing)}
 
 
 def _fraction_text(layouts: int, total: int, written: dict) -> str:

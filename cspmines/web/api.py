@@ -6,11 +6,13 @@ same one-line message the command line prints (a position's place written
 body over the cap) and 503 (every worker busy, with ``Retry-After``) are JSON
 too (:mod:`cspmines.web.guard`).
 
-* ``POST /api/solve?mines=&density=&time_limit=&outcomes=`` (body: a position in the text format):
+* ``POST /api/solve?mines=&density=&time_limit=&outcomes=&insight=`` (body: a position in the text format):
   what ``cspmines solve --json --exact`` prints; with ``outcomes=ROW,COL;ROW,COL...`` (or ``all``,
   every covered cell) also ``outcomes``, what opening each of those cells ends in (``cspmines solve
   --outcomes``' entries), or null with ``outcomes_missing`` saying why (a density, a count cut short,
-  or the time limit spent counting the clues by the front).
+  or the time limit spent counting the clues by the front); with ``insight=true`` also ``insight``,
+  the dead cells, 50/50s and endgame winning chances (``cspmines solve --insight --json``'s field), or
+  null with ``insight_missing`` saying why.
 * ``POST /api/move?agent=exact&rules=classic&seed=&explain=`` (body: a position, ``agent`` repeatable):
   what ``cspmines move --json`` prints.
 * ``POST /api/games`` (JSON: ``size``, ``rules``, ``first_click``, ``seed``; or ``board``: an uploaded
@@ -44,13 +46,14 @@ from ..agents.advice import advise, suggest
 from ..agents.external import is_outside
 from ..bench import Suite, agent_seed, new_game
 from ..engine.clues import clue_spreads
+from ..engine.insight import insight_of
 from ..engine.question import Limit
 from ..engine.solver import solve
 from ..errors import BudgetExceededError, CspminesError, TooLargeError
 from ..games import Board, Game, play
 from ..games.board import FIRST_CLICKS, parse_size
 from ..position import COVERED, Position, is_whole
-from ..present.render import analysis_json, outcomes_json
+from ..present.render import analysis_json, insight_json, outcomes_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
 from . import SERVER_MEMORY
@@ -120,6 +123,14 @@ def _outcomes(analysis, cells: list, seconds: float) -> tuple[list | None, str |
     return outcomes_json(analysis.position, spreads, exact=True), None
 
 
+def _insight(analysis, seconds: float, memory: int | None) -> tuple[dict | None, str | None]:
+    """(the insight as JSON, None), or (None, why there is none); a part the time did not allow is null
+    inside it, with its reason in its ``missing``."""
+    if analysis.mines is None or analysis.model_count is None:
+        return None, "the insight needs the mine total and every layout counted"
+    return insight_json(analysis.position, insight_of(analysis, limit=Limit(time=max(0.001, seconds), memory=memory))), None
+
+
 def _position(body: bytes) -> Position:
     try:
         text = body.decode("utf-8-sig")
@@ -181,6 +192,9 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             cells = _outcome_cells(position, asked)
             left = max(0.0, seconds - (time.monotonic() - started))
             answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, left)
+        if _flag(request, "insight"):
+            left = seconds - (time.monotonic() - started)
+            answer["insight"], answer["insight_missing"] = _insight(analysis, left, memory)
         return answer
 
     def api_move(request: Request, body: bytes) -> dict:

@@ -32,9 +32,9 @@ import numpy as np
 
 from ... import native
 from ...engine.constraints import neighbour_sum
+from ...engine.endgame import MemoisedSearch, list_layouts, split_by_count
 from ...engine.sampling import mine_rows
 from ...position import COVERED, FLAG, MINE, Position
-from .endgame import MemoisedSearch, list_layouts, split_by_count
 
 __all__ = ["MINES", "OPENINGS", "Prices", "cheapest_move", "clue_spreads", "information_per_cost", "search_cost"]
 

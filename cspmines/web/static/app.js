@@ -1,7 +1,8 @@
 // The page's logic: read or edit a position, ask the API, draw the board with its chances.
 "use strict";
 const $ = (id) => document.getElementById(id);
-let state = { text: $("text").value, analysis: null, game: null, replay: null, step: 0, mark: null, adviceFor: null };
+let state = { text: $("text").value, analysis: null, game: null, replay: null, step: 0, mark: null, adviceFor: null,
+              clock: null };
 const OUTLINES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
 
 function shade(p) {  // green (0) through yellow to red (1), as the pictures do
@@ -57,19 +58,49 @@ async function solveText(text) {
   if (state.adviceFor !== null && state.adviceFor !== "replay" && state.adviceFor !== shown()) unadvise();
   say("solving…");  // so a reader (or a test) never takes the last answer for this one
   try {
-    state.analysis = await api("/api/solve", text);
-    const a = state.analysis;
+    state.analysis = await api("/api/solve" + ($("insight").checked ? "?insight=true" : ""), text);
+    const a = state.analysis, end = a.insight && a.insight.endgame;
     say(`${a.exact ? "exact" : "NOT EXACT (time limit)"}: ${a.model_count === null ? "?" : a.model_count.length > 30 ? a.model_count.slice(0, 12) + "… (" + a.model_count.length + " digits)" : a.model_count} layouts, ` +
-        `${a.safe.length} safe, ${a.mines_certain.length} mines proved` + (state.game ? `; game ${state.game.status}` : ""));
+        `${a.safe.length} safe, ${a.mines_certain.length} mines proved` + (end && !gameOver() ? `, best play wins ${end.fraction}` : "") +
+        (state.game ? `; game ${state.game.status}` : ""));
   } catch (error) { state.analysis = null; unadvise(); say(error.message, true); }
   draw();
+}
+
+function gameOver() { return state.game !== null && state.game.status !== "playing"; }
+
+// What the insight says of each covered cell, by "r,c": dead, in a 50/50 (and with which cells), its winning chance.
+// Nothing once a game is over: there is no move left to weigh.
+function insightOf(a) {
+  const by = {}, at = (r, c) => (by[r + "," + c] = by[r + "," + c] || {}), seen = a && a.insight;
+  if (!seen || gameOver()) return by;
+  const cells = (list) => list.map(([r, c]) => `(${r},${c})`).join(" ");
+  for (const [r, c] of seen.dead || []) at(r, c).dead = true;
+  for (const fifty of seen.fifty_fifties || []) {
+    const both = fifty.halves[0].concat(fifty.halves[1]);
+    for (const [r, c] of both) {
+      const others = cells(both.filter(([r2, c2]) => r2 !== r || c2 !== c));
+      at(r, c).fifty = fifty.kind;
+      at(r, c).says = fifty.kind === "unavoidable" ? `unavoidable 50/50 with ${others}` : `pseudo-50/50 with ${others}, told by ${cells(fifty.tellers)}`;
+    }
+  }
+  if (seen.endgame) for (const e of seen.endgame.cells) at(e.cell[0], e.cell[1]).win = e;
+  return by;
+}
+
+function cellSize(pos) {  // 26 px a cell, or with "fit to width" as many as the window leaves room for
+  if (!$("fit").checked) return 26;
+  const room = document.documentElement.clientWidth - $("board").getBoundingClientRect().left - 20;
+  return Math.max(4, Math.min(26, Math.floor(room / (pos.width + 1)) - 1));
 }
 
 function draw() {
   const pos = parse(state.text), board = $("board"), a = state.analysis;
   board.innerHTML = "";
   if (!pos) return;  // a malformed position: no half-drawn board, the status says why
-  board.style.gridTemplateColumns = `repeat(${pos.width + 1}, 26px)`;
+  const size = cellSize(pos), seen = insightOf(a);
+  board.style.setProperty("--cell", `${size}px`);
+  board.style.gridTemplateColumns = `repeat(${pos.width + 1}, ${size}px)`;
   board.appendChild(Object.assign(document.createElement("div"), { className: "ruler" }));
   for (let c = 0; c < pos.width; c++) board.appendChild(Object.assign(document.createElement("div"), { className: "ruler", textContent: c }));
   // the least risky cells are outlined while there is a move to make: none once the game is over, and none
@@ -88,11 +119,15 @@ function draw() {
       if (".Hh".includes(ch)) {
         const p = a ? a.probabilities[r][c] : null;
         if (p !== null && $("overlay").checked) {
-          cell.style.background = shade(p);
+          cell.style.backgroundColor = shade(p);
           cell.textContent = p === 0 ? "S" : p === 1 ? "M" : p < 0.01 ? "<1" : p > 0.99 ? ">99" : Math.round(p * 100);
           if (p === 0 || p === 1) cell.classList.add("sure");
           cell.title = `(${r}, ${c}): ${a.fractions[r][c]} = ${p.toFixed(4)}`;
           if (p === least) cell.classList.add("best");
+          const about = seen[r + "," + c];
+          if (about && about.dead) { cell.classList.add("dead"); cell.title += "; dead: opening it can tell nothing"; }
+          if (about && about.fifty) { cell.classList.add(about.fifty === "unavoidable" ? "fifty" : "pseudo"); cell.title += `; ${about.says}`; }
+          if (about && about.win) cell.title += `; win with best play after opening it: ${about.win.fraction} = ${(100 * about.win.chance).toFixed(1)}%`;
         }
         if (chainOf[r + "," + c]) cell.style.boxShadow = `inset 0 0 0 2px ${chainOf[r + "," + c]}`;
         if (state.mark && state.mark[0] === r && state.mark[1] === c) cell.classList.add("clicked");
@@ -144,9 +179,32 @@ function leaveReplay() {
   if (state.adviceFor === "replay") unadvise();
   state.replay = null; state.mark = null; $("step").textContent = ""; Object.assign($("slider"), { max: 0, value: 0 });
 }
-function showGame(game) { state.game = game; leaveReplay(); $("text").value = game.position; return solveText(game.position); }
+function showGame(game) {
+  state.game = game; leaveReplay(); $("text").value = game.position; gameBar();
+  return solveText(game.position);
+}
 
-$("solve").onclick = () => { state.game = null; leaveReplay(); solveText($("text").value); };
+// The game bar: mines left (the total less the flags placed, as the classic counter) and the seconds since the
+// game was started, stopped once it is over; hidden outside a game.
+function gameBar() {
+  const game = state.game;
+  $("gamebar").hidden = game === null;
+  if (game === null) { state.clock = null; return; }
+  if (!state.clock || state.clock.id !== game.id) state.clock = { id: game.id, start: Date.now(), stop: null };
+  if (game.status !== "playing" && state.clock.stop === null) state.clock.stop = Date.now();
+  if (game.status === "playing") state.clock.stop = null;  // an undo takes a lost game back into play
+  const lines = game.position.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  const total = Number(lines[0].split("x")[2]), flags = lines.slice(1).join("").split("F").length - 1;
+  $("counter").textContent = `mines left: ${total - flags}`;
+  tick();
+}
+function tick() {
+  if (!state.clock) return;
+  $("timer").textContent = `time: ${Math.floor(((state.clock.stop || Date.now()) - state.clock.start) / 1000)} s`;
+}
+setInterval(tick, 250);
+
+$("solve").onclick = () => { state.game = null; gameBar(); leaveReplay(); solveText($("text").value); };
 $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole board to play (board JSON, MBF)
   const file = e.target.files[0], name = file.name.toLowerCase();
   try {
@@ -155,10 +213,12 @@ $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole b
         : { mbf: btoa(String.fromCharCode(...new Uint8Array(await file.arrayBuffer()))) };
       return showGame(await api("/api/games", { board, rules: $("rules").value }, true));
     }
-    $("text").value = await file.text(); state.game = null; leaveReplay(); solveText($("text").value);
+    $("text").value = await file.text(); state.game = null; gameBar(); leaveReplay(); solveText($("text").value);
   } catch (error) { say(error.message, true); }
 };
-$("overlay").onchange = draw; $("chains").onchange = draw;
+$("overlay").onchange = draw; $("chains").onchange = draw; $("fit").onchange = draw;
+$("insight").onchange = () => solveText(state.text);
+window.addEventListener("resize", () => { if ($("fit").checked) draw(); });
 $("new").onclick = async () => {
   try { showGame(await api("/api/games", { size: $("size").value, rules: $("rules").value,
                                            seed: $("seed").value === "" ? null : Number($("seed").value) }, true)); }
@@ -202,7 +262,9 @@ function showStep() {  // a bench game's move k, or a replay file's click k (its
   state.mark = s ? s.cell : null;
   $("text").value = text; solveText(text);
 }
-function startReplay(replay, label) { leaveReplay(); state.replay = Object.assign(replay, { label }); state.step = 0; state.game = null; showStep(); }
+function startReplay(replay, label) {
+  leaveReplay(); state.replay = Object.assign(replay, { label }); state.step = 0; state.game = null; gameBar(); showStep();
+}
 $("replay").onclick = async () => {
   try { startReplay(await api("/api/replay", $("record").value.trim()), "move"); }
   catch (error) { say(error.message, true); }

@@ -1,0 +1,393 @@
+"""What a player is shown beside the chances, exactly: dead cells, 50/50s and endgame winning chances.
+
+Three readings of a position, each defined on its layouts (the exact
+definitions, and why they mean what they say, are in docs/engine.md):
+
+* :func:`dead_cells`: covered cells that are safe in some layout and show the
+  same clue in every layout where they are safe (for a 0, every cell its
+  cascade opens shows one clue too), so opening one tells nothing but that it
+  was safe;
+* :func:`fifty_fifties`: sets of cells split into two halves, one all mines
+  and the other all safe, which no other cell can ever tell apart
+  (``unavoidable``), or only cells that are themselves guesses can
+  (``pseudo``);
+* :func:`endgame_chances`: with at most :data:`ENDGAME_LAYOUTS` layouts, each
+  covered cell's chance of winning the game with best play after opening it,
+  and the position's own, by the engine's exhaustive search
+  (:mod:`cspmines.engine.endgame`, the one the exact agent plays).
+
+:func:`insight_of` gathers the three within a :class:`~cspmines.engine.question.Limit`.
+None of it runs unless asked: a solve, and an agent's move, never pay for it.
+
+>>> from cspmines import Position, solve
+>>> analysis = solve(Position.from_string("5x1x2\\n.1..."))
+>>> seen = insight_of(analysis)
+>>> seen.dead   # safe, (0,0) sees no cell and (0,4) the mine beside it
+(0, 4)
+>>> [(f.halves, f.kind, f.tellers) for f in seen.fifty_fifties]   # each pair told apart only by a cell of the other
+[(((0,), (2,)), 'pseudo', (3,)), (((3,), (4,)), 'pseudo', (2,))]
+>>> seen.endgame.chance(), seen.endgame.chance(2)   # (0,2) is a coin flip that tells the other pair's
+(Fraction(1, 2), Fraction(1, 2))
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..actions import Vocabulary
+from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError, TooLargeError
+from ..position import COVERED, FLAG, Position
+from .clues import clue_spreads
+from .endgame import list_layouts, opening_wins
+from .question import DEFAULT_MEMORY, Limit
+from .reveal import solve_revealed
+from .solver import solve
+
+__all__ = ["ENDGAME_LAYOUTS", "ENDGAME_STATES", "Endgame", "FiftyFifty", "FiftyFiftyKind", "Insight", "dead_cells",
+           "endgame_chances", "fifty_fifties", "insight_of"]
+
+#: The most layouts whose game is searched to its end for every cell's winning chance: the exact agent's
+#: own bound (``endgame=1000``). An expert game's positions under it take milliseconds; a board of 1,140
+#: layouts with no clue at all (5x4, 3 mines) about a third of a second; the states and the time cap the rest.
+ENDGAME_LAYOUTS = 1000
+#: The most game-tree states that search holds (each a few hundred bytes at most: tens of megabytes);
+#: a smaller memory allowance lowers it (:data:`BYTES_PER_STATE`).
+ENDGAME_STATES = 200_000
+#: What one remembered state of the search is reckoned to hold, against ``Limit.memory``.
+BYTES_PER_STATE = 512
+
+HALF = Fraction(1, 2)
+PARTS = ("dead", "fifty_fifties", "endgame")
+
+
+class FiftyFiftyKind(Vocabulary):
+    """Whether anything but a guess can ever tell a 50/50's halves apart."""
+
+    UNAVOIDABLE = "unavoidable"  # nothing can: a coin flip that must be taken some time
+    PSEUDO = "pseudo"  # only cells that are themselves guesses can
+
+
+@dataclass(frozen=True)
+class FiftyFifty:
+    """A 50/50: in every layout one half is all mines and the other all safe, each half with chance 1/2.
+
+    Attributes
+    ----------
+    halves : tuple of two tuples of int
+        The two halves, each in flat order, the one holding the smallest cell first.
+    kind : FiftyFiftyKind
+    tellers : tuple of int
+        The covered cells that could tell the halves apart (each sees more of one half than of the
+        other and is safe in some layout); none for an unavoidable one, only guesses for a pseudo one.
+    """
+
+    halves: tuple
+    kind: FiftyFiftyKind
+    tellers: tuple = ()
+
+    @property
+    def cells(self) -> tuple:
+        """Both halves' cells, in flat order."""
+        return tuple(sorted(self.halves[0] + self.halves[1]))
+
+
+@dataclass(frozen=True)
+class Endgame:
+    """Every covered cell's winning chance with best play, over the position's few layouts.
+
+    Attributes
+    ----------
+    layouts : int
+        The position's layouts (equally likely).
+    wins : dict
+        Covered cell -> the layouts that best play wins when it is opened first (0 for a certain mine).
+    best : int
+        The layouts that best play wins from the position (all of them when only one is left).
+    """
+
+    layouts: int
+    wins: dict = field(hash=False)
+    best: int
+
+    def chance(self, cell: int | None = None) -> Fraction:
+        """The chance of winning with best play after opening ``cell`` first, or (None) from the position."""
+        return Fraction(self.best if cell is None else self.wins[cell], self.layouts)
+
+    @property
+    def best_cells(self) -> tuple:
+        """The covered cells whose opening keeps the position's chance, in flat order."""
+        return tuple(sorted(cell for cell, won in self.wins.items() if won == self.best))
+
+
+@dataclass(frozen=True)
+class Insight:
+    """What :func:`insight_of` found; a part it could not work out is None, with the reason in ``missing``.
+
+    Attributes
+    ----------
+    dead : tuple of int or None
+        :func:`dead_cells`.
+    fifty_fifties : tuple of FiftyFifty or None
+        :func:`fifty_fifties`.
+    endgame : Endgame or None
+        :func:`endgame_chances` (None with a reason when there are too many layouts).
+    missing : dict
+        Part name (``"dead"``, ``"fifty_fifties"``, ``"endgame"``) -> why it is None.
+    """
+
+    dead: tuple | None
+    fifty_fifties: tuple | None
+    endgame: Endgame | None
+    missing: dict = field(default_factory=dict, hash=False)
+
+
+def dead_cells(analysis, *, backend: str = "auto", time_limit: float | None = None) -> tuple:
+    """The covered cells whose opening can tell nothing, in flat order.
+
+    A cell is dead when it is safe in some layout and shows the same clue in every layout where it is
+    safe, and, where that clue is 0, every cell its cascade opens shows one clue in all of them too. The
+    layouts left after opening it are then exactly those in which it is safe: surviving is all it tells.
+
+    Raises
+    ------
+    MissingTotalError
+        The analysis has no mine total or no exact count.
+    BudgetExceededError
+        ``time_limit`` seconds ran out.
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("4x2x2\\n1...\\n1..."))
+    >>> [analysis.position.row_col(cell) for cell in dead_cells(analysis)]   # safe, they see both mines, or the one
+    [(0, 2), (0, 3), (1, 2), (1, 3)]
+    """
+    _check_counted(analysis)
+    deadline = _deadline(time_limit)
+    spreads = clue_spreads(analysis, analysis.position.covered_cells, backend=backend, time_limit=_left(deadline))
+    dead = []
+    for cell, spread in spreads.items():
+        shown = _shown(spread)
+        if len(shown) == 1 and (shown[0] or _quiet_cascade(analysis, cell, backend, deadline)):
+            dead.append(cell)
+    return tuple(dead)
+
+
+def _shown(spread) -> list:
+    """The clues a cell shows in some layout where it is safe."""
+    return [clue for clue, layouts in enumerate(spread.clues) if layouts]
+
+
+def _quiet_cascade(analysis, cell: int, backend: str, deadline: float | None) -> bool:
+    """Whether every cell the cascade of ``cell`` (a 0 whenever safe) opens shows one clue in every
+    layout where ``cell`` is safe. Revealing a clue every one of those layouts shows leaves them all, so
+    each cell of the cascade is read in the one analysis of ``cell`` revealed."""
+    after = solve_revealed(analysis, cell, 0, backend=backend)
+    position = after.position
+    flat = position.grid.ravel()
+    seen = {cell}
+    wave = [n for n in position.neighbours(cell) if flat[n] == COVERED]
+    seen.update(wave)
+    while wave:
+        following = []
+        for n, spread in clue_spreads(after, wave, backend=backend, time_limit=_left(deadline)).items():
+            shown = _shown(spread)
+            if len(shown) != 1:
+                return False
+            if shown[0] == 0:  # a 0 opens its covered neighbours in turn
+                fresh = [m for m in position.neighbours(n) if flat[m] == COVERED and m not in seen]
+                seen.update(fresh)
+                following += fresh
+        wave = following
+    return True
+
+
+def fifty_fifties(analysis, *, backend: str = "auto", time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY) -> tuple:
+    """The position's 50/50s, unavoidable and pseudo (:class:`FiftyFifty`), by their first cell.
+
+    A 50/50 is a set of covered cells split into two halves A and B of one size, such that in every
+    layout one half is all mines and the other all safe, and every opened clue next to them sees as many
+    cells of A as of B (so swapping the halves turns each layout into another: each cell is a mine with
+    chance exactly 1/2). A covered cell next to them that sees more of one half than of the other and is
+    safe in some layout is a *teller*: its clue could tell the halves apart. With no teller the 50/50 is
+    unavoidable (no cell but its own can ever tell, so one of them must be guessed some time); with
+    tellers that are all guesses (each a mine in some layout) it is a pseudo-50/50: only a guess can
+    resolve it now. One with a proved-safe teller is neither: opening that cell tells for free.
+    Each cell of chance 1/2 is tied to the others by one solve with it flagged, under ``memory``.
+
+    Raises
+    ------
+    MissingTotalError
+        The analysis has no mine total or no exact count.
+    BudgetExceededError
+        ``time_limit`` seconds ran out.
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> fifty_fifties(solve(Position.from_string("2x2x1\\n11\\n..")))   # the 1s see both cells: nothing else can
+    (FiftyFifty(halves=((2,), (3,)), kind='unavoidable', tellers=()),)
+    >>> fifty_fifties(solve(Position.from_string("3x2x1\\n11.\\n...")))   # (1,0) or (1,1): (0,2), proved safe, tells which
+    ()
+    """
+    _check_counted(analysis)
+    deadline = _deadline(time_limit)
+    halves = analysis.cells_where(lambda p: p == HALF)
+    # cells of one group (a box, or the cells off the front) are interchangeable: one solve tells for all
+    group_of = {cell: cells for cells, p in analysis.groups() if p == HALF for cell in cells}
+    found: list = []
+    classified: set = set()
+    for a in halves:
+        if a in classified:
+            continue
+        if deadline is not None and time.monotonic() >= deadline:
+            raise BudgetExceededError("the time limit ran out while looking for 50/50s")
+        same, other = _partners(analysis, a, halves, backend, deadline, memory)
+        classified.update(same, other)
+        if not set(group_of[a]) <= same | other:
+            # a cell of its group that varies apart from it: by the group's symmetry, no cell of the group
+            # is tied to any other cell (docs/engine.md), so none is in a 50/50
+            classified.update(group_of[a])
+            continue
+        fifty = _as_fifty_fifty(analysis, tuple(sorted(same)), tuple(sorted(other)))
+        if fifty is not None:
+            found.append(fifty)
+    return tuple(sorted(found, key=lambda fifty: fifty.cells))
+
+
+def _partners(analysis, a: int, halves: tuple, backend: str, deadline: float | None, memory: int | None) -> tuple[set, set]:
+    """(the cells that are mines exactly when ``a`` is, ``a`` among them; those that are mines exactly
+    when it is not): the position solved with ``a`` a mine proves them mines and safe."""
+    position = analysis.position
+    grid = position.grid.copy()
+    grid.flat[a] = FLAG
+    flagged = Position._trusted(grid, position.mines)  # a copy of a valid grid, one cell flagged
+    given = solve(flagged, mines=analysis.mines, backend=backend, explain=False, limit=Limit(time=_left(deadline), memory=memory))
+    if not given.exact:
+        raise BudgetExceededError("the time limit or the memory allowance ran out while looking for 50/50s")
+    same = {a} | {y for y in halves if y != a and given.probability(y) == 1}  # with P(y) = 1/2: y is a mine exactly when a is
+    other = {y for y in halves if y != a and given.probability(y) == 0}
+    return same, other
+
+
+def _as_fifty_fifty(analysis, first: tuple, second: tuple) -> FiftyFifty | None:
+    """The 50/50 of two halves tied against each other, or None where they do not make one."""
+    if not first or not second or len(first) != len(second):
+        return None
+    position = analysis.position
+    flat = position.grid.ravel()
+    inside = set(first) | set(second)
+    around = sorted({n for cell in inside for n in position.neighbours(cell)} - inside)
+    tellers = []
+    for n in around:
+        near = set(position.neighbours(n))
+        if len(near & set(first)) == len(near & set(second)):
+            continue  # sees as many of each: the same clue whichever half holds the mines
+        if flat[n] >= 0:
+            return None  # an opened clue seeing more of one half: swapping them is no layout
+        if flat[n] == COVERED and analysis.probability(n) != 1:
+            tellers.append(n)  # flags, opened mines, withheld clues and certain mines tell nothing
+    if any(analysis.probability(n) == 0 for n in tellers):
+        return None  # a proved-safe cell tells which half holds the mines
+    halves = (first, second) if first[0] < second[0] else (second, first)
+    kind = FiftyFiftyKind.PSEUDO if tellers else FiftyFiftyKind.UNAVOIDABLE
+    return FiftyFifty(halves, kind, tuple(tellers))
+
+
+def endgame_chances(analysis, *, most: int = ENDGAME_LAYOUTS, states: int = ENDGAME_STATES,
+                    time_limit: float | None = None) -> Endgame | None:
+    """Every covered cell's exact chance of winning with best play after opening it, and the position's,
+    or None with more than ``most`` layouts.
+
+    The layouts are listed and the game tree over them searched (:func:`cspmines.engine.endgame.opening_wins`):
+    opening a cell loses where it is a mine, and elsewhere its clue splits the layouts into groups a
+    player can tell apart, each played on at its best; a group of one layout is won.
+
+    Raises
+    ------
+    MissingTotalError
+        The analysis has no mine total or no exact count.
+    BudgetExceededError
+        The search passed ``states`` game-tree states or ``time_limit`` seconds.
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> endgame = endgame_chances(solve(Position.from_string("5x3x3\\n1....\\n2....\\n.....")))
+    >>> endgame.layouts, endgame.chance(), endgame.best_cells   # (2,3) or (2,4) first: 31 games in 36
+    (36, Fraction(31, 36), (13, 14))
+    >>> endgame.chance(1)   # (0,1) first: a mine 1 time in 2 (the 1 and the 2 share it), 17 in 36
+    Fraction(17, 36)
+    """
+    _check_counted(analysis)
+    if analysis.model_count > most:
+        return None
+    deadline = _deadline(time_limit)
+    position = analysis.position.with_mines(analysis.mines)
+    layouts = list_layouts(position, limit=most)
+    if layouts is None or len(layouts) != analysis.model_count:  # never met: the listing and the count agree
+        raise InconsistentPositionError(f"{analysis.model_count} layouts counted but {len(layouts or ())} listed")
+    try:
+        wins = opening_wins(position, layouts, budget=states, deadline=deadline)
+    except TimeoutError:
+        ran_out = "the time limit ran out" if deadline is not None and time.monotonic() >= deadline else f"it passed its budget of {states:,} states"
+        raise BudgetExceededError(f"the endgame search was stopped: {ran_out}") from None
+    best = len(layouts) if len(layouts) == 1 else max(wins.values())
+    return Endgame(len(layouts), wins, best)
+
+
+def insight_of(analysis, *, backend: str = "auto", limit: Limit | None = None) -> Insight:
+    """:func:`dead_cells`, :func:`fifty_fifties` and :func:`endgame_chances` within ``limit`` (its time
+    shared by the three in that order, its memory capping the endgame search's states); a part that
+    cannot be worked out is None, with the reason in ``Insight.missing``.
+
+    >>> from cspmines import Position, solve
+    >>> seen = insight_of(solve(Position.from_string("3x2x1\\n1..\\n1..")))
+    >>> seen.dead, seen.fifty_fifties[0].kind, seen.endgame.chance()   # (0,1) or (1,1): nothing else can tell
+    ((1, 2, 4, 5), 'unavoidable', Fraction(1, 2))
+    >>> insight_of(solve(Position.from_string("3x1\\n.1."), density=0.5)).missing["dead"]
+    'the insight needs the mine total and an exact count (a density or a budget gives none)'
+    """
+    limit = limit or Limit()
+    try:
+        _check_counted(analysis)
+    except MissingTotalError as error:
+        return Insight(None, None, None, {part: str(error) for part in PARTS})
+    deadline = _deadline(limit.time)
+    missing: dict = {}
+    parts: dict = {}
+    states = ENDGAME_STATES if limit.memory is None else max(1, min(ENDGAME_STATES, limit.memory // BYTES_PER_STATE))
+    work = {
+        "dead": lambda: dead_cells(analysis, backend=backend, time_limit=_left(deadline)),
+        "fifty_fifties": lambda: fifty_fifties(analysis, backend=backend, time_limit=_left(deadline), memory=limit.memory),
+        "endgame": lambda: endgame_chances(analysis, states=states, time_limit=_left(deadline)),
+    }
+    for part, run in work.items():
+        try:
+            parts[part] = run()
+        except (BudgetExceededError, TooLargeError) as error:  # out of time or of memory: said, not guessed
+            parts[part], missing[part] = None, str(error)
+    if parts["endgame"] is None and "endgame" not in missing:
+        missing["endgame"] = f"more than {ENDGAME_LAYOUTS:,} layouts"
+    return Insight(parts["dead"], parts["fifty_fifties"], parts["endgame"], missing)
+
+
+def _check_counted(analysis) -> None:
+    if analysis.mines is None or analysis.model_count is None:
+        raise MissingTotalError("the insight needs the mine total and an exact count (a density or a budget gives none)")
+
+
+def _deadline(time_limit: float | None) -> float | None:
+    return None if time_limit is None else time.monotonic() + time_limit
+
+
+def _left(deadline: float | None) -> float | None:
+    """The seconds left until ``deadline`` (a sliver past it, so that the next step says it ran out)."""
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise BudgetExceededError("the time limit ran out")
+    return left

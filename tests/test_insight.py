@@ -1,0 +1,239 @@
+"""Dead cells, 50/50s and endgame winning chances against brute force over every layout.
+
+Each reading is checked on 300 random small positions against its definition applied literally to the
+listed layouts (tests/bruteforce.py's enumeration): the game played out layout by layout (a cascade
+opened cell by cell), every subset of cells tried as a 50/50, and the game tree searched by plain
+minimax over sets of layouts with fractions. None of it shares code with the engine beyond reading the
+position.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import pytest
+
+from cspmines import BudgetExceededError, InconsistentPositionError, Limit, MissingTotalError, Position, clue_spread, solve
+from cspmines.engine.insight import (
+    ENDGAME_LAYOUTS,
+    FiftyFiftyKind,
+    dead_cells,
+    endgame_chances,
+    fifty_fifties,
+    insight_of,
+)
+from cspmines.position import COVERED, FLAG, MINE
+
+from bruteforce import mine_layouts
+from randompositions import random_position
+
+POSITIONS = 300
+
+
+class Board:
+    """A position read for brute force: its cells' neighbours and known mines, and clues shown per layout."""
+
+    def __init__(self, position: Position):
+        self.position = position
+        self.grid = position.grid.ravel().tolist()
+        width, height = position.width, position.height
+        self.around = []
+        for cell in range(position.size):
+            row, col = divmod(cell, width)
+            self.around.append([r * width + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+                                if (r, c) != (row, col) and 0 <= r < height and 0 <= c < width])
+        self.covered = [cell for cell, code in enumerate(self.grid) if code == COVERED]
+        self.known = {cell for cell, code in enumerate(self.grid) if code in (FLAG, MINE)}
+
+    def clue(self, cell: int, layout: frozenset) -> int:
+        return sum(1 for n in self.around[cell] if n in layout or n in self.known)
+
+    def opening(self, cell: int, layout: frozenset) -> frozenset:
+        """Every (cell, clue) the game shows when ``cell`` (safe in ``layout``) is opened, its cascade included."""
+        shown: dict = {}
+        stack = [cell]
+        while stack:
+            x = stack.pop()
+            if x in shown:
+                continue
+            shown[x] = self.clue(x, layout)
+            if shown[x] == 0:
+                stack += [n for n in self.around[x] if self.grid[n] == COVERED and n not in shown]
+        return frozenset(shown.items())
+
+
+def brute_dead(board: Board, layouts: list) -> tuple:
+    """Covered cells safe in some layout whose opening shows the same everywhere it is safe."""
+    dead = []
+    for cell in board.covered:
+        shown = {board.opening(cell, layout) for layout in layouts if cell not in layout}
+        if len(shown) == 1:
+            dead.append(cell)
+    return tuple(dead)
+
+
+def brute_fifty_fifties(board: Board, layouts: list) -> set:
+    """{(halves, kind, tellers)}: every set of covered cells tried against the definition, literally."""
+    every = set(layouts)
+    undecided = [c for c in board.covered if any(c in layout for layout in layouts) and any(c not in layout for layout in layouts)]
+    found = set()
+    for size in range(2, len(undecided) + 1, 2):
+        for cells in itertools.combinations(undecided, size):
+            s = frozenset(cells)
+            patterns = {layout & s for layout in layouts}
+            if len(patterns) != 2:
+                continue
+            first, second = sorted(patterns, key=lambda half: min(half, default=len(board.grid)))
+            if not first or not second or first | second != s or len(first) != len(second):
+                continue
+            if any(layout ^ s not in every for layout in layouts):
+                continue  # swapping the halves must give a layout
+            tellers = tuple(sorted(x for x in board.covered if x not in s and any(
+                x not in layout and board.clue(x, layout) != board.clue(x, layout ^ s) for layout in layouts)))
+            if not tellers:
+                kind = FiftyFiftyKind.UNAVOIDABLE
+            elif all(any(x in layout for layout in layouts) for x in tellers):
+                kind = FiftyFiftyKind.PSEUDO
+            else:
+                continue
+            found.add(((tuple(sorted(first)), tuple(sorted(second))), kind, tellers))
+    return found
+
+
+def brute_endgame(board: Board, layouts: list) -> tuple[Fraction, dict]:
+    """(the position's winning chance with best play, covered cell -> the chance after opening it first)."""
+
+    def split(cell: int, state: frozenset) -> list:
+        """The layouts of ``state`` where ``cell`` is safe, by the clue it shows there."""
+        groups = defaultdict(list)
+        for i in state:
+            if cell not in layouts[i]:
+                groups[board.clue(cell, layouts[i])].append(i)
+        return [frozenset(group) for group in groups.values()]
+
+    def outcome(groups: list, state: frozenset) -> Fraction:
+        return sum((Fraction(len(group), len(state)) * win(group) for group in groups), Fraction(0))
+
+    @cache
+    def win(state: frozenset) -> Fraction:
+        if len(state) == 1:
+            return Fraction(1)
+        best = Fraction(0)
+        for cell in board.covered:
+            groups = split(cell, state)
+            if groups != [state]:  # a move that changes nothing is no move
+                best = max(best, outcome(groups, state))
+        return best
+
+    everything = frozenset(range(len(layouts)))
+    return win(everything), {cell: outcome(split(cell, everything), everything) for cell in board.covered}
+
+
+def counted_positions(seed: int, *, most_layouts: int | None = None, least_layouts: int = 1, max_covered: int = 12, accept=None):
+    """(board, layouts, analysis) for POSITIONS consistent random positions with a total (and the layout counts
+    asked, and whose analysis ``accept`` takes when given)."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < POSITIONS:
+        position = random_position(rng, max_covered=max_covered)
+        if position.mines is None:
+            continue
+        try:
+            analysis = solve(position)
+        except InconsistentPositionError:
+            continue
+        if analysis.model_count < least_layouts or (most_layouts is not None and analysis.model_count > most_layouts):
+            continue
+        if accept is not None and not accept(analysis):
+            continue
+        found += 1
+        yield Board(position), mine_layouts(position), analysis
+
+
+def test_dead_cells_are_those_whose_opening_shows_the_same_wherever_they_are_safe():
+    total, cascades = 0, 0
+    for board, layouts, analysis in counted_positions(1, least_layouts=2):
+        expected = brute_dead(board, layouts)
+        assert dead_cells(analysis) == expected, board.position
+        total += len(expected)
+        safe_in = {cell: next(layout for layout in layouts if cell not in layout) for cell in expected}
+        cascades += sum(1 for cell in expected if len(board.opening(cell, safe_in[cell])) > 1)
+    assert total > 100 and cascades > 0  # the sample holds many dead cells, some opening a cascade
+
+
+def test_a_zero_whose_cascade_can_tell_is_not_dead():
+    # (0,3) is proved safe and shows 0 (the 0 below it leaves it no mine), but its cascade opens (0,2), whose clue varies
+    position = Position.from_string("4x2x2\n....\n.2.0")
+    analysis = solve(position)
+    board, layouts, corner = Board(position), mine_layouts(position), position.cell(0, 3)
+    assert [clue for clue, count in enumerate(clue_spread(analysis, corner).clues) if count] == [0]
+    assert len({board.opening(corner, layout) for layout in layouts}) > 1
+    assert corner not in dead_cells(analysis) and dead_cells(analysis) == brute_dead(board, layouts)
+
+
+def test_fifty_fifties_are_the_sets_no_other_cell_can_tell_apart():
+    kinds: dict = defaultdict(int)
+    halves = lambda analysis: len(analysis.cells_where(lambda p: p == Fraction(1, 2))) >= 2  # noqa: E731  (where one may be)
+    for board, layouts, analysis in counted_positions(2, max_covered=14, accept=halves):
+        expected = brute_fifty_fifties(board, layouts)
+        found = {(fifty.halves, fifty.kind, fifty.tellers) for fifty in fifty_fifties(analysis)}
+        assert found == expected, board.position
+        for halves_found, kind, _tellers in expected:
+            kinds[kind] += 1
+            kinds["wider"] += len(halves_found[0]) > 1
+        for fifty in fifty_fifties(analysis):  # each cell of one is a mine with chance exactly 1/2
+            assert all(analysis.probability(cell) == Fraction(1, 2) for cell in fifty.cells)
+    assert kinds[FiftyFiftyKind.UNAVOIDABLE] >= 10 and kinds[FiftyFiftyKind.PSEUDO] >= 10 and kinds["wider"] >= 1, dict(kinds)
+
+
+def test_a_fifty_fifty_of_two_cells_a_half_far_apart():
+    # (0,0) and (2,2) are mines together, or (0,2) and (2,0): every clue sees as many of each pair
+    position = Position.from_string("5x3x7\n....2\n3.54.\n.2.*.")
+    (fifty,) = fifty_fifties(solve(position))
+    assert [[position.row_col(cell) for cell in half] for half in fifty.halves] == [[(0, 0), (2, 2)], [(0, 2), (2, 0)]]
+    assert fifty.kind == FiftyFiftyKind.UNAVOIDABLE and fifty.tellers == ()
+
+
+def test_endgame_chances_are_the_minimax_of_the_game_tree():
+    for board, layouts, analysis in counted_positions(3, least_layouts=2, most_layouts=60):
+        chance, by_cell = brute_endgame(board, layouts)
+        endgame = endgame_chances(analysis)
+        assert endgame.layouts == len(layouts)
+        assert endgame.chance() == chance, board.position
+        assert {cell: endgame.chance(cell) for cell in board.covered} == by_cell, board.position
+        assert set(endgame.best_cells) == {cell for cell, value in by_cell.items() if value == chance}
+
+
+def test_the_endgame_is_searched_up_to_its_bound_only():
+    position = Position.from_string("6x6x6\n" + "\n".join(["......"] * 6))
+    analysis = solve(position)
+    assert analysis.model_count > ENDGAME_LAYOUTS and endgame_chances(analysis) is None
+    assert insight_of(analysis, limit=Limit(time=30)).missing["endgame"] == f"more than {ENDGAME_LAYOUTS:,} layouts"
+    few = solve(Position.from_string("3x2x1\n1..\n1.."))
+    assert endgame_chances(few, most=1) is None and endgame_chances(few).chance() == Fraction(1, 2)
+
+
+def test_a_search_past_its_states_is_reported_missing_not_guessed():
+    position = Position.from_string("5x4x3\n1....\n2....\n.....\n.....")
+    analysis = solve(position)
+    assert 2 <= analysis.model_count <= ENDGAME_LAYOUTS
+
+    with pytest.raises(BudgetExceededError, match="budget of 1 states"):
+        endgame_chances(analysis, states=1)
+    seen = insight_of(analysis, limit=Limit(memory=20 * 1024))  # the 20 cells' allowance: room for 40 states of the search
+    assert seen.endgame is None and "budget of 40 states" in seen.missing["endgame"]
+    assert seen.dead is not None and seen.fifty_fifties is not None
+    seen = insight_of(analysis, limit=Limit(memory=1000))  # too little for the board: its solves are refused
+    assert seen.fifty_fifties is None and "over the memory allowance" in seen.missing["fifty_fifties"]
+
+
+def test_insight_needs_a_total_and_an_exact_count():
+    with_density = solve(Position.from_string("3x1\n.1."), density=0.5)
+    with pytest.raises(MissingTotalError):
+        dead_cells(with_density)
+    seen = insight_of(with_density)
+    assert (seen.dead, seen.fifty_fifties, seen.endgame) == (None, None, None) and set(seen.missing) == {"dead", "fifty_fifties", "endgame"}
