@@ -31,7 +31,7 @@ agents: {agents}
 examples:
   cspmines move board.txt
   cspmines move board.txt --agent exact --agent greedy --explain
-  cspmines move board.txt --agent "cmd:node examples/players/js/player.js"
+  cspmines move board.txt --agent "cmd:node examples/players/js/single_point.js"
 """
 
 BENCH_HELP = """\
@@ -48,7 +48,7 @@ examples:
   cspmines bench --agent greedy --agent exact --against greedy --games 500
   cspmines bench --agent exact --agent set-theory --judge --games 200
   cspmines bench --agent exact --size 10x10x10 --density-sweep 0.1,0.2,0.3 --plot sweep.png
-  cspmines bench --agent exact --agent "cmd:node examples/players/js/player.js" --move-timeout 5
+  cspmines bench --agent exact --agent "cmd:node examples/players/js/single_point.js" --move-timeout 5
 """
 
 
