@@ -211,3 +211,91 @@ def test_bad_requests_are_refused_in_one_line():
         draw_no_guess("beginner", method="fast")
     with pytest.raises(BoardFormatError, match="first click"):
         Board.from_json('{"width": 2, "height": 2, "mines": [], "first_click": [2, 0]}')
+
+
+def test_generate_writes_no_guess_boards_that_certify_passes(tmp_path, capsys):
+    from cspmines.cli import main
+
+    out = tmp_path / "boards"
+    assert main(["generate", "--no-guess", "--preset", "expert", "--count", "3", "--seed", "2", "--first-click", "opening",
+                 "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "wrote 3 no-guess boards" in said and "uniformly among the boards the first click solves" in said
+    files = sorted(out.glob("*.json"))
+    assert [f.name for f in files] == ["board-00000.json", "board-00001.json", "board-00002.json"]
+    for i, path in enumerate(files):  # board i from the seed and i alone, as Board.no_guess draws it
+        assert Board.from_file(path) == Board.no_guess("expert", seed=np.random.default_rng([2, i]), first_click="opening")
+    assert main(["certify", *map(str, files)]) == 0
+    assert capsys.readouterr().out.count("no guess needed from (3,3)") == 3
+    assert main(["generate", "--no-guess", "--size", "30x16x120", "--method", "adjust", "--out", str(tmp_path / "a")]) == 0
+    assert "adjusted (not uniform" in capsys.readouterr().out
+    assert main(["certify", str(tmp_path / "a" / "board-00000.json"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["no_guess"] is True
+
+
+def test_certify_names_the_first_position_needing_a_guess_and_its_least_risky_cell(tmp_path, capsys):
+    from cspmines.cli import main
+
+    board = Board([[False, False, False, False], [False, False, False, True]])
+    mbf = tmp_path / "b.mbf"
+    mbf.write_bytes(board.to_mbf())
+    assert main(["certify", str(mbf), "--first-click", "0,0"]) == 1
+    text = capsys.readouterr().out
+    assert "a guess is needed from (0,0): with 6 safe cells open" in text
+    assert "least risky: (0,3) at 1/2 (0.5000), and 1 more cell at that chance" in text
+    assert "001.\n  001." in text
+    assert main(["certify", str(mbf), "--first-click", "0,0", "--json"]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["least"] == "1/2" and answer["least_cells"] == [[0, 3], [1, 3]] and answer["no_guess"] is False
+    text_board = tmp_path / "b.txt"
+    text_board.write_text("3x3x1\n000\n011\n01*\n")  # the text format with its mine marked
+    assert main(["certify", str(text_board), "--first-click", "0,0"]) == 0
+    capsys.readouterr()
+
+
+def test_certify_refuses_bad_input_in_one_line(tmp_path, capsys):
+    from cspmines.cli import main
+
+    board = tmp_path / "b.json"
+    board.write_text(Board([[False, True]]).to_json())
+    assert main(["certify", str(board)]) == 2
+    assert capsys.readouterr().err.strip() == "cspmines: error: the board carries no first click: give one, --first-click ROW,COL"
+    assert main(["certify", str(board), "--first-click", "5,5"]) == 2
+    assert "outside the 2x1 board" in capsys.readouterr().err
+    broken = tmp_path / "c.json"
+    broken.write_text("{")
+    assert main(["certify", str(broken), str(board), "--first-click", "0,0"]) == 2  # one bad board of two: its line, exit 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "c.json" in err
+    assert main(["generate", "--no-guess", "--first-click", "highest"]) == 2
+    assert "safe or opening" in capsys.readouterr().err
+
+
+def test_a_study_plays_the_same_no_guess_boards_for_every_agent(tmp_path):
+    from cspmines.bench import board_for
+    from cspmines.studies.run import run_study
+    from cspmines.studies.spec import parse_study
+
+    study = parse_study('games = 4\nseed = 3\n[[suite]]\nname = "ng"\nsize = "9x9x10"\nfirst_click = "opening"\n'
+                        'no_guess = true\nagents = ["exact", "set-theory"]\n')
+    (_, point), = study.suites[0].points
+    boards = [board_for(point, i) for i in range(4)]
+    assert all(certify(board).no_guess for board in boards)
+    assert len({board.mines.tobytes() for board in boards}) == 4
+    plain = parse_study('games = 4\nseed = 3\n[[suite]]\nname = "p"\nsize = "9x9x10"\nfirst_click = "opening"\nagents = ["exact"]\n')
+    assert [board_for(plain.suites[0].points[0][1], i) for i in range(4)] != boards  # the flag changes the boards
+    result = run_study(study, tmp_path, workers=1, progress=False)
+    assert {(r["agent"], r["game"]) for r in result.records} == {(a, i) for a in ("exact", "set-theory") for i in range(4)}
+    assert all(r["no_guess"] is True for r in result.records)
+    assert all(r["won"] for r in result.records if r["agent"] == "exact")  # a proved cell is always there to open
+
+
+def test_a_study_refuses_a_no_guess_suite_it_cannot_draw(tmp_path):
+    from cspmines.studies.spec import StudyError, parse_study
+
+    with pytest.raises(StudyError, match=r"s.toml:5: suite \"ng\": no-guess boards are drawn under the first click safe or opening"):
+        parse_study('[[suite]]\nname = "ng"\nagents = ["exact"]\nno_guess = true\nfirst_click = "highest"\n', source="s.toml")
+    with pytest.raises(StudyError, match=r"s.toml:3: .*no room for a no-guess first click"):
+        parse_study('[[suite]]\nname = "ng"\nsize = "3x3x6"\nagents = ["exact"]\nno_guess = true\n', source="s.toml")
+    with pytest.raises(StudyError, match="no_guess must be true or false"):
+        parse_study('[[suite]]\nname = "ng"\nagents = ["exact"]\nno_guess = 1\n', source="s.toml")

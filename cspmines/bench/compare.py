@@ -30,7 +30,7 @@ __all__ = ["CONFIG_KEYS", "Measure", "in_points", "measure_for", "measure_value"
            "paired_text"]
 
 #: What identifies a suite's boards: records that differ in any of these are not paired.
-CONFIG_KEYS = ("width", "height", "mines", "rules", "withheld", "first_click", "seed")
+CONFIG_KEYS = ("width", "height", "mines", "rules", "withheld", "first_click", "seed", "no_guess")
 
 
 @dataclass(frozen=True)

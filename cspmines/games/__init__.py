@@ -1,7 +1,9 @@
-"""Games: seeded boards, the rule variants of the seeds, and a runner for agents."""
+"""Games: seeded boards, the rule variants of the seeds, and a runner for agents; no-guess boards drawn and certified."""
 
 from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, parse_size
+from .certify import Certificate, NoFirstClickError, certify
 from .game import BoardMismatchError, Game, IllegalMoveError, Status
+from .noguess import NO_GUESS_CLICKS, NoGuessError, draw_no_guess
 from .play import AgentError, GameRecord, MoveRecord, play
 
 __all__ = [
@@ -18,4 +20,10 @@ __all__ = [
     "GameRecord",
     "MoveRecord",
     "AgentError",
+    "Certificate",
+    "NoFirstClickError",
+    "certify",
+    "NO_GUESS_CLICKS",
+    "NoGuessError",
+    "draw_no_guess",
 ]

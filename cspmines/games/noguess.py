@@ -44,7 +44,7 @@ from ..position import COVERED
 from .board import Board, _first_click_cell, check_first_click, parse_size
 from .certify import certify_layout, layout_clues
 
-__all__ = ["DEFAULT_ATTEMPTS", "NO_GUESS_CLICKS", "Drawn", "Method", "NoGuessError", "draw_no_guess"]
+__all__ = ["DEFAULT_ATTEMPTS", "NO_GUESS_CLICKS", "Drawn", "Method", "NoGuessError", "check_no_guess", "draw_no_guess"]
 
 #: The first-click rules a no-guess board is drawn under: each names the cell clicked first.
 NO_GUESS_CLICKS = ("safe", "opening")
@@ -107,9 +107,7 @@ def draw_no_guess(size="expert", *, seed: int | np.random.Generator | None = Non
     """
     width, height, mines = parse_size(size)
     method = Method.check(method, "method")
-    if first_click not in NO_GUESS_CLICKS:
-        raise NoGuessError(f"a no-guess board is drawn under the first click safe or opening, got {first_click!r}")
-    check_first_click(width, height, mines, first_click)
+    check_no_guess(width, height, mines, first_click)
     if attempts < 1:
         raise NoGuessError(f"attempts must be at least 1, got {attempts}")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -117,6 +115,22 @@ def draw_no_guess(size="expert", *, seed: int | np.random.Generator | None = Non
     if method == Method.UNIFORM:
         return _uniform(width, height, mines, click, free, rng, attempts)
     return _adjusted(width, height, mines, click, free, rng, attempts)
+
+
+def check_no_guess(width: int, height: int, mines: int, first_click: str) -> None:
+    """Raise :class:`NoGuessError` where no-guess boards cannot be drawn so: a first click that names no
+    cell (only ``safe`` and ``opening`` do), or no room for it.
+
+    >>> check_no_guess(9, 9, 10, "opening")
+    >>> check_no_guess(9, 9, 10, "random-safe")
+    Traceback (most recent call last):
+    ...
+    cspmines.games.noguess.NoGuessError: no-guess boards are drawn under the first click safe or opening, got 'random-safe'
+    """
+    if first_click not in NO_GUESS_CLICKS:
+        raise NoGuessError(f"no-guess boards are drawn under the first click {' or '.join(NO_GUESS_CLICKS)}, got {first_click!r}")
+    check_first_click(width, height, mines, first_click)
+    _proposal(width, height, mines, first_click)
 
 
 def _proposal(width: int, height: int, mines: int, first_click: str) -> tuple[int, np.ndarray]:

@@ -290,7 +290,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             record = json.loads(body.decode("utf-8"))
             suite = Suite.create(agents=[record["agent"]], size=f"{record['width']}x{record['height']}x{record['mines']}",
                                  rules=record["rules"], withheld=record["withheld"], first_click=record["first_click"],
-                                 games=int(record["game"]) + 1, seed=record["seed"])
+                                 games=int(record["game"]) + 1, seed=record["seed"], no_guess=record.get("no_guess", False))
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
             raise BadRequest(f"not a game record of cspmines bench --out: {error}") from None
         i = int(record["game"])
