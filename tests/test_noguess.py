@@ -299,3 +299,23 @@ def test_a_study_refuses_a_no_guess_suite_it_cannot_draw(tmp_path):
         parse_study('[[suite]]\nname = "ng"\nsize = "3x3x6"\nagents = ["exact"]\nno_guess = true\n', source="s.toml")
     with pytest.raises(StudyError, match="no_guess must be true or false"):
         parse_study('[[suite]]\nname = "ng"\nagents = ["exact"]\nno_guess = 1\n', source="s.toml")
+
+
+def test_the_web_api_starts_a_no_guess_game_and_keeps_an_uploaded_boards_first_click():
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from cspmines.web import create_app
+
+    client = TestClient(create_app(time_limit=5.0))
+    game = client.post("/api/games", json={"size": "expert", "seed": 9, "no_guess": True, "first_click": "opening"}).json()
+    board = Board.no_guess("expert", seed=9, first_click="opening")
+    assert game["position"] == str(Game(board).position)
+    answer = client.post("/api/games", json={"size": "expert", "no_guess": "yes"})
+    assert answer.status_code == 400 and answer.json()["error"] == "no_guess must be true or false, got 'yes'"
+    answer = client.post("/api/games", json={"size": "30x16x200", "no_guess": True})
+    assert answer.status_code == 400 and "no no-guess 30x16 board with 200 mines in 2,000 draws" in answer.json()["error"]
+    answer = client.post("/api/games", json={"size": "beginner", "no_guess": True, "first_click": "highest"})
+    assert answer.status_code == 400 and "safe or opening" in answer.json()["error"]
+    uploaded = client.post("/api/games", json={"board": board.to_json()}).json()  # its own first click, (3,3)
+    assert uploaded["position"] == game["position"]

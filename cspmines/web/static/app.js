@@ -160,7 +160,7 @@ $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole b
 };
 $("overlay").onchange = draw; $("chains").onchange = draw;
 $("new").onclick = async () => {
-  try { showGame(await api("/api/games", { size: $("size").value, rules: $("rules").value,
+  try { showGame(await api("/api/games", { size: $("size").value, rules: $("rules").value, no_guess: $("noguess").checked,
                                            seed: $("seed").value === "" ? null : Number($("seed").value) }, true)); }
   catch (error) { say(error.message, true); }
 };
