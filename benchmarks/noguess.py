@@ -122,13 +122,11 @@ def main(argv=None) -> int:
         click = _first_click_cell(size[0], size[1], rule)
         assert click is not None
         where = "{} ({},{})".format(rule, *divmod(click, size[0]))
-        uniform_boards: list = []
         for method in ("uniform", "adjust"):
             seconds, draws, boards = ours(size, rule, method, args.boards, args.seed)
             guess = sum(not certify(board).no_guess for board in boards)
             rejected = ""
             if method == "uniform":
-                uniform_boards = boards
                 if have_peer:
                     import ms_toollib
 
