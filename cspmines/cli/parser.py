@@ -232,13 +232,13 @@ Real games judged click by click: replay files of Arbiter (.avf), Viennasweeper 
 Minesweeper Clone (.rmv), Metasweeper (.evf) and Minesweeper X (.mvf), or folders of
 them. Needs the replays extra: pip install 'cspmines[replays]'.
 
-Each click that opened cells is judged on the board the player saw just before it
-(flags read as covered cells), with the board's mine total: its exact chance of a
-mine, and whether it was proved (chance 0), a forced guess (no cell anywhere was
-provably safe) or a needless guess (one was). The report lists the guesses with the
-exact agent's move at each, then the game's survival (the product of 1 - chance over
-the clicks, an exact fraction) and its luck in bits (-log2 of it). In a folder run a
-file that cannot be read is reported in its row and the others are judged.
+After ms-toollib's own numbers for the file (3BV, 3BV/s, IOE, RQP, clicks, ZiNi...), each
+click that opened cells is judged on the board seen just before it (flags read as covered),
+with the mine total: its exact chance of a mine, and whether it was proved (chance 0), a
+forced guess (no cell anywhere was provably safe) or a needless guess (one was: nearby,
+within two cells or on its chain, or elsewhere). The guesses are listed with the seconds
+thought and the exact agent's move at each, then the survival (the product of 1 - chance
+over the clicks) and luck in bits (-log2 of it). A folder run reports a bad file in its row.
 
 examples:
   cspmines replay game.avf
@@ -379,7 +379,6 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--quiet", action="store_true", help="no progress bar")
 
     from .boards import add_board_commands  # their options live beside them (they import this module's types)
-
     add_board_commands(commands)
 
     serve = commands.add_parser("serve", help="the engine in a local web page", description=SERVE_HELP, formatter_class=_Help)
