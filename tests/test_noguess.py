@@ -288,6 +288,9 @@ def test_a_study_plays_the_same_no_guess_boards_for_every_agent(tmp_path):
     assert {(r["agent"], r["game"]) for r in result.records} == {(a, i) for a in ("exact", "set-theory") for i in range(4)}
     assert all(r["no_guess"] is True for r in result.records)
     assert all(r["won"] for r in result.records if r["agent"] == "exact")  # a proved cell is always there to open
+    from cspmines.cli import main
+
+    assert main(["compare", str(tmp_path / "games" / "ng-0.jsonl")]) == 0  # their records pair as any suite's
 
 
 def test_a_study_refuses_a_no_guess_suite_it_cannot_draw(tmp_path):
