@@ -231,6 +231,11 @@ def test_generate_writes_no_guess_boards_that_certify_passes(tmp_path, capsys):
     assert "adjusted (not uniform" in capsys.readouterr().out
     assert main(["certify", str(tmp_path / "a" / "board-00000.json"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["no_guess"] is True
+    assert main(["generate", "--no-guess", "--preset", "beginner", "--count", "2", "--seed", "4"]) == 0  # JSON lines
+    lines = capsys.readouterr().out.splitlines()
+    assert [Board.from_json(line) for line in lines] == [
+        Board.no_guess("beginner", seed=np.random.default_rng([4, i])) for i in range(2)]
+    assert all(json.loads(line)["first_click"] == [0, 0] for line in lines)
 
 
 def test_certify_names_the_first_position_needing_a_guess_and_its_least_risky_cell(tmp_path, capsys):

@@ -255,7 +255,8 @@ $("replayfile").onchange = async (e) => {  // a real game: every click with its 
     startReplay({ steps: answer.steps, final: null, status: answer.outcome }, "click", (s, k) => {
       const c = answer.clicks[k];
       return `${c.time.toFixed(2).padStart(8)} ${c.thinking.toFixed(2).padStart(7)}  ${(c.action + " (" + c.row + "," + c.col + ")").padEnd(14)}` +
-        ` ${fraction(c.chance).padEnd(14)} ${c.class}` + (c.needless ? ` (${c.needless})` : "");
+        ` ${(c.chance.includes(".") ? "~" + c.chance : fraction(c.chance)).padEnd(14)} ${c.class}` +  // ~: an estimate
+        (c.needless ? ` (${c.needless})` : "");
     });
     advise(replaySummary(answer), "replay");
   } catch (error) { say(error.message, true); }
