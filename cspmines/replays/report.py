@@ -222,7 +222,7 @@ def replay_text(result: ReplayAnalysis) -> str:
     lines.append(f"  {len(result.clicks)} clicks opened cells: {proved} proved, {_count(result.forced, 'forced guess')}, "
                  f"{_count(result.needless, 'needless guess')}{split}")
     if guesses:
-        lines.append(f"  {'time':>8} {'thinking':>8}  {'click':<14} {'mine chance':<23} {'class':<18} exact agent there")
+        lines.append(f"  {'time':>8} {'thinking':>8}  {'click':<14} {'mine chance':<23} {'class':<20} exact agent there")
         for judged in guesses:
             lines.append("  " + _guess_line(replay.width, judged))
     if result.fatal is not None:
@@ -265,4 +265,4 @@ def _guess_line(width: int, judged: ClickAnalysis) -> str:
         row, col = divmod(judged.agent_action.cell, width)
         agent = f"{judged.agent_action.kind} ({row},{col}) at {_with_decimal(judged.agent_chance, longest=12)}"
     kind = judged.kind.value + (f" ({judged.where.value})" if judged.where is not None else "")
-    return f"{click.time:8.2f} {judged.thinking:8.2f}  {where:<14} {chance:<23} {kind:<18} {agent}".rstrip()
+    return f"{click.time:8.2f} {judged.thinking:8.2f}  {where:<14} {chance:<23} {kind:<20} {agent}".rstrip()
