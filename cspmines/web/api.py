@@ -22,7 +22,7 @@ too (:mod:`cspmines.web.guard`).
 * ``POST /api/replay`` (body: one line of ``cspmines bench --out``): the game played again from its
   record's suite and seed, every position move by move, each with the move made there.
 * ``POST /api/replays?name=game.avf`` (body: a replay file's bytes; ``format=avf`` where the name has no
-  extension): what ``cspmines replay --json`` prints for it; with ``steps=true`` also ``steps``, the
+  extension): what ``cspmines replay --json --no-agent`` prints for it; with ``steps=true`` also ``steps``, the
   position before each click with the click made there, as ``/api/replay`` gives them.
 """
 
