@@ -12,8 +12,10 @@ For every file: our read (ms-toollib's parser in a child process) and exact anal
 aborts the process on a bad file): its parse, its board replay and its float chance (``poss``) at every
 click. Printed: the clicks, our guesses (forced / needless), both programs' seconds, the largest
 difference between our exact chance and ms-toollib's ``poss`` over the single left clicks (the two
-must agree within 1e-6), our luck in bits beside ms-toollib's ``pluck`` (log10 units, shown in bits)
-and the needless guesses ms-toollib's ``needless_guess`` flags beside ours.
+must agree within 1e-6), our luck in bits beside ms-toollib's ``pluck`` (log10 units, shown in bits),
+the needless guesses ms-toollib's ``needless_guess`` flags beside ours (nearby and elsewhere), and
+whether the numbers our report gives for the file (3BV, 3BV/s, IOE, clicks, ZiNi...: ``replay.statistics``)
+equal those ms-toollib gives when asked directly, every one.
 """
 
 from __future__ import annotations
@@ -49,7 +51,23 @@ def peer(path: str) -> dict:
     video.analyse_for_features(["pluck", "needless_guess"])
     pluck = [e.key_dynamic_params.pluck for e in video.events if e.useful_level >= 2]
     needless = sum(1 for e in video.events if "needless" in e.comments.lower() or "不必要" in e.comments)
-    return {"seconds": seconds, "poss": poss, "pluck": pluck[-1] if pluck else float("nan"), "needless": needless}
+    return {"seconds": seconds, "poss": poss, "pluck": pluck[-1] if pluck else float("nan"), "needless": needless,
+            "numbers": numbers(path)}
+
+
+def numbers(path: str) -> dict:
+    """ms-toollib's own numbers for the file at the end of its game (3BV, 3BV/s, IOE, ...), read as a user of
+    ms-toollib reads them: a fresh parse, the video moved to its end; an infinity or not-a-number as None."""
+    import ms_toollib
+
+    from cspmines.replays.statistics import NAMES
+
+    video = getattr(ms_toollib, READERS[Path(path).suffix.lower().lstrip(".")])(path)
+    video.parse()
+    video.analyse()
+    video.current_time = 1e9
+    values = {name: getattr(video, name) for name in NAMES}
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in values.items()}
 
 
 def make_games(folder: Path, count: int, *, size: str = "expert", seed: int = 0, first_click: str = "safe") -> list[Path]:
@@ -102,9 +120,9 @@ def main(argv=None) -> int:
     files = files_of(args.files) + made
     if not files:
         parser.error("name replay files or folders, or --make N")
-    print(f"{'file':<34} {'fmt':<4} {'size':<10} {'clicks':>6} {'forced':>6} {'needl.':>6} {'ours s':>7} {'peer s':>7} "
-          f"{'compared':>8} {'max diff':>9} {'bits':>7} {'peer bits':>9} {'peer needl.':>11}")
-    worst_all, compared_all = 0.0, 0
+    print(f"{'file':<34} {'fmt':<4} {'size':<10} {'clicks':>6} {'forced':>6} {'needl.':>6} {'near/far':>8} {'ours s':>7} "
+          f"{'peer s':>7} {'compared':>8} {'max diff':>9} {'bits':>7} {'peer bits':>9} {'peer needl.':>11} {'numbers':>8}")
+    worst_all, compared_all, equal_numbers, formats = 0.0, 0, 0, set()
     with concurrent.futures.ProcessPoolExecutor(max_workers=1) as pool:
         for path in files:
             name = path.name if len(path.name) <= 34 else path.name[:31] + "..."
@@ -132,11 +150,22 @@ def main(argv=None) -> int:
                 worst_all, compared_all = max(worst_all, worst), compared_all + compared
             pluck_bits = theirs["pluck"] * math.log2(10) if theirs and math.isfinite(theirs["pluck"]) else float("nan")
             size = f"{replay.width}x{replay.height}/{replay.mines}"
+            ours_numbers = replay.statistics.json() if replay.statistics is not None else None
+            differ = [k for k in theirs["numbers"] if ours_numbers is None or ours_numbers.get(k) != theirs["numbers"][k]] \
+                if theirs else []
+            equal_numbers += bool(theirs) and not differ
+            formats.add(replay.format)
+            verdict = "-" if not theirs else "equal" if not differ else f"DIFF {len(differ)}"
             print(f"{name:<34} {replay.format:<4} {size:<10} {len(result.clicks):>6} {result.forced:>6} {result.needless:>6} "
-                  f"{ours:>7.2f} {theirs['seconds'] if theirs else float('nan'):>7.2f} {compared:>8} {worst:>9.1e} "
-                  f"{result.luck_bits:>7.3f} {pluck_bits:>9.3f} {theirs['needless'] if theirs else '-':>11}")
+                  f"{f'{result.nearby}/{result.elsewhere}':>8} {ours:>7.2f} {theirs['seconds'] if theirs else float('nan'):>7.2f} "
+                  f"{compared:>8} {worst:>9.1e} {result.luck_bits:>7.3f} {pluck_bits:>9.3f} "
+                  f"{theirs['needless'] if theirs else '-':>11} {verdict:>8}")
+            if differ:
+                print(f"  numbers that differ: {', '.join(differ)}")
     print(f"left clicks compared with ms-toollib's poss: {compared_all}, largest difference {worst_all:.1e} "
           f"({'agree within 1e-6' if worst_all <= 1e-6 else 'DISAGREE'})")
+    print(f"ms-toollib's numbers for the file (3BV, 3BV/s, IOE, ...) equal ours on {equal_numbers} of the files read "
+          f"(formats: {', '.join(sorted(formats))})")
     return 0
 
 

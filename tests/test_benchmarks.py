@@ -30,6 +30,7 @@ RUNS = [
     ("insight.py", ["--games", "2", "--preset", "beginner", "--every", "2"], "all three"),
     ("guessing.py", ["--games", "4", "--preset", "beginner", "--workers", "1", "--option=", "--option", "lookahead=0"], "lookahead=0 against defaults"),
     ("memory.py", ["--filter", "expert-5-013", "--games", "1"], "held after them all"),
+    ("noguess.py", ["--boards", "2", "--draws", "20"], "only exact"),
     ("moves.py", ["--games", "2", "--preset", "beginner", "--workers", "1", "--agent", "exact", "--agent", "greedy"], "a guess is needed"),
     ("optimum.py", ["--size", "3x3x2", "--boards", "3", "--agents", "risk-score,exact"], "beyond the optimum"),
     ("losses.py", ["--games", "4", "--preset", "beginner", "--workers", "1"], "lost games by the number of the fatal guess"),

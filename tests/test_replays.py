@@ -35,8 +35,10 @@ from cspmines.replays.writer import evf_bytes
 
 ms_toollib = pytest.importorskip("ms_toollib", reason="the replays extra (ms-toollib) is part of the test extra")
 
-JSON_KEYS = {"file", "format", "width", "height", "mines", "outcome", "clicks", "survival", "luck_bits"}
-CLICK_KEYS = {"time", "action", "row", "col", "chance", "class"}
+JSON_KEYS = {"file", "format", "software", "player", "mode", "mode_note", "width", "height", "mines", "outcome", "time", "bbbv",
+             "first_click", "counts", "clicks", "fatal", "survival", "survival_decimal", "luck_bits", "agent_survival",
+             "agent_luck_bits", "exact", "statistics"}
+CLICK_KEYS = {"time", "thinking", "action", "row", "col", "chance", "class", "needless", "agent"}
 
 
 def layouts_of(position: Position) -> list[frozenset]:
@@ -216,7 +218,7 @@ def replay_folder(tmp_path_factory):
 
 
 def test_json_has_exactly_the_documented_keys(replay_folder, capsys):
-    assert main(["replay", str(replay_folder / "second.evf"), "--json"]) == 0
+    assert main(["replay", str(replay_folder / "second.evf"), "--json", "--no-agent"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == JSON_KEYS and all(set(click) == CLICK_KEYS for click in data["clicks"])
     result = analyse_replay(read_replay(replay_folder / "second.evf"), agent=False)
@@ -271,7 +273,7 @@ def test_the_web_api_answers_the_commands_json(replay_folder, capsys):
     with TestClient(create_app()) as client:
         answer = client.post("/api/replays?name=second.evf", content=data)
         assert answer.status_code == 200
-        main(["replay", str(replay_folder / "second.evf"), "--json"])
+        main(["replay", str(replay_folder / "second.evf"), "--json", "--no-agent"])  # the page asks no agent
         expected = json.loads(capsys.readouterr().out)
         assert {**answer.json(), "file": expected["file"]} == expected
         stepped = client.post("/api/replays?steps=true&format=evf", content=data).json()
@@ -305,7 +307,7 @@ def test_a_count_cut_short_by_the_budget_gives_an_estimate_marked_not_exact():
     assert judged.agent_action is None  # the agent's move is judged only on exact chances
     assert "NOT EXACT" in replay_text(result) and "." in replay_json(result)["clicks"][1]["chance"]
     line = next(line for line in replay_text(result).splitlines() if "open (0,0)" in line)
-    assert line.split()[3] == f"~{judged.chance:.4g}" and line.split()[4:6] == ["NOT", "EXACT"]  # ~: an estimate
+    assert line.split()[4] == f"~{judged.chance:.4g}" and line.split()[5:7] == ["NOT", "EXACT"]  # ~: an estimate
 
 
 def test_a_missing_replays_extra_is_named_in_one_line(monkeypatch, replay_folder, capsys):
@@ -368,7 +370,7 @@ def test_the_report_shortens_long_exact_fractions_and_keeps_tilde_for_estimates(
     assert long_chances, "some guesses of this game have long fractions"
     for judged in long_chances:
         line = next(line for line in text.splitlines() if f"({judged.click.row},{judged.click.col})" in line)
-        assert line.split()[3].endswith("...")
+        assert line.split()[4].endswith("...")
     assert replay_json(long_game)["survival"] == str(survival)  # --json keeps every digit
 
 

@@ -31,6 +31,8 @@ __all__ = ["CONFIG_KEYS", "Measure", "in_points", "measure_for", "measure_value"
 
 #: What identifies a suite's boards: records that differ in any of these are not paired.
 CONFIG_KEYS = ("width", "height", "mines", "rules", "withheld", "first_click", "seed")
+#: what a record may add to its suite's identity (absent from the records of every other suite): no-guess boards
+OPTIONAL_KEYS = ("no_guess",)
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def measure_value(record: dict, measure: Measure):
 
 
 def _config(record: dict) -> tuple:
-    return tuple(record.get(key) for key in CONFIG_KEYS)
+    return tuple(record.get(key) for key in CONFIG_KEYS) + tuple(bool(record.get(key, False)) for key in OPTIONAL_KEYS)
 
 
 def paired_table(records, *, against: str | None = None, agents=None, measure: Measure | None = None) -> list[dict]:
@@ -198,7 +200,8 @@ def read_result_files(paths) -> list[dict]:
             if reference is None:
                 reference, reference_name = config, f"{path}:{number}"
             elif config != reference:
-                differences = ", ".join(f"{key} {a} against {b}" for key, a, b in zip(CONFIG_KEYS, reference, config) if a != b)
+                differences = ", ".join(f"{key} {a} against {b}" for key, a, b in zip((*CONFIG_KEYS, *OPTIONAL_KEYS), reference, config)
+                                        if a != b)
                 raise SuiteError(f"{path}:{number} is from another suite than {reference_name}: {differences}")
             _check_once(played, record, path, number)
             records.append(record)

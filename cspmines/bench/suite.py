@@ -24,6 +24,8 @@ from ..agents.external import DEFAULT_MOVE_TIMEOUT, is_command, player_name, tab
 from ..errors import CspminesError
 from ..games import FIRST_CLICKS, Board, parse_size
 from ..games.board import check_first_click
+from ..games.noguess import NoGuessError
+from ..games.noguess import check_no_guess as check_drawable
 from ..position import is_whole
 
 __all__ = ["BOARD", "GAME", "AGENT", "Suite", "SuiteError", "board_for", "game_rng", "sweep_suites"]
@@ -70,15 +72,25 @@ class Suite:
     games: int = 100
     seed: int = 0
     move_timeout: float = DEFAULT_MOVE_TIMEOUT  # seconds a player outside the process has for a move
+    no_guess: bool = False
 
     @classmethod
     def create(
         cls, *, agents, size="expert", rules="classic", withheld=0.0, first_click="safe", games=100, seed=0,
-        move_timeout=DEFAULT_MOVE_TIMEOUT,
+        move_timeout=DEFAULT_MOVE_TIMEOUT, no_guess=False,
     ) -> "Suite":
         """A validated suite; ``size`` is a preset name or ``"WxHxM"``; ``agents`` a list of agent
         specs (or one spec as a string). A ``cmd:`` player is started here, to learn its name (which must
-        be no other agent's) or why it cannot play."""
+        be no other agent's) or why it cannot play. ``no_guess``: every board one its first click solves
+        without a guess, drawn uniformly among them (:func:`~cspmines.games.noguess.draw_no_guess`).
+
+        >>> Suite.create(agents=["exact"], size="beginner", no_guess=True).config["no_guess"]
+        True
+        >>> Suite.create(agents=["exact"], no_guess=True, first_click="highest")
+        Traceback (most recent call last):
+        ...
+        cspmines.bench.suite.SuiteError: no-guess boards are drawn under the first click safe or opening, got 'highest'
+        """
         agents = (agents,) if isinstance(agents, str) else tuple(agents)
         unknown = [a for a in agents if not known_agent(a)]
         if not agents or unknown:
@@ -108,13 +120,16 @@ class Suite:
             raise SuiteError(f"seed must be a whole number >= 0, got {seed!r}")
         width, height, mines = parse_size(size)
         check_first_click(width, height, mines, first_click)
+        if no_guess:
+            check_no_guess(width, height, mines, first_click)
         return cls(agents, width, height, mines, rules, float(withheld), first_click, int(games), int(seed),
-                   float(move_timeout))
+                   float(move_timeout), bool(no_guess))
 
     @property
     def config(self) -> dict:
-        """What identifies the suite's games (not the agents or how many games)."""
-        return {
+        """What identifies the suite's games (not the agents or how many games); ``no_guess`` only where set,
+        so the records of other suites read as they always did."""
+        config = {
             "width": self.width,
             "height": self.height,
             "mines": self.mines,
@@ -123,6 +138,9 @@ class Suite:
             "first_click": self.first_click,
             "seed": self.seed,
         }
+        if self.no_guess:
+            config["no_guess"] = True
+        return config
 
     def tasks(self) -> list[tuple[str, int]]:
         return [(agent, i) for i in range(self.games) for agent in self.agents]
@@ -150,13 +168,26 @@ def game_rng(suite: Suite, i: int, stream: int) -> np.random.Generator:
 
 
 def board_for(suite: Suite, i: int) -> Board:
-    """The board of game ``i``: from ``(seed, i)`` alone, whatever the agent, worker or run.
+    """The board of game ``i``: from ``(seed, i)`` alone, whatever the agent, worker or run (a no-guess
+    suite's: the no-guess board drawn from that stream).
 
     >>> suite = Suite.create(agents=["exact"], size="beginner", games=2, seed=0)
     >>> str(board_for(suite, 1)) == str(board_for(suite, 1)) != str(board_for(suite, 0))
     True
     """
-    return Board.random((suite.width, suite.height, suite.mines), seed=game_rng(suite, i, BOARD), first_click=suite.first_click)
+    size, rng = (suite.width, suite.height, suite.mines), game_rng(suite, i, BOARD)
+    if suite.no_guess:
+        return Board.no_guess(size, seed=rng, first_click=suite.first_click)
+    return Board.random(size, seed=rng, first_click=suite.first_click)
+
+
+def check_no_guess(width: int, height: int, mines: int, first_click: str) -> None:
+    """Raise :class:`SuiteError` where no-guess boards cannot be drawn so: a first click that names no cell,
+    or no room for it."""
+    try:
+        check_drawable(width, height, mines, first_click)
+    except NoGuessError as error:
+        raise SuiteError(str(error)) from None
 
 
 def sweep_suites(base: Suite, *, densities=None, sizes=None, density: float = 0.15) -> list[tuple[float, Suite]]:
@@ -193,6 +224,8 @@ def sweep_suites(base: Suite, *, densities=None, sizes=None, density: float = 0.
     for _, suite in suites:  # every point must be a board its first click can be played on
         try:
             check_first_click(suite.width, suite.height, suite.mines, suite.first_click)
+            if suite.no_guess:
+                check_no_guess(suite.width, suite.height, suite.mines, suite.first_click)
         except ValueError as error:
             raise SuiteError(f"a point of the sweep cannot be played: {error}") from None
     return suites

@@ -25,6 +25,7 @@ import os
 import sys
 
 from ..errors import CspminesError, MissingTotalError
+from .boards import run_certify, run_generate
 from .engine import run_move, run_sample, run_solve
 from .parser import build_parser
 from .replays import run_replay
@@ -97,6 +98,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_chains(args, out)
         if args.command == "replay":
             return run_replay(args, out)
+        if args.command == "generate":
+            return run_generate(args, out)
+        if args.command == "certify":
+            return run_certify(args, out)
         if args.command == "serve":
             return _serve(args)
     except MissingTotalError:  # the library's message names its keywords; here the options are what to pass

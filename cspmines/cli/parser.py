@@ -236,6 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
     _memory_option(replay, "each position's solve")
     replay.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    from .boards import add_board_commands  # their options live beside them (they import this module's types)
+    add_board_commands(commands)
+
     serve = commands.add_parser("serve", help="the engine in a local web page", description=SERVE_HELP, formatter_class=_Help)
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (this machine only by default)")
     serve.add_argument("--port", type=port, default=8000, help="the port")
@@ -275,3 +278,4 @@ def _board_options(command: argparse.ArgumentParser, workers: int) -> None:
     command.add_argument("--density", type=chance, default=0.15, help="mine density of a size sweep")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
     _memory_option(command, "a game", counts=False)
+

@@ -35,7 +35,7 @@ def run_replay(args, out) -> int:
     from ..replays.report import CSV_COLUMNS, csv_row, error_json, error_row, replay_json, replay_text
 
     files, many = replay_files(args.files)
-    ask_agent = not args.no_agent and (args.csv or not args.json)  # the JSON has no place for the agent's moves
+    ask_agent = not args.no_agent  # the text, the JSON and the CSV all give the agent's moves
     bar = _bar(len(files), many and not args.quiet)
     games, rows, failed = [], [], 0
     for path in files:

@@ -1,7 +1,9 @@
-"""Games: seeded boards, the rule variants of the seeds, and a runner for agents."""
+"""Games: seeded boards, the rule variants of the seeds, and a runner for agents; no-guess boards drawn and certified."""
 
 from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, parse_size
+from .certify import Certificate, NoFirstClickError, certify
 from .game import BoardMismatchError, Game, IllegalMoveError, Status
+from .noguess import NO_GUESS_CLICKS, NoGuessError, draw_no_guess
 from .play import AgentError, Fault, GameRecord, MoveRecord, PlayerFault, play
 
 __all__ = [
@@ -20,4 +22,10 @@ __all__ = [
     "AgentError",
     "Fault",
     "PlayerFault",
+    "Certificate",
+    "NoFirstClickError",
+    "certify",
+    "NO_GUESS_CLICKS",
+    "NoGuessError",
+    "draw_no_guess",
 ]

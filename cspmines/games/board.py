@@ -174,6 +174,24 @@ class Board:
             click = _drawn_first_click(mines.reshape(height, width), first_click, rng)
         return cls(mines.reshape(height, width), first_click=click)
 
+    @classmethod
+    def no_guess(cls, size: str | tuple[int, int, int] = "beginner", *, seed: int | np.random.Generator | None = None,
+                 first_click: str = "safe", method: str = "uniform") -> "Board":
+        """A board its first click solves without a guess, by exact reasoning with the mine total, drawn
+        uniformly among all such boards (``method="adjust"``: faster, not uniform); it carries its first
+        click (:func:`cspmines.games.noguess.draw_no_guess`).
+
+        >>> board = Board.no_guess("beginner", seed=1)
+        >>> board.first_click, board.n_mines
+        (0, 10)
+        >>> from cspmines.games import Game
+        >>> Game(board).opened > 1   # the corner is a zero under a no-guess safe click on beginner
+        True
+        """
+        from .noguess import draw_no_guess  # it draws Boards: imported when asked
+
+        return draw_no_guess(size, seed=seed, first_click=first_click, method=method).board
+
     # -- loading -------------------------------------------------------------
     @classmethod
     def from_position_text(cls, text: str, *, source: str = "<string>") -> "Board":
@@ -186,31 +204,41 @@ class Board:
 
     @classmethod
     def from_json(cls, text: str, *, source: str = "<string>") -> "Board":
-        """``{"width": W, "height": H, "mines": [[row, col], ...]}``."""
+        """``{"width": W, "height": H, "mines": [[row, col], ...]}``, and ``"first_click": [row, col]`` where
+        the board carries one (a no-guess board's)."""
         try:
             data = json.loads(text)
             width, height = int(data["width"]), int(data["height"])
             cells = [(int(r), int(c)) for r, c in data["mines"]]
-        except (ValueError, KeyError, TypeError) as error:
+            click = data.get("first_click")
+            click = None if click is None else tuple(int(v) for v in click)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise BoardFormatError(f"{source}: not a board JSON object with width, height, mines: {error}") from None
         mines = np.zeros((height, width), dtype=bool)
         for r, c in cells:
             if not (0 <= r < height and 0 <= c < width):
                 raise BoardFormatError(f"{source}: mine ({r}, {c}) is outside the {width}x{height} board")
             mines[r, c] = True
-        return cls(mines)
+        if click is not None and not (len(click) == 2 and 0 <= click[0] < height and 0 <= click[1] < width):
+            raise BoardFormatError(f"{source}: the first click {list(click)} is not a [row, col] of the {width}x{height} board")
+        return cls(mines, first_click=None if click is None else click[0] * width + click[1])
 
     def to_json(self) -> str:
-        """This board as :meth:`from_json` reads it.
+        """This board as :meth:`from_json` reads it (its first click too, where it has one).
 
         >>> board = Board([[False, True], [False, False]])
         >>> board.to_json()
         '{"width": 2, "height": 2, "mines": [[0, 1]]}'
         >>> Board.from_json(board.to_json()) == board
         True
+        >>> Board(board.mines, first_click=2).to_json()
+        '{"width": 2, "height": 2, "mines": [[0, 1]], "first_click": [1, 0]}'
         """
         cells = [list(divmod(int(cell), self.width)) for cell in np.flatnonzero(self._mines.ravel())]
-        return json.dumps({"width": self.width, "height": self.height, "mines": cells})
+        data: dict = {"width": self.width, "height": self.height, "mines": cells}
+        if self.first_click is not None:
+            data["first_click"] = list(divmod(int(self.first_click), self.width))
+        return json.dumps(data)
 
     @classmethod
     def from_layout(cls, width: int, height: int, cells) -> "Board":

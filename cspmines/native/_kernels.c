@@ -1167,6 +1167,203 @@ done:
     return result;
 }
 
+/* settle_board: the local deductions of cspmines.games.deduce (one clue, two clues, the mine total) on a
+ * board being played, step for step as its _Settler takes them: the same stacks, the same orders, so the
+ * view comes out the same. view holds one signed byte a cell (-1 covered, -2 a known mine, 0-8 a clue);
+ * clues the board's (9 a mine), read only to show what an opened cell says. */
+#define SB_COVERED ((int8_t)-1)
+#define SB_FLAG ((int8_t)-2)
+
+typedef struct {
+    const uint8_t *clues;
+    int8_t *view;
+    int width, height, mines;
+    int *single, *pair, *stack; /* the two stacks of clues to look at again, and the opening stack */
+    int nsingle, npair;
+    uint8_t *in_single, *in_pair;
+    long covered, marked_total, opened, marked;
+    int error; /* a rule met the truth the other way: the view is not this board's */
+} Settler;
+
+static int sb_neighbours(const Settler *s, int cell, int radius, int *out) {
+    int row = cell / s->width, col = cell % s->width, count = 0;
+    for (int r = row - radius; r <= row + radius; r++) {
+        if (r < 0 || r >= s->height) continue;
+        for (int c = col - radius; c <= col + radius; c++) {
+            if (c < 0 || c >= s->width || (r == row && c == col)) continue;
+            out[count++] = r * s->width + c;
+        }
+    }
+    return count;
+}
+
+static void sb_push(Settler *s, int cell) {
+    if (!s->in_single[cell]) { s->in_single[cell] = 1; s->single[s->nsingle++] = cell; }
+    if (!s->in_pair[cell]) { s->in_pair[cell] = 1; s->pair[s->npair++] = cell; }
+}
+
+static void sb_touched(Settler *s, int cell) {
+    int around[8], count = sb_neighbours(s, cell, 1, around);
+    if (s->view[cell] >= 0) sb_push(s, cell);
+    for (int k = 0; k < count; k++)
+        if (s->view[around[k]] >= 0) sb_push(s, around[k]);
+}
+
+static void sb_open(Settler *s, int cell) {
+    int top = 0, around[8];
+    s->stack[top++] = cell;
+    while (top > 0 && !s->error) {
+        int current = s->stack[--top];
+        if (s->view[current] != SB_COVERED) continue;
+        int clue = s->clues[current];
+        if (clue > 8) { s->error = 1; return; }
+        s->view[current] = (int8_t)clue;
+        s->opened++;
+        s->covered--;
+        sb_touched(s, current);
+        if (clue == 0) {
+            int count = sb_neighbours(s, current, 1, around);
+            for (int k = 0; k < count; k++)
+                if (s->view[around[k]] == SB_COVERED) s->stack[top++] = around[k];
+        }
+    }
+}
+
+static void sb_mark(Settler *s, int cell) {
+    if (s->clues[cell] <= 8) { s->error = 2; return; }
+    s->view[cell] = SB_FLAG;
+    s->marked++;
+    s->marked_total++;
+    s->covered--;
+    sb_touched(s, cell);
+}
+
+/* the covered neighbours of clue cell (into covered) and the mines it still needs among them */
+static int sb_unknown(const Settler *s, int cell, int *covered, int *count) {
+    int around[8], n = sb_neighbours(s, cell, 1, around), known = 0;
+    *count = 0;
+    for (int k = 0; k < n; k++) {
+        int8_t code = s->view[around[k]];
+        if (code == SB_COVERED) covered[(*count)++] = around[k];
+        else if (code == SB_FLAG) known++;
+    }
+    return s->view[cell] - known;
+}
+
+static int sb_has(const int *cells, int count, int cell) {
+    for (int k = 0; k < count; k++)
+        if (cells[k] == cell) return 1;
+    return 0;
+}
+
+static void sb_one_clue(Settler *s, int cell) {
+    int covered[8], count, need = sb_unknown(s, cell, covered, &count);
+    if (!count) return;
+    if (need == 0) {
+        for (int k = 0; k < count && !s->error; k++) sb_open(s, covered[k]);
+    } else if (need == count) {
+        for (int k = 0; k < count && !s->error; k++)
+            if (s->view[covered[k]] == SB_COVERED) sb_mark(s, covered[k]);
+    }
+}
+
+static void sb_two_clues(Settler *s, int cell) {
+    int mine[8], nmine, need = sb_unknown(s, cell, mine, &nmine);
+    if (!nmine) return;
+    int partners[24], npartners = sb_neighbours(s, cell, 2, partners);
+    for (int p = 0; p < npartners; p++) {
+        int partner = partners[p];
+        if (s->view[partner] < 0) continue;
+        int theirs[8], ntheirs, their_need = sb_unknown(s, partner, theirs, &ntheirs);
+        int shared = 0;
+        for (int k = 0; k < nmine; k++) shared += sb_has(theirs, ntheirs, mine[k]);
+        if (!shared) continue;
+        /* one side's cells outside the shared ones are safe, the other side's all mines */
+        const int *safe, *full;
+        int nsafe, nfull;
+        if (need - (nmine - shared) == their_need) {
+            safe = theirs; nsafe = ntheirs; full = mine; nfull = nmine;
+        } else if (their_need - (ntheirs - shared) == need) {
+            safe = mine; nsafe = nmine; full = theirs; nfull = ntheirs;
+        } else {
+            continue;
+        }
+        int opens[8], marks[8], nopens = 0, nmarks = 0;
+        for (int k = 0; k < nsafe; k++)
+            if (!sb_has(full, nfull, safe[k])) opens[nopens++] = safe[k];
+        for (int k = 0; k < nfull; k++)
+            if (!sb_has(safe, nsafe, full[k])) marks[nmarks++] = full[k];
+        if (nopens || nmarks) {
+            for (int k = 0; k < nmarks && !s->error; k++)
+                if (s->view[marks[k]] == SB_COVERED) sb_mark(s, marks[k]);
+            for (int k = 0; k < nopens && !s->error; k++) sb_open(s, opens[k]);
+            return;
+        }
+    }
+}
+
+static int sb_total(Settler *s) {
+    long left = s->mines - s->marked_total;
+    if (!s->covered || (left && left != s->covered)) return 0;
+    long size = (long)s->width * s->height;
+    for (long cell = 0; cell < size && !s->error; cell++) {
+        if (s->view[cell] != SB_COVERED) continue;
+        if (left) sb_mark(s, (int)cell);
+        else sb_open(s, (int)cell);
+    }
+    return 1;
+}
+
+static PyObject *settle_board(PyObject *self, PyObject *args) {
+    Py_buffer clues, view;
+    int width, height, mines, start;
+    if (!PyArg_ParseTuple(args, "y*w*iiii", &clues, &view, &width, &height, &mines, &start)) return NULL;
+    PyObject *result = NULL;
+    long size = (long)width * height;
+    Settler s;
+    memset(&s, 0, sizeof s);
+    if (width < 1 || height < 1 || clues.len != size || view.len != size || start >= size) {
+        PyErr_SetString(PyExc_ValueError, "settle_board: the clues and the view must hold width x height cells");
+        goto done;
+    }
+    s.clues = clues.buf; s.view = view.buf; s.width = width; s.height = height; s.mines = mines;
+    s.single = malloc(sizeof(int) * size); s.pair = malloc(sizeof(int) * size);
+    s.stack = malloc(sizeof(int) * (8 * size + 1));
+    s.in_single = calloc(size, 1); s.in_pair = calloc(size, 1);
+    if (!s.single || !s.pair || !s.stack || !s.in_single || !s.in_pair) { PyErr_NoMemory(); goto done; }
+    for (long cell = 0; cell < size; cell++) {
+        if (s.view[cell] == SB_COVERED) s.covered++;
+        else if (s.view[cell] == SB_FLAG) s.marked_total++;
+        else if (s.view[cell] >= 0) sb_push(&s, (int)cell);
+    }
+    if (start >= 0) sb_open(&s, start);
+    while (!s.error) {
+        while (s.nsingle && !s.error) {
+            int cell = s.single[--s.nsingle];
+            s.in_single[cell] = 0;
+            sb_one_clue(&s, cell);
+        }
+        if (s.error) break;
+        if (s.npair) {
+            int cell = s.pair[--s.npair];
+            s.in_pair[cell] = 0;
+            sb_two_clues(&s, cell);
+            continue;
+        }
+        if (!sb_total(&s)) break;
+    }
+    if (s.error)
+        PyErr_SetString(PyExc_ValueError, s.error == 1 ? "a cell was proved safe but is a mine: the view is not this board's"
+                                                       : "a cell was proved a mine but is safe: the view is not this board's");
+    else
+        result = Py_BuildValue("(ll)", s.opened, s.marked);
+done:
+    free(s.single); free(s.pair); free(s.stack); free(s.in_single); free(s.in_pair);
+    PyBuffer_Release(&clues);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
@@ -1188,6 +1385,10 @@ static PyMethodDef methods[] = {
      "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
      "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"
      "start; entries as for cost_search. TimeoutError past the budget of states."},
+    {"settle_board", settle_board, METH_VARARGS,
+     "settle_board(clues, view, width, height, mines, start) -> (opened, marked)\n\n"
+     "The local deductions of cspmines.games.deduce (one clue, two clues, the mine total) on the view, in place.\n"
+     "ValueError when a rule meets the board the other way (the view is not this board's)."},
     {NULL, NULL, 0, NULL},
 };
 

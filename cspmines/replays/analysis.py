@@ -9,6 +9,11 @@ of :mod:`cspmines.games.judge` (the same that judges a program's games in
   any cell it opens is one);
 * its **class**: ``proved`` (chance 0), ``forced`` (a guess with no provably
   safe cell anywhere), ``needless`` (a guess while a provably safe cell existed);
+  a needless guess is ``nearby`` when a proved-safe cell was within two cells of
+  the click (rows and columns) or on its chain (joined to it through clues: covered
+  cells are joined when one clue touches both), ``elsewhere`` when not;
+* its **thinking time**: the seconds since the click before it (from the start, for
+  the first), while the player looked at the position it is judged on;
 * at each guess, the ``exact`` agent's move there and its chance.
 
 The game's **survival** is the product of one minus each chance, an exact
@@ -25,6 +30,8 @@ chains it changed.
 >>> result = analyse_replay(replay, agent=False)
 >>> [(str(click.chance), click.kind.value) for click in result.clicks]
 [('0', 'proved'), ('1/3', 'forced'), ('1/2', 'needless')]
+>>> result.clicks[2].where.value, result.clicks[2].thinking   # (0,2), proved safe, is beside (0,3)
+('nearby', 1.0)
 >>> result.survival, round(result.luck_bits, 4)
 (Fraction(1, 3), 1.585)
 """
@@ -36,15 +43,23 @@ import time
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..actions import Action
+from ..actions import Action, Vocabulary
 from ..agents.advice import suggest
 from ..engine.analysis import Analysis
 from ..engine.question import DEFAULT_MEMORY, Limit
 from ..games.judge import ClickClass, GameJudgement, OpenJudgement, judge_open, product
-from ..position import FLAG, Position
-from .reader import FirstClickRule, Replay, ReplayClick
+from ..position import COVERED, FLAG, Position
+from .reader import FirstClickRule, Outcome, Replay, ReplayClick
 
-__all__ = ["ClickClass", "ClickAnalysis", "ReplayAnalysis", "analyse_replay"]
+__all__ = ["ClickClass", "ClickAnalysis", "Needless", "ReplayAnalysis", "analyse_replay"]
+
+
+class Needless(Vocabulary):
+    """Where the proved-safe cell of a needless guess was: near the click (within two cells, or on its chain)
+    or only elsewhere on the board."""
+
+    NEARBY = "nearby"
+    ELSEWHERE = "elsewhere"
 
 
 @dataclass(frozen=True)
@@ -68,6 +83,10 @@ class ClickAnalysis:
         The least mine chance of any covered cell at that moment.
     blunder : bool
         The click opened a proved mine.
+    where : Needless or None
+        Of a needless guess: whether a proved-safe cell was near the click.
+    thinking : float
+        Seconds since the click before it (the first click: since the start).
     """
 
     click: ReplayClick
@@ -78,6 +97,8 @@ class ClickAnalysis:
     agent_chance: Fraction | float | None = None
     least: Fraction | float = Fraction(0)
     blunder: bool = False
+    where: Needless | None = None
+    thinking: float = 0.0
 
     @property
     def judgement(self) -> OpenJudgement:
@@ -108,6 +129,21 @@ class ReplayAnalysis:
     @property
     def needless(self) -> int:
         return sum(1 for click in self.clicks if click.kind == ClickClass.NEEDLESS)
+
+    @property
+    def nearby(self) -> int:
+        """Needless guesses with a proved-safe cell near the click."""
+        return sum(1 for click in self.clicks if click.where == Needless.NEARBY)
+
+    @property
+    def elsewhere(self) -> int:
+        """Needless guesses whose proved-safe cells were all away from the click."""
+        return sum(1 for click in self.clicks if click.where == Needless.ELSEWHERE)
+
+    @property
+    def fatal(self) -> ClickAnalysis | None:
+        """The click that set off a mine, in a lost game (its last)."""
+        return self.clicks[-1] if self.replay.outcome == Outcome.LOST and self.clicks else None
 
     @property
     def judgement(self) -> GameJudgement:
@@ -172,12 +208,14 @@ def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | No
     >>> [str(click.chance) for click in analyse_replay(replay, agent=False).clicks]
     ['0', '1/2']
     """
-    judged = []
+    judged, before = [], 0.0
     for index, click in enumerate(replay.clicks):
         if index == 0:
-            judged.append(_first_click(replay, click))
+            one = _first_click(replay, click)
         else:
-            judged.append(_judge(click, agent=agent, limit=Limit(time=time_limit, memory=memory)))
+            one = _judge(click, agent=agent, limit=Limit(time=time_limit, memory=memory))
+        judged.append(replace(one, thinking=max(0.0, click.time - before)))
+        before = click.time
         if progress is not None:
             progress()
     return ReplayAnalysis(replay, tuple(judged))
@@ -193,11 +231,42 @@ def _first_click(replay: Replay, click: ReplayClick) -> ClickAnalysis:
 
 def _judge(click: ReplayClick, *, agent: bool, limit: Limit) -> ClickAnalysis:
     judged = judge_open(click.seen, click.opens, limit=limit)
-    analysis = ClickAnalysis(click, judged.chance, judged.kind, judged.exact, least=judged.least, blunder=judged.blunder)
+    where = None
+    if judged.kind == ClickClass.NEEDLESS and judged.analysis is not None:
+        where = _where(click, judged.analysis.safe_cells)
+    analysis = ClickAnalysis(click, judged.chance, judged.kind, judged.exact, least=judged.least, blunder=judged.blunder,
+                             where=where)
     if judged.kind == ClickClass.PROVED or not agent or not judged.exact or judged.analysis is None:
         return analysis
     move, move_chance = _agent_move(click.seen, judged.analysis)
     return replace(analysis, agent_action=move, agent_chance=move_chance)
+
+
+def _where(click: ReplayClick, safe: tuple) -> Needless:
+    """Whether a proved-safe cell was near a needless guess: within two rows and two columns of the cell
+    clicked, or on the chain of a cell it opens (covered cells joined when one clue touches both; the
+    player's flags are covered cells here, as in the judging)."""
+    position = click.seen
+    if any(max(abs(r - click.row), abs(c - click.col)) <= 2 for r, c in map(position.row_col, safe)):
+        return Needless.NEARBY
+    chain = _chain(position, click.opens)
+    return Needless.NEARBY if chain.intersection(safe) else Needless.ELSEWHERE
+
+
+def _chain(position: Position, cells: tuple) -> set:
+    """The covered cells joined to ``cells`` through clues (two covered cells are joined when a clue touches both)."""
+    grid = position.grid.ravel()
+    chain, stack = set(cells), list(cells)
+    while stack:
+        cell = stack.pop()
+        for clue in position.neighbours(cell):
+            if grid[clue] < 0:
+                continue
+            for other in position.neighbours(clue):
+                if other not in chain and grid[other] in (COVERED, FLAG):
+                    chain.add(other)
+                    stack.append(other)
+    return chain
 
 
 def _agent_move(position: Position, analysis: Analysis) -> tuple[Action, Fraction]:

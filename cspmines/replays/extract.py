@@ -11,15 +11,33 @@ whether it was won), the mine layout (rows of 0/1), and every event that opened
 cells or set off a mine, each with its time, the cell under the mouse, ms-toollib's
 kind of event (2 a left click that opens, 3 a chord that opens, 4 a mine set off)
 and the board the player saw just before it (one string a row: ``.`` covered,
-``F`` flagged, ``Q`` question mark, ``0``-``8`` clues).
+``F`` flagged, ``Q`` question mark, ``0``-``8`` clues); then ms-toollib's own numbers for
+the file at the end of the game (``stats``: 3BV, 3BV/s, IOE, clicks... by its names, the
+list in :mod:`cspmines.replays.statistics`), an infinity or not-a-number as null.
 """
 
 import json
+import math
 import sys
 
 READERS = {"avf": "AvfVideo", "rmv": "RmvVideo", "evf": "EvfVideo", "mvf": "MvfVideo"}
 OPENING_LEVELS = (2, 3, 4)  # ms-toollib's useful_level: open, chord, mine set off
 SEEN = {10: ".", 11: "F", 12: "Q"}
+#: ms-toollib's numbers read at the end of the game (cspmines.replays.statistics.NAMES: kept apart so this
+#: script imports nothing of the package and starts fast; a test checks the two lists agree)
+STATS = ("bbbv", "bbbv_solved", "bbbv_s", "ioe", "rqp", "thrp", "corr", "cl", "ce", "left", "right", "double", "flag",
+         "op", "isl", "stnb", "zini", "hzini", "path", "rtime", "level")
+END = 1e9  # a time past any game's end: ms-toollib's figures are those of the moment its current_time names
+
+
+def stats(video) -> dict:
+    """ms-toollib's numbers at the end of the game, an infinity or not-a-number as None (JSON has neither)."""
+    video.current_time = END
+    values = {}
+    for name in STATS:
+        value = getattr(video, name)
+        values[name] = None if isinstance(value, float) and not math.isfinite(value) else value
+    return values
 
 
 def seen_rows(game_board) -> list:
@@ -53,6 +71,7 @@ def extract(kind: str, data: bytes) -> dict:
         "time": float(video.rtime), "bbbv": int(video.bbbv),
         "layout": [[1 if value == -1 else 0 for value in row] for row in video.board],
         "clicks": clicks,
+        "stats": stats(video),  # last: it moves the video to its end
     }
 
 

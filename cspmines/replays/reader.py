@@ -30,6 +30,7 @@ from pathlib import Path
 from ..actions import Vocabulary
 from ..errors import CspminesError
 from ..position import COVERED, Position, neighbour_table
+from .statistics import Statistics
 
 __all__ = ["FORMATS", "ClickAction", "FirstClickRule", "Outcome", "Replay", "ReplayClick", "ReplayFormatError", "read_replay"]
 
@@ -103,7 +104,8 @@ class Replay:
 
     ``time``, ``bbbv``, ``software``, ``player`` and ``mode`` are what the file carries
     (None or empty where it does not). ``first_click`` is the rule the chances of the first
-    click follow (:func:`first_click_rule`).
+    click follow (:func:`first_click_rule`). ``statistics`` are ms-toollib's numbers for the
+    file (:class:`~cspmines.replays.statistics.Statistics`; None for a game not read from one).
     """
 
     source: str
@@ -120,6 +122,7 @@ class Replay:
     software: str = ""
     player: str = ""
     mode: int | None = None
+    statistics: Statistics | None = None
 
     @classmethod
     def from_moves(cls, layout, moves, *, source: str = "<moves>", first_click: FirstClickRule = FirstClickRule.SAFE,
@@ -324,7 +327,8 @@ def _from_extract(raw: dict, name: str, kind: str) -> Replay:
     shown = raw["clicks"][1]["seen"][first["row"]][first["col"]] if len(raw["clicks"]) > 1 else None
     rule = first_click_rule(raw["mode"], int(shown) if shown and shown.isdigit() else None, first_hit)
     return Replay(name, kind, width, height, mines, layout, tuple(clicks), outcome, rule, time=raw["time"],
-                  bbbv=raw["bbbv"] or None, software=raw["software"], player=raw["player"], mode=raw["mode"])
+                  bbbv=raw["bbbv"] or None, software=raw["software"], player=raw["player"], mode=raw["mode"],
+                  statistics=Statistics.from_json(raw["stats"]) if "stats" in raw else None)
 
 
 def _seen_position(rows: list, mines: int, name: str, index: int) -> tuple[Position, tuple]:

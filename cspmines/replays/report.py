@@ -5,6 +5,8 @@
 >>> data = replay_json(result)
 >>> data["survival"], data["luck_bits"], [(c["action"], c["chance"], c["class"]) for c in data["clicks"]]
 ('1/2', 1.0, [('open', '0', 'proved'), ('open', '1/2', 'forced')])
+>>> data["survival_decimal"], data["counts"], data["statistics"]   # a game made here: no file, no ms-toollib numbers
+('0.5', {'judged': 2, 'proved': 1, 'forced': 1, 'needless': 0, 'nearby': 0, 'elsewhere': 0}, None)
 """
 
 from __future__ import annotations
@@ -15,12 +17,18 @@ from fractions import Fraction
 
 from .analysis import ClickAnalysis, ClickClass, ReplayAnalysis
 from .reader import FirstClickRule
+from .statistics import NAMES
 
-__all__ = ["CSV_COLUMNS", "chance_text", "csv_row", "error_json", "error_row", "leading_digits", "replay_json", "replay_text"]
+__all__ = ["CSV_COLUMNS", "chance_text", "csv_row", "decimal_text", "error_json", "error_row", "leading_digits", "replay_json",
+           "replay_text"]
+
+#: ms-toollib's numbers in a CSV row (all but the 3BV, which has its column, and the level)
+_STAT_COLUMNS = tuple(name for name in NAMES if name not in ("bbbv", "level"))
 
 #: The columns of ``cspmines replay --csv``: one row a game.
-CSV_COLUMNS = ("file", "format", "software", "player", "width", "height", "mines", "outcome", "time", "bbbv", "clicks",
-               "proved", "forced", "needless", "survival", "luck_bits", "agent_survival", "agent_luck_bits", "exact", "error")
+CSV_COLUMNS = ("file", "format", "software", "player", "mode", "width", "height", "mines", "outcome", "time", "bbbv", "clicks",
+               "proved", "forced", "needless", "nearby", "elsewhere", "survival", "survival_decimal", "luck_bits",
+               "agent_survival", "agent_luck_bits", "exact", *_STAT_COLUMNS, "error")
 
 _RULES = {
     FirstClickRule.SAFE: "never a mine (the program guarantees it)",
@@ -51,26 +59,77 @@ def _bits(value) -> float | None:
     return None if value is None or math.isinf(value) else value
 
 
+def decimal_text(value) -> str:
+    """A chance as a decimal of six significant digits, made from the integers of an exact fraction (so a
+    survival far below a float's least is written too); an estimate as its float.
+
+    >>> decimal_text(Fraction(1, 3)), decimal_text(Fraction(2, 3 * 10**600)), decimal_text(Fraction(1)), decimal_text(0.25)
+    ('0.333333', '6.66667e-601', '1', '0.25')
+    """
+    if not isinstance(value, Fraction):
+        return repr(float(value))
+    with localcontext() as context:
+        context.prec = 6
+        number = Decimal(value.numerator) / Decimal(value.denominator)
+    return f"{number:g}"
+
+
 def replay_json(result: ReplayAnalysis) -> dict:
-    """The JSON of ``cspmines replay --json`` for one game (schema in docs/replays.md)."""
+    """The JSON of ``cspmines replay --json`` for one game (schema in docs/replays.md): everything the text
+    report shows, every chance as its exact fraction."""
     replay = result.replay
+    statistics = replay.statistics
     return {
         "file": replay.source,
         "format": replay.format,
+        "software": replay.software,
+        "player": replay.player,
+        "mode": replay.mode,
+        "mode_note": _NOT_UNIFORM.get(replay.mode) if replay.mode is not None else None,
         "width": replay.width,
         "height": replay.height,
         "mines": replay.mines,
         "outcome": replay.outcome.value,
-        "clicks": [_click_json(click) for click in result.clicks],
+        "time": replay.time,
+        "bbbv": replay.bbbv,
+        "first_click": replay.first_click.value,
+        "counts": _counts(result),
+        "clicks": [_click_json(click, replay.width) for click in result.clicks],
+        "fatal": _fatal_json(result),
         "survival": chance_text(result.survival),
+        "survival_decimal": decimal_text(result.survival),
         "luck_bits": _bits(result.luck_bits),
+        "agent_survival": None if result.agent_survival is None else chance_text(result.agent_survival),
+        "agent_luck_bits": _bits(result.agent_luck_bits),
+        "exact": result.exact,
+        "statistics": None if statistics is None else statistics.json(),
     }
 
 
-def _click_json(judged: ClickAnalysis) -> dict:
+def _counts(result: ReplayAnalysis) -> dict:
+    proved = sum(1 for click in result.clicks if click.kind == ClickClass.PROVED)
+    return {"judged": len(result.clicks), "proved": proved, "forced": result.forced, "needless": result.needless,
+            "nearby": result.nearby, "elsewhere": result.elsewhere}
+
+
+def _click_json(judged: ClickAnalysis, width: int) -> dict:
     click = judged.click
+    agent = None
+    if judged.agent_action is not None:
+        row, col = divmod(judged.agent_action.cell, width)
+        agent = {"action": judged.agent_action.kind, "row": row, "col": col, "chance": chance_text(judged.agent_chance)}
+    return {"time": round(click.time, 3), "thinking": round(judged.thinking, 3), "action": click.action.value,
+            "row": click.row, "col": click.col, "chance": chance_text(judged.chance), "class": judged.kind.value,
+            "needless": None if judged.where is None else judged.where.value, "agent": agent}
+
+
+def _fatal_json(result: ReplayAnalysis) -> dict | None:
+    fatal = result.fatal
+    if fatal is None:
+        return None
+    click, statistics = fatal.click, result.replay.statistics
     return {"time": round(click.time, 3), "action": click.action.value, "row": click.row, "col": click.col,
-            "chance": chance_text(judged.chance), "class": judged.kind.value}
+            "chance": chance_text(fatal.chance), "bbbv_solved": None if statistics is None else statistics.values["bbbv_solved"]}
 
 
 def error_json(name: str, format: str, error: Exception) -> dict:
@@ -79,18 +138,23 @@ def error_json(name: str, format: str, error: Exception) -> dict:
 
 
 def csv_row(result: ReplayAnalysis) -> dict:
-    """One game as a row of :data:`CSV_COLUMNS`."""
+    """One game as a row of :data:`CSV_COLUMNS`: the exact survival and its decimal, ms-toollib's numbers."""
     replay = result.replay
-    proved = sum(1 for click in result.clicks if click.kind == ClickClass.PROVED)
+    counts = _counts(result)
+    statistics = replay.statistics.json() if replay.statistics is not None else {}
     return {
         "file": replay.source, "format": replay.format, "software": replay.software, "player": replay.player,
+        "mode": "" if replay.mode is None else replay.mode,
         "width": replay.width, "height": replay.height, "mines": replay.mines, "outcome": replay.outcome.value,
-        "time": "" if replay.time is None else replay.time, "bbbv": replay.bbbv or "", "clicks": len(result.clicks),
-        "proved": proved, "forced": result.forced, "needless": result.needless,
-        "survival": chance_text(result.survival), "luck_bits": _bits(result.luck_bits),
+        "time": "" if replay.time is None else replay.time, "bbbv": replay.bbbv or "", "clicks": counts["judged"],
+        **{key: counts[key] for key in ("proved", "forced", "needless", "nearby", "elsewhere")},
+        "survival": chance_text(result.survival), "survival_decimal": decimal_text(result.survival),
+        "luck_bits": _bits(result.luck_bits),
         "agent_survival": "" if result.agent_survival is None else chance_text(result.agent_survival),
         "agent_luck_bits": "" if result.agent_luck_bits is None else _bits(result.agent_luck_bits),
-        "exact": result.exact, "error": "",
+        "exact": result.exact,
+        **{name: "" if statistics.get(name) is None else statistics[name] for name in _STAT_COLUMNS},
+        "error": "",
     }
 
 
@@ -134,7 +198,7 @@ def _with_decimal(value, *, longest: int = 24) -> str:
 
 
 def replay_text(result: ReplayAnalysis) -> str:
-    """The readable report: the game, each guess on a line, then the totals."""
+    """The readable report: the game and ms-toollib's numbers for it, each guess on a line, then the totals."""
     replay = result.replay
     facts = [f"{replay.format.upper()}"]
     if replay.software:
@@ -145,19 +209,24 @@ def replay_text(result: ReplayAnalysis) -> str:
     lines = [
         f"{replay.source}: {', '.join(facts)}",
         f"  {replay.width}x{replay.height}, {replay.mines} mines, {played}" + (f", 3BV {replay.bbbv}" if replay.bbbv else ""),
-        f"  first click: {_RULES[replay.first_click]}",
     ]
+    if replay.statistics is not None:
+        lines += ["  " + line for line in replay.statistics.lines()]
+    lines.append(f"  first click: {_RULES[replay.first_click]}")
     if replay.mode in _NOT_UNIFORM:
         lines.append(f"  mode: {_NOT_UNIFORM[replay.mode]}: the program does not draw layouts uniformly; "
                      "the chances are those of a uniform layout")
     guesses = result.guesses
     proved = len(result.clicks) - len(guesses)
+    split = f" ({result.nearby} nearby, {result.elsewhere} elsewhere)" if result.needless else ""
     lines.append(f"  {len(result.clicks)} clicks opened cells: {proved} proved, {_count(result.forced, 'forced guess')}, "
-                 f"{_count(result.needless, 'needless guess')}")
+                 f"{_count(result.needless, 'needless guess')}{split}")
     if guesses:
-        lines.append(f"  {'time':>8}  {'click':<14} {'mine chance':<23} {'class':<9} exact agent there")
+        lines.append(f"  {'time':>8} {'thinking':>8}  {'click':<14} {'mine chance':<23} {'class':<20} exact agent there")
         for judged in guesses:
             lines.append("  " + _guess_line(replay.width, judged))
+    if result.fatal is not None:
+        lines.append("  " + _fatal_line(result))
     lines.append(f"  survival {_with_decimal(result.survival)}, luck {_bits_text(result.luck_bits)}")
     if result.agent_survival is not None:
         lines.append(f"  the exact agent at the same moments: survival {_with_decimal(result.agent_survival)}, "
@@ -165,6 +234,18 @@ def replay_text(result: ReplayAnalysis) -> str:
     if not result.exact:
         lines.append("  NOT EXACT: some counts did not finish within the time limit; their chances are estimates")
     return "\n".join(lines)
+
+
+def _fatal_line(result: ReplayAnalysis) -> str:
+    """A lost game's fatal click, its chance, and the 3BV solved before it (ms-toollib's count)."""
+    fatal = result.fatal
+    assert fatal is not None
+    click, statistics = fatal.click, result.replay.statistics
+    solved = ""
+    if statistics is not None:
+        solved = f", with {statistics.values['bbbv_solved']} of {statistics.bbbv} 3BV solved before it"
+    return (f"lost at {click.time:.2f} s on {click.action.value} ({click.row},{click.col}), mine chance "
+            f"{_with_decimal(fatal.chance, longest=12)}{solved}")
 
 
 def _count(number: int, thing: str) -> str:
@@ -183,4 +264,5 @@ def _guess_line(width: int, judged: ClickAnalysis) -> str:
     if judged.agent_action is not None:
         row, col = divmod(judged.agent_action.cell, width)
         agent = f"{judged.agent_action.kind} ({row},{col}) at {_with_decimal(judged.agent_chance, longest=12)}"
-    return f"{click.time:8.2f}  {where:<14} {chance:<23} {judged.kind.value:<9} {agent}".rstrip()
+    kind = judged.kind.value + (f" ({judged.where.value})" if judged.where is not None else "")
+    return f"{click.time:8.2f} {judged.thinking:8.2f}  {where:<14} {chance:<23} {kind:<20} {agent}".rstrip()

@@ -88,6 +88,8 @@ def suite_facts(suite: StudySuite) -> str:
     elif suite.sweep == "withheld_sweep":
         withheld = f", clues withheld with chance {_listed(xs)}"
     measure = suite_measure(suite)
+    if point.no_guess:
+        boards = f"no-guess boards ({boards}, drawn uniformly among those the first click solves)"
     return (f"{point.rules} rules, {boards}, first click {point.first_click}{withheld}; "
             f"measure: {measure.name} ({'higher' if measure.higher_is_better else 'lower'} is better)")
 

@@ -51,7 +51,7 @@ _TOP = {"title": str, "description": str, "games": int, "seed": int, "workers": 
         "judge": bool, "move_timeout": float, "suite": list}
 _SUITE = {"name": str, "note": str, "size": str, "rules": str, "first_click": str, "withheld": float, "agents": list,
           "against": str, "games": int, "density": float, "density_sweep": list, "size_sweep": list, "mines_sweep": list,
-          "withheld_sweep": list, "judge": bool}
+          "withheld_sweep": list, "judge": bool, "no_guess": bool}
 _REQUIRED = ("name", "agents")
 
 
@@ -172,7 +172,7 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_
     try:
         base = Suite.create(agents=agents, size=size, rules=table.get("rules", "classic"),
                             withheld=table.get("withheld", 0.0), first_click=table.get("first_click", "safe"),
-                            games=table.get("games", games), seed=seed)
+                            games=table.get("games", games), seed=seed, no_guess=table.get("no_guess", False))
     except (SuiteError, ValueError) as error:
         key = _key_of(str(error), table)
         raise StudyError(f"{where.line(index, key)}: {label}: {error}") from None
@@ -234,11 +234,16 @@ def _is_number(value) -> bool:
 def _checked(suite: Suite) -> Suite:
     """A sweep's point, checked as :meth:`Suite.create` checks a suite."""
     return Suite.create(agents=suite.agents, size=f"{suite.width}x{suite.height}x{suite.mines}", rules=suite.rules,
-                        withheld=suite.withheld, first_click=suite.first_click, games=suite.games, seed=suite.seed)
+                        withheld=suite.withheld, first_click=suite.first_click, games=suite.games, seed=suite.seed,
+                        no_guess=suite.no_guess)
 
 
 def _key_of(message: str, table: dict) -> str:
     """The key a suite's error is about (its first word that names one), for the line number."""
+    if "no room for a no-guess" in message:
+        return "size"
+    if "no-guess boards are drawn under" in message:
+        return "first_click" if "first_click" in table else "no_guess"
     for key in ("agents", "rules", "first_click", "withheld", "games", "size"):
         if key.replace("_", " ") in message or key in message:
             return key

@@ -15,7 +15,8 @@ too (:mod:`cspmines.web.guard`).
   null with ``insight_missing`` saying why.
 * ``POST /api/move?agent=exact&rules=classic&seed=&explain=`` (body: a position, ``agent`` repeatable):
   what ``cspmines move --json`` prints.
-* ``POST /api/games`` (JSON: ``size``, ``rules``, ``first_click``, ``seed``; or ``board``: an uploaded
+* ``POST /api/games`` (JSON: ``size``, ``rules``, ``first_click``, ``seed``, ``no_guess`` (a board the first click
+  solves without a guess, drawn uniformly among them; ``method``: ``adjust`` for faster, not uniform); or ``board``: an uploaded
   whole board as board JSON, ``{"mbf": base64}`` or the text format with its mines marked) starts a game;
   ``POST /api/games/{id}/moves`` (JSON: ``row``, ``col``, ``kind`` open or flag) plays a move,
   ``POST /api/games/{id}/agent`` (JSON: ``agent``) plays an agent's move, ``POST /api/games/{id}/undo``
@@ -23,7 +24,7 @@ too (:mod:`cspmines.web.guard`).
 * ``POST /api/replay`` (body: one line of ``cspmines bench --out``): the game played again from its
   record's suite and seed, every position move by move, each with the move made there.
 * ``POST /api/replays?name=game.avf`` (body: a replay file's bytes; ``format=avf`` where the name has no
-  extension): what ``cspmines replay --json`` prints for it; with ``steps=true`` also ``steps``, the
+  extension): what ``cspmines replay --json --no-agent`` prints for it; with ``steps=true`` also ``steps``, the
   position before each click with the click made there, as ``/api/replay`` gives them.
 """
 
@@ -50,7 +51,7 @@ from ..engine.insight import insight_of
 from ..engine.question import Limit
 from ..engine.solver import solve
 from ..errors import BudgetExceededError, CspminesError, TooLargeError
-from ..games import Board, Game, play
+from ..games import Board, Game, draw_no_guess, play
 from ..games.board import FIRST_CLICKS, parse_size
 from ..position import COVERED, Position, is_whole
 from ..present.render import analysis_json, insight_json, outcomes_json
@@ -158,9 +159,25 @@ def _uploaded_board(upload, first_click: str) -> Board:
         board = Board.from_position_text(upload, source="<upload>")
     else:
         raise BadRequest("board must be board JSON, {\"mbf\": base64} or a board in the text format")
-    if first_click == "safe" and not board.is_mine(0):
+    if board.first_click is None and first_click == "safe" and not board.is_mine(0):  # a board's own click stays
         board = Board(board.mines, first_click=0)
     return board
+
+
+#: Boards certified for one no-guess game before the request gives up (an expert board takes about 10).
+NO_GUESS_ATTEMPTS = 2000
+
+
+def _new_board(size: tuple, seed, first_click: str, no_guess, method) -> Board:
+    """A seeded board for a new game: any board of the first-click rule, or one it solves without a guess
+    (drawn uniformly among them, or adjusted: ``method``)."""
+    if not isinstance(no_guess, bool):
+        raise BadRequest(f"no_guess must be true or false, got {no_guess!r}")
+    if not no_guess:
+        return Board.random(size, seed=seed, first_click=first_click)
+    if method not in ("uniform", "adjust"):
+        raise BadRequest(f"method must be uniform or adjust, got {method!r}")
+    return draw_no_guess(size, seed=seed, first_click=first_click, method=method, attempts=NO_GUESS_ATTEMPTS).board
 
 
 def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: int = 1000, workers: int = 4,
@@ -252,7 +269,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             seed = data.get("seed")
             if seed is not None and not (is_whole(seed) and seed >= 0):
                 raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
-            board = Board.random((width, height, mines), seed=seed, first_click=first_click)
+            board = _new_board((width, height, mines), seed, first_click, data.get("no_guess", False), data.get("method", "uniform"))
         _fits(board.size)
         game_id = games.add({"board": board, "rules": rules, "game": Game(board, rules=rules), "actions": []})
         return game_state(game_id)
@@ -316,7 +333,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             _own_agents([str(record["agent"])])
             suite = Suite.create(agents=[record["agent"]], size=f"{record['width']}x{record['height']}x{record['mines']}",
                                  rules=record["rules"], withheld=record["withheld"], first_click=record["first_click"],
-                                 games=int(record["game"]) + 1, seed=record["seed"])
+                                 games=int(record["game"]) + 1, seed=record["seed"], no_guess=record.get("no_guess", False))
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
             raise BadRequest(f"not a game record of cspmines bench --out: {error}") from None
         i = int(record["game"])

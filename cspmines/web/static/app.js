@@ -178,6 +178,7 @@ async function showOutcomes(r, c) {  // outside a game: what opening a covered c
 function leaveReplay() {
   if (state.adviceFor === "replay") unadvise();
   state.replay = null; state.mark = null; $("step").textContent = ""; Object.assign($("slider"), { max: 0, value: 0 });
+  $("replaypanel").hidden = true; $("moves").innerHTML = "";
 }
 function showGame(game) {
   state.game = game; leaveReplay(); $("text").value = game.position; gameBar();
@@ -220,7 +221,7 @@ $("overlay").onchange = draw; $("chains").onchange = draw; $("fit").onchange = d
 $("insight").onchange = () => solveText(state.text);
 window.addEventListener("resize", () => { if ($("fit").checked) draw(); });
 $("new").onclick = async () => {
-  try { showGame(await api("/api/games", { size: $("size").value, rules: $("rules").value,
+  try { showGame(await api("/api/games", { size: $("size").value, rules: $("rules").value, no_guess: $("noguess").checked,
                                            seed: $("seed").value === "" ? null : Number($("seed").value) }, true)); }
   catch (error) { say(error.message, true); }
 };
@@ -259,14 +260,51 @@ function showStep() {  // a bench game's move k, or a replay file's click k (its
   else if (s) words += s.certain ? "" : " guess";
   $("step").textContent = `${state.replay.label} ${k + (state.replay.final ? 0 : 1)} of ${steps.length}: ${words}`;
   Object.assign($("slider"), { max: stepCount() - 1, value: k });
+  $("moves").querySelectorAll("li").forEach((li, i) => li.classList.toggle("current", i === k));
+  const current = $("moves").children[k];
+  if (current) current.scrollIntoView({ block: "nearest" });
   state.mark = s ? s.cell : null;
   $("text").value = text; solveText(text);
 }
-function startReplay(replay, label) {
-  leaveReplay(); state.replay = Object.assign(replay, { label }); state.step = 0; state.game = null; gameBar(); showStep();
+// a step is a guess when the engine judged it one (a replay file's click), or the agent was not certain (a bench move)
+const isGuess = (s) => (s.class !== undefined ? s.class !== "proved" : !s.certain);
+function listMoves(steps, describe) {  // the move list beside a replay: each step, a click on one goes to it
+  $("moves").innerHTML = "";
+  steps.forEach((s, k) => {
+    const li = Object.assign(document.createElement("li"), { textContent: describe(s, k) });
+    if (isGuess(s)) li.classList.add("guess");
+    li.addEventListener("click", () => goTo(k));
+    $("moves").appendChild(li);
+  });
+  $("replaypanel").hidden = false;
+}
+function startReplay(replay, label, describe) {
+  leaveReplay(); state.replay = Object.assign(replay, { label }); state.step = 0; state.game = null; gameBar();
+  listMoves(replay.steps, describe); showStep();
+}
+function nextGuess(direction) {  // the next (1) or previous (-1) guess from the step shown
+  if (!state.replay) return;
+  for (let k = state.step + direction; k >= 0 && k < state.replay.steps.length; k += direction)
+    if (isGuess(state.replay.steps[k])) return goTo(k);
+}
+function replaySummary(a) {  // what cspmines replay prints of the file: ms-toollib's numbers, the counts, the totals
+  const s = a.statistics, c = a.counts, n = (v, d) => (v === null || v === undefined ? "-" : v.toFixed(d));
+  const lines = [`${a.file}: ${a.format.toUpperCase()}` + (a.software ? `, by ${a.software}` : "") + (a.player ? `, player ${a.player}` : ""),
+    `${a.width}x${a.height}, ${a.mines} mines, ${a.outcome}` + (a.time ? ` in ${a.time.toFixed(2)} s` : "")];
+  if (s) lines.push(`3BV ${s.bbbv_solved}/${s.bbbv}, 3BV/s ${n(s.bbbv_s, 3)}, IOE ${n(s.ioe, 3)}, RQP ${n(s.rqp, 2)}, ` +
+    `throughput ${n(s.thrp, 3)}, correctness ${n(s.corr, 3)}` + ([3, 4, 5].includes(s.level) ? `, STNB ${n(s.stnb, 2)}` : ""),
+    `clicks ${s.cl} (left ${s.left}, right ${s.right}, double ${s.double}; ${s.ce} effective), flags ${s.flag}; ` +
+    `openings ${s.op}, islands ${s.isl}, ZiNi ${s.zini} (human ${s.hzini})`);
+  lines.push(`${c.judged} clicks opened cells: ${c.proved} proved, ${c.forced} forced, ${c.needless} needless ` +
+    `(${c.nearby} nearby, ${c.elsewhere} elsewhere)`);
+  if (a.fatal) lines.push(`lost at ${a.fatal.time.toFixed(2)} s on ${a.fatal.action} (${a.fatal.row},${a.fatal.col}), ` +
+    `mine chance ${fraction(a.fatal.chance)}` + (a.fatal.bbbv_solved === null ? "" : `, with ${a.fatal.bbbv_solved} of ${s.bbbv} 3BV solved before it`));
+  lines.push(`survival ${fraction(a.survival)}, luck ${a.luck_bits === null ? "infinite" : a.luck_bits.toFixed(3)} bits`);
+  return lines.join("\n");
 }
 $("replay").onclick = async () => {
-  try { startReplay(await api("/api/replay", $("record").value.trim()), "move"); }
+  try { startReplay(await api("/api/replay", $("record").value.trim()), "move",
+                    (s) => `${s.action} (${s.cell})` + (s.certain ? "" : "  guess")); }
   catch (error) { say(error.message, true); }
 };
 $("replayfile").onchange = async (e) => {  // a real game: every click with its exact chance
@@ -274,15 +312,21 @@ $("replayfile").onchange = async (e) => {  // a real game: every click with its 
   say("reading the replay…");
   try {
     const answer = await api(`/api/replays?steps=true&name=${encodeURIComponent(file.name)}`, await file.arrayBuffer());
-    startReplay({ steps: answer.steps, final: null, status: answer.outcome }, "click");
-    advise(`${answer.file}: ${answer.width}x${answer.height}, ${answer.mines} mines, ${answer.outcome}; ` +
-      `survival ${fraction(answer.survival)}, luck ${answer.luck_bits === null ? "infinite" : answer.luck_bits.toFixed(3)} bits`, "replay");
+    startReplay({ steps: answer.steps, final: null, status: answer.outcome }, "click", (s, k) => {
+      const c = answer.clicks[k];
+      return `${c.time.toFixed(2).padStart(8)} ${c.thinking.toFixed(2).padStart(7)}  ${(c.action + " (" + c.row + "," + c.col + ")").padEnd(14)}` +
+        ` ${(c.chance.includes(".") ? "~" + c.chance : fraction(c.chance)).padEnd(14)} ${c.class}` +  // ~: an estimate
+        (c.needless ? ` (${c.needless})` : "");
+    });
+    advise(replaySummary(answer), "replay");
   } catch (error) { say(error.message, true); }
 };
 function goTo(k) { if (state.replay && k >= 0 && k < stepCount() && k !== state.step) { state.step = k; showStep(); } }
 $("next").onclick = () => { if (state.replay) goTo(state.step + 1); };
 $("back").onclick = () => { if (state.replay) goTo(state.step - 1); };
 $("slider").oninput = () => goTo(Number($("slider").value));
+$("nextguess").onclick = () => nextGuess(1);
+$("prevguess").onclick = () => nextGuess(-1);
 document.addEventListener("keydown", (e) => {  // arrow keys step through a replay, unless typing
   if (!state.replay || ["TEXTAREA", "INPUT", "SELECT"].includes(document.activeElement.tagName) && document.activeElement.type !== "range") return;
   if (e.key === "ArrowRight") { goTo(state.step + 1); e.preventDefault(); }
