@@ -20,12 +20,10 @@ import sys
 import time
 from functools import partial
 
-from guessing import board_arguments, suite_of  # the script beside this one
-
 from cspmines import Position
 from cspmines.agents import make_agent
 from cspmines.agents.exact.endgame import list_layouts, search_layouts
-from cspmines.bench import play_game, run_suite
+from cspmines.bench import Suite, play_game, run_suite
 
 
 def late_positions_game(suite, agent: str, i: int, *, most: int) -> dict:
@@ -42,14 +40,18 @@ def late_positions_game(suite, agent: str, i: int, *, most: int) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = board_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help="expert games of the exact agent, safe corner")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--limit", type=int, action="append", help="most layouts to search (repeatable)")
     parser.add_argument("--budget", type=int, default=200_000, help="most game-tree states per search")
     args = parser.parse_args(argv)
     limits = sorted(args.limit or [150, 1000, 5000])
-    played = run_suite(suite_of(args), workers=args.workers, progress=False, task=partial(late_positions_game, most=limits[-1]))
+    suite = Suite.create(agents=["exact"], size="expert", games=args.games, seed=args.seed)
+    played = run_suite(suite, workers=args.workers, progress=False, task=partial(late_positions_game, most=limits[-1]))
     positions = [Position.from_string(text) for record in played.records for text in record["late"]]
-    print(f"{len(positions)} positions with 2 to {limits[-1]} layouts from {args.games} {args.preset} games")
+    print(f"{len(positions)} positions with 2 to {limits[-1]} layouts from {args.games} expert games")
     print(f"{'limit':>6} {'searched':>9} {'past budget':>12} {'listing s':>10} {'search s':>9} {'slowest s':>10}")
     for limit in limits:
         searched = past_budget = 0
