@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -12,32 +11,7 @@ from pathlib import Path
 
 import pytest
 
-
-def children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        text = (task / "children").read_text() if (task / "children").exists() else ""
-        found.extend(int(child) for child in text.split())
-    return found
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process started under ``pid`` (Ray's raylet and workers are grandchildren)."""
-    found, todo = [], children(pid)
-    while todo:
-        child = todo.pop()
-        found.append(child)
-        todo.extend(children(child))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    return status.exists() and "zombie" not in status.read_text()
+from processes import alive, descendants
 
 
 @pytest.mark.slow

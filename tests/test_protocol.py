@@ -26,6 +26,8 @@ from cspmines.engine.certain import certain_cells
 from cspmines.games import Board, Fault, Game, IllegalMoveError, PlayerFault, play
 from cspmines.position import COVERED
 
+from processes import alive
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON_PLAYER = ROOT / "examples" / "players" / "python" / "single_point.py"
 JS_PLAYER = ROOT / "examples" / "players" / "js" / "single_point.js"
@@ -88,15 +90,6 @@ def fake(tmp_path):
 
 def logged(log: Path) -> list[dict]:
     return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    return status.exists() and "zombie" not in status.read_text()
 
 
 def gone(processes, within: float = 5.0) -> bool:
