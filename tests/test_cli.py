@@ -109,7 +109,7 @@ def test_outcomes_of_a_cell_that_has_none_say_why_in_one_line(args, words):
 
 def test_insight_marks_the_board_and_lists_what_it_found(capsys):
     from cspmines import insight_of
-    from cspmines.present.render import insight_json
+    from cspmines.present.answers import insight_json
 
     path = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt"
     assert main(["solve", str(path), "--insight", "--color", "never"]) == 0

@@ -130,7 +130,8 @@ def test_a_huge_count_prints_in_json_and_exact(tmp_path):
 def test_a_huge_count_is_written_by_the_library_without_lifting_pythons_digit_limit():
     from math import comb
 
-    from cspmines.present.render import analysis_json, summary_text
+    from cspmines.present.answers import analysis_json
+    from cspmines.present.render import summary_text
 
     analysis = solve(Position.from_string("200x200x5000\n" + "\n".join(["." * 200] * 200)))
     limit = sys.get_int_max_str_digits()

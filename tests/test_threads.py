@@ -81,7 +81,7 @@ def test_each_thread_and_each_engine_has_a_memory_of_its_own():
 
 
 def test_the_total_counted_with_is_recorded():
-    from cspmines.present.render import analysis_json
+    from cspmines.present.answers import analysis_json
 
     position = Position.from_string("4x2x1\n1...\n1...")
     analysis = solve(position, mines=2)

@@ -57,7 +57,7 @@ def test_solve_answers_the_outcomes_of_the_cells_asked_or_says_why_not(client):
     every = client.post("/api/solve?outcomes=all", content=board).json()["outcomes"]
     spreads = clue_spreads(analysis, analysis.position.covered_cells)
     assert [o["fractions"] for o in every] == [[str(p) for p in s.probabilities()] for s in spreads.values()]
-    for asked, error in [("0,0", "outcomes 0,0: the cell is not covered"), ("2,1", "outcomes 2,1: outside the 4x2 board"),
+    for asked, error in [("0,0", "outcomes 0,0: the cell is not covered"), ("2,1", "outcomes 2,1: outside the 4x2 board (rows 0 to 1, columns 0 to 3)"),
                          ("1", "outcomes takes cells as ROW,COL separated by ';', or all; got '1'")]:
         answer = client.post(f"/api/solve?outcomes={asked}", content=board)
         assert answer.status_code == 400 and answer.json()["error"] == error
@@ -69,7 +69,7 @@ def test_solve_answers_the_outcomes_of_the_cells_asked_or_says_why_not(client):
 
 def test_solve_answers_the_insight_when_asked_or_says_why_not(client):
     from cspmines import insight_of
-    from cspmines.present.render import insight_json
+    from cspmines.present.answers import insight_json
 
     text = (Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt").read_text()
     assert "insight" not in client.post("/api/solve", content=text).json()  # only when asked

@@ -34,7 +34,7 @@ from .base import Action, make_agent
 from .exact import ExactAgent, Guess
 from .external import is_command, table_name
 
-__all__ = ["Advice", "GameOverError", "NotCountedError", "Suggestion", "advise", "moves_json", "suggest"]
+__all__ = ["Advice", "GameOverError", "NotCountedError", "Suggestion", "advise", "suggest"]
 
 
 class GameOverError(CspminesError, ValueError):
@@ -188,9 +188,6 @@ class Advice:
     suggestions: tuple
     rules: str
 
-    def json(self, *, explain: bool = False) -> dict:
-        """What ``cspmines move --json`` prints and ``POST /api/move`` answers."""
-        return moves_json(self.position, list(self.suggestions), self.analysis, rules=self.rules, explain=explain)
 
 
 def advise(position: Position, agents=("exact",), *, rules: str = "classic", seed=None, time_limit: float | None = None,
@@ -217,47 +214,3 @@ def advise(position: Position, agents=("exact",), *, rules: str = "classic", see
     suggestions = tuple(suggest(position, spec, rules=rules, seed=seed, analysis=analysis, explain=explain,
                                 move_timeout=move_timeout) for spec in agents)
     return Advice(position, analysis, suggestions, rules)
-
-
-def moves_json(position: Position, suggestions: list, analysis: Analysis, *, rules: str, explain: bool = False) -> dict:
-    """The agents' moves on ``position`` as JSON (what ``cspmines move --json`` prints, and the web API answers).
-
-    >>> from cspmines import solve
-    >>> position = Position.from_string("3x1x1\\n.1.")
-    >>> analysis = solve(position)
-    >>> answer = moves_json(position, [suggest(position, "exact", analysis=analysis, seed=0)], analysis, rules="classic")
-    >>> answer["moves"][0]["cell"], answer["moves"][0]["mine_fraction"], answer["cells_at_least"]
-    ([0, 0], '1/2', 2)
-    """
-    if not suggestions:
-        raise ValueError("moves_json needs at least one suggestion")
-    least = suggestions[0].least
-    at_least = analysis.cells_where(lambda p: p == least)
-    moves = [
-        {
-            "agent": s.agent,
-            "action": s.action.kind,
-            "cell": list(position.row_col(s.action.cell)),
-            "certain": s.action.certain,
-            "reason": s.reason,
-            "mine_probability": float(s.mine_probability),
-            "mine_fraction": str(s.mine_probability),
-            **({"candidates": [_weighed(position, view, score) for view, score in s.candidates]} if explain else {}),
-        }
-        for s in suggestions
-    ]
-    return {"schema": 1, "rules": rules, "moves": moves, "least_mine_probability": float(least),
-            "least_mine_fraction": str(least), "cells_at_least": len(at_least)}
-
-
-def _weighed(position: Position, view, score: float) -> dict:
-    """One look-ahead candidate as JSON."""
-    return {
-        "cell": list(position.row_col(view.cell)),
-        "safety": view.safety,
-        "secondary_safety": view.secondary,
-        "progress": view.progress,
-        "influence": view.influence,
-        "dead": view.dead,
-        "score": score,
-    }

@@ -6,13 +6,14 @@ import json
 import sys
 import time
 
-from ..engine.clues import clue_spreads
+from ..engine.clues import clue_spreads, covered_cells
 from ..engine.insight import insight_of
 from ..engine.question import Limit
 from ..engine.solver import solve
 from ..errors import BudgetExceededError
-from ..position import COVERED, Position
-from ..present.render import analysis_json, board_text, insight_json, insight_text, outcomes_json, outcomes_text, summary_text
+from ..position import Position
+from ..present.answers import analysis_json, insight_json, moves_json, outcomes_json
+from ..present.render import board_text, insight_text, outcomes_text, summary_text
 
 __all__ = ["run_move", "run_sample", "run_solve"]
 
@@ -80,13 +81,10 @@ def _outcomes(analysis, cells: list, backend: str, time_limit: float | None) -> 
         raise ValueError("--outcomes needs the mine total (a layout count): pass --mines N, not --density")
     if analysis.model_count is None:  # a count cut short (estimates), whether or not any cell is uncertain
         raise ValueError("--outcomes needs every layout counted, and the budget cut counting short: raise --time-limit or pass none")
-    flat = []
-    for row, col in cells:
-        if not (0 <= row < position.height and 0 <= col < position.width):
-            raise ValueError(f"--outcomes {row},{col}: outside the {position.width}x{position.height} board (rows 0 to {position.height - 1}, columns 0 to {position.width - 1})")
-        if position.grid[row, col] != COVERED:
-            raise ValueError(f"--outcomes {row},{col}: the cell is not covered")
-        flat.append(position.cell(row, col))
+    try:
+        flat = covered_cells(position, cells)
+    except ValueError as error:
+        raise ValueError(f"--outcomes {error}") from None
     try:
         return clue_spreads(analysis, flat, backend=backend, time_limit=time_limit)
     except BudgetExceededError as error:
@@ -142,7 +140,7 @@ def run_move(args, out) -> int:
     least = suggestions[0].least
     at_least = analysis.cells_where(lambda p: p == least)
     if args.json:
-        json.dump(advice.json(explain=args.explain), out)
+        json.dump(moves_json(advice, explain=args.explain), out)
         out.write("\n")
         return 0
     width = max(len(s.agent) for s in suggestions)

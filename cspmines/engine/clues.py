@@ -44,7 +44,7 @@ from .constraints import neighbour_sum
 from .memory import current_memory
 from .reveal import layouts_revealed
 
-__all__ = ["ClueSpread", "clue_spread", "clue_spreads", "off_front_spreads"]
+__all__ = ["ClueSpread", "clue_spread", "clue_spreads", "covered_cells", "off_front_spreads"]
 
 #: The most mines a clue can see.
 MAX_CLUE = 8
@@ -88,6 +88,33 @@ def clue_spread(analysis, cell: int, *, backend: str = "auto") -> ClueSpread:
     (4, (2, 2), 8)
     """
     return clue_spreads(analysis, [cell], backend=backend)[cell]
+
+
+def covered_cells(position, pairs) -> list[int]:
+    """The flat cells of ``(row, col)`` pairs whose outcomes are asked, each checked to lie on the board
+    and be covered (``ValueError`` naming the pair; the front ends put their option's name before it).
+
+    >>> from cspmines import Position
+    >>> covered_cells(Position.from_string("3x1x1\\n.1."), [(0, 2)])
+    [2]
+    >>> covered_cells(Position.from_string("3x1x1\\n.1."), [(0, 1)])
+    Traceback (most recent call last):
+    ...
+    ValueError: 0,1: the cell is not covered
+    >>> covered_cells(Position.from_string("3x1x1\\n.1."), [(1, 0)])
+    Traceback (most recent call last):
+    ...
+    ValueError: 1,0: outside the 3x1 board (rows 0 to 0, columns 0 to 2)
+    """
+    cells = []
+    for row, col in pairs:
+        if not (0 <= row < position.height and 0 <= col < position.width):
+            raise ValueError(f"{row},{col}: outside the {position.width}x{position.height} board "
+                             f"(rows 0 to {position.height - 1}, columns 0 to {position.width - 1})")
+        if position.grid[row, col] != COVERED:
+            raise ValueError(f"{row},{col}: the cell is not covered")
+        cells.append(position.cell(row, col))
+    return cells
 
 
 def clue_spreads(analysis, cells, *, backend: str = "auto", time_limit: float | None = None) -> dict:

@@ -1,4 +1,5 @@
-"""Text and JSON renderings of an analysis (the CLI's output, usable on their own).
+"""Text renderings of an analysis (the command line's output, usable on their own); the JSON answers
+are in :mod:`cspmines.present.answers`.
 
 Examples
 --------
@@ -7,24 +8,17 @@ Examples
 >>> print(board_text(analysis, color=False))
        0   1   2
   0   50 [1]  50
->>> analysis_json(analysis)["probabilities"]
-[[0.5, None, 0.5]]
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from ..engine.analysis import Analysis
 from ..engine.insight import FiftyFiftyKind, Insight
 from ..position import COVERED, FLAG, MINE, WITHHELD, is_whole
 
-__all__ = ["board_text", "summary_text", "analysis_json", "outcomes_text", "outcomes_json", "insight_text", "insight_json", "decimal",
-           "JSON_SCHEMA_VERSION", "MARKS"]
-
-#: Bumped whenever :func:`analysis_json` changes shape.
-JSON_SCHEMA_VERSION = 1
+__all__ = ["board_text", "summary_text", "outcomes_text", "insight_text", "decimal", "MARKS"]
 
 _RESET = "\x1b[0m"
 
@@ -202,27 +196,6 @@ def outcomes_text(position, spreads, *, exact: bool = False) -> str:
     return "\n".join(lines)
 
 
-def outcomes_json(position, spreads, *, exact: bool = False) -> list:
-    """The same as JSON: ``{"cell": [row, col], "mine": float, "clues": [9 floats]}`` a cell, with
-    ``fractions`` (the mine, then clues 0 to 8, ``"n/d"`` strings) when ``exact``.
-
-    >>> from cspmines import Position, solve
-    >>> from cspmines.engine.clues import clue_spreads
-    >>> analysis = solve(Position.from_string("3x1x1\\n..."))
-    >>> outcomes_json(analysis.position, clue_spreads(analysis, [1]), exact=True)[0]["fractions"][:3]   # the middle: safe, it sees the mine
-    ['1/3', '0', '2/3']
-    """
-    result = []
-    written: dict = {}  # (layouts, of how many) -> its fraction's text: cells off the front share their counts
-    for cell, spread in spreads.items():
-        mine, *clues = spread.floats()
-        entry: dict[str, Any] = {"cell": list(position.row_col(cell)), "mine": mine, "clues": clues}
-        if exact:
-            entry["fractions"] = [_fraction_text(w, spread.total, written) for w in (spread.mine, *spread.clues)]
-        result.append(entry)
-    return result
-
-
 def insight_text(position, insight: Insight, *, exact: bool = False) -> str:
     """A few lines: the dead cells, the 50/50s (halves split by ``|``, a pseudo one with its tellers), and
     with few layouts the winning chance with best play and a board of each covered cell's, in percent
@@ -268,43 +241,6 @@ def insight_text(position, insight: Insight, *, exact: bool = False) -> str:
     return "\n".join(lines)
 
 
-def insight_json(position, insight: Insight) -> dict:
-    """The insight as JSON: ``dead`` (cells), ``fifty_fifties`` (``halves``: two lists of cells, ``kind``,
-    ``tellers``), ``endgame`` (``layouts``, ``chance`` and ``fraction`` of the position, ``best`` cells,
-    ``cells``: ``{"cell", "chance", "fraction"}`` for every covered cell), each null where not worked out,
-    and ``missing``: part -> why. Cells are ``[row, col]``.
-
-    >>> from cspmines import Position, insight_of, solve
-    >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n1.."))
-    >>> seen = insight_json(analysis.position, insight_of(analysis))
-    >>> seen["fifty_fifties"], seen["endgame"]["fraction"]
-    ([{'halves': [[[0, 1]], [[1, 1]]], 'kind': 'unavoidable', 'tellers': []}], '1/2')
-    """
-    rc = lambda cells: [list(position.row_col(c)) for c in cells]  # noqa: E731
-    fifties = None if insight.fifty_fifties is None else [
-        {"halves": [rc(half) for half in fifty.halves], "kind": str(fifty.kind), "tellers": rc(fifty.tellers)}
-        for fifty in insight.fifty_fifties
-    ]
-    endgame = insight.endgame
-    played = None if endgame is None else {
-        "layouts": endgame.layouts,
-        "chance": float(endgame.chance()),
-        "fraction": decimal(endgame.chance()),
-        "best": rc(endgame.best_cells),
-        "cells": [{"cell": list(position.row_col(cell)), "chance": float(endgame.chance(cell)), "fraction": decimal(endgame.chance(cell))}
-                  for cell in sorted(endgame.wins)],
-    }
-    return {"dead": None if insight.dead is None else rc(insight.dead), "fifty_fifties": fifties, "endgame": played,
-            "missing": dict(insight.missing)}
-
-
-def _fraction_text(layouts: int, total: int, written: dict) -> str:
-    text = written.get((layouts, total))
-    if text is None:
-        text = written[layouts, total] = decimal(Fraction(layouts, total))
-    return text
-
-
 #: Python refuses to write an int of more digits than this (4,300 by default) unless told to for the
 #: whole process; a layout count of a large board passes it, so big numbers are written in pieces.
 _DIGITS_AT_ONCE = 4000
@@ -342,48 +278,3 @@ def decimal(number) -> str:
         number, piece = divmod(number, base)
         pieces.append(piece)
     return str(pieces[-1]) + "".join(f"{piece:0{_DIGITS_AT_ONCE}d}" for piece in reversed(pieces[:-1]))
-
-
-def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
-    """A JSON-ready dict (schema in the README, ``schema`` field = :data:`JSON_SCHEMA_VERSION`).
-
-    Big integers are decimal strings and fractions ``"n/d"`` strings, so that
-    no consumer rounds them.
-
-    >>> from cspmines import Position, solve
-    >>> result = analysis_json(solve(Position.from_string("3x2x1\\n1..\\n...")), exact=True)
-    >>> result["model_count"], result["safe"], result["fractions"]
-    ('3', [[0, 2], [1, 2]], [[None, '1/3', '0'], ['1/3', '1/3', '0']])
-    """
-    position = analysis.position
-    probabilities = analysis.probabilities()
-    rc = lambda cells: [list(position.row_col(c)) for c in cells]  # noqa: E731
-    result: dict[str, Any] = {
-        "schema": JSON_SCHEMA_VERSION,
-        "width": position.width,
-        "height": position.height,
-        "mines": analysis.mines,
-        "backend": analysis.backend,
-        "exact": analysis.exact,
-        "model_count": None if analysis.model_count is None else decimal(analysis.model_count),
-        "probabilities": [[None if v != v else float(v) for v in row] for row in probabilities],
-        "safe": rc(analysis.safe_cells),
-        "mines_certain": rc(analysis.mine_cells),
-        "inexact": rc(sorted(analysis.inexact_cells)),
-        "components": [
-            {
-                "cells": rc(component.cells),
-                "clues": rc(component.clues),
-                "boxes": component.n_boxes,
-                "mine_range": list(component.mine_range),
-                "layouts": decimal(component.layouts),
-                "exact": component.exact,
-                "backend": component.stats.get("backend"),
-                "seconds": component.stats.get("seconds"),
-            }
-            for component in analysis.components
-        ],
-    }
-    if exact:
-        result["fractions"] = [[None if v is None else decimal(v) for v in row] for row in analysis.probabilities(exact=True)]
-    return result

@@ -43,22 +43,23 @@ from starlette.staticfiles import StaticFiles
 
 from ..actions import Action, Rules
 from ..agents import make_agent
-from ..agents.advice import advise, suggest
+from ..agents.advice import NotCountedError, advise
 from ..agents.external import is_outside
 from ..bench import Suite, agent_seed, new_game
-from ..engine.clues import clue_spreads
+from ..engine.clues import clue_spreads, covered_cells
 from ..engine.insight import insight_of
 from ..engine.question import Limit
 from ..engine.solver import solve
 from ..errors import BudgetExceededError, CspminesError, TooLargeError
-from ..games import Board, Game, draw_no_guess, play
+from ..games import Board, draw_no_guess, play
 from ..games.board import FIRST_CLICKS, parse_size
-from ..position import COVERED, Position, is_whole
-from ..present.render import analysis_json, insight_json, outcomes_json
+from ..position import Position, is_whole
+from ..present.answers import analysis_json, insight_json, moves_json, outcomes_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
 from . import SERVER_MEMORY
 from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body, web_message
+from .played import PlayedGame
 
 __all__ = ["build_app"]
 
@@ -97,18 +98,16 @@ def _outcome_cells(position: Position, asked: str) -> list[int]:
     """The cells ``outcomes=`` names (``all``: every covered one), each checked."""
     if asked.strip().lower() == "all":
         return list(position.covered_cells)
-    cells = []
+    pairs = []
     for part in asked.split(";"):
         pieces = part.replace(" ", "").split(",")
         if len(pieces) != 2 or not all(piece.isdigit() for piece in pieces):
             raise BadRequest(f"outcomes takes cells as ROW,COL separated by ';', or all; got {part!r}")
-        row, col = int(pieces[0]), int(pieces[1])
-        if not (row < position.height and col < position.width):
-            raise BadRequest(f"outcomes {row},{col}: outside the {position.width}x{position.height} board")
-        if position.grid[row, col] != COVERED:
-            raise BadRequest(f"outcomes {row},{col}: the cell is not covered")
-        cells.append(position.cell(row, col))
-    return cells
+        pairs.append((int(pieces[0]), int(pieces[1])))
+    try:
+        return covered_cells(position, pairs)
+    except ValueError as error:
+        raise BadRequest(f"outcomes {error}") from None
 
 
 def _outcomes(analysis, cells: list, seconds: float) -> tuple[list | None, str | None]:
@@ -184,7 +183,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
               busy_wait: float = 10.0, memory: int | None = SERVER_MEMORY) -> Starlette:
     """The application (see the module's description); the limits are :mod:`.guard`'s, and ``memory``
     is what one request's solve may hold (``workers`` of them count at once)."""
-    games = GameStore(max_games)
+    games: GameStore[PlayedGame] = GameStore(max_games)
     lock = games.lock
     gate = Gate(workers, busy_wait)
 
@@ -230,21 +229,10 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         specs = request.query_params.getlist("agent") or ["exact"]
         _own_agents(specs)
         advice = advise(position, specs, rules=rules, seed=seed, time_limit=budget(request), explain=explain, memory=memory)
-        return advice.json(explain=explain)
+        return moves_json(advice, explain=explain)
 
     def game_state(game_id: str) -> dict:
-        entry = games.get(game_id)
-        game: Game = entry["game"]
-        return {
-            "id": game_id,
-            "position": str(game.position),
-            "status": game.status,
-            "rules": game.rules,
-            "moves": len(entry["actions"]),
-            "opened_fraction": game.opened_fraction,
-            "score": game.score,
-            "mines_opened": game.mines_opened,
-        }
+        return games.get(game_id).state(game_id)
 
     def _json(body: bytes) -> dict:
         try:
@@ -271,20 +259,19 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
                 raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
             board = _new_board((width, height, mines), seed, first_click, data.get("no_guess", False), data.get("method", "uniform"))
         _fits(board.size)
-        game_id = games.add({"board": board, "rules": rules, "game": Game(board, rules=rules), "actions": []})
+        game_id = games.add(PlayedGame(board, rules))
         return game_state(game_id)
 
-    def find(request: Request) -> dict:
+    def find(request: Request) -> PlayedGame:
         return games.get(request.path_params["game_id"])
 
-    def apply(entry: dict, action: Action) -> None:
+    def apply(played: PlayedGame, action: Action) -> None:
         with lock:
-            entry["game"].apply(action)
-            entry["actions"].append(action)
+            played.play(action)
 
     def api_play(request: Request, body: bytes) -> dict:
-        entry, data = find(request), _json(body)
-        position = entry["game"].position
+        played, data = find(request), _json(body)
+        position = played.game.position
         try:
             cell = position.cell(int(data["row"]), int(data["col"]))
         except (KeyError, TypeError, ValueError):
@@ -292,12 +279,12 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         kind = data.get("kind", "open")
         if kind not in ("open", "flag"):
             raise BadRequest(f"kind must be open or flag, got {kind!r}")
-        apply(entry, Action(kind, cell))
+        apply(played, Action(kind, cell))
         return game_state(request.path_params["game_id"])
 
     def api_agent(request: Request, body: bytes) -> dict:
-        entry, data = find(request), _json(body)
-        game: Game = entry["game"]
+        played, data = find(request), _json(body)
+        game = played.game
         spec = data.get("agent", "exact")
         if not isinstance(spec, str):
             raise BadRequest(f"agent must be an agent's name, got {spec!r}")
@@ -305,12 +292,12 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         seed = data.get("seed")
         if seed is not None and not (is_whole(seed) and seed >= 0):
             raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
-        # the agent plays only what counts within the request's limits
-        analysis = solve(game.position, limit=Limit(time=budget(request), memory=memory))
-        if not analysis.exact:
-            raise BadRequest("the game's position could not be counted within the time limit")
-        suggestion = suggest(game.position, spec, rules=game.rules, seed=seed, analysis=analysis)
-        apply(entry, suggestion.action)
+        try:  # the agent plays only what counts within the request's limits, judged as /api/move judges it
+            (suggestion,) = advise(game.position, [spec], rules=game.rules, seed=seed, time_limit=budget(request),
+                                   memory=memory).suggestions
+        except NotCountedError as error:
+            raise BadRequest(f"the game's position: {error}") from None
+        apply(played, suggestion.action)
         answer = game_state(request.path_params["game_id"])
         row, col = game.position.row_col(suggestion.action.cell)
         answer["played"] = {"agent": spec, "action": suggestion.action.kind, "cell": [row, col], "reason": suggestion.reason,
@@ -318,13 +305,9 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         return answer
 
     def api_undo(request: Request, body: bytes) -> dict:
-        entry = find(request)
+        played = find(request)
         with lock:
-            game = Game(entry["board"], rules=entry["rules"])
-            entry["actions"] = entry["actions"][:-1]
-            for action in entry["actions"]:
-                game.apply(action)
-            entry["game"] = game
+            played.undo()
         return game_state(request.path_params["game_id"])
 
     def api_replay(request: Request, body: bytes) -> dict:

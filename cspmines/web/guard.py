@@ -21,6 +21,7 @@ import re
 import threading
 import weakref
 from collections import OrderedDict
+from typing import Generic, TypeVar
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -70,7 +71,10 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-class GameStore:
+Entry = TypeVar("Entry")
+
+
+class GameStore(Generic[Entry]):
     """The games on the server by id, at most ``limit``; the least recently used go first."""
 
     def __init__(self, limit: int):
@@ -80,7 +84,7 @@ class GameStore:
         self._dropped: OrderedDict = OrderedDict()  # ids dropped lately, to say so rather than "no such game"
         self._ids = itertools.count(1)
 
-    def add(self, entry: dict) -> str:
+    def add(self, entry: Entry) -> str:
         with self.lock:
             game_id = str(next(self._ids))
             self._games[game_id] = entry
@@ -91,7 +95,7 @@ class GameStore:
                     self._dropped.popitem(last=False)
             return game_id
 
-    def get(self, game_id: str) -> dict:
+    def get(self, game_id: str) -> Entry:
         with self.lock:
             if game_id in self._games:
                 self._games.move_to_end(game_id)
