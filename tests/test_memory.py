@@ -261,3 +261,13 @@ def test_replay_honours_the_memory_allowance(capsys):
     assert main(["replay", str(game), "--memory", "10K"]) == 2
     assert "memory allowance of 10 KiB" in capsys.readouterr().err
     assert main(["replay", str(game), "--memory", "64M", "--no-agent"]) == 0
+
+
+def test_generate_and_certify_refuse_a_board_too_large_in_one_line(tmp_path, capsys):
+    assert main(["generate", "--no-guess", "--size", "100000x100000x10"]) == 2  # it used to draw until killed
+    assert "memory allowance" in capsys.readouterr().err
+    assert main(["generate", "--size", "40x40x300", "--out", str(tmp_path)]) == 0
+    (made,) = tmp_path.glob("board-*.json")
+    assert main(["certify", str(made), "--memory", "100K"]) == 2
+    err = capsys.readouterr().err
+    assert "memory allowance of 100 KiB" in err and err.count("\n") == 1

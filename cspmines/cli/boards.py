@@ -9,11 +9,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.question import check_board_size
 from ..games import Board, BoardFormatError, certify, draw_no_guess, parse_size
 from ..games.board import FIRST_CLICKS, PRESETS
 from ..games.certify import Certificate
 from ..games.noguess import DEFAULT_ATTEMPTS, NO_GUESS_CLICKS, Method
-from .parser import _Help, row_col, whole
+from .parser import _Help, _memory_option, row_col, whole
 
 __all__ = ["add_board_commands", "run_certify", "run_generate"]
 
@@ -72,15 +73,18 @@ def add_board_commands(commands) -> None:
     generate.add_argument("--attempts", type=whole(1), default=DEFAULT_ATTEMPTS,
                           help="with --no-guess: boards certified for one before giving up")
     generate.add_argument("--out", metavar="DIR", help="write board-NNNNN.json files here (default: JSON lines on standard output)")
+    _memory_option(generate, "a board and its check", counts=False)
     certify = commands.add_parser("certify", help="whether boards need a guess from their first click",
                                   description=CERTIFY_HELP, formatter_class=_Help)
     certify.add_argument("boards", nargs="+", metavar="BOARD", help="board files (.json, .mbf, or the text format)")
     certify.add_argument("--first-click", type=row_col, metavar="ROW,COL", help="the first click of boards that carry none")
     certify.add_argument("--json", action="store_true", help="print JSON: one object a board, a list for several")
+    _memory_option(certify, "a board's check", counts=False)
 
 
 def run_generate(args, out) -> int:
     width, height, mines = parse_size(args.size or args.preset or "expert")
+    check_board_size(width, height, args.memory)  # before a board is drawn: a huge one would take the machine
     if args.method != "uniform" and not args.no_guess:
         raise ValueError("--method chooses how no-guess boards are drawn: add --no-guess")
     folder = Path(args.out) if args.out else None
@@ -118,6 +122,7 @@ def run_certify(args, out) -> int:
     for name in args.boards:
         try:
             board = Board.from_file(name)
+            check_board_size(board.width, board.height, args.memory)
             click = _first_click(board, args.first_click)
             certificate = certify(board, click)
         except (BoardFormatError, OSError, ValueError) as error:
