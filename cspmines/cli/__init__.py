@@ -45,9 +45,8 @@ def _serve(args) -> int:
 
     check_port(args.host, args.port)  # before saying it serves
     print(f"cspmines: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    memory = {} if args.memory is None else {"memory": args.memory}  # else the server's own default
     serve(host=args.host, port=args.port, open_browser=args.open, time_limit=args.time_limit, max_body=args.max_body,
-          max_games=args.max_games, workers=args.workers, busy_wait=args.busy_wait, **memory)
+          max_games=args.max_games, workers=args.workers, busy_wait=args.busy_wait, memory=args.memory)
     return 0
 
 
@@ -118,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cspmines: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:  # what no estimate foresaw (the structures that held it are gone with their frames)
+        print("cspmines: error: out of memory: try a smaller position, or a smaller --memory so that counting "
+              "stops sooner", file=sys.stderr)
+        return 2
     parser.error(f"unknown command {args.command}")  # unreachable: argparse checks choices
     return 2
 

@@ -15,6 +15,7 @@ from ..engine.backends import backend_names
 from ..engine.question import DEFAULT_MEMORY, parse_bytes
 from ..games.board import FIRST_CLICKS, PRESETS
 from ..native import BUILD
+from ..web import SERVER_MEMORY
 from .texts import BENCH_HELP, CHAINS_HELP, COMPARE_HELP, MOVE_HELP, REPLAY_HELP, SAMPLE_HELP, SERVE_HELP, SOLVE_HELP, STUDY_HELP
 
 __all__ = ["build_parser"]
@@ -244,9 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=port, default=8000, help="the port")
     serve.add_argument("--open", action="store_true", help="open the page in a browser")
     serve.add_argument("--time-limit", type=seconds, default=5.0, help="seconds of counting a request may take")
-    serve.add_argument("--memory", type=memory_size, metavar="SIZE",
-                       help="the memory one request's solve may hold (512M, 2G; default 256M): a board too large for it "
-                            "is refused (422), a count that would pass it stops, marked not exact")
+    serve.add_argument("--memory", type=memory_size, default=SERVER_MEMORY, metavar="SIZE",
+                       help="the memory one request's solve may hold (512M, 2G, or none; default 256M): a board too large "
+                            "for it is refused (422), a count that would pass it stops, marked not exact")
     serve.add_argument("--max-body", type=whole(1), default=1_000_000, help="bytes a request's body may hold; past them, 413")
     serve.add_argument("--max-games", type=whole(1), default=1000, help="games kept, the least recently used dropped first")
     serve.add_argument("--workers", type=whole(1), default=4, help="requests counting at once")

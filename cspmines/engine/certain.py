@@ -18,7 +18,7 @@ from .backends import Budget
 from .components import split_components
 from .constraints import ConstraintSystem
 from .prover import find_certain
-from .question import DEFAULT_MEMORY, check_board_size
+from .question import DEFAULT_MEMORY, Limit, check_board_size
 
 __all__ = ["Certainty", "certain_cells"]
 
@@ -74,6 +74,7 @@ def certain_cells(
     >>> certain_cells(Position.from_string("3x2x2\\n1..\\n1.."), mines=1).safe   # one: it is by the 1s
     (2, 5)
     """
+    memory = None if memory is None else Limit(memory=memory).memory  # read and checked as Limit reads it
     check_board_size(position.width, position.height, memory)
     system = ConstraintSystem.from_position(position, mines=mines)
     components = split_components(system)

@@ -36,8 +36,8 @@ DEFAULT_MEMORY = 1 << 30
 
 #: What a solve or a game plans to hold for each cell of the board, besides its counting: the grid, the
 #: cell lists, every cell's chance and its text or JSON. An all-covered board of a million cells peaks at
-#: about 150 bytes a cell (the text board included); the figure is kept well above that, so that a board
-#: this check lets through is one the engine answers within its limits.
+#: about 150 bytes a cell (the text board included); the figure is kept well above that. The counting and
+#: the combining of chains are sized on their own, against the same allowance.
 BYTES_PER_CELL = 1024
 
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,

@@ -21,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from ..errors import InconsistentPositionError
+from ..errors import InconsistentPositionError, MemoryBudgetError
 from ..position import COVERED, FLAG, MINE, Position
 from .analysis import Kept
 from .combine import combine_with_density, combine_with_total, count_with_total
@@ -81,7 +81,7 @@ def layouts_revealed(analysis, cell: int, clue: int, *, backend: str = "auto") -
     kept = current_memory().kept.get(analysis)
     if kept is None or kept.backend != backend or kept.density is not None:
         try:
-            return solve_revealed(analysis, cell, clue, backend=backend).model_count
+            return _counted(solve_revealed(analysis, cell, clue, backend=backend))
         except InconsistentPositionError:
             return 0
     after = _with_clue(analysis.position, cell, clue)
@@ -90,7 +90,7 @@ def layouts_revealed(analysis, cell: int, clue: int, *, backend: str = "auto") -
     except InconsistentPositionError:
         return 0
     except _Uncounted:
-        return solve_revealed(analysis, cell, clue, backend=backend).model_count
+        return _counted(solve_revealed(analysis, cell, clue, backend=backend))
     assert change.mines_left is not None  # kept without a density: a total
     return count_with_total(change.counts, rest_size=len(change.rest), mines_left=change.mines_left)
 
@@ -167,6 +167,13 @@ class _Change:
         order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
         self.components = [components[i] for i in order]
         self.counts = [counts[i] for i in order]
+
+
+def _counted(analysis) -> int:
+    """The analysis's layout count; MemoryBudgetError where the allowance cut it (never None for a count)."""
+    if analysis.model_count is None:
+        raise MemoryBudgetError("one more clue's layouts could not be counted within the memory allowance")
+    return analysis.model_count
 
 
 class _Uncounted(Exception):

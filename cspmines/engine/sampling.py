@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import random
 import time
-from math import comb
 from numbers import Real
 
 import numpy as np
@@ -44,7 +43,7 @@ from .backends.sampler import weighted_picks
 from .combine import convolve
 from .components import split_components
 from .constraints import settle_position
-from .question import DEFAULT_MEMORY, Density, check_board_size, format_bytes
+from .question import DEFAULT_MEMORY, Density, Limit, check_board_size, format_bytes
 from .solver import solve, total_or_density
 
 __all__ = ["layouts_still_possible", "mine_rows", "sample_layouts", "sample_mines"]
@@ -152,6 +151,7 @@ def sample_mines(
         raise ValueError(f"count must be >= 0, got {count}")
     if time_limit is not None and time_limit < 0:
         raise ValueError(f"time_limit must be >= 0, got {time_limit}")
+    memory = None if memory is None else Limit(memory=memory).memory  # read and checked as Limit reads it
     check_board_size(position.width, position.height, memory)
     if memory is not None and count * position.size > memory:  # the layouts' rows, a byte a cell
         raise TooLargeError(
@@ -185,6 +185,20 @@ def sample_mines(
     return _stacked(batches, position.size)
 
 
+_INT_BYTES = 36  # an int's header and its list slot, besides its digits
+
+
+def _binomials(n: int, most: int) -> list[int]:
+    """C(n, t) for t from 0 to ``most``, each from the one before (a call of comb each was quadratic).
+
+    >>> _binomials(5, 3)
+    [1, 5, 10, 10]
+    """
+    row, value = [], 1
+    for t in range(most + 1):
+        row.append(value)
+        value = value * (n - t) // (t + 1)
+    return row
 _BATCH = 256  # layouts drawn together: the walk's lookups are shared within a batch
 
 
@@ -220,21 +234,29 @@ class _Draw:
             consistent = self._prepare_density()
         else:
             assert system.mines_left is not None  # total_or_density gave a total
-            consistent = self._prepare_total(system.mines_left)
+            consistent = self._prepare_total(system.mines_left, budget)
         if not consistent:
             solve(position, mines=mines, density=density, backend=backend)  # raises, naming the clues
             raise InconsistentPositionError("no mine layout fits the position")
 
-    def _prepare_total(self, mines_left: int) -> bool:
+    def _prepare_total(self, mines_left: int, budget: Budget | None) -> bool:
         """Suffix products of the chains' polynomials and the rest's binomials, up to ``mines_left``:
-        ``after[i][t]`` counts the layouts of chains i.. and the rest with t mines among them."""
+        ``after[i][t]`` counts the layouts of chains i.. and the rest with t mines among them (each
+        list sized against ``budget`` before it is made: thousands of chains times a large total)."""
         self.mines_left = mines_left
         self.shares: dict = {}
         if mines_left < 0:
             return False
-        polynomial = [comb(len(self.rest), t) for t in range(min(len(self.rest), mines_left) + 1)]
+        # a coefficient counts layouts of the cells so far: at most as many bits as cells
+        cells, held = len(self.rest), 0
+        polynomial = _binomials(len(self.rest), min(len(self.rest), mines_left))
         self.after = [polynomial]
-        for sampler in reversed(self.samplers):
+        for sampler, size in zip(reversed(self.samplers), reversed(self.sizes)):
+            cells += size
+            if budget is not None:
+                held += (min(len(polynomial) + len(sampler.models), mines_left + 1)) * (_INT_BYTES + cells // 8)
+                budget.reserve(held, "the draw's products of the chains' counts")
+                budget.spend(len(polynomial))
             polynomial = convolve(sampler.models, polynomial)[: mines_left + 1]
             self.after.append(polynomial)
         self.after.reverse()

@@ -342,7 +342,7 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             replay = read_replay(name, data=body, format=kind)
         except ReplayFormatError as error:
             raise BadRequest(str(error)) from None
-        answer = replay_json(analyse_replay(replay, agent=False, time_limit=budget(request)))
+        answer = replay_json(analyse_replay(replay, agent=False, time_limit=budget(request), memory=memory))
         if _flag(request, "steps"):
             answer["steps"] = [{"position": str(click.seen), "action": click.action.value, "cell": [click.row, click.col],
                                 "flags": [list(divmod(cell, replay.width)) for cell in click.flags],

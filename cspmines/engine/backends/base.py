@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
@@ -94,7 +95,8 @@ class Budget:
     Memory is kept two ways: a backend sizes each large structure before it builds it and
     calls :meth:`reserve` with the bytes it would hold; and, as a backstop for what no
     estimate covers, :meth:`spend` compares the process's resident memory with what it was
-    when the work began, every few milliseconds (a read of ``/proc/self/statm``, so Linux only).
+    when the work began, every few milliseconds (a read of ``/proc/self/statm``, so Linux only;
+    in the main thread only, where the process's growth is the count's own).
 
     >>> budget = Budget(node_limit=10)
     >>> budget.spend(4); budget.nodes
@@ -126,7 +128,10 @@ class Budget:
         # the backstop reads the resident memory only once a count has run a few milliseconds: most
         # counts end sooner, and a file read per solve would cost a classic game several percent
         self._resident_at_start: int | None = None
-        self._resident_due = self.started + _RESIDENT_FIRST if memory_limit is not None else float("inf")
+        # the process's memory is the count's own only where one thread counts: the backstop runs in the main
+        # thread (the command line, a script); the web server's worker threads keep to the estimates alone
+        backstop = memory_limit is not None and threading.current_thread() is threading.main_thread()
+        self._resident_due = self.started + _RESIDENT_FIRST if backstop else float("inf")
 
     @property
     def limited(self) -> bool:

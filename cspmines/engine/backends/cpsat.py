@@ -55,6 +55,7 @@ def _tally_callback(cp_model, variables, sizes, n_cells, budget):
             self.models: dict[int, int] = {}  # sparse by mine number, as the "sat" backend keeps them
             self.tallies: list[dict[int, int]] = [{} for _ in variables]
             self.solutions = 0
+            self.entries = 0  # tally entries made: what the tallies hold (by mine number, not by solution)
             self.stopped_by_budget = None
 
         def on_solution_callback(self):
@@ -66,11 +67,13 @@ def _tally_callback(cp_model, variables, sizes, n_cells, budget):
             self.models[k] = self.models.get(k, 0) + weight
             for b, m in enumerate(mines):
                 if m:
-                    self.tallies[b][k] = self.tallies[b].get(k, 0) + weight * m
+                    row = self.tallies[b]
+                    self.entries += k not in row
+                    row[k] = row.get(k, 0) + weight * m
             self.solutions += 1
             if budget is not None:
                 try:
-                    budget.reserve(_TALLY_BYTES * len(variables) * self.solutions, "the CP-SAT enumeration's tallies")
+                    budget.reserve(_TALLY_BYTES * self.entries, "the CP-SAT enumeration's tallies")
                     budget.spend(1)
                 except BudgetExceededError as error:
                     self.stopped_by_budget = error

@@ -155,6 +155,12 @@ _STATE_BYTES = 120
 _CHUNK = 512
 
 
+def _most_state_bytes(n_cells: int, bits: int) -> int:
+    """The most a state of a chain of ``n_cells`` can hold: its fixed cost and a polynomial of a slot of
+    ``bits`` bits for each mine number."""
+    return _STATE_BYTES + (n_cells + 1) * bits // 8
+
+
 def layer_bytes(layer: dict) -> int:
     """The bytes a layer of states holds, about: its polynomials and a fixed cost per state."""
     return _STATE_BYTES * len(layer) + sum(poly.bit_length() for poly in layer.values()) // 8
@@ -202,6 +208,10 @@ class Sweep:
         layers = []
         offset, layer = 0, {0: 1}
         held = 0  # bytes of the layers kept so far (the backward pass and the samplers read them all)
+        # what a state can hold at the most (a polynomial of n_cells + 1 slots): while every state kept or made
+        # fits the allowance at that, nothing is measured (a mid-game chain's sweep never comes near it)
+        most = _most_state_bytes(n_cells, bits)
+        bound = 0
         for index, step in enumerate(steps):
             layers.append((offset, layer))
             following: dict[int, int] = {}
@@ -217,8 +227,13 @@ class Sweep:
                         if keep is None or after in keep:
                             following[after] = get(after, 0) + ((poly * weights[m]) << (m * bits))
 
+            bound += len(layer) * most
             if budget is None:
                 advance(layer.items())
+            elif budget.memory_limit is None or bound + len(layer) * (step.size + 1) * most <= budget.memory_limit:
+                budget.spend(len(layer))
+                advance(layer.items())
+                held += len(layer) * most  # a bound, not a measure: a later step may measure instead
             else:  # a few hundred states at a time, the next layer's size checked between them
                 held += layer_bytes(layer)
                 state_bytes = _STATE_BYTES + (max((poly.bit_length() for poly in layer.values()), default=0) + step.size * bits) // 8
@@ -237,10 +252,16 @@ class Sweep:
         completions = {0: 1} if 0 in self.final else {}
         completion_offset = 0
         tallies = [(0, 0)] * n_boxes
-        held = sum(layer_bytes(layer) for _, layer in self.layers) if budget is not None else 0
+        # the forward layers, the completions (at most as many) and the tallies, each at most a state's most (the
+        # slot's bits bound the cells): within the allowance at that, nothing is measured
+        most = _most_state_bytes(bits, bits)
+        states = sum(len(layer) for _, layer in self.layers)
+        roomy = budget is None or budget.memory_limit is None or (2 * states + n_boxes) * most <= budget.memory_limit
+        held = 0 if roomy else sum(layer_bytes(layer) for _, layer in self.layers)
         for step, (forward_offset, layer) in zip(reversed(self.steps), reversed(self.layers)):
             if budget is not None:
                 budget.spend(len(layer))
+            if budget is not None and not roomy:
                 # the layers still held, the completions so far and the next as large, the tallies made
                 budget.reserve(held + 2 * layer_bytes(completions), "the counting programme's backward pass")
             before: dict[int, int] = {}
@@ -259,7 +280,7 @@ class Sweep:
                     before[key] = ways
                     tally += poly * marked
             tallies[step.box] = (forward_offset + completion_offset, tally)
-            if budget is not None:
+            if budget is not None and not roomy:
                 held += tally.bit_length() // 8 + _STATE_BYTES
             low, completions = divide_out_x(before, bits)
             completion_offset += low
