@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from cspmines import native
+from cspmines.position import COVERED, FLAG
 from cspmines.agents.exact.endgame import list_layouts
 from cspmines.agents.exact.objectives import MINES, OPENINGS, Prices, _CostSearch, search_cost
 
@@ -237,3 +238,71 @@ def test_the_engine_and_agent_tests_pass_in_the_pure_python_build_too():
     build = subprocess.run([sys.executable, "-c", "import cspmines.native as n; print(n.BUILD)"], cwd=root, env=environment,
                            capture_output=True, text=True, check=True)
     assert build.stdout.strip() == "pure Python"  # the run above had no kernels
+
+
+def settled_or_error(position):
+    """settle_position's answer, or the error it raises as (type, message)."""
+    from cspmines.engine.constraints import settle_position
+
+    try:
+        return settle_position(position)
+    except Exception as error:  # compared by type and message: the two builds must raise alike
+        return type(error).__name__, str(error)
+
+
+def settling_positions():
+    """Random small positions (some inconsistent: bumped clues), random expert boards and the
+    reference positions: boards whose settling contradicts itself, raises, or settles most clues."""
+    from pathlib import Path
+
+    from cspmines import Position
+    from cspmines.engine.constraints import neighbour_sum
+
+    rng = np.random.default_rng(21)
+    positions = [random_position(rng, max_covered=int(rng.integers(3, 30)), corrupt=bool(i % 3 == 0)) for i in range(1500)]
+    positions += [Position.from_file(path) for path in sorted((Path(__file__).parent / "data").glob("*.txt"))]
+    for opened in range(40, 380, 20):
+        mines = np.zeros(480, dtype=bool)
+        mines[rng.choice(480, size=99, replace=False)] = True
+        grid = np.where(mines, COVERED, neighbour_sum(mines.reshape(16, 30)).ravel()).astype(np.int8)
+        hidden = rng.choice(np.flatnonzero(~mines), size=480 - 99 - opened, replace=False)
+        grid[hidden] = COVERED
+        grid[rng.choice(np.flatnonzero(mines), size=int(rng.integers(0, 20)), replace=False)] = FLAG
+        positions.append(Position(grid.reshape(16, 30), mines=99))
+    return positions
+
+
+@compiled
+def test_the_compiled_settling_is_the_python_one():
+    """``settle_clues`` gives _clue_rows and _settle_rounds' rules, safe and mine cells where it answers,
+    and settle_position the same Settled (or the same error) with the kernel as without."""
+    from cspmines.engine.constraints import _clue_rows, _settle_rounds
+
+    positions = settling_positions()
+    compiled_answers = [settled_or_error(position) for position in positions]
+    declined = 0
+    for position in positions:
+        found = native.kernels.settle_clues(position.grid, position.width, position.height)
+        try:
+            rounds = _settle_rounds(list(zip(*_clue_rows(position))))
+        except Exception:  # a clue that cannot be met: the kernel leaves it to the Python
+            assert found is None
+            declined += 1
+            continue
+        if rounds is None:  # a round contradicts itself: so does the kernel
+            assert found is None
+            declined += 1
+            continue
+        rules, safe, mines = rounds
+        assert found[:3] == (rules, safe, mines), position
+        assert found[3] == tuple(c for c in position.covered_cells if c not in safe | mines)
+        assert found[4:] == (len(position.covered_cells), len(position.known_mine_cells))
+    kernels, native.kernels = native.kernels, None
+    try:
+        python_answers = [settled_or_error(position) for position in positions]
+    finally:
+        native.kernels = kernels
+    assert compiled_answers == python_answers
+    errors = sum(isinstance(answer, tuple) for answer in python_answers)
+    settled = sum(not isinstance(answer, tuple) and bool(answer.mine_cells or answer.safe_cells) for answer in python_answers)
+    assert declined > 20 and errors > 20 and settled > 500  # every way was taken

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import native
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position, neighbour_array, neighbours_of
 
@@ -286,6 +287,10 @@ def settle_position(position: Position, *, mines: int | None = None) -> Settled:
     True
     """
     total = position.mines if mines is None else mines
+    if native.kernels is not None:
+        settled = _settle_compiled(native.kernels, position, total)
+        if settled is not None:
+            return settled
     covered = position.covered_cells
     mines_left = None if total is None else total - len(position.known_mine_cells)
     if mines_left is not None and not 0 <= mines_left <= len(covered):
@@ -297,6 +302,26 @@ def settle_position(position: Position, *, mines: int | None = None) -> Settled:
         rules = tuple(Rule._checked_already(cells, need, label) for cells, need, label in triples)
         return Settled.unchanged(ConstraintSystem(rules, covered, mines_left))
     return settled
+
+
+def _settle_compiled(kernels, position: Position, total: int | None) -> Settled | None:
+    """:func:`settle_position`'s answer from the compiled twin of :func:`_clue_rows` and
+    :func:`_settle_rounds` (``settle_clues``: the same rules, cells and sets), or None where the
+    Python path must answer (it raises, or keeps every rule): a clue that cannot be met, a round
+    that contradicts itself, a total that the board or the settled cells cannot hold."""
+    found = kernels.settle_clues(position.grid, position.width, position.height)
+    if found is None:
+        return None
+    rules, safe, mines, undecided, covered, known = found
+    mines_left = None if total is None else total - known
+    if mines_left is not None and not 0 <= mines_left <= covered:
+        return None
+    if safe or mines:
+        mines_left = None if mines_left is None else mines_left - len(mines)
+        if mines_left is not None and not 0 <= mines_left <= len(undecided):
+            return None
+    kept = tuple(Rule._checked_already(cells, need, label) for cells, need, label in rules)  # needs checked in C
+    return Settled(ConstraintSystem(kept, undecided, mines_left), safe, mines)
 
 
 def _settle_rounds(rules: list) -> tuple[list, set, set] | None:

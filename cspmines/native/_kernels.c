@@ -1167,6 +1167,129 @@ done:
     return result;
 }
 
+/* ---- Settling a board's clues ----
+ * cspmines.engine.constraints._clue_rows and _settle_rounds together, on the grid's int8 codes: each
+ * clue with a covered neighbour a rule over them (its known mines subtracted), then rounds in which
+ * a rule needing no mine makes its cells safe and one needing a mine a cell makes them mines, each
+ * round's decisions taken out of every rule. A set is a set whatever order makes it, so the answer is
+ * the Python one; where the Python raises (a clue that cannot be met) or keeps the system as it is (a
+ * round that contradicts itself) this answers None and the Python says which. */
+static PyObject *settle_clues(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    int width, height;
+    if (!PyArg_ParseTuple(args, "y*ii", &view, &width, &height)) return NULL;
+    PyObject *result = NULL, *rules = NULL, *safe = NULL, *mines = NULL, *undecided = NULL;
+    Py_ssize_t n = (Py_ssize_t)width * height;
+    int *cells = NULL, *length = NULL, *need = NULL, *label = NULL, *active = NULL, *fresh = NULL;
+    unsigned char *state = NULL, *mark = NULL;
+    if (width <= 0 || height <= 0 || view.len != n) {
+        PyErr_SetString(PyExc_ValueError, "the grid's bytes do not match its width and height");
+        goto done;
+    }
+    const signed char *grid = (const signed char *)view.buf;
+    cells = malloc((size_t)n * 8 * sizeof(int));
+    length = malloc((size_t)n * sizeof(int));
+    need = malloc((size_t)n * sizeof(int));
+    label = malloc((size_t)n * sizeof(int));
+    active = malloc((size_t)n * sizeof(int));
+    fresh = malloc((size_t)n * sizeof(int));
+    state = calloc((size_t)n, 1); /* 0 undecided, 1 safe, 2 a mine */
+    mark = calloc((size_t)n, 1);  /* this round's decisions, the same way (3: both, a contradiction) */
+    if (!cells || !length || !need || !label || !active || !fresh || !state || !mark) { PyErr_NoMemory(); goto done; }
+    long covered = 0, known = 0;
+    int nrules = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int code = grid[i];
+        if (code == -1) covered++;
+        else if (code == -2 || code == -3) known++;
+        if (code < 0) continue;
+        int row = (int)(i / width), col = (int)(i % width), count = 0, around = 0;
+        int *mine_cells = cells + (size_t)nrules * 8;
+        for (int dr = -1; dr <= 1; dr++)
+            for (int dc = -1; dc <= 1; dc++) {
+                int r = row + dr, c = col + dc;
+                if ((dr || dc) && r >= 0 && r < height && c >= 0 && c < width) {
+                    int other = grid[(Py_ssize_t)r * width + c];
+                    if (other == -1) mine_cells[count++] = r * width + c;
+                    else if (other == -2 || other == -3) around++;
+                }
+            }
+        int wanted = code - around;
+        if (wanted < 0 || wanted > count) { result = Py_None; Py_INCREF(result); goto done; } /* the Python names it */
+        if (count) { length[nrules] = count; need[nrules] = wanted; label[nrules] = (int)i; active[nrules] = nrules; nrules++; }
+    }
+    int nactive = nrules;
+    for (;;) {
+        int nfresh = 0;
+        for (int k = 0; k < nactive; k++) {
+            int r = active[k];
+            unsigned char as = need[r] == 0 ? 1 : (need[r] == length[r] ? 2 : 0);
+            if (!as) continue;
+            for (int j = 0; j < length[r]; j++) {
+                int cell = cells[(size_t)r * 8 + j];
+                if (!mark[cell]) fresh[nfresh++] = cell;
+                mark[cell] |= as;
+            }
+        }
+        if (!nfresh) break;
+        for (int k = 0; k < nfresh; k++)
+            if (mark[fresh[k]] == 3) { result = Py_None; Py_INCREF(result); goto done; }
+        int kept = 0;
+        for (int k = 0; k < nactive; k++) {
+            int r = active[k], left = 0, wanted = need[r];
+            int *own = cells + (size_t)r * 8;
+            for (int j = 0; j < length[r]; j++) {
+                unsigned char m = mark[own[j]];
+                if (!m) own[left++] = own[j];
+                else if (m == 2) wanted--;
+            }
+            if (left == length[r]) { active[kept++] = r; continue; }
+            if (wanted < 0 || wanted > left) { result = Py_None; Py_INCREF(result); goto done; }
+            length[r] = left;
+            need[r] = wanted;
+            if (left) active[kept++] = r;
+        }
+        nactive = kept;
+        for (int k = 0; k < nfresh; k++) { state[fresh[k]] = mark[fresh[k]]; mark[fresh[k]] = 0; }
+    }
+    rules = PyList_New(nactive);
+    safe = PyFrozenSet_New(NULL); /* filled below, before anyone sees them */
+    mines = PyFrozenSet_New(NULL);
+    if (!rules || !safe || !mines) goto failed;
+    for (int k = 0; k < nactive; k++) {
+        int r = active[k];
+        PyObject *members = PyTuple_New(length[r]);
+        if (!members) goto failed;
+        for (int j = 0; j < length[r]; j++) PyTuple_SET_ITEM(members, j, PyLong_FromLong(cells[(size_t)r * 8 + j]));
+        PyObject *group = PyFrozenSet_New(members);
+        Py_DECREF(members);
+        if (!group) goto failed;
+        PyObject *triple = Py_BuildValue("(Nii)", group, need[r], label[r]);
+        if (!triple) goto failed;
+        PyList_SET_ITEM(rules, k, triple);
+    }
+    Py_ssize_t nundecided = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (grid[i] != -1) continue;
+        if (state[i] == 0) { nundecided++; continue; }
+        PyObject *cell = PyLong_FromSsize_t(i);
+        if (!cell || PySet_Add(state[i] == 1 ? safe : mines, cell) < 0) { Py_XDECREF(cell); goto failed; }
+        Py_DECREF(cell);
+    }
+    undecided = PyTuple_New(nundecided);
+    if (!undecided) goto failed;
+    for (Py_ssize_t i = 0, k = 0; i < n; i++)
+        if (grid[i] == -1 && state[i] == 0) PyTuple_SET_ITEM(undecided, k++, PyLong_FromSsize_t(i));
+    result = Py_BuildValue("(NNNNll)", rules, safe, mines, undecided, covered, known);
+    goto done;
+failed:
+    Py_XDECREF(rules); Py_XDECREF(safe); Py_XDECREF(mines); Py_XDECREF(undecided);
+done:
+    PyBuffer_Release(&view);
+    free(cells); free(length); free(need); free(label); free(active); free(fresh); free(state); free(mark);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
@@ -1184,6 +1307,10 @@ static PyMethodDef methods[] = {
     {"greedy_order", greedy_order, METH_VARARGS,
      "greedy_order(box_rules, rule_boxes, start) -> [box, ...]\n\n"
      "The counting order of cspmines.engine.backends.ordering.greedy_order."},
+    {"settle_clues", settle_clues, METH_VARARGS,
+     "settle_clues(grid, width, height) -> (rules, safe, mines, undecided, covered, known mines) or None\n\n"
+     "The rules of a board's clues (cells, need, clue cell) with the cells single rules force taken out,\n"
+     "as cspmines.engine.constraints settles them; None where the Python must raise or keep them all."},
     {"win_search", win_search, METH_VARARGS,
      "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
      "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"
