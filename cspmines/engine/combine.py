@@ -24,7 +24,6 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
@@ -53,7 +52,6 @@ def _trim(poly) -> list:
     return poly
 
 
-@dataclass(frozen=True)
 class Combination:
     """Exact results of combining components with the rest.
 
@@ -61,6 +59,9 @@ class Combination:
     the chances are kept as their integer numerators (the layouts in which a
     cell is a mine): comparing and summing them is integer work, and a
     Fraction, whose every step takes a gcd, is made only when one is read.
+    The model count is worked out at once (it says whether the position is
+    consistent); the chances when first read (``chances``, a function
+    returning them, made by the combining function).
 
     Attributes
     ----------
@@ -78,11 +79,33 @@ class Combination:
         density, whose chances are Fractions themselves.
     """
 
-    model_count: int
-    box_chances: list
-    rest_chance: int | Fraction | None
-    mine_range: tuple
-    denominator: int | None = None
+    __slots__ = ("model_count", "mine_range", "denominator", "_chances", "_worked_out")
+
+    def __init__(self, model_count: int, box_chances, rest_chance, mine_range: tuple, denominator: int | None = None, *,
+                 chances=None):
+        self.model_count = model_count
+        self.mine_range = mine_range
+        self.denominator = denominator
+        self._chances = chances  # () -> (box_chances, rest_chance), or None when given
+        self._worked_out = None if chances is not None else (box_chances, rest_chance)
+
+    def __repr__(self) -> str:
+        return (f"Combination(model_count={self.model_count!r}, box_chances={self.box_chances!r}, rest_chance={self.rest_chance!r}, "
+                f"mine_range={self.mine_range!r}, denominator={self.denominator!r})")
+
+    def _both(self) -> tuple:
+        if self._worked_out is None:
+            self._worked_out = self._chances()
+            self._chances = None
+        return self._worked_out
+
+    @property
+    def box_chances(self) -> list:
+        return self._both()[0]
+
+    @property
+    def rest_chance(self):
+        return self._both()[1]
 
     def probability(self, chance) -> Fraction:
         """One of the chances above as a Fraction."""
@@ -124,14 +147,10 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
         Mines among all unknown cells (front and rest).
     """
     models = [_trim(c.models) for c in counts]
-    # prefix[i] = product of models[:i]; suffix[i] = product of models[i:]
+    # prefix[i] = product of models[:i]
     prefix = [[1]]
     for poly in models:
         prefix.append(convolve(prefix[-1], poly))
-    suffix = [[1]]
-    for poly in reversed(models):
-        suffix.append(convolve(suffix[-1], poly))
-    suffix.reverse()
     everything = prefix[-1]
     low, window = _rest_window(rest_size, mines_left, len(everything) - 1)
     high = low + len(window) - 1
@@ -141,18 +160,26 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
     if total == 0:
         return Combination(0, [], None, _mine_range(counts))
 
-    box_chances = []
-    for index, (count, sizes) in enumerate(zip(counts, box_sizes)):
-        others = convolve(prefix[index], suffix[index + 1])
-        # weight_of[k]: layouts of everything else when this component holds k mines
-        weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
-        # a tally counts the box's mines, each cell of the box alike: one cell's share is exact
-        box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes)])
+    def chances() -> tuple[list, int | None]:
+        """(box chances, rest chance): the layouts in which a cell of each box, or off the front, is a mine."""
+        # suffix[i] = product of models[i:]
+        suffix = [[1]]
+        for poly in reversed(models):
+            suffix.append(convolve(suffix[-1], poly))
+        suffix.reverse()
+        box_chances = []
+        for index, (count, sizes) in enumerate(zip(counts, box_sizes)):
+            others = convolve(prefix[index], suffix[index + 1])
+            # weight_of[k]: layouts of everything else when this component holds k mines
+            weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
+            # a tally counts the box's mines, each cell of the box alike: one cell's share is exact
+            box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes)])
+        rest_chance = None
+        if rest_size:  # each cell off the front alike, as in a box
+            rest_chance = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight))) // rest_size
+        return box_chances, rest_chance
 
-    rest_chance = None
-    if rest_size:  # each cell off the front alike, as in a box
-        rest_chance = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight))) // rest_size
-    return Combination(total, box_chances, rest_chance, _mine_range(counts), denominator=total)
+    return Combination(total, None, None, _mine_range(counts), denominator=total, chances=chances)
 
 
 def count_with_total(counts, *, rest_size: int, mines_left: int) -> int:

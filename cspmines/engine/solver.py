@@ -184,28 +184,37 @@ def _combine(counts, components, rest: tuple, mines_left: int | None, density):
 
 
 def exact_analysis(position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells=frozenset()):
-    """The analysis of a fully counted position from its parts (exact unless chains were cut)."""
+    """The analysis of a fully counted position from its parts (exact unless chains were cut). Its
+    chances and chain reports are worked out when first read: a caller that reads only the model
+    count (a question about one outcome) or one cell's chance skips the rest."""
     denominator = combination.denominator  # the chances' common one (None: they are Fractions)
     if cut_cells and denominator:  # estimates follow: as Fractions, the way every inexact analysis has them
-        groups = [(box.cells, p) for component, ps in zip(components, combination.box_probabilities) for box, p in zip(component.boxes, ps)]
-        rest_chance, denominator = combination.rest_probability, None
-    else:
-        groups = [(box.cells, p) for component, ps in zip(components, combination.box_chances) for box, p in zip(component.boxes, ps)]
-        rest_chance = combination.rest_chance
-    groups += _forced_groups(settled, denominator)
-    if rest:
-        groups.append((rest, rest_chance))
+        denominator = None
+
+    def groups() -> list:
+        if cut_cells and combination.denominator:
+            chances, rest_chance = combination.box_probabilities, combination.rest_probability
+        else:
+            chances, rest_chance = combination.box_chances, combination.rest_chance
+        made = [(box.cells, p) for component, ps in zip(components, chances) for box, p in zip(component.boxes, ps)]
+        made += _forced_groups(settled, denominator)
+        if rest:
+            made.append((rest, rest_chance))
+        return made
+
     inexact = frozenset()
+    made = groups
     if cut_cells:
         # certainties survive a relaxation; with a total every other cell feels the cut
-        uncertain = {cell for cells, p in groups if p not in (0, 1) for cell in cells}
+        made = groups()
+        uncertain = {cell for cells, p in made if p not in (0, 1) for cell in cells}
         inexact = frozenset(uncertain if density is None else uncertain & (cut_cells | set(rest)))
     return Analysis(
         position,
         model_count=None if cut_cells else combination.model_count,
-        groups=groups,
+        groups=made,
         denominator=denominator,
-        components=tuple(_report(c, n) for c, n in zip(components, counts)),
+        components=lambda: tuple(_report(c, n) for c, n in zip(components, counts)),
         backend=backend if isinstance(backend, str) else engine.name,
         inexact_cells=inexact,
         mines_left=given_mines_left,
