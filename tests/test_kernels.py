@@ -306,3 +306,28 @@ def test_the_compiled_settling_is_the_python_one():
     errors = sum(isinstance(answer, tuple) for answer in python_answers)
     settled = sum(not isinstance(answer, tuple) and bool(answer.mine_cells or answer.safe_cells) for answer in python_answers)
     assert declined > 20 and errors > 20 and settled > 500  # every way was taken
+
+
+@compiled
+def test_the_compiled_split_is_the_python_one():
+    """``split_rules`` gives _split_layout's chains, boxes, rules and local numbering, on the raw and the
+    settled systems of the boards above (one chain to hundreds, fronts of one cell to the whole board)."""
+    from cspmines.engine.components import _split_layout, _without_duplicate_rules
+    from cspmines.engine.constraints import ConstraintSystem, settle_position
+
+    systems = []
+    for position in settling_positions():
+        try:
+            systems += [ConstraintSystem.from_position(position), settle_position(position).system]
+        except Exception:  # an inconsistent board: no system to split
+            continue
+    systems = [_without_duplicate_rules(system) for system in systems]
+    compiled_layouts = [_split_layout(system) for system in systems]
+    kernels, native.kernels = native.kernels, None
+    try:
+        python_layouts = [_split_layout(system) for system in systems]
+    finally:
+        native.kernels = kernels
+    assert compiled_layouts == python_layouts
+    chains = [len(layout) for layout in python_layouts]
+    assert min(chains) == 0 and max(chains) >= 10 and max(len(chain[0]) for layout in python_layouts for chain in layout) > 100

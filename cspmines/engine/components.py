@@ -242,6 +242,12 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
 def _split_layout(system: ConstraintSystem) -> list[tuple]:
     """The chains of ``system`` as (boxes, the system's rule indices, each rule's local boxes,
     structure), in the order of their first cell."""
+    if native.kernels is not None:  # the same chains, boxes and numbering, grouped and joined in C
+        layout = []
+        for box_cells, box_rules, rule_ids, rule_boxes in native.kernels.split_rules([rule.cells for rule in system.rules]):
+            local_boxes = tuple(map(Box, box_cells, box_rules))
+            layout.append((local_boxes, rule_ids, rule_boxes, (tuple(zip(map(len, box_cells), box_rules)), rule_boxes)))
+        return layout
     boxes = group_boxes(system)
     boxes_of_rule: dict[int, list[int]] = {}
     for b, (_cells, rules) in enumerate(boxes):
