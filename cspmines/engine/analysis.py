@@ -389,6 +389,7 @@ class Kept:
         self._chain_of: dict | None = None
         self._rest_set: frozenset | None = None
         self._rules: dict = {}
+        self.bases: dict = {}  # cell -> what a clue there changes whatever the clue (cspmines.engine.reveal)
 
     @property
     def rest_set(self) -> frozenset:

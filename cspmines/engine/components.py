@@ -221,16 +221,26 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     recent = current_memory().splits
     layout = recent.get(key)
     if layout is None:
-        layout = recent.put(key, _split_layout(system))
+        layout = recent.put(key, [(*chain, {}) for chain in _split_layout(system)])
     components = []
-    for boxes, rule_ids, members, structure in layout:
-        component = Component(
-            boxes=boxes,
-            rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members)),
-        )
-        component.__dict__["structure"] = structure  # known already: spare the cached property its work
+    for boxes, rule_ids, members, structure, made in layout:
+        mines = tuple(rules[r].mines for r in rule_ids)
+        component = made.get(mines)
+        if component is None:
+            component = Component(
+                boxes=boxes,
+                rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members)),
+            )
+            component.__dict__["structure"] = structure  # known already: spare the cached property its work
+            if len(made) < _VARIANTS:
+                made[mines] = component
         components.append(component)
     return tuple(components)
+
+
+#: The chains kept for each split, one per mines of its rules (a look-ahead's clues give a few each): a
+#: chain met again is the same object, with what was worked out on it (its count, its order).
+_VARIANTS = 16
 
 
 # How recent systems split, by their rules' cells and labels (the mines play no part), is kept in

@@ -44,6 +44,10 @@ def count_smallest_first(engine, components, budget: Budget, *, cache: bool = Fa
         if not cache:
             counts[index] = _count_or_none(engine, component, budget)
             continue
+        counted = component.__dict__.get("counted")  # a chain kept by the splits' memory, counted already
+        if counted is not None and counted[0] == engine.name:
+            counts[index] = counted[1]
+            continue
         key = (engine.name, shape(component))
         recent = current_memory().counts
         count = recent.get(key)
@@ -51,6 +55,8 @@ def count_smallest_first(engine, components, budget: Budget, *, cache: bool = Fa
             count = _count_or_none(engine, component, budget)
             if count is not None:
                 recent.put(key, count)
+        if count is not None:
+            component.__dict__["counted"] = (engine.name, count)
         counts[index] = count
     return counts
 
