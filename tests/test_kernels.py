@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from cspmines import native
-from cspmines.position import COVERED, FLAG
 from cspmines.agents.exact.endgame import list_layouts
 from cspmines.agents.exact.objectives import MINES, OPENINGS, Prices, _CostSearch, search_cost
+from cspmines.position import COVERED, FLAG
 
 from randompositions import random_position
 
