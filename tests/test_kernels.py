@@ -11,7 +11,7 @@ import os
 import numpy as np
 import pytest
 
-from cspmines import native
+from cspmines import Position, native
 from cspmines.agents.exact.endgame import list_layouts
 from cspmines.agents.exact.objectives import MINES, OPENINGS, Prices, _CostSearch, search_cost
 from cspmines.position import COVERED, FLAG
@@ -331,3 +331,52 @@ def test_the_compiled_split_is_the_python_one():
     assert compiled_layouts == python_layouts
     chains = [len(layout) for layout in python_layouts]
     assert min(chains) == 0 and max(chains) >= 10 and max(len(chain[0]) for layout in python_layouts for chain in layout) > 100
+
+
+@compiled
+def test_the_compiled_single_clue_reading_is_the_python_one():
+    """``single_clues`` proves what SingleClueWatch._read_around proves, move after move of random
+    games (cells opened in random order, known mines some true and some wrong, flags here and there),
+    contradictions included."""
+    from cspmines.agents.exact.deductions import SingleClueWatch
+    from cspmines.games import Board
+
+    rng = np.random.default_rng(17)
+    answers = {"compiled": [], "python": []}
+    for game in range(60):
+        board = Board.random(str(rng.choice(["beginner", "intermediate", "expert"])), seed=game)
+        truth = np.array([board.is_mine(cell) for cell in range(board.size)])
+        grid = np.full(board.size, COVERED, dtype=np.int8)
+        clues = neighbour_values(truth.reshape(board.height, board.width))
+        order = rng.permutation(np.flatnonzero(~truth))[: int(rng.integers(10, 200))]
+        watches = {"compiled": SingleClueWatch(), "python": SingleClueWatch()}
+        known: set = set()
+        for step, cell in enumerate(order):
+            grid[cell] = clues[cell]
+            if rng.random() < 0.05:  # a flag on a covered cell, right or wrong
+                grid[int(rng.choice(np.flatnonzero(grid == COVERED)))] = FLAG
+            if rng.random() < 0.3:
+                covered = np.flatnonzero(grid == COVERED)
+                wrong = rng.random() < 0.1
+                pool = covered[~truth[covered]] if wrong else covered[truth[covered]]
+                if len(pool):
+                    known = known | {int(rng.choice(pool))}
+            position = Position(grid.reshape(board.height, board.width).copy(), mines=board.n_mines)
+            for build, watch in watches.items():
+                kernels = native.kernels
+                if build == "python":
+                    native.kernels = None
+                try:
+                    answers[build].append(watch(position, set(known)))
+                finally:
+                    native.kernels = kernels
+    assert answers["compiled"] == answers["python"]
+    found = answers["python"]
+    assert sum(bool(safe) for safe, _ in found) > 500 and sum(bool(mines) for _, mines in found) > 10
+    assert sum(not safe and not mines for safe, mines in found) > 100  # contradictions and nothing to prove
+
+
+def neighbour_values(mines: np.ndarray) -> np.ndarray:
+    from cspmines.engine.constraints import neighbour_sum
+
+    return neighbour_sum(mines).ravel()

@@ -1498,6 +1498,82 @@ done:
     return result;
 }
 
+/* ---- Single-clue deductions around changed cells ----
+ * cspmines.agents.exact.deductions.SingleClueWatch._read_around: every clue at or next to a changed
+ * cell, its need less the known mines around it (flags, opened mines and the covered cells the caller
+ * knows to be mines); its covered neighbours safe when it needs none, mines when it needs them all.
+ * None where some clue read needs fewer mines than it has or more than it has room for. */
+static PyObject *single_clues(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    int width, height;
+    PyObject *changed_in, *known_in;
+    if (!PyArg_ParseTuple(args, "y*iiOO", &view, &width, &height, &changed_in, &known_in)) return NULL;
+    Py_ssize_t n = (Py_ssize_t)width * height;
+    PyObject *result = NULL, *safe = NULL, *mines = NULL, *changed = NULL, *known = NULL;
+    unsigned char *flag = NULL;
+    int *clues = NULL;
+    if (width <= 0 || height <= 0 || view.len != n) {
+        PyErr_SetString(PyExc_ValueError, "the grid's bytes do not match its width and height");
+        goto done;
+    }
+    const signed char *grid = (const signed char *)view.buf;
+    changed = PySequence_Fast(changed_in, "the changed cells must be a sequence");
+    known = changed ? PySequence_Fast(known_in, "the known mines must be iterable") : NULL;
+    if (!known) goto done;
+    flag = calloc((size_t)n, 1); /* 1: a known mine; 2: a clue to read */
+    Py_ssize_t nchanged = PySequence_Fast_GET_SIZE(changed);
+    clues = malloc(((size_t)nchanged * 9 + 1) * sizeof(int));
+    if (!flag || !clues) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(known); i++) {
+        Py_ssize_t cell = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(known, i));
+        if (cell == -1 && PyErr_Occurred()) goto done;
+        if (cell >= 0 && cell < n) flag[cell] |= 1;
+    }
+    int nclues = 0;
+    for (Py_ssize_t i = 0; i < nchanged; i++) {
+        Py_ssize_t cell = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(changed, i));
+        if (cell == -1 && PyErr_Occurred()) goto done;
+        if (cell < 0 || cell >= n) { PyErr_SetString(PyExc_IndexError, "a changed cell off the board"); goto done; }
+        int row = (int)(cell / width), col = (int)(cell % width);
+        for (int dr = -1; dr <= 1; dr++)
+            for (int dc = -1; dc <= 1; dc++) {
+                int r = row + dr, c = col + dc;
+                if (r < 0 || r >= height || c < 0 || c >= width) continue;
+                Py_ssize_t other = (Py_ssize_t)r * width + c;
+                if (grid[other] >= 0 && !(flag[other] & 2)) { flag[other] |= 2; clues[nclues++] = (int)other; }
+            }
+    }
+    safe = PySet_New(NULL);
+    mines = PySet_New(NULL);
+    if (!safe || !mines) goto done;
+    for (int k = 0; k < nclues; k++) {
+        int clue = clues[k], row = clue / width, col = clue % width, need = grid[clue], ncovered = 0, covered[8];
+        for (int dr = -1; dr <= 1; dr++)
+            for (int dc = -1; dc <= 1; dc++) {
+                int r = row + dr, c = col + dc;
+                if ((!dr && !dc) || r < 0 || r >= height || c < 0 || c >= width) continue;
+                int other = r * width + c, state = grid[other];
+                if (state == -2 || state == -3 || (state == -1 && (flag[other] & 1))) need--;
+                else if (state == -1) covered[ncovered++] = other;
+            }
+        if (need < 0 || need > ncovered) { Py_CLEAR(safe); Py_CLEAR(mines); result = Py_None; Py_INCREF(result); goto done; }
+        if (ncovered && (need == 0 || need == ncovered)) {
+            PyObject *into = need == 0 ? safe : mines;
+            for (int j = 0; j < ncovered; j++) {
+                PyObject *cell = PyLong_FromLong(covered[j]);
+                if (!cell || PySet_Add(into, cell) < 0) { Py_XDECREF(cell); goto done; }
+                Py_DECREF(cell);
+            }
+        }
+    }
+    result = PyTuple_Pack(2, safe, mines);
+done:
+    Py_XDECREF(safe); Py_XDECREF(mines); Py_XDECREF(changed); Py_XDECREF(known);
+    PyBuffer_Release(&view);
+    free(flag); free(clues);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
@@ -1522,6 +1598,10 @@ static PyMethodDef methods[] = {
     {"split_rules", split_rules, METH_VARARGS,
      "split_rules(rule_cells) -> [(box cells, box rules, rule ids, rule boxes), ...]\n\n"
      "The chains of a system's rules (given by their cells) as cspmines.engine.components splits them."},
+    {"single_clues", single_clues, METH_VARARGS,
+     "single_clues(grid, width, height, changed, known_mines) -> (safe, mines) or None\n\n"
+     "What the clues at and next to the changed cells prove alone, as cspmines.agents.exact.deductions\n"
+     "reads them; None where one of them contradicts the known mines."},
     {"win_search", win_search, METH_VARARGS,
      "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
      "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"
