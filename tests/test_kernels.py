@@ -380,3 +380,42 @@ def neighbour_values(mines: np.ndarray) -> np.ndarray:
     from cspmines.engine.constraints import neighbour_sum
 
     return neighbour_sum(mines).ravel()
+
+
+@compiled
+def test_the_compiled_combination_is_the_python_one():
+    """``combine_chances`` gives combine_with_total's box chances (integers of up to a hundred digits
+    and more) on the chains of the boards above, with the board's total and with others."""
+    from cspmines.engine.backends import get_backend
+    from cspmines.engine.combine import combine_with_total
+    from cspmines.engine.components import split_components
+    from cspmines.engine.constraints import settle_position
+
+    cases = []
+    for position in settling_positions():
+        try:
+            system = settle_position(position).system
+        except Exception:  # an inconsistent board: nothing to combine
+            continue
+        components = split_components(system)
+        counts = [get_backend("dp").count(component) for component in components]
+        sizes = [[box.size for box in component.boxes] for component in components]
+        rest = len(system.unconstrained_cells)
+        for mines_left in {system.mines_left, len(system.cells) // 5, len(system.cells) // 2} - {None}:
+            cases.append((counts, sizes, rest, mines_left))
+
+    def chances():
+        found = []
+        for counts, sizes, rest, mines_left in cases:
+            combination = combine_with_total(counts, sizes, rest_size=rest, mines_left=mines_left)
+            found.append((combination.model_count, combination.box_chances, combination.rest_chance))
+        return found
+
+    compiled_chances = chances()
+    kernels, native.kernels = native.kernels, None
+    try:
+        python_chances = chances()
+    finally:
+        native.kernels = kernels
+    assert compiled_chances == python_chances
+    assert sum(count > 0 for count, _, _ in python_chances) > 500 and max(count for count, _, _ in python_chances) > 10**90

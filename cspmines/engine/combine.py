@@ -27,6 +27,8 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from .. import native
+
 __all__ = ["Combination", "convolve", "combine_with_total", "combine_with_density", "count_with_total"]
 
 
@@ -162,6 +164,11 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
 
     def chances() -> tuple[list, int | None]:
         """(box chances, rest chance): the layouts in which a cell of each box, or off the front, is a mine."""
+        rest_chance = None
+        if rest_size:  # each cell off the front alike, as in a box
+            rest_chance = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight))) // rest_size
+        if native.kernels is not None:  # the same sums on the same integers, in C
+            return native.kernels.combine_chances(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left), rest_chance
         # suffix[i] = product of models[i:]
         suffix = [[1]]
         for poly in reversed(models):
@@ -174,9 +181,6 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
             weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
             # a tally counts the box's mines, each cell of the box alike: one cell's share is exact
             box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes)])
-        rest_chance = None
-        if rest_size:  # each cell off the front alike, as in a box
-            rest_chance = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight))) // rest_size
         return box_chances, rest_chance
 
     return Combination(total, None, None, _mine_range(counts), denominator=total, chances=chances)

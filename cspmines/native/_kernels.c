@@ -1574,6 +1574,127 @@ done:
     return result;
 }
 
+/* ---- Combining chains with the cells off the front ----
+ * cspmines.engine.combine.combine_with_total's chances, on Python's own integers (exact whatever their
+ * size, so the answer is the Python one whatever the order of the sums): each chain's weight of the
+ * rest for each of its mine numbers, then each box's layouts with a mine in a given cell. */
+static PyObject *poly_product(PyObject *a, PyObject *b) { /* lists of ints -> a new list, their product */
+    Py_ssize_t na = PyList_GET_SIZE(a), nb = PyList_GET_SIZE(b);
+    PyObject *out = PyList_New(na + nb - 1);
+    if (!out) return NULL;
+    PyObject *zero = PyLong_FromLong(0);
+    if (!zero) { Py_DECREF(out); return NULL; }
+    for (Py_ssize_t i = 0; i < na + nb - 1; i++) { Py_INCREF(zero); PyList_SET_ITEM(out, i, zero); }
+    Py_DECREF(zero);
+    for (Py_ssize_t i = 0; i < na; i++) {
+        PyObject *x = PyList_GET_ITEM(a, i);
+        if (!PyObject_IsTrue(x)) continue;
+        for (Py_ssize_t j = 0; j < nb; j++) {
+            PyObject *y = PyList_GET_ITEM(b, j);
+            if (!PyObject_IsTrue(y)) continue;
+            PyObject *term = PyNumber_Multiply(x, y);
+            PyObject *sum = term ? PyNumber_Add(PyList_GET_ITEM(out, i + j), term) : NULL;
+            Py_XDECREF(term);
+            if (!sum) { Py_DECREF(out); return NULL; }
+            PyList_SetItem(out, i + j, sum);
+        }
+    }
+    return out;
+}
+
+/* sum over j of others[j] * window[top - j], j where both exist: combine._weight */
+static PyObject *rest_weight(PyObject *others, PyObject *window, Py_ssize_t top) {
+    Py_ssize_t nw = PyList_GET_SIZE(window), no = PyList_GET_SIZE(others);
+    Py_ssize_t first = top - nw + 1 > 0 ? top - nw + 1 : 0, last = no - 1 < top ? no - 1 : top;
+    PyObject *sum = PyLong_FromLong(0);
+    for (Py_ssize_t j = first; sum && j <= last; j++) {
+        PyObject *term = PyNumber_Multiply(PyList_GET_ITEM(others, j), PyList_GET_ITEM(window, top - j));
+        PyObject *next = term ? PyNumber_Add(sum, term) : NULL;
+        Py_XDECREF(term);
+        Py_DECREF(sum);
+        sum = next;
+    }
+    return sum;
+}
+
+/* combine_chances(models, tallies, sizes, window, low, mines_left) -> [[layouts with a mine in a cell of
+ * each box] for each chain]: models[c] a list (trimmed), tallies[c][b] a sequence by mine number. */
+static PyObject *combine_chances(PyObject *self, PyObject *args) {
+    PyObject *models, *tallies, *sizes, *window;
+    Py_ssize_t low, mines_left;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!nn", &PyList_Type, &models, &PyList_Type, &tallies, &PyList_Type, &sizes, &PyList_Type,
+                          &window, &low, &mines_left))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(models);
+    if (PyList_GET_SIZE(tallies) != n || PyList_GET_SIZE(sizes) != n) {
+        PyErr_SetString(PyExc_ValueError, "models, tallies and sizes must have one entry a chain");
+        return NULL;
+    }
+    PyObject *prefix = PyList_New(n + 1), *suffix = PyList_New(n + 1), *result = PyList_New(n);
+    if (!prefix || !suffix || !result) goto failed;
+    PyObject *one = Py_BuildValue("[i]", 1);
+    if (!one) goto failed;
+    Py_INCREF(one);
+    PyList_SET_ITEM(prefix, 0, one);
+    PyList_SET_ITEM(suffix, n, one);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *poly = PyList_GET_ITEM(models, i);
+        if (!PyList_Check(poly)) { PyErr_SetString(PyExc_TypeError, "a chain's models must be a list"); goto failed; }
+        PyObject *made = poly_product(PyList_GET_ITEM(prefix, i), poly);
+        if (!made) goto failed;
+        PyList_SET_ITEM(prefix, i + 1, made);
+    }
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {
+        PyObject *made = poly_product(PyList_GET_ITEM(suffix, i + 1), PyList_GET_ITEM(models, i));
+        if (!made) goto failed;
+        PyList_SET_ITEM(suffix, i, made);
+    }
+    for (Py_ssize_t c = 0; c < n; c++) {
+        PyObject *poly = PyList_GET_ITEM(models, c);
+        Py_ssize_t nk = PyList_GET_SIZE(poly);
+        PyObject *others = poly_product(PyList_GET_ITEM(prefix, c), PyList_GET_ITEM(suffix, c + 1));
+        if (!others) goto failed;
+        PyObject **weight_of = calloc(nk ? nk : 1, sizeof(PyObject *));
+        if (!weight_of) { Py_DECREF(others); PyErr_NoMemory(); goto failed; }
+        int ok = 1;
+        for (Py_ssize_t k = 0; k < nk && ok; k++)
+            if (PyObject_IsTrue(PyList_GET_ITEM(poly, k))) ok = (weight_of[k] = rest_weight(others, window, mines_left - k - low)) != NULL;
+        Py_DECREF(others);
+        PyObject *box_tallies = ok ? PySequence_Fast(PyList_GET_ITEM(tallies, c), "a chain's tallies must be a sequence") : NULL;
+        PyObject *box_sizes = box_tallies ? PySequence_Fast(PyList_GET_ITEM(sizes, c), "a chain's sizes must be a sequence") : NULL;
+        PyObject *chances = box_sizes ? PyList_New(PySequence_Fast_GET_SIZE(box_tallies)) : NULL;
+        for (Py_ssize_t b = 0; chances && b < PyList_GET_SIZE(chances); b++) {
+            PyObject *tally = PySequence_Fast(PySequence_Fast_GET_ITEM(box_tallies, b), "a tally must be a sequence");
+            PyObject *sum = tally ? PyLong_FromLong(0) : NULL;
+            Py_ssize_t nt = tally ? PySequence_Fast_GET_SIZE(tally) : 0;
+            for (Py_ssize_t k = 0; sum && k < nt && k < nk; k++) {
+                PyObject *t = PySequence_Fast_GET_ITEM(tally, k);
+                if (!weight_of[k] || !PyObject_IsTrue(t)) continue;
+                PyObject *term = PyNumber_Multiply(t, weight_of[k]);
+                PyObject *next = term ? PyNumber_Add(sum, term) : NULL;
+                Py_XDECREF(term);
+                Py_DECREF(sum);
+                sum = next;
+            }
+            Py_XDECREF(tally);
+            PyObject *chance = sum ? PyNumber_FloorDivide(sum, PySequence_Fast_GET_ITEM(box_sizes, b)) : NULL;
+            Py_XDECREF(sum);
+            if (!chance) { Py_CLEAR(chances); break; }
+            PyList_SET_ITEM(chances, b, chance);
+        }
+        Py_XDECREF(box_tallies); Py_XDECREF(box_sizes);
+        for (Py_ssize_t k = 0; k < nk; k++) Py_XDECREF(weight_of[k]);
+        free(weight_of);
+        if (!chances) goto failed;
+        PyList_SET_ITEM(result, c, chances);
+    }
+    Py_DECREF(prefix); Py_DECREF(suffix);
+    return result;
+failed:
+    Py_XDECREF(prefix); Py_XDECREF(suffix); Py_XDECREF(result);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
@@ -1602,6 +1723,9 @@ static PyMethodDef methods[] = {
      "single_clues(grid, width, height, changed, known_mines) -> (safe, mines) or None\n\n"
      "What the clues at and next to the changed cells prove alone, as cspmines.agents.exact.deductions\n"
      "reads them; None where one of them contradicts the known mines."},
+    {"combine_chances", combine_chances, METH_VARARGS,
+     "combine_chances(models, tallies, sizes, window, low, mines_left) -> [[int, ...], ...]\n\n"
+     "Each box's layouts with a mine in one of its cells, as cspmines.engine.combine works them out."},
     {"win_search", win_search, METH_VARARGS,
      "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
      "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"
