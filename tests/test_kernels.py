@@ -276,7 +276,7 @@ def settling_positions():
 def test_the_compiled_settling_is_the_python_one():
     """``settle_clues`` gives _clue_rows and _settle_rounds' rules, safe and mine cells where it answers,
     and settle_position the same Settled (or the same error) with the kernel as without."""
-    from cspmines.engine.constraints import _clue_rows, _settle_rounds
+    from cspmines.engine.constraints import ConstraintSystem, _clue_rows, _settle_rounds
 
     positions = settling_positions()
     compiled_answers = [settled_or_error(position) for position in positions]
@@ -296,13 +296,18 @@ def test_the_compiled_settling_is_the_python_one():
         rules, safe, mines = rounds
         assert found[:3] == (rules, safe, mines), position
         assert found[3] == tuple(c for c in position.covered_cells if c not in safe | mines)
-        assert found[4:] == (len(position.covered_cells), len(position.known_mine_cells))
+        front = frozenset().union(*(cells for cells, _, _ in rules))
+        assert found[4] == tuple(c for c in found[3] if c not in front)
+        assert found[5:] == (len(position.covered_cells), len(position.known_mine_cells))
     kernels, native.kernels = native.kernels, None
     try:
         python_answers = [settled_or_error(position) for position in positions]
     finally:
         native.kernels = kernels
     assert compiled_answers == python_answers
+    rests = [(a.system.unconstrained_cells, ConstraintSystem(a.system.rules, a.system.cells, a.system.mines_left).unconstrained_cells)
+             for a in compiled_answers if not isinstance(a, tuple)]
+    assert all(given == worked_out for given, worked_out in rests)
     errors = sum(isinstance(answer, tuple) for answer in python_answers)
     settled = sum(not isinstance(answer, tuple) and bool(answer.mine_cells or answer.safe_cells) for answer in python_answers)
     assert declined > 20 and errors > 20 and settled > 500  # every way was taken

@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -213,7 +214,7 @@ class ConstraintSystem:
         """Cells covered by at least one rule (the front)."""
         return frozenset().union(*(rule.cells for rule in self.rules))
 
-    @property
+    @functools.cached_property
     def unconstrained_cells(self) -> tuple:
         """Cells no rule covers (the rest, weighed by binomials)."""
         front = self.constrained_cells
@@ -312,7 +313,7 @@ def _settle_compiled(kernels, position: Position, total: int | None) -> Settled 
     found = kernels.settle_clues(position.grid, position.width, position.height)
     if found is None:
         return None
-    rules, safe, mines, undecided, covered, known = found
+    rules, safe, mines, undecided, rest, covered, known = found
     mines_left = None if total is None else total - known
     if mines_left is not None and not 0 <= mines_left <= covered:
         return None
@@ -321,7 +322,9 @@ def _settle_compiled(kernels, position: Position, total: int | None) -> Settled 
         if mines_left is not None and not 0 <= mines_left <= len(undecided):
             return None
     kept = tuple(Rule._checked_already(cells, need, label) for cells, need, label in rules)  # needs checked in C
-    return Settled(ConstraintSystem(kept, undecided, mines_left), safe, mines)
+    system = ConstraintSystem(kept, undecided, mines_left)
+    system.__dict__["unconstrained_cells"] = rest  # known already: spare the cached property its work
+    return Settled(system, safe, mines)
 
 
 def _settle_rounds(rules: list) -> tuple[list, set, set] | None:

@@ -1178,7 +1178,7 @@ static PyObject *settle_clues(PyObject *self, PyObject *args) {
     Py_buffer view;
     int width, height;
     if (!PyArg_ParseTuple(args, "y*ii", &view, &width, &height)) return NULL;
-    PyObject *result = NULL, *rules = NULL, *safe = NULL, *mines = NULL, *undecided = NULL;
+    PyObject *result = NULL, *rules = NULL, *safe = NULL, *mines = NULL, *undecided = NULL, *rest = NULL;
     Py_ssize_t n = (Py_ssize_t)width * height;
     int *cells = NULL, *length = NULL, *need = NULL, *label = NULL, *active = NULL, *fresh = NULL;
     unsigned char *state = NULL, *mark = NULL;
@@ -1280,10 +1280,21 @@ static PyObject *settle_clues(PyObject *self, PyObject *args) {
     if (!undecided) goto failed;
     for (Py_ssize_t i = 0, k = 0; i < n; i++)
         if (grid[i] == -1 && state[i] == 0) PyTuple_SET_ITEM(undecided, k++, PyLong_FromSsize_t(i));
-    result = Py_BuildValue("(NNNNll)", rules, safe, mines, undecided, covered, known);
+    /* the rest: undecided cells in no rule left (marked 4 in mark, clear since the last round) */
+    Py_ssize_t nrest = nundecided;
+    for (int k = 0; k < nactive; k++)
+        for (int j = 0; j < length[active[k]]; j++) {
+            int cell = cells[(size_t)active[k] * 8 + j];
+            if (!mark[cell]) { mark[cell] = 4; nrest--; }
+        }
+    rest = PyTuple_New(nrest);
+    if (!rest) goto failed;
+    for (Py_ssize_t i = 0, k = 0; i < n; i++)
+        if (grid[i] == -1 && state[i] == 0 && !mark[i]) PyTuple_SET_ITEM(rest, k++, PyLong_FromSsize_t(i));
+    result = Py_BuildValue("(NNNNNll)", rules, safe, mines, undecided, rest, covered, known);
     goto done;
 failed:
-    Py_XDECREF(rules); Py_XDECREF(safe); Py_XDECREF(mines); Py_XDECREF(undecided);
+    Py_XDECREF(rules); Py_XDECREF(safe); Py_XDECREF(mines); Py_XDECREF(undecided); Py_XDECREF(rest);
 done:
     PyBuffer_Release(&view);
     free(cells); free(length); free(need); free(label); free(active); free(fresh); free(state); free(mark);
@@ -1713,7 +1724,7 @@ static PyMethodDef methods[] = {
      "greedy_order(box_rules, rule_boxes, start) -> [box, ...]\n\n"
      "The counting order of cspmines.engine.backends.ordering.greedy_order."},
     {"settle_clues", settle_clues, METH_VARARGS,
-     "settle_clues(grid, width, height) -> (rules, safe, mines, undecided, covered, known mines) or None\n\n"
+     "settle_clues(grid, width, height) -> (rules, safe, mines, undecided, rest, covered, known mines) or None\n\n"
      "The rules of a board's clues (cells, need, clue cell) with the cells single rules force taken out,\n"
      "as cspmines.engine.constraints settles them; None where the Python must raise or keep them all."},
     {"split_rules", split_rules, METH_VARARGS,
