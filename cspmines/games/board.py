@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import functools
-
 import json
 from pathlib import Path
 
