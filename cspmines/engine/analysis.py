@@ -14,6 +14,7 @@ array([[0.5, nan, 0.5]])
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -293,16 +294,17 @@ class Analysis:
         """
         return [(cells, self._fraction(p)) for cells, p in self._groups]
 
-    @property
+    @functools.cached_property
     def safe_cells(self) -> tuple:
         """Covered cells that are certainly safe, in flat order."""
-        return tuple(sorted(c for cells, p in self._groups if p == 0 for c in cells if c not in self.inexact_cells))
+        inexact = self.inexact_cells
+        return tuple(sorted(c for cells, p in self._groups if p == 0 for c in cells if c not in inexact))
 
-    @property
+    @functools.cached_property
     def mine_cells(self) -> tuple:
         """Covered cells that are certainly mines, in flat order."""
-        certain = self._certain
-        return tuple(sorted(c for cells, p in self._groups if p == certain for c in cells if c not in self.inexact_cells))
+        certain, inexact = self._certain, self.inexact_cells
+        return tuple(sorted(c for cells, p in self._groups if p == certain for c in cells if c not in inexact))
 
     def cells_where(self, test) -> tuple[int, ...]:
         """The covered cells whose mine probability passes ``test``, in flat order
@@ -315,10 +317,12 @@ class Analysis:
         """
         return tuple(sorted(c for cells, p in self._groups if test(self._fraction(p)) for c in cells))
 
-    def least_probabilities(self, count: int, *, below=None, keep=None) -> tuple:
+    def least_probabilities(self, count: int, *, below=None, keep=None, exact: bool = True) -> tuple:
         """The ``count`` least mine probabilities, one per covered cell, least first,
         counting only cells whose probability is under ``below`` when given (1: not
-        certain mines) and, when given, for which ``keep(cell)`` is true.
+        certain mines) and, when given, for which ``keep(cell)`` is true; floats with
+        ``exact=False`` (each the Fraction's nearest, made without it, as
+        :meth:`probability` reads them).
 
         >>> import cspmines
         >>> analysis = cspmines.solve(cspmines.Position.from_string("4x1x2\\n.1.."))
@@ -328,6 +332,8 @@ class Analysis:
         (Fraction(1, 2), Fraction(1, 2))
         >>> analysis.least_probabilities(3, keep=lambda cell: cell != 0)
         (Fraction(1, 2), Fraction(1, 1))
+        >>> analysis.least_probabilities(3, below=1, exact=False)
+        (0.5, 0.5)
         >>> analysis.least_probabilities(-1)
         Traceback (most recent call last):
         ...
@@ -336,19 +342,19 @@ class Analysis:
         if count < 0:
             raise ValueError(f"count must be >= 0, got {count}")
         least: list = []
-        if self._denominator:  # integers over one denominator: their order is the probabilities'
-            ordered = sorted(self._groups, key=lambda group: group[1])
-        else:  # float first: rounding keeps the order, and Fractions are compared only where floats tie
-            ordered = sorted(self._groups, key=lambda group: (float(group[1]), group[1]))
+        ordered = self._ordered
         # ``below`` in the chances' own terms: the comparison needs no Fraction
         limit: int | Fraction | None = None
         if below is not None:
-            bound = Fraction(below) * (self._denominator or 1)  # exact, a float's too
-            limit = bound.numerator if bound.denominator == 1 else bound
+            if isinstance(below, int) and not isinstance(below, bool):
+                limit = below * (self._denominator or 1)
+            else:
+                bound = Fraction(below) * (self._denominator or 1)  # exact, a float's too
+                limit = bound.numerator if bound.denominator == 1 else bound
+        denominator = self._denominator
         for cells, p in ordered:
             if (limit is not None and p >= limit) or len(least) >= count:
                 break
-            p = self._fraction(p)
             wanted = count - len(least)
             if keep is None:
                 kept = len(cells)
@@ -358,8 +364,19 @@ class Analysis:
                     kept += bool(keep(cell))
                     if kept >= wanted:
                         break
-            least.extend([p] * min(kept, wanted))
+            if kept:
+                # as probability() reads it: a float made without the Fraction is the Fraction's float
+                value = self._fraction(p) if exact else (p / denominator if denominator else float(p))
+                least.extend([value] * min(kept, wanted))
         return tuple(least)
+
+    @functools.cached_property
+    def _ordered(self) -> list:
+        """The groups, least chance first (ties in their own order), sorted once for every reader."""
+        if self._denominator:  # integers over one denominator: their order is the probabilities'
+            return sorted(self._groups, key=lambda group: group[1])
+        # float first: rounding keeps the order, and Fractions are compared only where floats tie
+        return sorted(self._groups, key=lambda group: (float(group[1]), group[1]))
 
     def best_cells(self) -> tuple:
         """The covered cells of least mine probability, in flat order."""

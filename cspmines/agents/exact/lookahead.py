@@ -243,15 +243,15 @@ def _next_safety(after, blend: float, living: bool = False) -> float:
     least = ()
     if living:
         settled = clue_is_settled(after)
-        least = after.least_probabilities(2, below=1, keep=lambda cell: not settled(cell))
+        least = after.least_probabilities(2, below=1, keep=lambda cell: not settled(cell), exact=False)
     if not least:
-        least = after.least_probabilities(2, below=1)
+        least = after.least_probabilities(2, below=1, exact=False)
     if not least:
         return 1.0
-    best = 1.0 - float(least[0])
+    best = 1.0 - least[0]  # floats, as float() of the exact chances gives them
     if not blend:
         return best
-    second = 1.0 - float(least[-1])
+    second = 1.0 - least[-1]
     return (1.0 - blend) * best + blend * second
 
 
