@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from ...engine.reveal import solve_revealed
 from ...errors import InconsistentPositionError
-from ...position import COVERED, FLAG, MINE
+from ...position import COVERED, FLAG, MINE, neighbour_table
 from .hotspots import hotspot_ratio
 from .options import ExactOptions
 
@@ -217,11 +217,13 @@ def clue_is_settled(analysis):
     False
     """
     position = analysis.position
-    flat = position.grid.ravel()
-    decided = set(analysis.mine_cells) | set(analysis.safe_cells)
+    flat = position.grid.ravel().tolist()  # a list reads a cell several times faster than an array
+    decided = set(analysis.mine_cells)
+    decided.update(analysis.safe_cells)
+    table = neighbour_table(position.width, position.height)
 
     def doubtful(cell: int) -> frozenset:
-        return frozenset(n for n in position.neighbours(cell) if flat[n] == COVERED and n not in decided)
+        return frozenset(n for n in table[cell] if flat[n] == COVERED and n not in decided)
 
     def settled(cell: int) -> bool:
         around = doubtful(cell)
@@ -229,7 +231,7 @@ def clue_is_settled(analysis):
             return True
         anchor = next(iter(around))
         # a clue holding all of them is a neighbour of each, so of this one
-        return any(flat[c] >= 0 and doubtful(c) == around for c in position.neighbours(anchor))
+        return any(flat[c] >= 0 and doubtful(c) == around for c in table[anchor])
 
     return settled
 
