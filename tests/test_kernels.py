@@ -424,3 +424,28 @@ def test_the_compiled_combination_is_the_python_one():
         native.kernels = kernels
     assert compiled_chances == python_chances
     assert sum(count > 0 for count, _, _ in python_chances) > 500 and max(count for count, _, _ in python_chances) > 10**90
+
+
+@compiled
+def test_the_compiled_places_of_fifty_fifties_are_the_python_ones():
+    """``closed_off_places`` marks the pairs and blocks _closed_off_places marks, on the boards above
+    with their proved mines as known mines and without, board edges and flags included."""
+    from cspmines.agents.exact.fifty_fifty import _closed_off_places
+    from cspmines.engine.constraints import settle_position
+
+    cases = []
+    for position in settling_positions():
+        try:
+            known = settle_position(position).mine_cells
+        except Exception:  # an inconsistent board: its places without known mines only
+            known = frozenset()
+        cases += [(position.grid, frozenset()), (position.grid, known)]
+    compiled_places = [_closed_off_places(grid, known) for grid, known in cases]
+    kernels, native.kernels = native.kernels, None
+    try:
+        python_places = [_closed_off_places(grid, known) for grid, known in cases]
+    finally:
+        native.kernels = kernels
+    for compiled_three, python_three in zip(compiled_places, python_places):
+        assert all(np.array_equal(c, p) for c, p in zip(compiled_three, python_three))
+    assert all(sum(int(places[k].sum()) for places in python_places) > 50 for k in range(3))  # each kind found

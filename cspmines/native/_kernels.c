@@ -1706,6 +1706,80 @@ failed:
     return NULL;
 }
 
+/* ---- Where 50/50s may form ----
+ * cspmines.agents.exact.fifty_fifty._closed_off_places: for every cell as a place's top left, whether
+ * a pair across, a pair down or a 2x2 block of hidden cells (covered, not known mines) is closed off
+ * (the pairs: no opened cell and at most one hidden among their six flanks; the block: no opened or
+ * hidden cell at its four diagonal corners), cells off the board closing. Three bytes objects of the
+ * board's size, 1 where the place is. */
+static PyObject *closed_off_places(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    int width, height;
+    PyObject *known_in;
+    if (!PyArg_ParseTuple(args, "y*iiO", &view, &width, &height, &known_in)) return NULL;
+    Py_ssize_t n = (Py_ssize_t)width * height;
+    PyObject *result = NULL, *known = NULL, *across = NULL, *down = NULL, *square = NULL;
+    unsigned char *hidden = NULL, *opened = NULL;
+    if (width <= 0 || height <= 0 || view.len != n) {
+        PyErr_SetString(PyExc_ValueError, "the grid's bytes do not match its width and height");
+        goto done;
+    }
+    const signed char *grid = (const signed char *)view.buf;
+    known = PySequence_Fast(known_in, "the known mines must be iterable");
+    hidden = malloc((size_t)n);
+    opened = malloc((size_t)n);
+    across = PyBytes_FromStringAndSize(NULL, n);
+    down = PyBytes_FromStringAndSize(NULL, n);
+    square = PyBytes_FromStringAndSize(NULL, n);
+    if (!known || !hidden || !opened || !across || !down || !square) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        hidden[i] = grid[i] == -1;
+        opened[i] = grid[i] != -1 && grid[i] != -2 && grid[i] != -3;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(known); i++) {
+        Py_ssize_t cell = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(known, i));
+        if (cell == -1 && PyErr_Occurred()) goto done;
+        if (cell >= 0 && cell < n) hidden[cell] = 0;
+    }
+#define AT(x, r, c) (((r) >= 0 && (r) < height && (c) >= 0 && (c) < width) ? (x)[(Py_ssize_t)(r) * width + (c)] : 0)
+    char *a = PyBytes_AS_STRING(across), *d = PyBytes_AS_STRING(down), *q = PyBytes_AS_STRING(square);
+    for (int r = 0; r < height; r++)
+        for (int c = 0; c < width; c++) {
+            Py_ssize_t i = (Py_ssize_t)r * width + c;
+            a[i] = d[i] = q[i] = 0;
+            if (!hidden[i]) continue;
+            if (AT(hidden, r, c + 1)) {
+                int open = 0, hid = 0;
+                for (int k = -1; k <= 1; k++) {
+                    open += AT(opened, r + k, c - 1) + AT(opened, r + k, c + 2);
+                    hid += AT(hidden, r + k, c - 1) + AT(hidden, r + k, c + 2);
+                }
+                a[i] = open == 0 && hid <= 1;
+            }
+            if (AT(hidden, r + 1, c)) {
+                int open = 0, hid = 0;
+                for (int k = -1; k <= 1; k++) {
+                    open += AT(opened, r - 1, c + k) + AT(opened, r + 2, c + k);
+                    hid += AT(hidden, r - 1, c + k) + AT(hidden, r + 2, c + k);
+                }
+                d[i] = open == 0 && hid <= 1;
+            }
+            if (AT(hidden, r, c + 1) && AT(hidden, r + 1, c) && AT(hidden, r + 1, c + 1)) {
+                int closed = 0;
+                closed += AT(opened, r - 1, c - 1) + AT(hidden, r - 1, c - 1) + AT(opened, r - 1, c + 2) + AT(hidden, r - 1, c + 2);
+                closed += AT(opened, r + 2, c - 1) + AT(hidden, r + 2, c - 1) + AT(opened, r + 2, c + 2) + AT(hidden, r + 2, c + 2);
+                q[i] = closed == 0;
+            }
+        }
+#undef AT
+    result = PyTuple_Pack(3, across, down, square);
+done:
+    Py_XDECREF(known); Py_XDECREF(across); Py_XDECREF(down); Py_XDECREF(square);
+    PyBuffer_Release(&view);
+    free(hidden); free(opened);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
@@ -1737,6 +1811,9 @@ static PyMethodDef methods[] = {
     {"combine_chances", combine_chances, METH_VARARGS,
      "combine_chances(models, tallies, sizes, window, low, mines_left) -> [[int, ...], ...]\n\n"
      "Each box's layouts with a mine in one of its cells, as cspmines.engine.combine works them out."},
+    {"closed_off_places", closed_off_places, METH_VARARGS,
+     "closed_off_places(grid, width, height, known_mines) -> (across, down, square) as bytes, 1 a place\n\n"
+     "Where a 50/50 may form, as cspmines.agents.exact.fifty_fifty finds the places."},
     {"win_search", win_search, METH_VARARGS,
      "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
      "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"

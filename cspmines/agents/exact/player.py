@@ -47,7 +47,7 @@ from ...engine.memory import current_memory
 from ...engine.sampling import layouts_still_possible, sample_mines
 from ...engine.solver import solve
 from ...errors import InconsistentPositionError
-from ...position import COVERED, FLAG, Position
+from ...position import COVERED, FLAG, Position, neighbour_table
 from ..base import Action, SeededAgent
 from .candidates import candidates, likeliest_opening
 from .deductions import SingleClueWatch, single_clue_deductions
@@ -366,11 +366,12 @@ class ExactAgent(SeededAgent):
         ties go to the most neighbours instead: there every square is opened in the end, and
         the one whose clue tells most spares the most guesses later (measured on 4x4: +0.012
         at 14 mines over 2,000 boards, level or better at 6 and 11)."""
-        table = analysis.position.neighbours
+        position = analysis.position
+        table = neighbour_table(position.width, position.height)  # every cell's neighbours, kept
         (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
         tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
         sign = -1 if self.options.objective_for(self.rules) == "mines" else 1
-        return min(tied, key=lambda c: (sign * len(table(c)), c))
+        return min(tied, key=lambda c: (sign * len(table[c]), c))
 
     def weigh(self, analysis) -> list:
         """The look-ahead's candidates on ``analysis`` as it weighs them, best first.
