@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -138,8 +138,8 @@ class Analysis:
         self.position = position
         self.model_count = model_count
         # the chains' reports, or a function making them (a solve makes them when first read)
-        self._components = components if not callable(components) else None
-        self._component_source = components if callable(components) else None
+        self._components: tuple | None = components if not callable(components) else None
+        self._component_source: Callable[[], tuple] | None = components if callable(components) else None
         self.backend = backend
         self.inexact_cells = frozenset(inexact_cells)
         self.mines_left = mines_left
@@ -151,8 +151,8 @@ class Analysis:
         # count with a total: integers compare and sum without a gcd at every step), else a
         # Fraction or, where estimated, a float; Fractions are made when a probability is read
         # a list of groups, or a function making it: a solve works its chances out when one is first read
-        self._group_list = groups if not callable(groups) else None
-        self._group_source = groups if callable(groups) else None
+        self._group_list: list | None = groups if not callable(groups) else None
+        self._group_source: Callable[[], list] | None = groups if callable(groups) else None
         self._denominator = denominator
         self._certain = denominator if denominator else 1  # the chance of a certain mine
         self._cell_probability: dict | None = None
@@ -193,16 +193,16 @@ class Analysis:
     def components(self) -> tuple:
         """The chains of influence counted, a :class:`ComponentReport` each."""
         if self._components is None:
+            assert self._component_source is not None  # one or the other was given (kept: threads may race here)
             self._components = self._component_source()
-            self._component_source = None
         return self._components
 
     @property
     def _groups(self) -> list:
         """(cells, chance) groups: see ``__init__``; made on first use where a solve left a function."""
         if self._group_list is None:
+            assert self._group_source is not None  # one or the other was given (kept: threads may race here)
             self._group_list = self._group_source()
-            self._group_source = None
         return self._group_list
 
     def _lookup(self) -> dict:

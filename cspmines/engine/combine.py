@@ -96,10 +96,10 @@ class Combination:
                 f"mine_range={self.mine_range!r}, denominator={self.denominator!r})")
 
     def _both(self) -> tuple:
-        if self._worked_out is None:
-            self._worked_out = self._chances()
-            self._chances = None
-        return self._worked_out
+        worked_out = self._worked_out
+        if worked_out is None:  # two threads may both work them out: the same answer, kept once
+            worked_out = self._worked_out = self._chances()
+        return worked_out
 
     @property
     def box_chances(self) -> list:

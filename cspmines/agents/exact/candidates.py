@@ -97,7 +97,8 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     around = neighbour_sum(position.grid == COVERED).ravel().tolist()  # every cell's covered neighbours, once
     covered_around = around.__getitem__
 
-    on_front, off = [], []
+    on_front: list[int] = []
+    off: list[int] = []
     for c in cells:
         if safety[c] >= floor:
             (on_front if c in front else off).append(c)
