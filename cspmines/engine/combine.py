@@ -81,12 +81,12 @@ class Combination:
         density, whose chances are Fractions themselves.
     """
 
-    __slots__ = ("model_count", "mine_range", "denominator", "_chances", "_worked_out")
+    __slots__ = ("model_count", "_mine_range", "denominator", "_chances", "_worked_out")
 
-    def __init__(self, model_count: int, box_chances, rest_chance, mine_range: tuple, denominator: int | None = None, *,
+    def __init__(self, model_count: int, box_chances, rest_chance, mine_range, denominator: int | None = None, *,
                  chances=None):
         self.model_count = model_count
-        self.mine_range = mine_range
+        self._mine_range = mine_range  # a tuple, or a function making it (read only to explain a conflict)
         self.denominator = denominator
         self._chances = chances  # () -> (box_chances, rest_chance), or None when given
         self._worked_out = None if chances is not None else (box_chances, rest_chance)
@@ -94,6 +94,10 @@ class Combination:
     def __repr__(self) -> str:
         return (f"Combination(model_count={self.model_count!r}, box_chances={self.box_chances!r}, rest_chance={self.rest_chance!r}, "
                 f"mine_range={self.mine_range!r}, denominator={self.denominator!r})")
+
+    @property
+    def mine_range(self) -> tuple:
+        return self._mine_range() if callable(self._mine_range) else self._mine_range
 
     def _both(self) -> tuple:
         worked_out = self._worked_out
@@ -149,27 +153,27 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
         Mines among all unknown cells (front and rest).
     """
     models = [_trim(c.models) for c in counts]
-    # prefix[i] = product of models[:i]
-    prefix = [[1]]
+    everything = [1]  # the front's layouts by mine number: the product of every chain's
     for poly in models:
-        prefix.append(convolve(prefix[-1], poly))
-    everything = prefix[-1]
+        everything = convolve(everything, poly)
     low, window = _rest_window(rest_size, mines_left, len(everything) - 1)
-    high = low + len(window) - 1
-    ways = lambda t: window[t - low] if low <= t <= high else 0  # noqa: E731
-    rest_weight = [ways(mines_left - k) for k in range(len(everything))]
-    total = sum(w * r for w, r in zip(everything, rest_weight))
+    total = _weight(everything, window, mines_left - low) if window else 0  # sum over k of everything[k] C(rest, mines_left - k)
     if total == 0:
         return Combination(0, [], None, _mine_range(counts))
 
     def chances() -> tuple[list, int | None]:
         """(box chances, rest chance): the layouts in which a cell of each box, or off the front, is a mine."""
+        high = low + len(window) - 1
         rest_chance = None
-        if rest_size:  # each cell off the front alike, as in a box
-            rest_chance = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight))) // rest_size
+        if rest_size:  # each cell off the front alike, as in a box: the rest holds mines_left - k of them
+            rest_chance = sum(w * window[mines_left - k - low] * (mines_left - k) for k, w in enumerate(everything)
+                              if w and low <= mines_left - k <= high) // rest_size
         if native.kernels is not None:  # the same sums on the same integers, in C
             return native.kernels.combine_chances(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left), rest_chance
-        # suffix[i] = product of models[i:]
+        # prefix[i] = product of models[:i]; suffix[i] = product of models[i:]
+        prefix = [[1]]
+        for poly in models:
+            prefix.append(convolve(prefix[-1], poly))
         suffix = [[1]]
         for poly in reversed(models):
             suffix.append(convolve(suffix[-1], poly))
@@ -183,7 +187,7 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
             box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes)])
         return box_chances, rest_chance
 
-    return Combination(total, None, None, _mine_range(counts), denominator=total, chances=chances)
+    return Combination(total, None, None, lambda: _mine_range(counts), denominator=total, chances=chances)
 
 
 def count_with_total(counts, *, rest_size: int, mines_left: int) -> int:
