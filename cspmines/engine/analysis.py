@@ -14,15 +14,15 @@ array([[0.5, nan, 0.5]])
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..position import PICTURES, Position, is_whole
 from .constraints import Rule
+from .memory import remembered
 
 if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
     from .components import Component
@@ -137,9 +137,9 @@ class Analysis:
     ):
         self.position = position
         self.model_count = model_count
-        # the chains' reports, or a function making them (a solve makes them when first read)
-        self._components: tuple | None = components if not callable(components) else None
-        self._component_source: Callable[[], tuple] | None = components if callable(components) else None
+        # the chains' reports and the groups below: each given, or a function making it on first read (a solve's)
+        self._sources: dict[str, Any] = {"components": components, "_groups": groups}
+        self.__dict__.update((name, made) for name, made in self._sources.items() if not callable(made))
         self.backend = backend
         self.inexact_cells = frozenset(inexact_cells)
         self.mines_left = mines_left
@@ -150,9 +150,6 @@ class Analysis:
         # (cells, chance) sharing one probability: an integer over ``denominator`` (an exact
         # count with a total: integers compare and sum without a gcd at every step), else a
         # Fraction or, where estimated, a float; Fractions are made when a probability is read
-        # a list of groups, or a function making it: a solve works its chances out when one is first read
-        self._group_list: list | None = groups if not callable(groups) else None
-        self._group_source: Callable[[], list] | None = groups if callable(groups) else None
         self._denominator = denominator
         self._certain = denominator if denominator else 1  # the chance of a certain mine
         self._cell_probability: dict | None = None
@@ -189,21 +186,14 @@ class Analysis:
     def exact(self) -> bool:
         return not self.inexact_cells
 
-    @property
+    @remembered
     def components(self) -> tuple:
         """The chains of influence counted, a :class:`ComponentReport` each."""
-        if self._components is None:
-            assert self._component_source is not None  # one or the other was given (kept: threads may race here)
-            self._components = self._component_source()
-        return self._components
+        return self._sources["components"]()
 
-    @property
+    @remembered
     def _groups(self) -> list:
-        """(cells, chance) groups: see ``__init__``; made on first use where a solve left a function."""
-        if self._group_list is None:
-            assert self._group_source is not None  # one or the other was given (kept: threads may race here)
-            self._group_list = self._group_source()
-        return self._group_list
+        return self._sources["_groups"]()
 
     def _lookup(self) -> dict:
         if self._cell_probability is None:
@@ -294,13 +284,13 @@ class Analysis:
         """
         return [(cells, self._fraction(p)) for cells, p in self._groups]
 
-    @functools.cached_property
+    @remembered
     def safe_cells(self) -> tuple:
         """Covered cells that are certainly safe, in flat order."""
         inexact = self.inexact_cells
         return tuple(sorted(c for cells, p in self._groups if p == 0 for c in cells if c not in inexact))
 
-    @functools.cached_property
+    @remembered
     def mine_cells(self) -> tuple:
         """Covered cells that are certainly mines, in flat order."""
         certain, inexact = self._certain, self.inexact_cells
@@ -342,17 +332,13 @@ class Analysis:
         if count < 0:
             raise ValueError(f"count must be >= 0, got {count}")
         least: list = []
-        ordered = self._ordered
         # ``below`` in the chances' own terms: the comparison needs no Fraction
         limit: int | Fraction | None = None
         if below is not None:
-            if isinstance(below, int) and not isinstance(below, bool):
-                limit = below * (self._denominator or 1)
-            else:
-                bound = Fraction(below) * (self._denominator or 1)  # exact, a float's too
-                limit = bound.numerator if bound.denominator == 1 else bound
+            bound = Fraction(below) * (self._denominator or 1)  # exact, a float's too
+            limit = bound.numerator if bound.denominator == 1 else bound
         denominator = self._denominator
-        for cells, p in ordered:
+        for cells, p in self._ordered:
             if (limit is not None and p >= limit) or len(least) >= count:
                 break
             wanted = count - len(least)
@@ -364,13 +350,12 @@ class Analysis:
                     kept += bool(keep(cell))
                     if kept >= wanted:
                         break
-            if kept:
-                # as probability() reads it: a float made without the Fraction is the Fraction's float
+            if kept:  # floats as probability() reads them: the Fraction's float, made without it
                 value = self._fraction(p) if exact else (p / denominator if denominator else float(p))
                 least.extend([value] * min(kept, wanted))
         return tuple(least)
 
-    @functools.cached_property
+    @remembered
     def _ordered(self) -> list:
         """The groups, least chance first (ties in their own order), sorted once for every reader."""
         if self._denominator:  # integers over one denominator: their order is the probabilities'

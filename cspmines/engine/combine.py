@@ -163,13 +163,13 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
 
     def chances() -> tuple[list, int | None]:
         """(box chances, rest chance): the layouts in which a cell of each box, or off the front, is a mine."""
+        if native.kernels is not None:  # the same sums on the same integers, in C
+            return native.kernels.combine_chances(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left, rest_size)
         high = low + len(window) - 1
         rest_chance = None
         if rest_size:  # each cell off the front alike, as in a box: the rest holds mines_left - k of them
             rest_chance = sum(w * window[mines_left - k - low] * (mines_left - k) for k, w in enumerate(everything)
                               if w and low <= mines_left - k <= high) // rest_size
-        if native.kernels is not None:  # the same sums on the same integers, in C
-            return native.kernels.combine_chances(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left), rest_chance
         # prefix[i] = product of models[:i]; suffix[i] = product of models[i:]
         prefix = [[1]]
         for poly in models:

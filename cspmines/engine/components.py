@@ -18,14 +18,13 @@ Examples
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import networkx as nx
 
 from .. import native
 from .constraints import ConstraintSystem
-from .memory import current_memory
+from .memory import current_memory, remembered
 
 __all__ = ["Box", "LocalRule", "Component", "box_diameter", "components_of", "group_boxes", "split_components"]
 
@@ -70,7 +69,7 @@ class Component:
         """Every cell of the component, box by box."""
         return tuple(cell for box in self.boxes for cell in box.cells)
 
-    @functools.cached_property
+    @remembered
     def n_cells(self) -> int:
         return sum(len(box.cells) for box in self.boxes)
 
@@ -78,7 +77,7 @@ class Component:
     def n_boxes(self) -> int:
         return len(self.boxes)
 
-    @functools.cached_property
+    @remembered
     def structure(self) -> tuple:
         """What the component is apart from its cells and mines: each box's size and rules, each
         rule's boxes (local numbering). Components of one structure are counted in the same order."""
@@ -93,7 +92,7 @@ class Component:
         """The labels (clue cells) of the component's rules."""
         return tuple(rule.label for rule in self.rules)
 
-    @functools.cached_property
+    @remembered
     def box_graph(self) -> nx.Graph:
         """Boxes joined when some rule covers both."""
         graph = nx.Graph()
@@ -103,7 +102,7 @@ class Component:
             graph.add_edges_from((a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
         return graph
 
-    @functools.cached_property
+    @remembered
     def length(self) -> int:
         """The diameter of the cell graph (cells joined when a rule covers both): how far
         influence travels along the chain. Cells of one box are one step apart, so it is

@@ -18,7 +18,6 @@ Examples
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +25,7 @@ import numpy as np
 from .. import native
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position, neighbour_array, neighbours_of
+from .memory import remembered
 
 __all__ = ["ConstraintSystem", "Rule", "Settled", "neighbour_sum", "rules_from_position", "settle_forced", "settle_position"]
 
@@ -214,7 +214,7 @@ class ConstraintSystem:
         """Cells covered by at least one rule (the front)."""
         return frozenset().union(*(rule.cells for rule in self.rules))
 
-    @functools.cached_property
+    @remembered
     def unconstrained_cells(self) -> tuple:
         """Cells no rule covers (the rest, weighed by binomials)."""
         front = self.constrained_cells

@@ -27,8 +27,53 @@ import weakref
 from collections import OrderedDict
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any, Callable, Generic, TypeVar, overload
 
-__all__ = ["Memory", "Recent", "current_memory", "using"]
+__all__ = ["Memory", "Recent", "current_memory", "remembered", "using"]
+
+T = TypeVar("T")
+
+
+class remembered(Generic[T]):
+    """A property worked out on first read and kept in the instance's dictionary, as
+    :func:`functools.cached_property` does but without its lock (Python 3.11 takes one at every
+    first read, which costs more than the value on objects a solve makes by the thousand). Two
+    threads reading it at once may both work it out: the same value, kept once.
+
+    >>> class Square:
+    ...     def __init__(self, side):
+    ...         self.side = side
+    ...     @remembered
+    ...     def area(self):
+    ...         print("worked out")
+    ...         return self.side ** 2
+    >>> square = Square(3)
+    >>> square.area
+    worked out
+    9
+    >>> square.area
+    9
+    """
+
+    def __init__(self, function: Callable[[Any], T]) -> None:
+        self.function = function
+        self.name = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner=None) -> "remembered[T]": ...
+
+    @overload
+    def __get__(self, instance: object, owner=None) -> T: ...
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.function(instance)  # read from the dictionary from now on
+        return value
 
 
 class Recent:

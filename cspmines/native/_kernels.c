@@ -1628,13 +1628,14 @@ static PyObject *rest_weight(PyObject *others, PyObject *window, Py_ssize_t top)
     return sum;
 }
 
-/* combine_chances(models, tallies, sizes, window, low, mines_left) -> [[layouts with a mine in a cell of
- * each box] for each chain]: models[c] a list (trimmed), tallies[c][b] a sequence by mine number. */
+/* combine_chances(models, tallies, sizes, window, low, mines_left, rest_size) -> ([[layouts with a mine in a
+ * cell of each box] for each chain], the same for a cell off the front or None where there is none):
+ * models[c] a list (trimmed), tallies[c][b] a sequence by mine number. */
 static PyObject *combine_chances(PyObject *self, PyObject *args) {
     PyObject *models, *tallies, *sizes, *window;
-    Py_ssize_t low, mines_left;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!nn", &PyList_Type, &models, &PyList_Type, &tallies, &PyList_Type, &sizes, &PyList_Type,
-                          &window, &low, &mines_left))
+    Py_ssize_t low, mines_left, rest_size;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!nnn", &PyList_Type, &models, &PyList_Type, &tallies, &PyList_Type, &sizes, &PyList_Type,
+                          &window, &low, &mines_left, &rest_size))
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(models);
     if (PyList_GET_SIZE(tallies) != n || PyList_GET_SIZE(sizes) != n) {
@@ -1699,8 +1700,30 @@ static PyObject *combine_chances(PyObject *self, PyObject *args) {
         if (!chances) goto failed;
         PyList_SET_ITEM(result, c, chances);
     }
+    PyObject *rest = Py_None; /* the rest holds mines_left - k mines when the front holds k */
+    Py_INCREF(rest);
+    if (rest_size > 0) {
+        PyObject *everything = PyList_GET_ITEM(prefix, n), *sum = PyLong_FromLong(0);
+        Py_ssize_t nw = PyList_GET_SIZE(window);
+        for (Py_ssize_t k = 0; sum && k < PyList_GET_SIZE(everything); k++) {
+            Py_ssize_t t = mines_left - k;
+            PyObject *w = PyList_GET_ITEM(everything, k);
+            if (t - low < 0 || t - low >= nw || !PyObject_IsTrue(w)) continue;
+            PyObject *left = PyLong_FromSsize_t(t), *ways = PyNumber_Multiply(w, PyList_GET_ITEM(window, t - low));
+            PyObject *term = left && ways ? PyNumber_Multiply(ways, left) : NULL;
+            PyObject *next = term ? PyNumber_Add(sum, term) : NULL;
+            Py_XDECREF(left); Py_XDECREF(ways); Py_XDECREF(term);
+            Py_DECREF(sum);
+            sum = next;
+        }
+        PyObject *size = sum ? PyLong_FromSsize_t(rest_size) : NULL;
+        Py_DECREF(rest);
+        rest = size ? PyNumber_FloorDivide(sum, size) : NULL;
+        Py_XDECREF(sum); Py_XDECREF(size);
+        if (!rest) goto failed;
+    }
     Py_DECREF(prefix); Py_DECREF(suffix);
-    return result;
+    return Py_BuildValue("(NN)", result, rest);
 failed:
     Py_XDECREF(prefix); Py_XDECREF(suffix); Py_XDECREF(result);
     return NULL;
@@ -1809,8 +1832,9 @@ static PyMethodDef methods[] = {
      "What the clues at and next to the changed cells prove alone, as cspmines.agents.exact.deductions\n"
      "reads them; None where one of them contradicts the known mines."},
     {"combine_chances", combine_chances, METH_VARARGS,
-     "combine_chances(models, tallies, sizes, window, low, mines_left) -> [[int, ...], ...]\n\n"
-     "Each box's layouts with a mine in one of its cells, as cspmines.engine.combine works them out."},
+     "combine_chances(models, tallies, sizes, window, low, mines_left, rest_size) -> ([[int, ...], ...], int or None)\n\n"
+     "Each box's layouts with a mine in one of its cells, and a cell's off the front, as cspmines.engine.combine\n"
+     "works them out."},
     {"closed_off_places", closed_off_places, METH_VARARGS,
      "closed_off_places(grid, width, height, known_mines) -> (across, down, square) as bytes, 1 a place\n\n"
      "Where a 50/50 may form, as cspmines.agents.exact.fifty_fifty finds the places."},
