@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from math import comb
 
 from .. import native
@@ -161,33 +162,36 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
     if total == 0:
         return Combination(0, [], None, _mine_range(counts))
 
-    def chances() -> tuple[list, int | None]:
-        """(box chances, rest chance): the layouts in which a cell of each box, or off the front, is a mine."""
-        if native.kernels is not None:  # the same sums on the same integers, in C
-            return native.kernels.combine_chances(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left, rest_size)
-        high = low + len(window) - 1
-        rest_chance = None
-        if rest_size:  # each cell off the front alike, as in a box: the rest holds mines_left - k of them
-            rest_chance = sum(w * window[mines_left - k - low] * (mines_left - k) for k, w in enumerate(everything)
-                              if w and low <= mines_left - k <= high) // rest_size
-        # prefix[i] = product of models[:i]; suffix[i] = product of models[i:]
-        prefix = [[1]]
-        for poly in models:
-            prefix.append(convolve(prefix[-1], poly))
-        suffix = [[1]]
-        for poly in reversed(models):
-            suffix.append(convolve(suffix[-1], poly))
-        suffix.reverse()
-        box_chances = []
-        for index, (count, sizes) in enumerate(zip(counts, box_sizes)):
-            others = convolve(prefix[index], suffix[index + 1])
-            # weight_of[k]: layouts of everything else when this component holds k mines
-            weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
-            # a tally counts the box's mines, each cell of the box alike: one cell's share is exact
-            box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes)])
-        return box_chances, rest_chance
+    made = (counts, box_sizes, models, everything, window, low, mines_left, rest_size)  # what the chances are made from
+    return Combination(total, None, None, partial(_mine_range, counts), denominator=total, chances=partial(_chances, *made))
 
-    return Combination(total, None, None, lambda: _mine_range(counts), denominator=total, chances=chances)
+
+def _chances(counts, box_sizes, models, everything, window, low, mines_left, rest_size) -> tuple[list, int | None]:
+    """(box chances, rest chance) of :func:`combine_with_total`: the layouts in which a cell of each box, or off the
+    front, is a mine (made when first read, from what it kept)."""
+    if native.kernels is not None:  # the same sums on the same integers, in C
+        return native.kernels.combine_chances(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left, rest_size)
+    high = low + len(window) - 1
+    rest_chance = None
+    if rest_size:  # each cell off the front alike, as in a box: the rest holds mines_left - k of them
+        rest_chance = sum(w * window[mines_left - k - low] * (mines_left - k) for k, w in enumerate(everything)
+                          if w and low <= mines_left - k <= high) // rest_size
+    # prefix[i] = product of models[:i]; suffix[i] = product of models[i:]
+    prefix = [[1]]
+    for poly in models:
+        prefix.append(convolve(prefix[-1], poly))
+    suffix = [[1]]
+    for poly in reversed(models):
+        suffix.append(convolve(suffix[-1], poly))
+    suffix.reverse()
+    box_chances = []
+    for index, (count, sizes) in enumerate(zip(counts, box_sizes)):
+        others = convolve(prefix[index], suffix[index + 1])
+        # weight_of[k]: layouts of everything else when this component holds k mines
+        weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
+        # a tally counts the box's mines, each cell of the box alike: one cell's share is exact
+        box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes)])
+    return box_chances, rest_chance
 
 
 def count_with_total(counts, *, rest_size: int, mines_left: int) -> int:
