@@ -21,13 +21,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..position import PICTURES, Position, is_whole
-from .constraints import Rule
 from .memory import remembered
 
 if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
     from .components import Component
 
-__all__ = ["Analysis", "ComponentReport", "Kept"]
+__all__ = ["Analysis", "ComponentReport"]
 
 
 @dataclass(frozen=True)
@@ -287,14 +286,24 @@ class Analysis:
     @remembered
     def safe_cells(self) -> tuple:
         """Covered cells that are certainly safe, in flat order."""
-        inexact = self.inexact_cells
-        return tuple(sorted(c for cells, p in self._groups if p == 0 for c in cells if c not in inexact))
+        return tuple(sorted(self.decided[0]))
 
     @remembered
     def mine_cells(self) -> tuple:
         """Covered cells that are certainly mines, in flat order."""
-        certain, inexact = self._certain, self.inexact_cells
-        return tuple(sorted(c for cells, p in self._groups if p == certain for c in cells if c not in inexact))
+        return tuple(sorted(self.decided[1]))
+
+    @remembered
+    def decided(self) -> tuple[frozenset, frozenset]:
+        """(the certainly safe cells, the certain mines) as sets: what a caller testing cells reads."""
+        safe: set = set()
+        mines: set = set()
+        for cells, p in self._groups:
+            if p == 0:
+                safe.update(cells)
+            elif p == self._certain:
+                mines.update(cells)
+        return frozenset(safe - self.inexact_cells), frozenset(mines - self.inexact_cells)
 
     def cells_where(self, test) -> tuple[int, ...]:
         """The covered cells whose mine probability passes ``test``, in flat order
@@ -367,54 +376,3 @@ class Analysis:
         """The covered cells of least mine probability, in flat order."""
         least = min((p for _cells, p in self._groups), default=None)  # chances over one denominator: their order
         return tuple(sorted(c for cells, p in self._groups if p == least for c in cells))
-
-
-class Kept:
-    """What a full solve keeps, in the engine's memory (``Memory.kept``, by analysis), for
-    :func:`cspmines.engine.reveal.solve_revealed`: the settled system, its chains and their
-    counts, the cells no clue touches, and how they were counted. A reveal's analysis keeps
-    the same for the board after its clue, so it can be revealed again: its chains and
-    settled cells are the new board's, ``after`` gives its undecided cells and mines left,
-    and the settled system's rules are not read (the chains hold them)."""
-
-    def __init__(self, settled, given_mines_left, components, counts, rest, density, backend, engine, *, after=None):
-        self.settled = settled
-        self.given_mines_left = given_mines_left
-        self.components = tuple(components)
-        self.counts = tuple(counts)
-        self.rest = rest
-        self.density = density
-        self.backend = backend
-        self.engine = engine
-        # (undecided cells, mines left among them)
-        self.undecided, self.mines_left = after if after is not None else (len(settled.system.cells), settled.system.mines_left)
-        self._chain_of: dict | None = None
-        self._rest_set: frozenset | None = None
-        self._rules: dict = {}
-        self.bases: dict = {}  # cell -> what a clue there changes whatever the clue (cspmines.engine.reveal)
-
-    @property
-    def rest_set(self) -> frozenset:
-        """The cells no clue touches, as a set (made on first use)."""
-        if self._rest_set is None:
-            self._rest_set = frozenset(self.rest)
-        return self._rest_set
-
-    @property
-    def chain_of(self) -> dict:
-        """Each chain cell's chain index (made on first use: most analyses are never revealed)."""
-        if self._chain_of is None:
-            self._chain_of = {c: i for i, component in enumerate(self.components) for box in component.boxes for c in box.cells}
-        return self._chain_of
-
-    def rules_of(self, index: int) -> list:
-        """Chain ``index``'s rules over cells again (its boxes hold them by local index); made once
-        per chain, as a look-ahead reveals the same chains for clue after clue."""
-        rules = self._rules.get(index)
-        if rules is None:
-            component = self.components[index]
-            rules = self._rules[index] = [
-                Rule(frozenset(c for b in rule.boxes for c in component.boxes[b].cells), rule.mines, rule.label)
-                for rule in component.rules
-            ]
-        return rules

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position
-from .analysis import Kept
 from .combine import combine_with_density, combine_with_total, count_with_total
 from .components import split_components
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
 from .counting import count_chains
+from .kept import Kept
 from .memory import current_memory
 from .solver import exact_analysis, solve
 

@@ -24,13 +24,14 @@ from numbers import Real
 
 from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, MissingTotalError
 from ..position import Position, is_whole
-from .analysis import Analysis, ComponentReport, Kept
+from .analysis import Analysis, ComponentReport
 from .backends import Budget, ComponentCount, get_backend
 from .bounded import bound_components
 from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import count_smallest_first
+from .kept import Kept
 from .memory import current_memory
 from .prover import find_certain, satisfiable
 from .question import Density, Limit, check_board_size

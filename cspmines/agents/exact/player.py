@@ -149,7 +149,6 @@ class ExactAgent(SeededAgent):
         self.search_failed_at: int | None = None  # layouts when the cost search last ran out of budget
         self.guesses = 0  # made this game (``first_corner`` and ``corners`` read it)
         self.deductions = SingleClueWatch()  # single clues' proofs, read only where the board changed
-        self.last_grid: np.ndarray | None = None  # the board of the last move (the proved cells were checked on it)
         self.drawn: np.ndarray | None = None  # the layouts of the last information move, a row each (kept with ``reuse``)
 
     def _worth_searching(self, count: int | None) -> bool:
@@ -173,7 +172,9 @@ class ExactAgent(SeededAgent):
             pending = self._pending_safe(flat)
             if pending is not None:
                 return Action.open(pending, certain=True)
-        self._forget_opened(position.grid)
+        view = flat.tolist()  # a list reads a cell several times faster than an array, once made
+        self.safe = {c for c in self.safe if view[c] == COVERED}
+        self.mines = {c for c in self.mines if view[c] == COVERED or view[c] == FLAG}
         if not self.safe or self.rules == "minesearch":
             safe, mines = self.deductions(position, self.mines)
             self.safe |= safe
@@ -200,23 +201,6 @@ class ExactAgent(SeededAgent):
                 return cell
             self.safe.discard(cell)
         return None
-
-    def _forget_opened(self, grid: np.ndarray) -> None:
-        """Keep the proved safe cells still covered and the proved mines still covered or flagged. A
-        cell that did not change since the last move was checked then (or proved on that board, where
-        it was covered), so only the cells that changed are read again (a few of hundreds a move)."""
-        last, self.last_grid = self.last_grid, grid
-        if last is None or last.shape != grid.shape:
-            view = grid.ravel().tolist()  # a list reads a cell several times faster than an array, once made
-            self.safe = {c for c in self.safe if view[c] == COVERED}
-            self.mines = {c for c in self.mines if view[c] == COVERED or view[c] == FLAG}
-            return
-        changed = np.flatnonzero(grid != last)
-        for cell, code in zip(changed.tolist(), grid.ravel()[changed].tolist()):
-            if code != COVERED:
-                self.safe.discard(cell)
-                if code != FLAG:
-                    self.mines.discard(cell)
 
     def _solve(self, position: Position):
         """The engine's analysis, the mines this agent proved shown as flags: the look-ahead's own
