@@ -199,7 +199,7 @@ def _without_duplicate_rules(system: ConstraintSystem) -> ConstraintSystem:
             kept.append(rule)
     if len(kept) == len(system.rules):
         return system
-    return ConstraintSystem(tuple(kept), system.cells, system.mines_left)
+    return ConstraintSystem._checked_already(tuple(kept), system.cells, system.mines_left)  # fewer rules of a checked system
 
 
 def split_components(system: ConstraintSystem) -> tuple[Component, ...]:

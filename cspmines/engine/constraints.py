@@ -199,6 +199,16 @@ class ConstraintSystem:
             )
 
     @classmethod
+    def _checked_already(cls, rules: tuple, cells: tuple, mines_left: int | None) -> "ConstraintSystem":
+        """A system whose maker has already checked what ``__post_init__`` checks (every rule's cells among
+        ``cells``, the mines left in range): settling and splitting make one each time, over hundreds of cells."""
+        system = object.__new__(cls)
+        _set_field(system, "rules", rules)
+        _set_field(system, "cells", cells)
+        _set_field(system, "mines_left", mines_left)
+        return system
+
+    @classmethod
     def from_position(cls, position: Position, *, mines: int | None = None) -> "ConstraintSystem":
         """The system of a position; ``mines`` overrides the position's total."""
         total = position.mines if mines is None else mines
@@ -322,7 +332,7 @@ def _settle_compiled(kernels, position: Position, total: int | None) -> Settled 
         if mines_left is not None and not 0 <= mines_left <= len(undecided):
             return None
     kept = tuple(Rule._checked_already(cells, need, label) for cells, need, label in rules)  # needs checked in C
-    system = ConstraintSystem(kept, undecided, mines_left)
+    system = ConstraintSystem._checked_already(kept, undecided, mines_left)  # rules over undecided cells; the total checked above
     system.__dict__["unconstrained_cells"] = rest  # known already: spare the cached property its work
     return Settled(system, safe, mines)
 
@@ -370,4 +380,4 @@ def _settled(cells: tuple, mines_left: int | None, rules: list, safe: set, mines
     if mines_left is not None and not 0 <= mines_left <= len(undecided):
         return None
     kept = tuple(Rule._checked_already(cells, need, label) for cells, need, label in rules)  # needs checked in the rounds
-    return Settled(ConstraintSystem(kept, undecided, mines_left), frozenset(safe), frozenset(mines))
+    return Settled(ConstraintSystem._checked_already(kept, undecided, mines_left), frozenset(safe), frozenset(mines))

@@ -129,7 +129,7 @@ class _Change:
             rules = rules.copy()
             rules.insert(base.place, Rule(cells, need, cell))  # clue order, as a full solve has them: its chains come out the same
         local_cells = base.local_cells
-        local = settle_forced(ConstraintSystem(tuple(rules), local_cells, None))
+        local = settle_forced(ConstraintSystem._checked_already(tuple(rules), local_cells, None))  # its cells are its rules'
         if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
             # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
             # the system as it was: forced cells are sound, so no layout shows this clue
