@@ -24,7 +24,7 @@ import networkx as nx
 
 from .. import native
 from .constraints import ConstraintSystem
-from .memory import current_memory, remembered
+from .memory import Hashed, current_memory, remembered
 
 __all__ = ["Box", "LocalRule", "Component", "box_diameter", "components_of", "group_boxes", "split_components"]
 
@@ -216,7 +216,7 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     """
     system = _without_duplicate_rules(system)
     rules = system.rules
-    key = tuple((rule.cells, rule.label) for rule in rules)
+    key = Hashed(tuple((rule.cells, rule.label) for rule in rules))
     recent = current_memory().splits
     layout = recent.get(key)
     if layout is None:
