@@ -11,7 +11,10 @@ Each figure is the median of repeated runs (at least ``--min-runs``, and until
 ``Engine`` (nothing counted before: a user's one-off query, the engine's speed
 as the docs quote it), and **warm**, ``solve`` run again and again in one
 engine, whose every run after the first reads its chains' counts from the
-engine's memory (what a player's next move meets). ms-toollib (``pip install ms-toollib``; its
+engine's memory (what a player's next move meets). A solve works its chances
+out when one is first read, so a third figure, **read**, is the cold solve
+with every chance read (``probabilities()``): the work ms-toollib's one call
+does. ms-toollib (``pip install ms-toollib``; its
 ``cal_probability_onboard`` is a Rust port of JSMinesweeper's engine) runs in
 a child process with a timeout, because its cost follows the number of
 layouts and a Rust call cannot be interrupted: lattice15 takes it minutes.
@@ -126,7 +129,7 @@ def main(argv=None) -> int:
         print("ms-toollib is not installed (pip install ms-toollib): timing cspmines alone")
 
     rows = []
-    print(f"{'position':22} {'cells':>5} {'comps':>5} {'cold ms':>10} {'warm ms':>10} {'ms-toollib ms':>14} {'cold/ms-t':>7}  exact")
+    print(f"{'position':22} {'cells':>5} {'comps':>5} {'cold ms':>10} {'warm ms':>10} {'read ms':>10} {'ms-toollib ms':>14} {'cold/ms-t':>7}  exact")
     for path in sorted(args.data.glob("*.txt")):
         if args.filter not in path.stem:
             continue
@@ -139,6 +142,9 @@ def main(argv=None) -> int:
         warm = median_seconds(
             lambda: cspmines.solve(position, backend=args.backend), min_runs=args.min_runs, min_seconds=args.min_seconds
         )
+        read = median_seconds(
+            lambda: cspmines.Engine(args.backend).solve(position).probabilities(), min_runs=args.min_runs, min_seconds=args.min_seconds
+        )
         peer_seconds, peer_p = (None, None)
         if have_peer:
             peer_seconds, peer_p = time_peer(
@@ -148,7 +154,7 @@ def main(argv=None) -> int:
         ratio = cold / peer_seconds if peer_seconds else None
         peer_text = f"{peer_seconds * 1e3:14.3f}" if peer_seconds else (f"{'>' + format(args.peer_timeout, 'g') + ' s':>14}" if have_peer else f"{'-':>14}")
         print(
-            f"{path.stem:22} {len(position.covered_cells):5d} {len(analysis.components):5d} {cold * 1e3:10.3f} {warm * 1e3:10.3f} "
+            f"{path.stem:22} {len(position.covered_cells):5d} {len(analysis.components):5d} {cold * 1e3:10.3f} {warm * 1e3:10.3f} {read * 1e3:10.3f} "
             f"{peer_text} {('%7.2f' % ratio) if ratio else '      -'}  {'yes' if ok else 'NO'}"
         )
         rows.append(
@@ -159,6 +165,7 @@ def main(argv=None) -> int:
                 "components": len(analysis.components),
                 "cspmines_seconds": cold,
                 "cspmines_warm_seconds": warm,
+                "cspmines_read_seconds": read,
                 "peer_seconds": peer_seconds,
                 "peer_max_abs_error": peer_error,
                 "exact": bool(ok),
@@ -182,7 +189,7 @@ def main(argv=None) -> int:
         print(line)
 
     print()
-    for key, what in (("cspmines_seconds", "cold"), ("cspmines_warm_seconds", "warm")):
+    for key, what in (("cspmines_seconds", "cold"), ("cspmines_warm_seconds", "warm"), ("cspmines_read_seconds", "cold, every chance read")):
         summary("mid-game", lambda r: r["family"] in MID_GAME, key, what)
         summary("wide fronts", lambda r: r["family"] in WIDE, key, what)
     print(f"all exact: {all(r['exact'] for r in rows)}")

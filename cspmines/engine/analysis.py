@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..position import PICTURES, Position, is_whole
-from .constraints import Rule
+from .memory import remembered
 
 if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
     from .components import Component
 
-__all__ = ["Analysis", "ComponentReport", "Kept"]
+__all__ = ["Analysis", "ComponentReport"]
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,9 @@ class Analysis:
     ):
         self.position = position
         self.model_count = model_count
-        self.components = components
+        # the chains' reports and the groups below: each given, or a function making it on first read (a solve's)
+        self._sources: dict[str, Any] = {"components": components, "_groups": groups}
+        self.__dict__.update((name, made) for name, made in self._sources.items() if not callable(made))
         self.backend = backend
         self.inexact_cells = frozenset(inexact_cells)
         self.mines_left = mines_left
@@ -147,7 +149,6 @@ class Analysis:
         # (cells, chance) sharing one probability: an integer over ``denominator`` (an exact
         # count with a total: integers compare and sum without a gcd at every step), else a
         # Fraction or, where estimated, a float; Fractions are made when a probability is read
-        self._groups = groups
         self._denominator = denominator
         self._certain = denominator if denominator else 1  # the chance of a certain mine
         self._cell_probability: dict | None = None
@@ -183,6 +184,15 @@ class Analysis:
     @property
     def exact(self) -> bool:
         return not self.inexact_cells
+
+    @remembered
+    def components(self) -> tuple:
+        """The chains of influence counted, a :class:`ComponentReport` each."""
+        return self._sources["components"]()
+
+    @remembered
+    def _groups(self) -> list:
+        return self._sources["_groups"]()
 
     def _lookup(self) -> dict:
         if self._cell_probability is None:
@@ -273,16 +283,27 @@ class Analysis:
         """
         return [(cells, self._fraction(p)) for cells, p in self._groups]
 
-    @property
+    @remembered
     def safe_cells(self) -> tuple:
         """Covered cells that are certainly safe, in flat order."""
-        return tuple(sorted(c for cells, p in self._groups if p == 0 for c in cells if c not in self.inexact_cells))
+        return tuple(sorted(self.decided[0]))
 
-    @property
+    @remembered
     def mine_cells(self) -> tuple:
         """Covered cells that are certainly mines, in flat order."""
-        certain = self._certain
-        return tuple(sorted(c for cells, p in self._groups if p == certain for c in cells if c not in self.inexact_cells))
+        return tuple(sorted(self.decided[1]))
+
+    @remembered
+    def decided(self) -> tuple[frozenset, frozenset]:
+        """(the certainly safe cells, the certain mines) as sets: what a caller testing cells reads."""
+        safe: set = set()
+        mines: set = set()
+        for cells, p in self._groups:
+            if p == 0:
+                safe.update(cells)
+            elif p == self._certain:
+                mines.update(cells)
+        return frozenset(safe - self.inexact_cells), frozenset(mines - self.inexact_cells)
 
     def cells_where(self, test) -> tuple[int, ...]:
         """The covered cells whose mine probability passes ``test``, in flat order
@@ -295,10 +316,12 @@ class Analysis:
         """
         return tuple(sorted(c for cells, p in self._groups if test(self._fraction(p)) for c in cells))
 
-    def least_probabilities(self, count: int, *, below=None, keep=None) -> tuple:
+    def least_probabilities(self, count: int, *, below=None, keep=None, exact: bool = True) -> tuple:
         """The ``count`` least mine probabilities, one per covered cell, least first,
         counting only cells whose probability is under ``below`` when given (1: not
-        certain mines) and, when given, for which ``keep(cell)`` is true.
+        certain mines) and, when given, for which ``keep(cell)`` is true; floats with
+        ``exact=False`` (each the Fraction's nearest, made without it, as
+        :meth:`probability` reads them).
 
         >>> import cspmines
         >>> analysis = cspmines.solve(cspmines.Position.from_string("4x1x2\\n.1.."))
@@ -308,6 +331,8 @@ class Analysis:
         (Fraction(1, 2), Fraction(1, 2))
         >>> analysis.least_probabilities(3, keep=lambda cell: cell != 0)
         (Fraction(1, 2), Fraction(1, 1))
+        >>> analysis.least_probabilities(3, below=1, exact=False)
+        (0.5, 0.5)
         >>> analysis.least_probabilities(-1)
         Traceback (most recent call last):
         ...
@@ -316,19 +341,15 @@ class Analysis:
         if count < 0:
             raise ValueError(f"count must be >= 0, got {count}")
         least: list = []
-        if self._denominator:  # integers over one denominator: their order is the probabilities'
-            ordered = sorted(self._groups, key=lambda group: group[1])
-        else:  # float first: rounding keeps the order, and Fractions are compared only where floats tie
-            ordered = sorted(self._groups, key=lambda group: (float(group[1]), group[1]))
         # ``below`` in the chances' own terms: the comparison needs no Fraction
         limit: int | Fraction | None = None
         if below is not None:
             bound = Fraction(below) * (self._denominator or 1)  # exact, a float's too
             limit = bound.numerator if bound.denominator == 1 else bound
-        for cells, p in ordered:
+        denominator = self._denominator
+        for cells, p in self._ordered:
             if (limit is not None and p >= limit) or len(least) >= count:
                 break
-            p = self._fraction(p)
             wanted = count - len(least)
             if keep is None:
                 kept = len(cells)
@@ -338,60 +359,20 @@ class Analysis:
                     kept += bool(keep(cell))
                     if kept >= wanted:
                         break
-            least.extend([p] * min(kept, wanted))
+            if kept:  # floats as probability() reads them: the Fraction's float, made without it
+                value = self._fraction(p) if exact else (p / denominator if denominator else float(p))
+                least.extend([value] * min(kept, wanted))
         return tuple(least)
+
+    @remembered
+    def _ordered(self) -> list:
+        """The groups, least chance first (ties in their own order), sorted once for every reader."""
+        if self._denominator:  # integers over one denominator: their order is the probabilities'
+            return sorted(self._groups, key=lambda group: group[1])
+        # float first: rounding keeps the order, and Fractions are compared only where floats tie
+        return sorted(self._groups, key=lambda group: (float(group[1]), group[1]))
 
     def best_cells(self) -> tuple:
         """The covered cells of least mine probability, in flat order."""
         least = min((p for _cells, p in self._groups), default=None)  # chances over one denominator: their order
         return tuple(sorted(c for cells, p in self._groups if p == least for c in cells))
-
-
-class Kept:
-    """What a full solve keeps, in the engine's memory (``Memory.kept``, by analysis), for
-    :func:`cspmines.engine.reveal.solve_revealed`: the settled system, its chains and their
-    counts, the cells no clue touches, and how they were counted. A reveal's analysis keeps
-    the same for the board after its clue, so it can be revealed again: its chains and
-    settled cells are the new board's, ``after`` gives its undecided cells and mines left,
-    and the settled system's rules are not read (the chains hold them)."""
-
-    def __init__(self, settled, given_mines_left, components, counts, rest, density, backend, engine, *, after=None):
-        self.settled = settled
-        self.given_mines_left = given_mines_left
-        self.components = tuple(components)
-        self.counts = tuple(counts)
-        self.rest = rest
-        self.density = density
-        self.backend = backend
-        self.engine = engine
-        # (undecided cells, mines left among them)
-        self.undecided, self.mines_left = after if after is not None else (len(settled.system.cells), settled.system.mines_left)
-        self._chain_of: dict | None = None
-        self._rest_set: frozenset | None = None
-        self._rules: dict = {}
-
-    @property
-    def rest_set(self) -> frozenset:
-        """The cells no clue touches, as a set (made on first use)."""
-        if self._rest_set is None:
-            self._rest_set = frozenset(self.rest)
-        return self._rest_set
-
-    @property
-    def chain_of(self) -> dict:
-        """Each chain cell's chain index (made on first use: most analyses are never revealed)."""
-        if self._chain_of is None:
-            self._chain_of = {c: i for i, component in enumerate(self.components) for box in component.boxes for c in box.cells}
-        return self._chain_of
-
-    def rules_of(self, index: int) -> list:
-        """Chain ``index``'s rules over cells again (its boxes hold them by local index); made once
-        per chain, as a look-ahead reveals the same chains for clue after clue."""
-        rules = self._rules.get(index)
-        if rules is None:
-            component = self.components[index]
-            rules = self._rules[index] = [
-                Rule(frozenset(c for b in rule.boxes for c in component.boxes[b].cells), rule.mines, rule.label)
-                for rule in component.rules
-            ]
-        return rules

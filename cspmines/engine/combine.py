@@ -24,9 +24,11 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from math import comb
+
+from .. import native
 
 __all__ = ["Combination", "convolve", "combine_with_total", "combine_with_density", "count_with_total"]
 
@@ -53,7 +55,6 @@ def _trim(poly) -> list:
     return poly
 
 
-@dataclass(frozen=True)
 class Combination:
     """Exact results of combining components with the rest.
 
@@ -61,6 +62,9 @@ class Combination:
     the chances are kept as their integer numerators (the layouts in which a
     cell is a mine): comparing and summing them is integer work, and a
     Fraction, whose every step takes a gcd, is made only when one is read.
+    The model count is worked out at once (it says whether the position is
+    consistent); the chances when first read (``chances``, a function
+    returning them, made by the combining function).
 
     Attributes
     ----------
@@ -78,11 +82,37 @@ class Combination:
         density, whose chances are Fractions themselves.
     """
 
-    model_count: int
-    box_chances: list
-    rest_chance: int | Fraction | None
-    mine_range: tuple
-    denominator: int | None = None
+    __slots__ = ("model_count", "_mine_range", "denominator", "_chances", "_worked_out")
+
+    def __init__(self, model_count: int, box_chances, rest_chance, mine_range, denominator: int | None = None, *,
+                 chances=None):
+        self.model_count = model_count
+        self._mine_range = mine_range  # a tuple, or a function making it (read only to explain a conflict)
+        self.denominator = denominator
+        self._chances = chances  # () -> (box_chances, rest_chance), or None when given
+        self._worked_out = None if chances is not None else (box_chances, rest_chance)
+
+    def __repr__(self) -> str:
+        return (f"Combination(model_count={self.model_count!r}, box_chances={self.box_chances!r}, rest_chance={self.rest_chance!r}, "
+                f"mine_range={self.mine_range!r}, denominator={self.denominator!r})")
+
+    @property
+    def mine_range(self) -> tuple:
+        return self._mine_range() if callable(self._mine_range) else self._mine_range
+
+    def _both(self) -> tuple:
+        worked_out = self._worked_out
+        if worked_out is None:  # two threads may both work them out: the same answer, kept once
+            worked_out = self._worked_out = self._chances()
+        return worked_out
+
+    @property
+    def box_chances(self) -> list:
+        return self._both()[0]
+
+    @property
+    def rest_chance(self):
+        return self._both()[1]
 
     def probability(self, chance) -> Fraction:
         """One of the chances above as a Fraction."""
@@ -124,6 +154,28 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
         Mines among all unknown cells (front and rest).
     """
     models = [_trim(c.models) for c in counts]
+    everything = [1]  # the front's layouts by mine number: the product of every chain's
+    for poly in models:
+        everything = convolve(everything, poly)
+    low, window = _rest_window(rest_size, mines_left, len(everything) - 1)
+    total = _weight(everything, window, mines_left - low) if window else 0  # sum over k of everything[k] C(rest, mines_left - k)
+    if total == 0:
+        return Combination(0, [], None, _mine_range(counts))
+
+    made = (counts, box_sizes, models, everything, window, low, mines_left, rest_size)  # what the chances are made from
+    return Combination(total, None, None, partial(_mine_range, counts), denominator=total, chances=partial(_chances, *made))
+
+
+def _chances(counts, box_sizes, models, everything, window, low, mines_left, rest_size) -> tuple[list, int | None]:
+    """(box chances, rest chance) of :func:`combine_with_total`: the layouts in which a cell of each box, or off the
+    front, is a mine (made when first read, from what it kept)."""
+    if native.kernels is not None:  # the same sums on the same integers, in C
+        return native.kernels.combine_chances(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left, rest_size)
+    high = low + len(window) - 1
+    rest_chance = None
+    if rest_size:  # each cell off the front alike, as in a box: the rest holds mines_left - k of them
+        rest_chance = sum(w * window[mines_left - k - low] * (mines_left - k) for k, w in enumerate(everything)
+                          if w and low <= mines_left - k <= high) // rest_size
     # prefix[i] = product of models[:i]; suffix[i] = product of models[i:]
     prefix = [[1]]
     for poly in models:
@@ -132,15 +184,6 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
     for poly in reversed(models):
         suffix.append(convolve(suffix[-1], poly))
     suffix.reverse()
-    everything = prefix[-1]
-    low, window = _rest_window(rest_size, mines_left, len(everything) - 1)
-    high = low + len(window) - 1
-    ways = lambda t: window[t - low] if low <= t <= high else 0  # noqa: E731
-    rest_weight = [ways(mines_left - k) for k in range(len(everything))]
-    total = sum(w * r for w, r in zip(everything, rest_weight))
-    if total == 0:
-        return Combination(0, [], None, _mine_range(counts))
-
     box_chances = []
     for index, (count, sizes) in enumerate(zip(counts, box_sizes)):
         others = convolve(prefix[index], suffix[index + 1])
@@ -148,11 +191,7 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
         weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
         # a tally counts the box's mines, each cell of the box alike: one cell's share is exact
         box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes)])
-
-    rest_chance = None
-    if rest_size:  # each cell off the front alike, as in a box
-        rest_chance = sum(w * r * (mines_left - k) for k, (w, r) in enumerate(zip(everything, rest_weight))) // rest_size
-    return Combination(total, box_chances, rest_chance, _mine_range(counts), denominator=total)
+    return box_chances, rest_chance
 
 
 def count_with_total(counts, *, rest_size: int, mines_left: int) -> int:

@@ -18,14 +18,13 @@ Examples
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import networkx as nx
 
 from .. import native
 from .constraints import ConstraintSystem
-from .memory import current_memory
+from .memory import Hashed, current_memory, remembered
 
 __all__ = ["Box", "LocalRule", "Component", "box_diameter", "components_of", "group_boxes", "split_components"]
 
@@ -70,7 +69,7 @@ class Component:
         """Every cell of the component, box by box."""
         return tuple(cell for box in self.boxes for cell in box.cells)
 
-    @functools.cached_property
+    @remembered
     def n_cells(self) -> int:
         return sum(len(box.cells) for box in self.boxes)
 
@@ -78,7 +77,7 @@ class Component:
     def n_boxes(self) -> int:
         return len(self.boxes)
 
-    @functools.cached_property
+    @remembered
     def structure(self) -> tuple:
         """What the component is apart from its cells and mines: each box's size and rules, each
         rule's boxes (local numbering). Components of one structure are counted in the same order."""
@@ -93,7 +92,7 @@ class Component:
         """The labels (clue cells) of the component's rules."""
         return tuple(rule.label for rule in self.rules)
 
-    @functools.cached_property
+    @remembered
     def box_graph(self) -> nx.Graph:
         """Boxes joined when some rule covers both."""
         graph = nx.Graph()
@@ -103,7 +102,7 @@ class Component:
             graph.add_edges_from((a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
         return graph
 
-    @functools.cached_property
+    @remembered
     def length(self) -> int:
         """The diameter of the cell graph (cells joined when a rule covers both): how far
         influence travels along the chain. Cells of one box are one step apart, so it is
@@ -200,7 +199,7 @@ def _without_duplicate_rules(system: ConstraintSystem) -> ConstraintSystem:
             kept.append(rule)
     if len(kept) == len(system.rules):
         return system
-    return ConstraintSystem(tuple(kept), system.cells, system.mines_left)
+    return ConstraintSystem._checked_already(tuple(kept), system.cells, system.mines_left)  # fewer rules of a checked system
 
 
 def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
@@ -217,20 +216,30 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     """
     system = _without_duplicate_rules(system)
     rules = system.rules
-    key = tuple((rule.cells, rule.label) for rule in rules)
+    key = Hashed(tuple((rule.cells, rule.label) for rule in rules))
     recent = current_memory().splits
     layout = recent.get(key)
     if layout is None:
-        layout = recent.put(key, _split_layout(system))
+        layout = recent.put(key, [(*chain, {}) for chain in _split_layout(system)])
     components = []
-    for boxes, rule_ids, members, structure in layout:
-        component = Component(
-            boxes=boxes,
-            rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members)),
-        )
-        component.__dict__["structure"] = structure  # known already: spare the cached property its work
+    for boxes, rule_ids, members, structure, made in layout:
+        mines = tuple(rules[r].mines for r in rule_ids)
+        component = made.get(mines)
+        if component is None:
+            component = Component(
+                boxes=boxes,
+                rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members)),
+            )
+            component.__dict__["structure"] = structure  # known already: spare the cached property its work
+            if len(made) < _VARIANTS:
+                made[mines] = component
         components.append(component)
     return tuple(components)
+
+
+#: The chains kept for each split, one per mines of its rules (a look-ahead's clues give a few each): a
+#: chain met again is the same object, with what was worked out on it (its count, its order).
+_VARIANTS = 16
 
 
 # How recent systems split, by their rules' cells and labels (the mines play no part), is kept in
@@ -242,6 +251,12 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
 def _split_layout(system: ConstraintSystem) -> list[tuple]:
     """The chains of ``system`` as (boxes, the system's rule indices, each rule's local boxes,
     structure), in the order of their first cell."""
+    if native.kernels is not None:  # the same chains, boxes and numbering, grouped and joined in C
+        layout = []
+        for box_cells, box_rules, rule_ids, rule_boxes in native.kernels.split_rules([rule.cells for rule in system.rules]):
+            local_boxes = tuple(map(Box, box_cells, box_rules))
+            layout.append((local_boxes, rule_ids, rule_boxes, (tuple(zip(map(len, box_cells), box_rules)), rule_boxes)))
+        return layout
     boxes = group_boxes(system)
     boxes_of_rule: dict[int, list[int]] = {}
     for b, (_cells, rules) in enumerate(boxes):

@@ -22,8 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import native
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position, neighbour_array, neighbours_of
+from .memory import remembered
 
 __all__ = ["ConstraintSystem", "Rule", "Settled", "neighbour_sum", "rules_from_position", "settle_forced", "settle_position"]
 
@@ -197,6 +199,16 @@ class ConstraintSystem:
             )
 
     @classmethod
+    def _checked_already(cls, rules: tuple, cells: tuple, mines_left: int | None) -> "ConstraintSystem":
+        """A system whose maker has already checked what ``__post_init__`` checks (every rule's cells among
+        ``cells``, the mines left in range): settling and splitting make one each time, over hundreds of cells."""
+        system = object.__new__(cls)
+        _set_field(system, "rules", rules)
+        _set_field(system, "cells", cells)
+        _set_field(system, "mines_left", mines_left)
+        return system
+
+    @classmethod
     def from_position(cls, position: Position, *, mines: int | None = None) -> "ConstraintSystem":
         """The system of a position; ``mines`` overrides the position's total."""
         total = position.mines if mines is None else mines
@@ -212,7 +224,7 @@ class ConstraintSystem:
         """Cells covered by at least one rule (the front)."""
         return frozenset().union(*(rule.cells for rule in self.rules))
 
-    @property
+    @remembered
     def unconstrained_cells(self) -> tuple:
         """Cells no rule covers (the rest, weighed by binomials)."""
         front = self.constrained_cells
@@ -286,6 +298,10 @@ def settle_position(position: Position, *, mines: int | None = None) -> Settled:
     True
     """
     total = position.mines if mines is None else mines
+    if native.kernels is not None:
+        settled = _settle_compiled(native.kernels, position, total)
+        if settled is not None:
+            return settled
     covered = position.covered_cells
     mines_left = None if total is None else total - len(position.known_mine_cells)
     if mines_left is not None and not 0 <= mines_left <= len(covered):
@@ -297,6 +313,28 @@ def settle_position(position: Position, *, mines: int | None = None) -> Settled:
         rules = tuple(Rule._checked_already(cells, need, label) for cells, need, label in triples)
         return Settled.unchanged(ConstraintSystem(rules, covered, mines_left))
     return settled
+
+
+def _settle_compiled(kernels, position: Position, total: int | None) -> Settled | None:
+    """:func:`settle_position`'s answer from the compiled twin of :func:`_clue_rows` and
+    :func:`_settle_rounds` (``settle_clues``: the same rules, cells and sets), or None where the
+    Python path must answer (it raises, or keeps every rule): a clue that cannot be met, a round
+    that contradicts itself, a total that the board or the settled cells cannot hold."""
+    found = kernels.settle_clues(position.grid, position.width, position.height)
+    if found is None:
+        return None
+    rules, safe, mines, undecided, rest, covered, known = found
+    mines_left = None if total is None else total - known
+    if mines_left is not None and not 0 <= mines_left <= covered:
+        return None
+    if safe or mines:
+        mines_left = None if mines_left is None else mines_left - len(mines)
+        if mines_left is not None and not 0 <= mines_left <= len(undecided):
+            return None
+    kept = tuple(Rule._checked_already(cells, need, label) for cells, need, label in rules)  # needs checked in C
+    system = ConstraintSystem._checked_already(kept, undecided, mines_left)  # rules over undecided cells; the total checked above
+    system.__dict__["unconstrained_cells"] = rest  # known already: spare the cached property its work
+    return Settled(system, safe, mines)
 
 
 def _settle_rounds(rules: list) -> tuple[list, set, set] | None:
@@ -342,4 +380,4 @@ def _settled(cells: tuple, mines_left: int | None, rules: list, safe: set, mines
     if mines_left is not None and not 0 <= mines_left <= len(undecided):
         return None
     kept = tuple(Rule._checked_already(cells, need, label) for cells, need, label in rules)  # needs checked in the rounds
-    return Settled(ConstraintSystem(kept, undecided, mines_left), frozenset(safe), frozenset(mines))
+    return Settled(ConstraintSystem._checked_already(kept, undecided, mines_left), frozenset(safe), frozenset(mines))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..errors import BudgetExceededError, MemoryBudgetError
 from .backends import Budget, ComponentCount
 from .components import Component
-from .memory import current_memory
+from .memory import Hashed, current_memory
 from .question import DEFAULT_MEMORY
 
 __all__ = ["count_chains", "count_smallest_first", "shape"]
@@ -44,13 +44,20 @@ def count_smallest_first(engine, components, budget: Budget, *, cache: bool = Fa
         if not cache:
             counts[index] = _count_or_none(engine, component, budget)
             continue
-        key = (engine.name, shape(component))
         recent = current_memory().counts
+        # a chain kept by the splits' memory and counted already, while this memory of counts keeps counts
+        counted = component.__dict__.get("counted")
+        if counted is not None and counted[0] is recent and counted[1] == (recent.generation, engine.name) and recent.limit:
+            counts[index] = counted[2]
+            continue
+        key = Hashed((engine.name, shape(component)))
         count = recent.get(key)
         if count is None:
             count = _count_or_none(engine, component, budget)
             if count is not None:
                 recent.put(key, count)
+        if count is not None:
+            component.__dict__["counted"] = (recent, (recent.generation, engine.name), count)
         counts[index] = count
     return counts
 

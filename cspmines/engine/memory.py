@@ -27,8 +27,77 @@ import weakref
 from collections import OrderedDict
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any, Callable, Generic, TypeVar, overload
 
-__all__ = ["Memory", "Recent", "current_memory", "using"]
+__all__ = ["Hashed", "Memory", "Recent", "current_memory", "remembered", "using"]
+
+T = TypeVar("T")
+
+
+class remembered(Generic[T]):
+    """A property worked out on first read and kept in the instance's dictionary, as
+    :func:`functools.cached_property` does but without its lock (Python 3.11 takes one at every
+    first read, which costs more than the value on objects a solve makes by the thousand). Two
+    threads reading it at once may both work it out: the same value, kept once.
+
+    >>> class Square:
+    ...     def __init__(self, side):
+    ...         self.side = side
+    ...     @remembered
+    ...     def area(self):
+    ...         print("worked out")
+    ...         return self.side ** 2
+    >>> square = Square(3)
+    >>> square.area
+    worked out
+    9
+    >>> square.area
+    9
+    """
+
+    def __init__(self, function: Callable[[Any], T]) -> None:
+        self.function = function
+        self.name = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner=None) -> "remembered[T]": ...
+
+    @overload
+    def __get__(self, instance: object, owner=None) -> T: ...
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.function(instance)  # read from the dictionary from now on
+        return value
+
+
+class Hashed:
+    """A key whose hash is worked out once: a memory looks a key up, then stores it and moves it to the
+    end, and a chain's shape (nested tuples, hundreds of entries on a wide front) would be hashed each time.
+
+    >>> recent = Recent(2)
+    >>> recent.put(Hashed(((1, 2), (3,))), "a")
+    'a'
+    >>> recent.get(Hashed(((1, 2), (3,))))
+    'a'
+    """
+
+    __slots__ = ("key", "_hash")
+
+    def __init__(self, key):
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Hashed) and self._hash == other._hash and self.key == other.key
 
 
 class Recent:
@@ -44,6 +113,7 @@ class Recent:
     def __init__(self, limit: int):
         self.limit = limit
         self._items: OrderedDict = OrderedDict()
+        self.generation = 0  # how many times it was cleared: what was taken from it before is stale since
 
     def get(self, key):
         """The value kept for ``key`` (now the most recent), or None."""
@@ -62,6 +132,7 @@ class Recent:
 
     def clear(self) -> None:
         self._items.clear()
+        self.generation += 1
 
     def __len__(self) -> int:
         return len(self._items)

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from ..errors import InconsistentPositionError, MemoryBudgetError
 from ..position import COVERED, FLAG, MINE, Position
-from .analysis import Kept
 from .combine import combine_with_density, combine_with_total, count_with_total
 from .components import split_components
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
 from .counting import count_chains
+from .kept import Kept
 from .memory import current_memory
 from .solver import exact_analysis, solve
 
@@ -108,45 +108,82 @@ class _Change:
     cells, ``mines_left`` among them). Raises InconsistentPositionError where no layout shows it."""
 
     def __init__(self, kept, after: Position, cell: int, clue: int):
-        settled = kept.settled
-        flat = after.grid.ravel()
-        around = after.neighbours(cell)
-        covered = [n for n in around if flat[n] == COVERED]
-        need = clue - sum(1 for n in around if flat[n] in (FLAG, MINE))
-        if not 0 <= need <= len(covered):
+        base = kept.bases.get(cell)
+        if base is None:
+            base = kept.bases[cell] = _Base(kept, after, cell)
+        need = clue - base.known
+        if not 0 <= need <= base.covered:
             rules_from_position(after)  # raises, naming the clue as a full solve does
-        if cell in settled.mine_cells:
+        if base.mine:
             raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
+        settled = kept.settled
         # the new rule over the neighbours still undecided, the forced ones taken out as settling does
-        forced_mines = sum(1 for n in covered if n in settled.mine_cells)
-        cells = frozenset(n for n in covered if n not in settled.mine_cells and n not in settled.safe_cells)
-        need -= forced_mines
+        cells = base.cells
+        need -= base.forced_mines
         if not 0 <= need <= len(cells):
             raise InconsistentPositionError(f"clue {clue} at cell {cell} cannot be met")
-        touched = cells | {cell}
-        hit = {kept.chain_of[c] for c in touched if c in kept.chain_of}
-        rules = []
-        for index in sorted(hit):
-            for rule in kept.rules_of(index):
-                if cell in rule.cells:  # the cell is safe now: it leaves its rules
-                    if len(rule.cells) == 1:
-                        if rule.mines:
-                            raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
-                        continue
-                    rule = Rule(rule.cells - {cell}, rule.mines, rule.label)
-                rules.append(rule)
+        if base.error is not None:
+            raise InconsistentPositionError(base.error)
+        rules = base.rules
         if cells:
-            rules.append(Rule(cells, need, cell))
-        rules.sort(key=lambda rule: rule.label)  # clue order, as a full solve has them: its chains come out the same
-        local_cells = tuple(sorted(frozenset().union(*(rule.cells for rule in rules)))) if rules else ()
-        local = settle_forced(ConstraintSystem(tuple(rules), local_cells, None))
+            rules = rules.copy()
+            rules.insert(base.place, Rule(cells, need, cell))  # clue order, as a full solve has them: its chains come out the same
+        local_cells = base.local_cells
+        local = settle_forced(ConstraintSystem._checked_already(tuple(rules), local_cells, None))  # its cells are its rules'
         if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
             # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
             # the system as it was: forced cells are sound, so no layout shows this clue
             raise InconsistentPositionError(f"clue {clue} at cell {cell} contradicts the clues around it")
         self.safe = (settled.safe_cells - {cell}) | local.safe_cells
         self.mines = settled.mine_cells | local.mine_cells
-        gone = kept.rest_set.intersection(cells | {cell})  # cells no clue touched that this one does
+        self.rest = base.rest
+        self.undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
+        self.mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
+        if self.mines_left is not None and not 0 <= self.mines_left <= self.undecided:
+            raise InconsistentPositionError(f"{self.mines_left} mines are left for {self.undecided} covered cells")
+        fresh = split_components(local.system)
+        components = base.unchanged + list(fresh)
+        counts = base.unchanged_counts + count_chains(kept.engine, fresh)
+        if any(count is None for count in counts):
+            raise _Uncounted
+        order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
+        self.components = [components[i] for i in order]
+        self.counts = [counts[i] for i in order]
+
+
+class _Base:
+    """What a clue at ``cell`` changes in a kept solve whatever the clue (a look-ahead reveals each
+    clue of a cell in turn): the cell's neighbours, the kept chains it touches, their rules without
+    it, the cells it takes off the rest, the chains it leaves alone."""
+
+    def __init__(self, kept, after: Position, cell: int):
+        settled = kept.settled
+        flat = after.grid.ravel()
+        around = after.neighbours(cell)
+        covered = [n for n in around if flat[n] == COVERED]
+        self.known = sum(1 for n in around if flat[n] in (FLAG, MINE))
+        self.covered = len(covered)
+        self.mine = cell in settled.mine_cells
+        self.forced_mines = sum(1 for n in covered if n in settled.mine_cells)
+        cells = self.cells = frozenset(n for n in covered if n not in settled.mine_cells and n not in settled.safe_cells)
+        touched = cells | {cell}
+        hit = {kept.chain_of[c] for c in touched if c in kept.chain_of}
+        rules = []
+        self.error = None
+        for index in sorted(hit):
+            for rule in kept.rules_of(index):
+                if cell in rule.cells:  # the cell is safe now: it leaves its rules
+                    if len(rule.cells) == 1:
+                        if rule.mines:
+                            self.error = f"cell {cell} is a mine in every layout"
+                        continue
+                    rule = Rule(rule.cells - {cell}, rule.mines, rule.label)
+                rules.append(rule)
+        rules.sort(key=lambda rule: rule.label)
+        self.rules = rules
+        self.place = sum(1 for rule in rules if rule.label < cell)  # where the new rule goes in clue order
+        self.local_cells = tuple(sorted(frozenset().union(cells, *(rule.cells for rule in rules))))
+        gone = kept.rest_set.intersection(touched)  # cells no clue touched that this one does
         rest = kept.rest
         if gone:  # a few cells out of hundreds: list.remove runs in C
             kept_rest = list(rest)
@@ -154,19 +191,9 @@ class _Change:
                 kept_rest.remove(c)
             rest = tuple(kept_rest)
         self.rest = rest
-        self.undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
-        self.mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
-        if self.mines_left is not None and not 0 <= self.mines_left <= self.undecided:
-            raise InconsistentPositionError(f"{self.mines_left} mines are left for {self.undecided} covered cells")
-        fresh = split_components(local.system)
         unchanged = [i for i in range(len(kept.components)) if i not in hit]
-        components = [kept.components[i] for i in unchanged] + list(fresh)
-        counts = [kept.counts[i] for i in unchanged] + count_chains(kept.engine, fresh)
-        if any(count is None for count in counts):
-            raise _Uncounted
-        order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
-        self.components = [components[i] for i in order]
-        self.counts = [counts[i] for i in order]
+        self.unchanged = [kept.components[i] for i in unchanged]
+        self.unchanged_counts = [kept.counts[i] for i in unchanged]
 
 
 def _counted(analysis) -> int:

@@ -19,17 +19,19 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from numbers import Real
 
 from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, MissingTotalError
 from ..position import Position, is_whole
-from .analysis import Analysis, ComponentReport, Kept
+from .analysis import Analysis, ComponentReport
 from .backends import Budget, ComponentCount, get_backend
 from .bounded import bound_components
 from .combine import combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import count_smallest_first
+from .kept import Kept
 from .memory import current_memory
 from .prover import find_certain, satisfiable
 from .question import Density, Limit, check_board_size
@@ -186,34 +188,46 @@ def _combine(counts, components, rest: tuple, mines_left: int | None, density):
 
 
 def exact_analysis(position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells=frozenset()):
-    """The analysis of a fully counted position from its parts (exact unless chains were cut)."""
-    denominator = combination.denominator  # the chances' common one (None: they are Fractions)
-    if cut_cells and denominator:  # estimates follow: as Fractions, the way every inexact analysis has them
-        groups = [(box.cells, p) for component, ps in zip(components, combination.box_probabilities) for box, p in zip(component.boxes, ps)]
-        rest_chance, denominator = combination.rest_probability, None
-    else:
-        groups = [(box.cells, p) for component, ps in zip(components, combination.box_chances) for box, p in zip(component.boxes, ps)]
-        rest_chance = combination.rest_chance
-    groups += _forced_groups(settled, denominator)
-    if rest:
-        groups.append((rest, rest_chance))
+    """The analysis of a fully counted position from its parts (exact unless chains were cut). Its
+    chances and chain reports are worked out when first read: a caller that reads only the model
+    count (a question about one outcome) or one cell's chance skips the rest."""
+    groups = partial(_groups, settled, components, rest, combination, bool(cut_cells))
     inexact = frozenset()
     if cut_cells:
         # certainties survive a relaxation; with a total every other cell feels the cut
+        groups = groups()
         uncertain = {cell for cells, p in groups if p not in (0, 1) for cell in cells}
         inexact = frozenset(uncertain if density is None else uncertain & (cut_cells | set(rest)))
     return Analysis(
         position,
         model_count=None if cut_cells else combination.model_count,
         groups=groups,
-        denominator=denominator,
-        components=tuple(_report(c, n) for c, n in zip(components, counts)),
+        # the chances' common one (None: they are Fractions, as every inexact analysis has them)
+        denominator=None if cut_cells else combination.denominator,
+        components=partial(_reports, components, counts),
         backend=backend if isinstance(backend, str) else engine.name,
         inexact_cells=inexact,
         mines_left=given_mines_left,
         density=density,
         approximate=bool(cut_cells),
     )
+
+
+def _groups(settled, components, rest: tuple, combination, cut: bool) -> list:
+    """The (cells, chance) groups of :func:`exact_analysis`: each box's, the settled cells', the rest's."""
+    if cut and combination.denominator:  # estimates follow: as Fractions, the way every inexact analysis has them
+        chances, rest_chance, denominator = combination.box_probabilities, combination.rest_probability, None
+    else:
+        chances, rest_chance, denominator = combination.box_chances, combination.rest_chance, combination.denominator
+    made = [(box.cells, p) for component, ps in zip(components, chances) for box, p in zip(component.boxes, ps)]
+    made += _forced_groups(settled, denominator)
+    if rest:
+        made.append((rest, rest_chance))
+    return made
+
+
+def _reports(components, counts) -> tuple:
+    return tuple(_report(c, n) for c, n in zip(components, counts))
 
 
 #: With a time limit, counting may use this share; the rest is kept for the certain-cells check.

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -321,8 +322,8 @@ class Board:
     def size(self) -> int:
         return self._mines.size
 
-    @property
-    def n_mines(self) -> int:
+    @functools.cached_property
+    def n_mines(self) -> int:  # the mines are read-only: counted once (a game asks every move)
         return int(self._mines.sum())
 
     @property

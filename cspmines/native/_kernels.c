@@ -1364,6 +1364,642 @@ done:
     return result;
 }
 
+/* ---- Settling a board's clues ----
+ * cspmines.engine.constraints._clue_rows and _settle_rounds together, on the grid's int8 codes: each
+ * clue with a covered neighbour a rule over them (its known mines subtracted), then rounds in which
+ * a rule needing no mine makes its cells safe and one needing a mine a cell makes them mines, each
+ * round's decisions taken out of every rule. A set is a set whatever order makes it, so the answer is
+ * the Python one; where the Python raises (a clue that cannot be met) or keeps the system as it is (a
+ * round that contradicts itself) this answers None and the Python says which. */
+static PyObject *settle_clues(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    int width, height;
+    if (!PyArg_ParseTuple(args, "y*ii", &view, &width, &height)) return NULL;
+    PyObject *result = NULL, *rules = NULL, *safe = NULL, *mines = NULL, *undecided = NULL, *rest = NULL;
+    Py_ssize_t n = (Py_ssize_t)width * height;
+    int *cells = NULL, *length = NULL, *need = NULL, *label = NULL, *active = NULL, *fresh = NULL;
+    unsigned char *state = NULL, *mark = NULL;
+    if (width <= 0 || height <= 0 || view.len != n) {
+        PyErr_SetString(PyExc_ValueError, "the grid's bytes do not match its width and height");
+        goto done;
+    }
+    const signed char *grid = (const signed char *)view.buf;
+    cells = malloc((size_t)n * 8 * sizeof(int));
+    length = malloc((size_t)n * sizeof(int));
+    need = malloc((size_t)n * sizeof(int));
+    label = malloc((size_t)n * sizeof(int));
+    active = malloc((size_t)n * sizeof(int));
+    fresh = malloc((size_t)n * sizeof(int));
+    state = calloc((size_t)n, 1); /* 0 undecided, 1 safe, 2 a mine */
+    mark = calloc((size_t)n, 1);  /* this round's decisions, the same way (3: both, a contradiction) */
+    if (!cells || !length || !need || !label || !active || !fresh || !state || !mark) { PyErr_NoMemory(); goto done; }
+    long covered = 0, known = 0;
+    int nrules = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int code = grid[i];
+        if (code == -1) covered++;
+        else if (code == -2 || code == -3) known++;
+        if (code < 0) continue;
+        int row = (int)(i / width), col = (int)(i % width), count = 0, around = 0;
+        int *mine_cells = cells + (size_t)nrules * 8;
+        for (int dr = -1; dr <= 1; dr++)
+            for (int dc = -1; dc <= 1; dc++) {
+                int r = row + dr, c = col + dc;
+                if ((dr || dc) && r >= 0 && r < height && c >= 0 && c < width) {
+                    int other = grid[(Py_ssize_t)r * width + c];
+                    if (other == -1) mine_cells[count++] = r * width + c;
+                    else if (other == -2 || other == -3) around++;
+                }
+            }
+        int wanted = code - around;
+        if (wanted < 0 || wanted > count) { result = Py_None; Py_INCREF(result); goto done; } /* the Python names it */
+        if (count) { length[nrules] = count; need[nrules] = wanted; label[nrules] = (int)i; active[nrules] = nrules; nrules++; }
+    }
+    int nactive = nrules;
+    for (;;) {
+        int nfresh = 0;
+        for (int k = 0; k < nactive; k++) {
+            int r = active[k];
+            unsigned char as = need[r] == 0 ? 1 : (need[r] == length[r] ? 2 : 0);
+            if (!as) continue;
+            for (int j = 0; j < length[r]; j++) {
+                int cell = cells[(size_t)r * 8 + j];
+                if (!mark[cell]) fresh[nfresh++] = cell;
+                mark[cell] |= as;
+            }
+        }
+        if (!nfresh) break;
+        for (int k = 0; k < nfresh; k++)
+            if (mark[fresh[k]] == 3) { result = Py_None; Py_INCREF(result); goto done; }
+        int kept = 0;
+        for (int k = 0; k < nactive; k++) {
+            int r = active[k], left = 0, wanted = need[r];
+            int *own = cells + (size_t)r * 8;
+            for (int j = 0; j < length[r]; j++) {
+                unsigned char m = mark[own[j]];
+                if (!m) own[left++] = own[j];
+                else if (m == 2) wanted--;
+            }
+            if (left == length[r]) { active[kept++] = r; continue; }
+            if (wanted < 0 || wanted > left) { result = Py_None; Py_INCREF(result); goto done; }
+            length[r] = left;
+            need[r] = wanted;
+            if (left) active[kept++] = r;
+        }
+        nactive = kept;
+        for (int k = 0; k < nfresh; k++) { state[fresh[k]] = mark[fresh[k]]; mark[fresh[k]] = 0; }
+    }
+    rules = PyList_New(nactive);
+    safe = PyFrozenSet_New(NULL); /* filled below, before anyone sees them */
+    mines = PyFrozenSet_New(NULL);
+    if (!rules || !safe || !mines) goto failed;
+    for (int k = 0; k < nactive; k++) {
+        int r = active[k];
+        PyObject *members = PyTuple_New(length[r]);
+        if (!members) goto failed;
+        for (int j = 0; j < length[r]; j++) PyTuple_SET_ITEM(members, j, PyLong_FromLong(cells[(size_t)r * 8 + j]));
+        PyObject *group = PyFrozenSet_New(members);
+        Py_DECREF(members);
+        if (!group) goto failed;
+        PyObject *triple = Py_BuildValue("(Nii)", group, need[r], label[r]);
+        if (!triple) goto failed;
+        PyList_SET_ITEM(rules, k, triple);
+    }
+    Py_ssize_t nundecided = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (grid[i] != -1) continue;
+        if (state[i] == 0) { nundecided++; continue; }
+        PyObject *cell = PyLong_FromSsize_t(i);
+        if (!cell || PySet_Add(state[i] == 1 ? safe : mines, cell) < 0) { Py_XDECREF(cell); goto failed; }
+        Py_DECREF(cell);
+    }
+    undecided = PyTuple_New(nundecided);
+    if (!undecided) goto failed;
+    for (Py_ssize_t i = 0, k = 0; i < n; i++)
+        if (grid[i] == -1 && state[i] == 0) PyTuple_SET_ITEM(undecided, k++, PyLong_FromSsize_t(i));
+    /* the rest: undecided cells in no rule left (marked 4 in mark, clear since the last round) */
+    Py_ssize_t nrest = nundecided;
+    for (int k = 0; k < nactive; k++)
+        for (int j = 0; j < length[active[k]]; j++) {
+            int cell = cells[(size_t)active[k] * 8 + j];
+            if (!mark[cell]) { mark[cell] = 4; nrest--; }
+        }
+    rest = PyTuple_New(nrest);
+    if (!rest) goto failed;
+    for (Py_ssize_t i = 0, k = 0; i < n; i++)
+        if (grid[i] == -1 && state[i] == 0 && !mark[i]) PyTuple_SET_ITEM(rest, k++, PyLong_FromSsize_t(i));
+    result = Py_BuildValue("(NNNNNll)", rules, safe, mines, undecided, rest, covered, known);
+    goto done;
+failed:
+    Py_XDECREF(rules); Py_XDECREF(safe); Py_XDECREF(mines); Py_XDECREF(undecided); Py_XDECREF(rest);
+done:
+    PyBuffer_Release(&view);
+    free(cells); free(length); free(need); free(label); free(active); free(fresh); free(state); free(mark);
+    return result;
+}
+
+/* ---- Splitting rules into chains ----
+ * cspmines.engine.components._split_layout's chains: cells under the same rules grouped into boxes
+ * (each box's cells in increasing order, boxes in the order of their first cell), boxes joined by the
+ * rules that cover them, each chain in the order of its first box with its boxes, its rules and the
+ * local numbering of both as the Python makes them. */
+typedef struct { long cell; int rule; } CellRule;
+
+static int cell_rule_order(const void *a, const void *b) {
+    const CellRule *x = a, *y = b;
+    if (x->cell != y->cell) return x->cell < y->cell ? -1 : 1;
+    return (x->rule > y->rule) - (x->rule < y->rule);
+}
+
+static PyObject *int_tuple(const int *values, int count) {
+    PyObject *tuple = PyTuple_New(count);
+    if (!tuple) return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *value = PyLong_FromLong(values[i]);
+        if (!value) { Py_DECREF(tuple); return NULL; }
+        PyTuple_SET_ITEM(tuple, i, value);
+    }
+    return tuple;
+}
+
+static int box_root(int *parent, int box) {
+    while (parent[box] != box) box = parent[box] = parent[parent[box]];
+    return box;
+}
+
+static PyObject *split_rules(PyObject *self, PyObject *args) {
+    PyObject *rules_in;
+    if (!PyArg_ParseTuple(args, "O", &rules_in)) return NULL;
+    PyObject *rules = PySequence_Fast(rules_in, "the rules' cells must be a sequence");
+    if (!rules) return NULL;
+    int nrules = (int)PySequence_Fast_GET_SIZE(rules);
+    CellRule *pairs = NULL;
+    long *cell_of = NULL;
+    int *start = NULL, *box_of_cell = NULL, *box_first = NULL, *box_size = NULL, *box_sig = NULL, *box_nsig = NULL;
+    int *parent = NULL, *slots = NULL, *rule_chain = NULL, *local_box = NULL, *local_rule = NULL, *members = NULL;
+    int *rule_nboxes = NULL, *rule_start = NULL, *rule_fill = NULL, *scratch = NULL, *rule_box_list = NULL;
+    PyObject *result = NULL, *chains = NULL;
+    Py_ssize_t npairs = 0, capacity = 64;
+    pairs = malloc(capacity * sizeof(CellRule));
+    if (!pairs) { PyErr_NoMemory(); goto done; }
+    for (int r = 0; r < nrules; r++) {
+        PyObject *cells = PySequence_Fast(PySequence_Fast_GET_ITEM(rules, r), "a rule's cells must be iterable");
+        if (!cells) goto done;
+        Py_ssize_t count = PySequence_Fast_GET_SIZE(cells);
+        if (npairs + count > capacity) {
+            while (npairs + count > capacity) capacity *= 2;
+            CellRule *grown = realloc(pairs, capacity * sizeof(CellRule));
+            if (!grown) { Py_DECREF(cells); PyErr_NoMemory(); goto done; }
+            pairs = grown;
+        }
+        for (Py_ssize_t i = 0; i < count; i++) {
+            long cell = PyLong_AsLong(PySequence_Fast_GET_ITEM(cells, i));
+            if (cell == -1 && PyErr_Occurred()) { Py_DECREF(cells); goto done; }
+            pairs[npairs].cell = cell;
+            pairs[npairs].rule = r;
+            npairs++;
+        }
+        Py_DECREF(cells);
+    }
+    qsort(pairs, npairs, sizeof(CellRule), cell_rule_order);
+    /* the distinct cells, increasing, each with its rules (pairs[start[c] .. start[c + 1]]) */
+    int ncells = 0;
+    start = malloc((npairs + 1) * sizeof(int));
+    cell_of = malloc((npairs + 1) * sizeof(long));
+    if (!start || !cell_of) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < npairs; i++)
+        if (i == 0 || pairs[i].cell != pairs[i - 1].cell) { start[ncells] = (int)i; cell_of[ncells] = pairs[i].cell; ncells++; }
+    start[ncells] = (int)npairs;
+    /* boxes: cells of one signature, numbered in the order of their first cell (a hash of signatures) */
+    size_t nslots = 16;
+    while (nslots < (size_t)ncells * 2 + 2) nslots *= 2;
+    slots = malloc(nslots * sizeof(int));
+    box_of_cell = malloc((ncells + 1) * sizeof(int));
+    box_first = malloc((ncells + 1) * sizeof(int));
+    box_size = calloc(ncells + 1, sizeof(int));
+    if (!slots || !box_of_cell || !box_first || !box_size) { PyErr_NoMemory(); goto done; }
+    for (size_t i = 0; i < nslots; i++) slots[i] = -1;
+    int nboxes = 0;
+    for (int c = 0; c < ncells; c++) {
+        int length = start[c + 1] - start[c];
+        uint64_t hash = 1469598103934665603ULL;
+        for (int k = start[c]; k < start[c + 1]; k++) hash = (hash ^ (uint64_t)pairs[k].rule) * 1099511628211ULL;
+        size_t slot = mix(hash) & (nslots - 1);
+        for (;;) {
+            int b = slots[slot];
+            if (b < 0) { slots[slot] = nboxes; box_first[nboxes] = c; box_of_cell[c] = nboxes++; break; }
+            int other = box_first[b];
+            if (start[other + 1] - start[other] == length) {
+                int same = 1;
+                for (int k = 0; k < length && same; k++) same = pairs[start[other] + k].rule == pairs[start[c] + k].rule;
+                if (same) { box_of_cell[c] = b; break; }
+            }
+            slot = (slot + 1) & (nslots - 1);
+        }
+        box_size[box_of_cell[c]]++;
+    }
+    /* each rule's boxes, increasing; boxes joined by their rules, each root its class's lowest box */
+    rule_nboxes = calloc(nrules + 1, sizeof(int));
+    rule_start = malloc((nrules + 1) * sizeof(int));
+    rule_fill = calloc(nrules + 1, sizeof(int));
+    parent = malloc((nboxes + 1) * sizeof(int));
+    if (!rule_nboxes || !rule_start || !rule_fill || !parent) { PyErr_NoMemory(); goto done; }
+    for (int b = 0; b < nboxes; b++) {
+        int c = box_first[b];
+        for (int k = start[c]; k < start[c + 1]; k++) rule_nboxes[pairs[k].rule]++;
+        parent[b] = b;
+    }
+    int total = 0;
+    for (int r = 0; r < nrules; r++) { rule_start[r] = total; total += rule_nboxes[r]; }
+    rule_box_list = malloc((total + 1) * sizeof(int));
+    if (!rule_box_list) { PyErr_NoMemory(); goto done; }
+    for (int b = 0; b < nboxes; b++) {
+        int c = box_first[b];
+        for (int k = start[c]; k < start[c + 1]; k++) {
+            int r = pairs[k].rule;
+            rule_box_list[rule_start[r] + rule_fill[r]++] = b;
+        }
+    }
+    for (int r = 0; r < nrules; r++)
+        for (int k = 1; k < rule_nboxes[r]; k++) {
+            int a = box_root(parent, rule_box_list[rule_start[r]]), b = box_root(parent, rule_box_list[rule_start[r] + k]);
+            if (a != b) { if (a < b) parent[b] = a; else parent[a] = b; }
+        }
+    /* the chains, in the order of their lowest box: boxes, rules and cells bucketed by counting */
+    local_box = malloc((nboxes + 1) * sizeof(int));
+    local_rule = malloc((nrules + 1) * sizeof(int));
+    rule_chain = malloc((nrules + 1) * sizeof(int));
+    members = malloc((nboxes + 1) * sizeof(int));
+    scratch = malloc((ncells + nrules + 1) * sizeof(int));
+    box_sig = calloc(nboxes + 2, sizeof(int));  /* the chain of each root, then offsets of boxes by chain */
+    box_nsig = calloc(nrules + nboxes + 2, sizeof(int)); /* offsets of rules by chain */
+    int *cell_start = calloc(nboxes + 1, sizeof(int)), *box_cells_sorted = malloc((ncells + 1) * sizeof(int));
+    int *chain_rules = malloc((nrules + 1) * sizeof(int));
+    chains = PyList_New(0);
+    if (!local_box || !local_rule || !rule_chain || !members || !scratch || !box_sig || !box_nsig || !cell_start || !box_cells_sorted
+        || !chain_rules || !chains) {
+        free(cell_start); free(box_cells_sorted); free(chain_rules);
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    int nchains = 0;
+    for (int b = 0; b < nboxes; b++) parent[b] = box_root(parent, b);
+    for (int b = 0; b < nboxes; b++) if (parent[b] == b) local_box[b] = nchains++; /* a root's chain, for now */
+    int *box_offset = calloc(nchains + 1, sizeof(int)), *rule_offset = calloc(nchains + 1, sizeof(int));
+    if (!box_offset || !rule_offset) { free(box_offset); free(rule_offset); free(cell_start); free(box_cells_sorted); free(chain_rules);
+                                       PyErr_NoMemory(); goto done; }
+    for (int b = 0; b < nboxes; b++) box_offset[local_box[parent[b]] + 1]++;
+    for (int k = 0; k < nchains; k++) box_offset[k + 1] += box_offset[k];
+    for (int r = 0; r < nrules; r++) {
+        rule_chain[r] = rule_nboxes[r] ? local_box[parent[rule_box_list[rule_start[r]]]] : -1;
+        if (rule_chain[r] >= 0) rule_offset[rule_chain[r] + 1]++;
+    }
+    for (int k = 0; k < nchains; k++) rule_offset[k + 1] += rule_offset[k];
+    int *box_fill = box_sig, *rule_filled = box_nsig;
+    for (int b = 0; b < nboxes; b++) { int k = local_box[parent[b]]; members[box_offset[k] + box_fill[k]++] = b; }
+    for (int r = 0; r < nrules; r++)
+        if (rule_chain[r] >= 0) { int k = rule_chain[r]; chain_rules[rule_offset[k] + rule_filled[k]++] = r; }
+    /* each box's cells, increasing, from cell_start[b] in box_cells_sorted (box_size[b] of them) */
+    for (int b = 0, at = 0; b < nboxes; b++) { cell_start[b] = at; at += box_size[b]; }
+    for (int b = 0; b < nboxes; b++) scratch[b] = 0;
+    for (int c = 0; c < ncells; c++) { int b = box_of_cell[c]; box_cells_sorted[cell_start[b] + scratch[b]++] = (int)cell_of[c]; }
+    for (int k = 0; k < nchains && !PyErr_Occurred(); k++) {
+        int nmembers = box_offset[k + 1] - box_offset[k], nlocal_rules = rule_offset[k + 1] - rule_offset[k];
+        int *chain_members = members + box_offset[k], *rule_ids = chain_rules + rule_offset[k];
+        for (int i = 0; i < nmembers; i++) local_box[chain_members[i]] = i;
+        for (int i = 0; i < nlocal_rules; i++) local_rule[rule_ids[i]] = i;
+        PyObject *box_cells = PyTuple_New(nmembers), *box_rules = PyTuple_New(nmembers), *rule_boxes = PyTuple_New(nlocal_rules);
+        PyObject *ids = int_tuple(rule_ids, nlocal_rules);
+        PyObject *chain = (box_cells && box_rules && rule_boxes && ids) ? PyTuple_Pack(4, box_cells, box_rules, ids, rule_boxes) : NULL;
+        Py_XDECREF(box_cells); Py_XDECREF(box_rules); Py_XDECREF(rule_boxes); Py_XDECREF(ids);
+        if (!chain || PyList_Append(chains, chain) < 0) { Py_XDECREF(chain); break; }
+        Py_DECREF(chain);
+        int *values = scratch;
+        for (int i = 0; i < nmembers && !PyErr_Occurred(); i++) {
+            int b = chain_members[i], n = 0;
+            PyObject *cells = int_tuple(box_cells_sorted + cell_start[b], box_size[b]);
+            if (!cells) break;
+            PyTuple_SET_ITEM(box_cells, i, cells);
+            for (int j = start[box_first[b]]; j < start[box_first[b] + 1]; j++) values[n++] = local_rule[pairs[j].rule];
+            PyObject *own = int_tuple(values, n);
+            if (!own) break;
+            PyTuple_SET_ITEM(box_rules, i, own);
+        }
+        for (int i = 0; i < nlocal_rules && !PyErr_Occurred(); i++) {
+            int r = rule_ids[i];
+            for (int j = 0; j < rule_nboxes[r]; j++) values[j] = local_box[rule_box_list[rule_start[r] + j]];
+            PyObject *own = int_tuple(values, rule_nboxes[r]);
+            if (!own) break;
+            PyTuple_SET_ITEM(rule_boxes, i, own);
+        }
+    }
+    free(box_offset); free(rule_offset); free(cell_start); free(box_cells_sorted); free(chain_rules);
+    if (PyErr_Occurred()) goto done;
+    result = chains;
+    chains = NULL;
+done:
+    Py_XDECREF(chains);
+    Py_DECREF(rules);
+    free(pairs); free(cell_of); free(start); free(box_of_cell); free(box_first); free(box_size); free(box_sig); free(box_nsig);
+    free(parent); free(slots); free(rule_chain); free(local_box); free(local_rule); free(members);
+    free(rule_nboxes); free(rule_start); free(rule_fill); free(scratch); free(rule_box_list);
+    return result;
+}
+
+/* ---- Single-clue deductions around changed cells ----
+ * cspmines.agents.exact.deductions.SingleClueWatch._read_around: every clue at or next to a changed
+ * cell, its need less the known mines around it (flags, opened mines and the covered cells the caller
+ * knows to be mines); its covered neighbours safe when it needs none, mines when it needs them all.
+ * None where some clue read needs fewer mines than it has or more than it has room for. */
+static PyObject *single_clues(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    int width, height;
+    PyObject *changed_in, *known_in;
+    if (!PyArg_ParseTuple(args, "y*iiOO", &view, &width, &height, &changed_in, &known_in)) return NULL;
+    Py_ssize_t n = (Py_ssize_t)width * height;
+    PyObject *result = NULL, *safe = NULL, *mines = NULL, *changed = NULL, *known = NULL;
+    unsigned char *flag = NULL;
+    int *clues = NULL;
+    if (width <= 0 || height <= 0 || view.len != n) {
+        PyErr_SetString(PyExc_ValueError, "the grid's bytes do not match its width and height");
+        goto done;
+    }
+    const signed char *grid = (const signed char *)view.buf;
+    changed = PySequence_Fast(changed_in, "the changed cells must be a sequence");
+    known = changed ? PySequence_Fast(known_in, "the known mines must be iterable") : NULL;
+    if (!known) goto done;
+    flag = calloc((size_t)n, 1); /* 1: a known mine; 2: a clue to read */
+    Py_ssize_t nchanged = PySequence_Fast_GET_SIZE(changed);
+    clues = malloc(((size_t)nchanged * 9 + 1) * sizeof(int));
+    if (!flag || !clues) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(known); i++) {
+        Py_ssize_t cell = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(known, i));
+        if (cell == -1 && PyErr_Occurred()) goto done;
+        if (cell >= 0 && cell < n) flag[cell] |= 1;
+    }
+    int nclues = 0;
+    for (Py_ssize_t i = 0; i < nchanged; i++) {
+        Py_ssize_t cell = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(changed, i));
+        if (cell == -1 && PyErr_Occurred()) goto done;
+        if (cell < 0 || cell >= n) { PyErr_SetString(PyExc_IndexError, "a changed cell off the board"); goto done; }
+        int row = (int)(cell / width), col = (int)(cell % width);
+        for (int dr = -1; dr <= 1; dr++)
+            for (int dc = -1; dc <= 1; dc++) {
+                int r = row + dr, c = col + dc;
+                if (r < 0 || r >= height || c < 0 || c >= width) continue;
+                Py_ssize_t other = (Py_ssize_t)r * width + c;
+                if (grid[other] >= 0 && !(flag[other] & 2)) { flag[other] |= 2; clues[nclues++] = (int)other; }
+            }
+    }
+    safe = PySet_New(NULL);
+    mines = PySet_New(NULL);
+    if (!safe || !mines) goto done;
+    for (int k = 0; k < nclues; k++) {
+        int clue = clues[k], row = clue / width, col = clue % width, need = grid[clue], ncovered = 0, covered[8];
+        for (int dr = -1; dr <= 1; dr++)
+            for (int dc = -1; dc <= 1; dc++) {
+                int r = row + dr, c = col + dc;
+                if ((!dr && !dc) || r < 0 || r >= height || c < 0 || c >= width) continue;
+                int other = r * width + c, state = grid[other];
+                if (state == -2 || state == -3 || (state == -1 && (flag[other] & 1))) need--;
+                else if (state == -1) covered[ncovered++] = other;
+            }
+        if (need < 0 || need > ncovered) { Py_CLEAR(safe); Py_CLEAR(mines); result = Py_None; Py_INCREF(result); goto done; }
+        if (ncovered && (need == 0 || need == ncovered)) {
+            PyObject *into = need == 0 ? safe : mines;
+            for (int j = 0; j < ncovered; j++) {
+                PyObject *cell = PyLong_FromLong(covered[j]);
+                if (!cell || PySet_Add(into, cell) < 0) { Py_XDECREF(cell); goto done; }
+                Py_DECREF(cell);
+            }
+        }
+    }
+    result = PyTuple_Pack(2, safe, mines);
+done:
+    Py_XDECREF(safe); Py_XDECREF(mines); Py_XDECREF(changed); Py_XDECREF(known);
+    PyBuffer_Release(&view);
+    free(flag); free(clues);
+    return result;
+}
+
+/* ---- Combining chains with the cells off the front ----
+ * cspmines.engine.combine.combine_with_total's chances, on Python's own integers (exact whatever their
+ * size, so the answer is the Python one whatever the order of the sums): each chain's weight of the
+ * rest for each of its mine numbers, then each box's layouts with a mine in a given cell. */
+static PyObject *poly_product(PyObject *a, PyObject *b) { /* lists of ints -> a new list, their product */
+    Py_ssize_t na = PyList_GET_SIZE(a), nb = PyList_GET_SIZE(b);
+    PyObject *out = PyList_New(na + nb - 1);
+    if (!out) return NULL;
+    PyObject *zero = PyLong_FromLong(0);
+    if (!zero) { Py_DECREF(out); return NULL; }
+    for (Py_ssize_t i = 0; i < na + nb - 1; i++) { Py_INCREF(zero); PyList_SET_ITEM(out, i, zero); }
+    Py_DECREF(zero);
+    for (Py_ssize_t i = 0; i < na; i++) {
+        PyObject *x = PyList_GET_ITEM(a, i);
+        if (!PyObject_IsTrue(x)) continue;
+        for (Py_ssize_t j = 0; j < nb; j++) {
+            PyObject *y = PyList_GET_ITEM(b, j);
+            if (!PyObject_IsTrue(y)) continue;
+            PyObject *term = PyNumber_Multiply(x, y);
+            PyObject *sum = term ? PyNumber_Add(PyList_GET_ITEM(out, i + j), term) : NULL;
+            Py_XDECREF(term);
+            if (!sum) { Py_DECREF(out); return NULL; }
+            PyList_SetItem(out, i + j, sum);
+        }
+    }
+    return out;
+}
+
+/* sum over j of others[j] * window[top - j], j where both exist: combine._weight */
+static PyObject *rest_weight(PyObject *others, PyObject *window, Py_ssize_t top) {
+    Py_ssize_t nw = PyList_GET_SIZE(window), no = PyList_GET_SIZE(others);
+    Py_ssize_t first = top - nw + 1 > 0 ? top - nw + 1 : 0, last = no - 1 < top ? no - 1 : top;
+    PyObject *sum = PyLong_FromLong(0);
+    for (Py_ssize_t j = first; sum && j <= last; j++) {
+        PyObject *term = PyNumber_Multiply(PyList_GET_ITEM(others, j), PyList_GET_ITEM(window, top - j));
+        PyObject *next = term ? PyNumber_Add(sum, term) : NULL;
+        Py_XDECREF(term);
+        Py_DECREF(sum);
+        sum = next;
+    }
+    return sum;
+}
+
+/* combine_chances(models, tallies, sizes, window, low, mines_left, rest_size) -> ([[layouts with a mine in a
+ * cell of each box] for each chain], the same for a cell off the front or None where there is none):
+ * models[c] a list (trimmed), tallies[c][b] a sequence by mine number. */
+static PyObject *combine_chances(PyObject *self, PyObject *args) {
+    PyObject *models, *tallies, *sizes, *window;
+    Py_ssize_t low, mines_left, rest_size;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!nnn", &PyList_Type, &models, &PyList_Type, &tallies, &PyList_Type, &sizes, &PyList_Type,
+                          &window, &low, &mines_left, &rest_size))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(models);
+    if (PyList_GET_SIZE(tallies) != n || PyList_GET_SIZE(sizes) != n) {
+        PyErr_SetString(PyExc_ValueError, "models, tallies and sizes must have one entry a chain");
+        return NULL;
+    }
+    PyObject *prefix = PyList_New(n + 1), *suffix = PyList_New(n + 1), *result = PyList_New(n);
+    if (!prefix || !suffix || !result) goto failed;
+    PyObject *one = Py_BuildValue("[i]", 1);
+    if (!one) goto failed;
+    Py_INCREF(one);
+    PyList_SET_ITEM(prefix, 0, one);
+    PyList_SET_ITEM(suffix, n, one);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *poly = PyList_GET_ITEM(models, i);
+        if (!PyList_Check(poly)) { PyErr_SetString(PyExc_TypeError, "a chain's models must be a list"); goto failed; }
+        PyObject *made = poly_product(PyList_GET_ITEM(prefix, i), poly);
+        if (!made) goto failed;
+        PyList_SET_ITEM(prefix, i + 1, made);
+    }
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {
+        PyObject *made = poly_product(PyList_GET_ITEM(suffix, i + 1), PyList_GET_ITEM(models, i));
+        if (!made) goto failed;
+        PyList_SET_ITEM(suffix, i, made);
+    }
+    for (Py_ssize_t c = 0; c < n; c++) {
+        PyObject *poly = PyList_GET_ITEM(models, c);
+        Py_ssize_t nk = PyList_GET_SIZE(poly);
+        PyObject *others = poly_product(PyList_GET_ITEM(prefix, c), PyList_GET_ITEM(suffix, c + 1));
+        if (!others) goto failed;
+        PyObject **weight_of = calloc(nk ? nk : 1, sizeof(PyObject *));
+        if (!weight_of) { Py_DECREF(others); PyErr_NoMemory(); goto failed; }
+        int ok = 1;
+        for (Py_ssize_t k = 0; k < nk && ok; k++)
+            if (PyObject_IsTrue(PyList_GET_ITEM(poly, k))) ok = (weight_of[k] = rest_weight(others, window, mines_left - k - low)) != NULL;
+        Py_DECREF(others);
+        PyObject *box_tallies = ok ? PySequence_Fast(PyList_GET_ITEM(tallies, c), "a chain's tallies must be a sequence") : NULL;
+        PyObject *box_sizes = box_tallies ? PySequence_Fast(PyList_GET_ITEM(sizes, c), "a chain's sizes must be a sequence") : NULL;
+        PyObject *chances = box_sizes ? PyList_New(PySequence_Fast_GET_SIZE(box_tallies)) : NULL;
+        for (Py_ssize_t b = 0; chances && b < PyList_GET_SIZE(chances); b++) {
+            PyObject *tally = PySequence_Fast(PySequence_Fast_GET_ITEM(box_tallies, b), "a tally must be a sequence");
+            PyObject *sum = tally ? PyLong_FromLong(0) : NULL;
+            Py_ssize_t nt = tally ? PySequence_Fast_GET_SIZE(tally) : 0;
+            for (Py_ssize_t k = 0; sum && k < nt && k < nk; k++) {
+                PyObject *t = PySequence_Fast_GET_ITEM(tally, k);
+                if (!weight_of[k] || !PyObject_IsTrue(t)) continue;
+                PyObject *term = PyNumber_Multiply(t, weight_of[k]);
+                PyObject *next = term ? PyNumber_Add(sum, term) : NULL;
+                Py_XDECREF(term);
+                Py_DECREF(sum);
+                sum = next;
+            }
+            Py_XDECREF(tally);
+            PyObject *chance = sum ? PyNumber_FloorDivide(sum, PySequence_Fast_GET_ITEM(box_sizes, b)) : NULL;
+            Py_XDECREF(sum);
+            if (!chance) { Py_CLEAR(chances); break; }
+            PyList_SET_ITEM(chances, b, chance);
+        }
+        Py_XDECREF(box_tallies); Py_XDECREF(box_sizes);
+        for (Py_ssize_t k = 0; k < nk; k++) Py_XDECREF(weight_of[k]);
+        free(weight_of);
+        if (!chances) goto failed;
+        PyList_SET_ITEM(result, c, chances);
+    }
+    PyObject *rest = Py_None; /* the rest holds mines_left - k mines when the front holds k */
+    Py_INCREF(rest);
+    if (rest_size > 0) {
+        PyObject *everything = PyList_GET_ITEM(prefix, n), *sum = PyLong_FromLong(0);
+        Py_ssize_t nw = PyList_GET_SIZE(window);
+        for (Py_ssize_t k = 0; sum && k < PyList_GET_SIZE(everything); k++) {
+            Py_ssize_t t = mines_left - k;
+            PyObject *w = PyList_GET_ITEM(everything, k);
+            if (t - low < 0 || t - low >= nw || !PyObject_IsTrue(w)) continue;
+            PyObject *left = PyLong_FromSsize_t(t), *ways = PyNumber_Multiply(w, PyList_GET_ITEM(window, t - low));
+            PyObject *term = left && ways ? PyNumber_Multiply(ways, left) : NULL;
+            PyObject *next = term ? PyNumber_Add(sum, term) : NULL;
+            Py_XDECREF(left); Py_XDECREF(ways); Py_XDECREF(term);
+            Py_DECREF(sum);
+            sum = next;
+        }
+        PyObject *size = sum ? PyLong_FromSsize_t(rest_size) : NULL;
+        Py_DECREF(rest);
+        rest = size ? PyNumber_FloorDivide(sum, size) : NULL;
+        Py_XDECREF(sum); Py_XDECREF(size);
+        if (!rest) goto failed;
+    }
+    Py_DECREF(prefix); Py_DECREF(suffix);
+    return Py_BuildValue("(NN)", result, rest);
+failed:
+    Py_XDECREF(prefix); Py_XDECREF(suffix); Py_XDECREF(result);
+    return NULL;
+}
+
+/* ---- Where 50/50s may form ----
+ * cspmines.agents.exact.fifty_fifty._closed_off_places: for every cell as a place's top left, whether
+ * a pair across, a pair down or a 2x2 block of hidden cells (covered, not known mines) is closed off
+ * (the pairs: no opened cell and at most one hidden among their six flanks; the block: no opened or
+ * hidden cell at its four diagonal corners), cells off the board closing. Three bytes objects of the
+ * board's size, 1 where the place is. */
+static PyObject *closed_off_places(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    int width, height;
+    PyObject *known_in;
+    if (!PyArg_ParseTuple(args, "y*iiO", &view, &width, &height, &known_in)) return NULL;
+    Py_ssize_t n = (Py_ssize_t)width * height;
+    PyObject *result = NULL, *known = NULL, *across = NULL, *down = NULL, *square = NULL;
+    unsigned char *hidden = NULL, *opened = NULL;
+    if (width <= 0 || height <= 0 || view.len != n) {
+        PyErr_SetString(PyExc_ValueError, "the grid's bytes do not match its width and height");
+        goto done;
+    }
+    const signed char *grid = (const signed char *)view.buf;
+    known = PySequence_Fast(known_in, "the known mines must be iterable");
+    hidden = malloc((size_t)n);
+    opened = malloc((size_t)n);
+    across = PyBytes_FromStringAndSize(NULL, n);
+    down = PyBytes_FromStringAndSize(NULL, n);
+    square = PyBytes_FromStringAndSize(NULL, n);
+    if (!known || !hidden || !opened || !across || !down || !square) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        hidden[i] = grid[i] == -1;
+        opened[i] = grid[i] != -1 && grid[i] != -2 && grid[i] != -3;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(known); i++) {
+        Py_ssize_t cell = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(known, i));
+        if (cell == -1 && PyErr_Occurred()) goto done;
+        if (cell >= 0 && cell < n) hidden[cell] = 0;
+    }
+#define AT(x, r, c) (((r) >= 0 && (r) < height && (c) >= 0 && (c) < width) ? (x)[(Py_ssize_t)(r) * width + (c)] : 0)
+    char *a = PyBytes_AS_STRING(across), *d = PyBytes_AS_STRING(down), *q = PyBytes_AS_STRING(square);
+    for (int r = 0; r < height; r++)
+        for (int c = 0; c < width; c++) {
+            Py_ssize_t i = (Py_ssize_t)r * width + c;
+            a[i] = d[i] = q[i] = 0;
+            if (!hidden[i]) continue;
+            if (AT(hidden, r, c + 1)) {
+                int open = 0, hid = 0;
+                for (int k = -1; k <= 1; k++) {
+                    open += AT(opened, r + k, c - 1) + AT(opened, r + k, c + 2);
+                    hid += AT(hidden, r + k, c - 1) + AT(hidden, r + k, c + 2);
+                }
+                a[i] = open == 0 && hid <= 1;
+            }
+            if (AT(hidden, r + 1, c)) {
+                int open = 0, hid = 0;
+                for (int k = -1; k <= 1; k++) {
+                    open += AT(opened, r - 1, c + k) + AT(opened, r + 2, c + k);
+                    hid += AT(hidden, r - 1, c + k) + AT(hidden, r + 2, c + k);
+                }
+                d[i] = open == 0 && hid <= 1;
+            }
+            if (AT(hidden, r, c + 1) && AT(hidden, r + 1, c) && AT(hidden, r + 1, c + 1)) {
+                int closed = 0;
+                closed += AT(opened, r - 1, c - 1) + AT(hidden, r - 1, c - 1) + AT(opened, r - 1, c + 2) + AT(hidden, r - 1, c + 2);
+                closed += AT(opened, r + 2, c - 1) + AT(hidden, r + 2, c - 1) + AT(opened, r + 2, c + 2) + AT(hidden, r + 2, c + 2);
+                q[i] = closed == 0;
+            }
+        }
+#undef AT
+    result = PyTuple_Pack(3, across, down, square);
+done:
+    Py_XDECREF(known); Py_XDECREF(across); Py_XDECREF(down); Py_XDECREF(square);
+    PyBuffer_Release(&view);
+    free(hidden); free(opened);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
@@ -1381,6 +2017,24 @@ static PyMethodDef methods[] = {
     {"greedy_order", greedy_order, METH_VARARGS,
      "greedy_order(box_rules, rule_boxes, start) -> [box, ...]\n\n"
      "The counting order of cspmines.engine.backends.ordering.greedy_order."},
+    {"settle_clues", settle_clues, METH_VARARGS,
+     "settle_clues(grid, width, height) -> (rules, safe, mines, undecided, rest, covered, known mines) or None\n\n"
+     "The rules of a board's clues (cells, need, clue cell) with the cells single rules force taken out,\n"
+     "as cspmines.engine.constraints settles them; None where the Python must raise or keep them all."},
+    {"split_rules", split_rules, METH_VARARGS,
+     "split_rules(rule_cells) -> [(box cells, box rules, rule ids, rule boxes), ...]\n\n"
+     "The chains of a system's rules (given by their cells) as cspmines.engine.components splits them."},
+    {"single_clues", single_clues, METH_VARARGS,
+     "single_clues(grid, width, height, changed, known_mines) -> (safe, mines) or None\n\n"
+     "What the clues at and next to the changed cells prove alone, as cspmines.agents.exact.deductions\n"
+     "reads them; None where one of them contradicts the known mines."},
+    {"combine_chances", combine_chances, METH_VARARGS,
+     "combine_chances(models, tallies, sizes, window, low, mines_left, rest_size) -> ([[int, ...], ...], int or None)\n\n"
+     "Each box's layouts with a mine in one of its cells, and a cell's off the front, as cspmines.engine.combine\n"
+     "works them out."},
+    {"closed_off_places", closed_off_places, METH_VARARGS,
+     "closed_off_places(grid, width, height, known_mines) -> (across, down, square) as bytes, 1 a place\n\n"
+     "Where a 50/50 may form, as cspmines.agents.exact.fifty_fifty finds the places."},
     {"win_search", win_search, METH_VARARGS,
      "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
      "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"

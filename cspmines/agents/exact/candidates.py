@@ -87,30 +87,32 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     safety: dict[int, float] = {}
     for group, p in analysis.groups():  # one float a group, not one a cell
         if p != 1:
-            safe = 1.0 - float(p)
-            safety.update((c, safe) for c in group if c not in exclude)
+            safety.update(dict.fromkeys(group, 1.0 - float(p)))
+    for c in exclude:
+        safety.pop(c, None)
     cells = sorted(safety)
     if not cells:
         return []
     floor = (1.0 - margin) * max(safety.values())
     around = neighbour_sum(position.grid == COVERED).ravel().tolist()  # every cell's covered neighbours, once
+    covered_around = around.__getitem__
 
-    def covered_around(cell: int) -> int:
-        return around[cell]
-
-    on_front = [c for c in cells if c in front and safety[c] >= floor]
-    off = [c for c in cells if c not in front and safety[c] >= floor]
+    on_front: list[int] = []
+    off: list[int] = []
+    for c in cells:
+        if safety[c] >= floor:
+            (on_front if c in front else off).append(c)
     picked = []
     if off and not off_front:  # the two most promising cells off the front
-
-        picked.append(min(off, key=lambda c: (covered_around(c), c)))
+        # ``off`` is in increasing order, so the first of the fewest covered neighbours is the lowest cell
+        picked.append(min(off, key=covered_around))
         front_mask = np.zeros(position.size, dtype=bool)
         front_mask[list(front)] = True
         beside_front = neighbour_sum(front_mask.reshape(position.grid.shape)) > 0  # a neighbour on the front
         two_steps = neighbour_sum(beside_front).ravel().tolist()  # a neighbour beside the front: two steps from it
         near = [c for c in off if two_steps[c]]
         if near:
-            picked.append(min(near, key=lambda c: (covered_around(c), c)))
+            picked.append(min(near, key=covered_around))
     merged = sorted(dict.fromkeys(on_front + picked), key=lambda c: (-safety[c], covered_around(c), c))[:size]
     if off and off_front:  # Hill's wider set, on top
         if len(off) >= 30:

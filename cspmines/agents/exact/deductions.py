@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import native
 from ...engine.constraints import neighbour_sum
 from ...position import COVERED, FLAG, MINE, Position
 
@@ -98,6 +99,12 @@ class SingleClueWatch:
             self._contradicted = not (safe or mines) and _contradicted(position, known_mines)
             return safe, mines
         changed.extend(known_mines - last_mines)  # a new known mine lowers its clues' needs
+        if native.kernels is not None:  # the same clues read in C: the same cells
+            found = native.kernels.single_clues(grid, position.width, position.height, changed, known_mines)
+            if found is None:
+                self._contradicted = True
+                return set(), set()
+            return found
         return self._read_around(position, grid.ravel().tolist(), changed, known_mines)
 
     def _read_around(self, position: Position, view: list, changed: list, known_mines: set) -> tuple[set, set]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from ...engine.reveal import solve_revealed
 from ...errors import InconsistentPositionError
-from ...position import COVERED, FLAG, MINE
+from ...position import COVERED, FLAG, MINE, neighbour_table
 from .hotspots import hotspot_ratio
 from .options import ExactOptions
 
@@ -151,7 +151,7 @@ def look_ahead(
         next_safe = _next_safety(after, options.blend, options.living) ** next_power
         if hotspots:
             next_safe *= hotspot_ratio(hotspots, cell, after, before)
-        proved = after.safe_cells  # a sort over every group: read once
+        proved = after.decided[0]  # the proved safe cells, as a set
         if follow_next:
             next_cells.add(_single_safest(after))
         implied = set(proved) if implied is None else implied.intersection(proved)
@@ -217,11 +217,13 @@ def clue_is_settled(analysis):
     False
     """
     position = analysis.position
-    flat = position.grid.ravel()
-    decided = set(analysis.mine_cells) | set(analysis.safe_cells)
+    flat = position.grid.ravel().tolist()  # a list reads a cell several times faster than an array
+    safe, mines = analysis.decided
+    decided = safe | mines
+    table = neighbour_table(position.width, position.height)
 
     def doubtful(cell: int) -> frozenset:
-        return frozenset(n for n in position.neighbours(cell) if flat[n] == COVERED and n not in decided)
+        return frozenset(n for n in table[cell] if flat[n] == COVERED and n not in decided)
 
     def settled(cell: int) -> bool:
         around = doubtful(cell)
@@ -229,7 +231,7 @@ def clue_is_settled(analysis):
             return True
         anchor = next(iter(around))
         # a clue holding all of them is a neighbour of each, so of this one
-        return any(flat[c] >= 0 and doubtful(c) == around for c in position.neighbours(anchor))
+        return any(flat[c] >= 0 and doubtful(c) == around for c in table[anchor])
 
     return settled
 
@@ -243,15 +245,15 @@ def _next_safety(after, blend: float, living: bool = False) -> float:
     least = ()
     if living:
         settled = clue_is_settled(after)
-        least = after.least_probabilities(2, below=1, keep=lambda cell: not settled(cell))
+        least = after.least_probabilities(2, below=1, keep=lambda cell: not settled(cell), exact=False)
     if not least:
-        least = after.least_probabilities(2, below=1)
+        least = after.least_probabilities(2, below=1, exact=False)
     if not least:
         return 1.0
-    best = 1.0 - float(least[0])
+    best = 1.0 - least[0]  # floats, as float() of the exact chances gives them
     if not blend:
         return best
-    second = 1.0 - float(least[-1])
+    second = 1.0 - least[-1]
     return (1.0 - blend) * best + blend * second
 
 

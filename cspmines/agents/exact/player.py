@@ -47,7 +47,7 @@ from ...engine.memory import current_memory
 from ...engine.sampling import layouts_still_possible, sample_mines
 from ...engine.solver import solve
 from ...errors import InconsistentPositionError
-from ...position import COVERED, FLAG, Position
+from ...position import COVERED, FLAG, Position, neighbour_table
 from ..base import Action, SeededAgent
 from .candidates import candidates, likeliest_opening
 from .deductions import SingleClueWatch, single_clue_deductions
@@ -168,6 +168,10 @@ class ExactAgent(SeededAgent):
 
     def act(self, position: Position) -> Action:
         flat = position.grid.ravel()
+        if self.rules == "classic":  # most moves open a cell proved before: nothing else is read for them
+            pending = self._pending_safe(flat)
+            if pending is not None:
+                return Action.open(pending, certain=True)
         view = flat.tolist()  # a list reads a cell several times faster than an array, once made
         self.safe = {c for c in self.safe if view[c] == COVERED}
         self.mines = {c for c in self.mines if view[c] == COVERED or view[c] == FLAG}
@@ -187,6 +191,16 @@ class ExactAgent(SeededAgent):
         if proved is not None:
             return proved
         return Action.open(self._guess(position, analysis))
+
+    def _pending_safe(self, flat) -> int | None:
+        """The least proved safe cell still covered, the move classic play makes next; the cells before it
+        that were opened since are dropped (the others are when the proved cells are next read whole)."""
+        while self.safe:
+            cell = min(self.safe)
+            if flat[cell] == COVERED:
+                return cell
+            self.safe.discard(cell)
+        return None
 
     def _solve(self, position: Position):
         """The engine's analysis, the mines this agent proved shown as flags: the look-ahead's own
@@ -366,11 +380,12 @@ class ExactAgent(SeededAgent):
         ties go to the most neighbours instead: there every square is opened in the end, and
         the one whose clue tells most spares the most guesses later (measured on 4x4: +0.012
         at 14 mines over 2,000 boards, level or better at 6 and 11)."""
-        table = analysis.position.neighbours
+        position = analysis.position
+        table = neighbour_table(position.width, position.height)  # every cell's neighbours, kept
         (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
         tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
         sign = -1 if self.options.objective_for(self.rules) == "mines" else 1
-        return min(tied, key=lambda c: (sign * len(table(c)), c))
+        return min(tied, key=lambda c: (sign * len(table[c]), c))
 
     def weigh(self, analysis) -> list:
         """The look-ahead's candidates on ``analysis`` as it weighs them, best first.

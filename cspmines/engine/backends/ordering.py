@@ -26,7 +26,7 @@ import numpy as np
 
 from ... import native
 from ..components import Component
-from ..memory import current_memory
+from ..memory import Hashed, current_memory
 from .base import Budget
 from .steps import Step, advance_array, advance_set, key_digit_bits, live_states, plan_order
 
@@ -81,11 +81,17 @@ def greedy_unless_raced(component: Component) -> tuple[list[int], int | None]:
 def _greedy_order_of_structure(component: Component) -> list[int]:
     """:func:`greedy_order`, kept for recent structures (it reads no cell and no mine count): a
     clue's possible values make chains of one structure, counted one after another."""
+    if component.n_boxes < _REMEMBERED_FROM_BOXES and native.kernels is not None:  # in C, a few boxes cost less than a look-up
+        return greedy_order(component)
     recent = current_memory().orders  # structure -> greedy order, in the engine's memory
-    order = recent.get(component.structure)
+    key = Hashed(component.structure)
+    order = recent.get(key)
     if order is None:
-        order = recent.put(component.structure, tuple(greedy_order(component)))
+        order = recent.put(key, tuple(greedy_order(component)))
     return list(order)  # a copy: callers may keep or change it
+
+
+_REMEMBERED_FROM_BOXES = 12  # with the kernels, smaller structures are ordered afresh each time (a few microseconds)
 
 
 _RACE_FROM_BOXES = 40  # below this every order is cheap and racing would cost more than it saves
