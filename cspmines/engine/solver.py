@@ -27,7 +27,7 @@ from ..position import Position, is_whole
 from .analysis import Analysis, ComponentReport
 from .backends import Budget, ComponentCount, get_backend
 from .bounded import bound_components
-from .combine import combine_with_density, combine_with_total
+from .combine import afford_combining, combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import count_smallest_first
@@ -127,7 +127,7 @@ def solve(
     components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
     counts = count_smallest_first(engine, components, counting, cache=isinstance(backend, str) and not counting.limited)
     if density is None and not any(count is None for count in counts):
-        _afford_combining(counts, components, counting)  # marks the counting budget spent when it cannot
+        afford_combining(counts, components, counting)  # marks the counting budget spent when it cannot
     if any(count is None for count in counts) or counting.exhausted:
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()),
                           memory_limit=limit.memory)
@@ -232,41 +232,6 @@ def _reports(components, counts) -> tuple:
 
 #: With a time limit, counting may use this share; the rest is kept for the certain-cells check.
 _COUNTING_SHARE = 0.8
-
-
-#: Weighted products of big integers combining does a second, about (a product of two 64-bit numbers
-#: weighs 1, of two n-bit numbers n/64; measured 7.8 to 20 million a second here, taken low).
-_PRODUCTS_PER_SECOND = 5e6
-
-
-def _afford_combining(counts, components, budget: Budget) -> None:
-    """Whether the chains' counts can be combined under the mine total within what is left of ``budget``:
-    the combination holds each chain's polynomial times those before it and those after it, and works out
-    each chain's product of the others; a board of thousands of small chains makes both grow as the cube
-    of their number. When it cannot, the budget is marked spent (``stopped_by`` says why) and the solve
-    answers NOT EXACT with estimates, as when a chain cannot be counted."""
-    degrees = [len(count.models) - 1 for count in counts]
-    cells = [component.n_cells for component in components]
-    total_degree, total_cells = sum(degrees), sum(cells)
-    held = products = 0.0
-    degree = bits = 0
-    for chain_degree, chain_cells in zip(degrees, cells):
-        degree, bits = degree + chain_degree, bits + chain_cells
-        # this prefix and the suffix after it, each coefficient an int of at most as many bits as cells
-        held += 2 * (degree + 1) * (_INT_BYTES + bits // 8)
-        products += (degree + 1) * (total_degree - degree + 1) * max(1.0, total_cells / 64)
-    try:
-        budget.reserve(int(held), "combining the chains' counts")
-        seconds = budget.remaining_seconds()
-        if seconds is not None and products > seconds * _PRODUCTS_PER_SECOND:
-            raise BudgetExceededError(f"combining {len(counts):,} chains would take about {products / _PRODUCTS_PER_SECOND:,.0f} s, "
-                                      f"past the time limit")
-    except BudgetExceededError as error:
-        budget.exhausted, budget.stopped_by = True, error
-
-
-#: An int's header and its list slot, besides its digits.
-_INT_BYTES = 36
 
 
 def _cut_reason(budget: Budget) -> str:
