@@ -32,6 +32,7 @@ from pathlib import Path
 import cspmines
 from cspmines.engine.backends import Budget, backend_names, get_backend
 from cspmines.engine.backends.ordering import front_width
+from cspmines.engine.backends.sat import chain_cnf
 from cspmines.engine.components import split_components
 from cspmines.engine.constraints import ConstraintSystem
 from cspmines.errors import BudgetExceededError
@@ -58,20 +59,14 @@ def ganak_counter():
     """A function counting a component's layouts with Ganak, or None where pyganak is not installed."""
     try:
         import pyganak
-        from pysat.card import CardEnc, EncType
-        from pysat.formula import IDPool
     except ImportError:
         return None
 
     def count(component) -> int:
-        cells = component.cells
-        variable = {cell: index + 1 for index, cell in enumerate(cells)}
-        pool = IDPool(start_from=len(cells) + 1)  # the encodings' auxiliary variables after the cells
+        clauses, cells = chain_cnf(component)
         counter = pyganak.Counter()
-        for rule in component.rules:
-            literals = [variable[cell] for box in rule.boxes for cell in component.boxes[box].cells]
-            counter.add_clauses(CardEnc.equals(lits=literals, bound=rule.mines, vpool=pool, encoding=EncType.seqcounter).clauses)
-        counter.set_sampling_set(range(1, len(cells) + 1))
+        counter.add_clauses(clauses)
+        counter.set_sampling_set(cells)
         return counter.count()
 
     return count

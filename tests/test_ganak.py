@@ -17,6 +17,7 @@ import pytest
 
 from cspmines import InconsistentPositionError, Position
 from cspmines.engine.backends import get_backend
+from cspmines.engine.backends.sat import chain_cnf
 from cspmines.engine.components import components_of, split_components
 from cspmines.engine.constraints import settle_position
 
@@ -29,17 +30,10 @@ DATA = Path(__file__).parent / "data"
 
 def ganak_layouts(component) -> int:
     """The chain's layouts as Ganak counts them: models of its rules' CNF, projected on its cells."""
-    from pysat.card import CardEnc, EncType
-    from pysat.formula import IDPool
-
-    cells = component.cells
-    variable = {cell: index + 1 for index, cell in enumerate(cells)}
-    pool = IDPool(start_from=len(cells) + 1)  # the encodings' auxiliary variables come after the cells
+    clauses, cells = chain_cnf(component)
     counter = pyganak.Counter()
-    for rule in component.rules:
-        literals = [variable[cell] for box in rule.boxes for cell in component.boxes[box].cells]
-        counter.add_clauses(CardEnc.equals(lits=literals, bound=rule.mines, vpool=pool, encoding=EncType.seqcounter).clauses)
-    counter.set_sampling_set(range(1, len(cells) + 1))
+    counter.add_clauses(clauses)
+    counter.set_sampling_set(cells)
     return counter.count()
 
 

@@ -30,7 +30,7 @@ from ...errors import BackendUnavailableError
 from ..components import Component
 from .base import Budget, ComponentCount, dense_coefficients, out_of_time
 
-__all__ = ["SatBackend", "BoxEncoding", "encode_component", "encoding_bytes"]
+__all__ = ["SatBackend", "BoxEncoding", "chain_cnf", "encode_component", "encoding_bytes"]
 
 
 def _pysat():
@@ -129,6 +129,32 @@ def encoding_bytes(components) -> int:
         sizes = [box.size for box in component.boxes]
         literals += sum(sizes) + sum(sizes[b] for rule in component.rules for b in rule.boxes)
     return _ENCODING_BYTES_PER_LITERAL * literals
+
+
+def chain_cnf(component: Component) -> tuple[list[list[int]], range]:
+    """A chain's rules as plain CNF for an outside model counter: variable ``i + 1`` is the chain's ``i``-th
+    cell (:attr:`Component.cells`), each rule "exactly ``mines`` of these cells" a sequential-counter
+    encoding whose auxiliary variables come after the cells. Its models projected on the cells (the range
+    returned) are the chain's layouts, one each: how an independent counter such as Ganak checks ours.
+
+    >>> from cspmines import Position
+    >>> from cspmines.engine.components import components_of
+    >>> (chain,) = components_of(Position.from_string("3x1\\n.1."))
+    >>> clauses, cells = chain_cnf(chain)
+    >>> list(cells), [1, 2] in clauses
+    ([1, 2], True)
+    """
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+
+    cells = component.cells
+    variable = {cell: index + 1 for index, cell in enumerate(cells)}
+    pool = IDPool(start_from=len(cells) + 1)
+    clauses: list[list[int]] = []
+    for rule in component.rules:
+        literals = [variable[cell] for box in rule.boxes for cell in component.boxes[box].cells]
+        clauses.extend(CardEnc.equals(lits=literals, bound=rule.mines, vpool=pool, encoding=EncType.seqcounter).clauses)
+    return clauses, range(1, len(cells) + 1)
 
 
 def encode_component(encoding: BoxEncoding, component: Component, group=0) -> list[list[int]]:
