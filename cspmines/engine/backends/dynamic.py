@@ -108,8 +108,8 @@ def _compiled_count(component: Component, budget: Budget | None):
     if kernels is None:
         return None
     n_cells = component.n_cells
-    boxes, rules = component.boxes, component.rules
-    sizes = [len(box.cells) for box in boxes]
+    box_entries, rule_boxes = component.structure  # each box's size and rules, each rule's boxes (made by the split)
+    sizes, box_rules = zip(*box_entries)
     if n_cells + max(sizes).bit_length() + 1 > 127:  # a count could pass 127 bits
         return None
     # the greedy order's steps planned in C too, unless plan_steps would race it (False) or a key
@@ -118,8 +118,8 @@ def _compiled_count(component: Component, budget: Budget | None):
     # the memory allowance as a number of states: every layer is kept for the backward pass
     held = None if budget is None or budget.memory_limit is None else budget.memory_limit // _compiled_state_bytes(n_cells)
     cheap = -1 if cap is None else cap
-    counted = kernels.count_ordered(sizes, [box.rules for box in boxes], [rule.boxes for rule in rules],
-                                    [rule.mines for rule in rules], order, n_cells, key_digit_bits(component),
+    counted = kernels.count_ordered(sizes, box_rules, rule_boxes, [rule.mines for rule in component.rules], order, n_cells,
+                                    key_digit_bits(component),
                                     cheap if held is None else (held if cheap < 0 else min(cheap, held)))
     if counted is None:
         return None
