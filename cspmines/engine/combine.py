@@ -32,7 +32,7 @@ from .. import native
 from ..errors import BudgetExceededError
 from .backends.base import Budget
 
-__all__ = ["Combination", "afford_combining", "convolve", "combine_with_total", "combine_with_density", "count_with_total"]
+__all__ = ["INT_BYTES", "Combination", "afford_combining", "binomials", "convolve", "combine_with_total", "combine_with_density", "count_with_total"]
 
 
 def convolve(a, b) -> list:
@@ -216,14 +216,23 @@ def _rest_window(rest_size: int, mines_left: int, front_most: int) -> tuple[int,
     mines_left] is ever asked for, so that window is tabulated by the recurrence
     C(R, t+1) = C(R, t) (R - t) / (t + 1) instead of calling comb each time."""
     low = max(0, mines_left - front_most)
-    high = min(rest_size, mines_left)
-    window = []
+    return low, binomials(rest_size, low, min(rest_size, mines_left))
+
+
+def binomials(n: int, low: int, high: int) -> list[int]:
+    """C(n, t) for t from ``low`` to ``high`` (empty when ``low > high``), each from the one before by
+    C(n, t+1) = C(n, t) (n - t) / (t + 1): one comb, not one a term.
+
+    >>> binomials(5, 0, 3), binomials(5, 2, 1)
+    ([1, 5, 10, 10], [])
+    """
+    row: list[int] = []
     if low <= high:
-        value = comb(rest_size, low)
+        value = comb(n, low)
         for t in range(low, high + 1):
-            window.append(value)
-            value = value * (rest_size - t) // (t + 1)
-    return low, window
+            row.append(value)
+            value = value * (n - t) // (t + 1)
+    return row
 
 
 def _weight(others: list, window: list, top: int) -> int:
@@ -283,7 +292,7 @@ def afford_combining(counts, components, budget: Budget) -> None:
     for chain_degree, chain_cells in zip(degrees, cells):
         degree, bits = degree + chain_degree, bits + chain_cells
         # this prefix and the suffix after it, each coefficient an int of at most as many bits as cells
-        held += 2 * (degree + 1) * (_INT_BYTES + bits // 8)
+        held += 2 * (degree + 1) * (INT_BYTES + bits // 8)
         products += (degree + 1) * (total_degree - degree + 1) * max(1.0, total_cells / 64)
     try:
         budget.reserve(int(held), "combining the chains' counts")
@@ -295,5 +304,5 @@ def afford_combining(counts, components, budget: Budget) -> None:
         budget.exhausted, budget.stopped_by = True, error
 
 
-#: An int's header and its list slot, besides its digits.
-_INT_BYTES = 36
+#: An int's header and its list slot, besides its digits (what a list of big counts is charged a term).
+INT_BYTES = 36

@@ -40,7 +40,7 @@ from ..position import Position
 from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
 from .backends.sampler import weighted_picks
-from .combine import convolve
+from .combine import INT_BYTES, binomials, convolve
 from .components import split_components
 from .constraints import settle_position
 from .question import DEFAULT_MEMORY, Density, Limit, check_board_size, format_bytes
@@ -185,20 +185,6 @@ def sample_mines(
     return _stacked(batches, position.size)
 
 
-_INT_BYTES = 36  # an int's header and its list slot, besides its digits
-
-
-def _binomials(n: int, most: int) -> list[int]:
-    """C(n, t) for t from 0 to ``most``, each from the one before (a call of comb each was quadratic).
-
-    >>> _binomials(5, 3)
-    [1, 5, 10, 10]
-    """
-    row, value = [], 1
-    for t in range(most + 1):
-        row.append(value)
-        value = value * (n - t) // (t + 1)
-    return row
 _BATCH = 256  # layouts drawn together: the walk's lookups are shared within a batch
 
 
@@ -249,12 +235,12 @@ class _Draw:
             return False
         # a coefficient counts layouts of the cells so far: at most as many bits as cells
         cells, held = len(self.rest), 0
-        polynomial = _binomials(len(self.rest), min(len(self.rest), mines_left))
+        polynomial = binomials(len(self.rest), 0, min(len(self.rest), mines_left))
         self.after = [polynomial]
         for sampler, size in zip(reversed(self.samplers), reversed(self.sizes)):
             cells += size
             if budget is not None:
-                held += (min(len(polynomial) + len(sampler.models), mines_left + 1)) * (_INT_BYTES + cells // 8)
+                held += (min(len(polynomial) + len(sampler.models), mines_left + 1)) * (INT_BYTES + cells // 8)
                 budget.reserve(held, "the draw's products of the chains' counts")
                 budget.spend(len(polynomial))
             polynomial = convolve(sampler.models, polynomial)[: mines_left + 1]
