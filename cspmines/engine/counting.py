@@ -26,10 +26,10 @@ from .question import DEFAULT_MEMORY
 __all__ = ["count_chains", "count_smallest_first", "shape"]
 
 
-def count_chains(engine, components, budget: Budget | None = None) -> list:
+def count_chains(engine, components) -> list:
     """Each chain's counts, with no time budget, recent chains not counted again (for
-    :mod:`cspmines.engine.reveal`); None for a chain past ``budget``'s memory allowance."""
-    return count_smallest_first(engine, components, budget or Budget(memory_limit=DEFAULT_MEMORY), cache=True)
+    :mod:`cspmines.engine.reveal`); None for a chain past the default memory allowance."""
+    return count_smallest_first(engine, components, Budget(memory_limit=DEFAULT_MEMORY), cache=True)
 
 
 def count_smallest_first(engine, components, budget: Budget, *, cache: bool = False) -> list:
