@@ -141,7 +141,7 @@ def test_combining_thousands_of_chains_keeps_to_the_budget():
 
 def test_the_draw_sizes_its_products_of_the_chains_counts_first():
     with pytest.raises(MemoryBudgetError, match="the draw's products"):
-        sample_layouts(pairs(720), 1, seed=0, memory="64M")
+        sample_layouts(pairs(720), 1, seed=0, limit=Limit(memory="64M"))
     assert len(sample_layouts(pairs(30, 60, 40), 3, seed=0)) == 3
 
 
