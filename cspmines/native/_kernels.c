@@ -1,10 +1,34 @@
-/* Compiled kernels of cspmines: the least-expected-cost search over sets of layouts.
+/* Compiled kernels of cspmines: each does the same steps as a pure-Python twin, in the same order
+ * and the same floating-point order (IEEE doubles, no fast-math), so answers are identical, budgets
+ * of states included; the Python stays and is what runs without this module. Every kernel has a row
+ * in cspmines/native/table.py (its twin and what it does), and code reaches it only through
+ * cspmines.native.kernel(name); tests/test_kernels.py runs each against its twin.
  *
- * The same algorithm as cspmines.agents.exact.objectives._CostSearch, step for step and in the
- * same floating-point order (IEEE doubles, no fast-math), so its answers are identical, the
- * budget of states included; the Python class stays and is what runs without this module.
- * A state is the set of layouts still possible, a bit mask of at most 64 layouts.
- * win_search below does the same for the endgame's search for the best chance of winning.
+ *  cost_search: the least-expected-cost search over the sets of at most 64 layouts still possible
+ *      (a state is a bit mask of layouts); twin cspmines.agents.exact.objectives._CostSearch.
+ *  win_search: the endgame's search for the move with the best chance of winning, over any number
+ *      of layouts (a state is a bit set of several words); twin cspmines.engine.endgame.WinSearch.
+ *  greedy_order: the dynamic programme's counting order, boxes placed to keep the fewest rules open;
+ *      twin cspmines.engine.backends.ordering.greedy_order.
+ *  count_passes: the dynamic programme's forward and backward passes over planned steps, on 128-bit
+ *      integers: each mine number's layouts and each box's tallies; twin the Python passes
+ *      (cspmines.engine.backends.dynamic.Sweep).
+ *  count_ordered: a chain counted whole: its steps planned for a box order, then the two passes;
+ *      twin DynamicProgrammingBackend.count.
+ *  box_diameter: a chain's length, the diameter of its box graph; twin
+ *      cspmines.engine.components.box_diameter.
+ *  settle_board: a board opened and marked by the one- and two-clue rules from a cell, as a game's
+ *      deduction does; twin cspmines.games.deduce._Settler.
+ *  settle_clues: a position's clue rules with the cells single rules force taken out, round after
+ *      round; twin cspmines.engine.constraints._clue_rows and _settle_rounds.
+ *  split_rules: a system's rules grouped into boxes and joined into chains, each with its own
+ *      numbering; twin cspmines.engine.components._split_layout.
+ *  single_clues: what the clues at and next to the changed cells prove alone, move after move;
+ *      twin cspmines.agents.exact.deductions.SingleClueWatch._read_around.
+ *  combine_chances: each box's and the rest's layouts with a mine, the chains combined under the
+ *      mine total; twin cspmines.engine.combine._chances.
+ *  closed_off_places: where a 50/50 may form, closed-off pairs and 2x2 blocks of hidden cells;
+ *      twin cspmines.agents.exact.fifty_fifty._closed_off_places.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -12,6 +36,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- The least-expected-cost search (cost_search): a state is a bit mask of at most 64 layouts ---- */
 
 #define MAX_GROUPS 16
 #define MAX_DEPTH 66 /* a child holds fewer layouts than its parent: at most 64 levels below the root */
