@@ -184,6 +184,8 @@ def read_density(density) -> Fraction | None:
     return Density(density).value
 
 
+_NO_LIMIT = Limit()  # frozen: one serves every call that gives none
+
 #: what each deprecated keyword of the entry points is called in a Limit
 _OLD_KEYWORDS = {"time_limit": "time", "node_limit": "nodes", "max_chain": "max_chain", "memory": "memory"}
 
@@ -214,7 +216,7 @@ def read_limit(limit: Limit | None = None, *, default: Limit | None = None, **ol
         raise TypeError(f"limit must be a cspmines.Limit, got {type(limit).__name__}")
     given = {name: value for name, value in old.items() if value is not NOT_GIVEN and (value is not None or name == "memory")}
     if not given:
-        return limit if limit is not None else default if default is not None else Limit()
+        return limit if limit is not None else default if default is not None else _NO_LIMIT
     if limit is not None:
         raise ValueError(f"give the budget as limit=Limit(...) or as {'=, '.join(given)}=, not both")
     fields = {_OLD_KEYWORDS[name]: value for name, value in given.items()}

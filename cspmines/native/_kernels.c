@@ -895,7 +895,7 @@ static PyObject *count_passes(PyObject *self, PyObject *args) {
 
 /* step i of the forward pass: every state of `now` through the step's mine numbers into `next`,
  * keeping only the states that can still reach the end; -1 out of memory */
-static int forward_step(const DpStep *step, const DpStep *keep, const Layer *now, Layer *next, KeyMap *map, int width) {
+static inline __attribute__((always_inline)) int forward_step(const DpStep *step, const DpStep *keep, const Layer *now, Layer *next, KeyMap *map, int width) {
     size_t capacity = 64;
     while (capacity < 4 * now->count * (size_t)(step->size + 1)) capacity *= 2;
     free(map->keys); free(map->index);
@@ -931,7 +931,7 @@ static int forward_step(const DpStep *step, const DpStep *keep, const Layer *now
 /* the forward pass: layers[i] is the layer before step i, layers[nsteps] the end; 1 as soon as the
  * layers after the steps hold more states than a cap >= 0 together (plan_steps' cheapness test),
  * -1 out of memory, else 0 with the peak and the sum of the layers' states */
-static int forward_pass(DpStep *steps, Py_ssize_t nsteps, Layer *layers, KeyMap *map, int width, long long cap,
+static inline __attribute__((always_inline)) int forward_pass(DpStep *steps, Py_ssize_t nsteps, Layer *layers, KeyMap *map, int width, long long cap,
                         size_t *peak, size_t *states) {
     if (layer_add(&layers[0], width) < 0) return -1;
     layers[0].keys[0] = 0;
@@ -954,7 +954,7 @@ static int forward_pass(DpStep *steps, Py_ssize_t nsteps, Layer *layers, KeyMap 
 /* step i of the backward pass: `before` gets the completions of the states before the step from
  * `completions` (those after it), and the step's box its tally (forward x backward, by mine number);
  * -1 out of memory */
-static int backward_step(const DpStep *step, const Layer *layer, const Layer *completions, Layer *before, KeyMap *map,
+static inline __attribute__((always_inline)) int backward_step(const DpStep *step, const Layer *layer, const Layer *completions, Layer *before, KeyMap *map,
                          wide *tally, wide *marked, int width) {
     size_t capacity = 64;
     while (capacity < 2 * completions->count + 2) capacity *= 2;
@@ -1003,7 +1003,7 @@ static int backward_step(const DpStep *step, const Layer *layer, const Layer *co
 
 /* the backward pass: from the end's finished state (key 0) back to the start, each box's tally on
  * the way; `completions` ends as the start's completions; -1 out of memory */
-static int backward_pass(DpStep *steps, Py_ssize_t nsteps, const Layer *layers, KeyMap *map, Layer *completions,
+static inline __attribute__((always_inline)) int backward_pass(DpStep *steps, Py_ssize_t nsteps, const Layer *layers, KeyMap *map, Layer *completions,
                          Layer *before, wide *tallies, wide *marked, int width) {
     const Layer *end = &layers[nsteps];
     for (size_t j = 0; j < end->count; j++) {

@@ -113,9 +113,10 @@ def switch_on(module: ModuleType | None) -> None:
 
 def kernel(name: str) -> Callable | None:
     """The compiled kernel ``name`` where the kernels are on; None where its twin must run."""
-    if name not in BY_NAME:
+    found = _ON.get(name)
+    if found is None and name not in BY_NAME:  # checked only when off: the common answer costs one look-up
         raise KeyError(f"{name!r} is not in cspmines.native.KERNELS")
-    return _ON.get(name)
+    return found
 
 
 @contextmanager

@@ -104,8 +104,8 @@ def _compiled_count(component: Component, budget: Budget | None):
     (models, tallies, peak states, states), the same as the Python passes give; None otherwise.
     Only for an unlimited budget (the compiled passes cannot stop half way); it is charged the
     states both passes visited, as the Python passes charge it."""
-    count_ordered, count_passes = native.kernel("count_ordered"), native.kernel("count_passes")
-    if count_ordered is None or count_passes is None:
+    count_ordered = native.kernel("count_ordered")
+    if count_ordered is None:
         return None
     n_cells = component.n_cells
     box_entries, rule_boxes = component.structure  # each box's size and rules, each rule's boxes (made by the split)
@@ -138,6 +138,9 @@ def _compiled_count(component: Component, budget: Budget | None):
          sorted(live[i + 1]) if live is not None and i + 1 < len(steps) else None)
         for i, step in enumerate(steps)
     ]
+    count_passes = native.kernel("count_passes")
+    if count_passes is None:
+        return None
     counted = count_passes(plan, component.n_boxes, n_cells, -1 if held is None else held)
     if counted is False:
         assert held is not None  # only a cap makes the passes stop part way
