@@ -102,9 +102,9 @@ class BudgetExceededError(CspminesError):
     So a bounded solve does not raise: it says what it could not count exactly.
 
     >>> from importlib.resources import files
-    >>> from cspmines import Position, solve
+    >>> from cspmines import Limit, Position, solve
     >>> wide = Position.from_file(files("cspmines") / "data" / "examples" / "lattice13.txt")
-    >>> analysis = solve(wide, node_limit=100)
+    >>> analysis = solve(wide, limit=Limit(nodes=100))
     >>> analysis.exact, analysis.model_count, len(analysis.inexact_cells) > 0
     (False, None, True)
     """

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from cspmines import solve
+from cspmines import Limit, solve
 from cspmines.agents.exact import ExactAgent
 from cspmines.bench import Suite, paired_wins, play_game, run_suite, wilson_interval
 
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     for limit in limits:
         worst, errors, cut, lost = 0.0, [], 0, 0
         started = time.perf_counter()
-        approximations = [solve(p, max_chain=limit) for p in positions]
+        approximations = [solve(p, limit=Limit(max_chain=limit)) for p in positions]
         ms = (time.perf_counter() - started) / len(positions) * 1e3
         for truth, approx in zip(exact, approximations):
             a, b = truth.probabilities(), approx.probabilities()

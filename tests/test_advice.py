@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from cspmines import InconsistentPositionError, MissingTotalError, Position
+from cspmines import InconsistentPositionError, Limit, MissingTotalError, Position
 from cspmines.agents import Action, ExactAgent, agent_names, make_agent
 from cspmines.agents.advice import GameOverError, suggest
 from cspmines.position import COVERED, FLAG, MINE
@@ -140,7 +140,7 @@ def test_a_given_analysis_must_be_an_exact_solve_of_the_position():
     with pytest.raises(ValueError, match="same position"):
         suggest(position, "greedy", analysis=solve(position.with_mines(4)))
     with pytest.raises(ValueError, match="same position"):
-        suggest(position, "greedy", analysis=solve(position, max_chain=1))
+        suggest(position, "greedy", analysis=solve(position, limit=Limit(max_chain=1)))
 
 
 def test_under_minesearch_the_exact_agent_lifts_a_flag_when_every_mine_left_is_under_one():

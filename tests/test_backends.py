@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import cspmines
-from cspmines import BackendUnavailableError, InconsistentPositionError, Position, certain_cells, solve
+from cspmines import BackendUnavailableError, InconsistentPositionError, Limit, Position, certain_cells, solve
 from cspmines.engine.backends import SatBackend, backend_names, get_backend
 from cspmines.engine.components import split_components
 from cspmines.engine.constraints import ConstraintSystem
@@ -78,7 +78,7 @@ def test_reference_positions(backend, path):
     reference = json.loads(path.with_suffix(".json").read_text())
     position = Position.from_file(path)
     too_wide = backend in ENUMERATING and path.stem in TOO_WIDE_TO_ENUMERATE
-    analysis = solve(position, backend=backend, node_limit=5000 if backend in ENUMERATING else None)
+    analysis = solve(position, backend=backend, limit=Limit(nodes=5000 if backend in ENUMERATING else None))
     if too_wide:
         # cut short: still every certain cell, exactly, and said to be inexact
         assert not analysis.exact and analysis.model_count is None
@@ -107,7 +107,7 @@ def test_backends_agree_component_by_component(backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_node_limit_gives_partial_exact_certainties(backend):
     position = Position.from_file(DATA / "lattice15-2.txt")
-    analysis = solve(position, backend=backend, node_limit=50)
+    analysis = solve(position, backend=backend, limit=Limit(nodes=50))
     assert not analysis.exact and analysis.model_count is None
     assert any(not report.exact for report in analysis.components)  # the wide chain was cut short
     proved = certain_cells(position)
@@ -122,7 +122,7 @@ def test_node_limit_gives_partial_exact_certainties(backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_time_limit_returns_partial_result(backend):
     position = Position.from_file(DATA / "lattice15-2.txt")
-    analysis = solve(position, backend=backend, time_limit=0.05)
+    analysis = solve(position, backend=backend, limit=Limit(time=0.05))
     assert not analysis.exact  # nothing counts lattice15 in 40 ms
     assert set(analysis.safe_cells) <= set(solve(position).safe_cells)
 
@@ -130,7 +130,7 @@ def test_time_limit_returns_partial_result(backend):
 def test_density_keeps_counted_components_exact_when_another_is_cut():
     position = Position.from_file(DATA / "scatter35-2.txt").with_mines(None)
     full = solve(position, density=Fraction(1, 5))
-    cut = solve(position, density=Fraction(1, 5), backend="sat", node_limit=500)
+    cut = solve(position, density=Fraction(1, 5), backend="sat", limit=Limit(nodes=500))
     assert not cut.exact
     small = min(full.components, key=lambda c: c.n_cells)
     for cell in small.cells:
@@ -138,12 +138,26 @@ def test_density_keeps_counted_components_exact_when_another_is_cut():
         assert cell not in cut.inexact_cells
 
 
-def test_budget_arguments_are_validated():
+def test_the_deprecated_budget_keywords_warn_and_are_checked_as_a_limit():
+    from cspmines.engine.clues import clue_spreads
+
     position = Position.from_string("3x1x1\n.1.")
-    with pytest.raises(ValueError, match="time_limit"):
-        solve(position, time_limit=0)
-    with pytest.raises(ValueError, match="node_limit"):
+    with pytest.warns(DeprecationWarning, match=r"time_limit= is deprecated: pass limit=Limit\(time=...\)"):
+        with pytest.raises(ValueError, match="^the time limit must be a number of seconds above 0, got 0$"):
+            solve(position, time_limit=0)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="^the node limit must be a whole number >= 1, got -1$"):
         solve(position, node_limit=-1)
+    wide = Position.from_file(REFERENCES[0])
+    with pytest.warns(DeprecationWarning, match="node_limit=, max_chain= is deprecated"):
+        cut = solve(wide, node_limit=5, max_chain=3)
+    same = solve(wide, limit=Limit(nodes=5, max_chain=3))
+    assert (cut.exact, cut.inexact_cells) == (same.exact, same.inexact_cells) and not cut.exact
+    with pytest.raises(ValueError, match="not both"):
+        solve(position, limit=Limit(time=1), time_limit=1)
+    with pytest.warns(DeprecationWarning, match="time_limit= is deprecated"):
+        assert set(clue_spreads(solve(position), [0], time_limit=5)) == {0}
+    with pytest.warns(DeprecationWarning, match=r"memory= is deprecated: pass limit=Limit\(memory=...\)"):
+        assert certain_cells(position, memory=None) == certain_cells(position, limit=Limit(memory=None))
 
 
 @pytest.mark.parametrize("path", REFERENCES[::3], ids=[p.stem for p in REFERENCES[::3]])

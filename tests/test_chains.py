@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cspmines import InconsistentPositionError, Position, solve
+from cspmines import InconsistentPositionError, Limit, Position, solve
 from cspmines.bench import Suite
 from cspmines.cli import main
 from cspmines.studies.chains import chain_game, summarize_chains, zero_cut
@@ -67,9 +67,9 @@ def test_bounded_chains_are_sound_approximations():
             exact = solve(position)
         except InconsistentPositionError:
             with pytest.raises(InconsistentPositionError):
-                solve(position, max_chain=1)
+                solve(position, limit=Limit(max_chain=1))
             continue
-        cut = solve(position, max_chain=1)
+        cut = solve(position, limit=Limit(max_chain=1))
         assert set(cut.safe_cells) <= set(exact.safe_cells)  # relaxing never proves too much
         assert set(cut.mine_cells) <= set(exact.mine_cells)
         floats = cut.probabilities()
@@ -83,8 +83,8 @@ def test_bounded_chains_are_sound_approximations():
 
 def test_bounded_chains_leave_short_chains_exact():
     position = Position.from_file(DATA / "lattice15-2.txt")
-    assert solve(position, max_chain=1000).exact
-    cut = solve(position, max_chain=20)
+    assert solve(position, limit=Limit(max_chain=1000)).exact
+    cut = solve(position, limit=Limit(max_chain=20))
     assert cut.approximate and cut.inexact_cells and all(c.n_boxes <= 20 for c in cut.components)
 
 
@@ -114,7 +114,7 @@ def test_chains_cli(tmp_path, capsys):
 
 def test_bounded_chains_under_a_budget_still_give_every_cell_a_value():
     position = Position.from_file(DATA / "lattice15-2.txt")
-    analysis = solve(position, max_chain=20, node_limit=5)
+    analysis = solve(position, limit=Limit(max_chain=20, nodes=5))
     floats = analysis.probabilities()
     covered = position.grid == -1
     assert not np.isnan(floats[covered]).any() and not analysis.exact

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import cspmines
-from cspmines import InconsistentPositionError, MissingTotalError, Position, solve
+from cspmines import InconsistentPositionError, Limit, MissingTotalError, Position, solve
 
 DATA = Path(__file__).parent / "data"
 REFERENCES = sorted(DATA.glob("*.txt"))
@@ -89,17 +89,93 @@ def test_a_limit_of_no_time_or_no_work_is_refused_with_its_own_message():
     for time in (0, -1, 0.0):
         with pytest.raises(ValueError) as caught:
             Limit(time=time)
-        assert str(caught.value) == f"time_limit must be a number of seconds above 0, got {time!r}"
+        assert str(caught.value) == f"the time limit must be a number of seconds above 0, got {time!r}"
     for bad in (True, "5"):
-        with pytest.raises(ValueError, match="time_limit must be a number of seconds above 0"):
+        with pytest.raises(ValueError, match="the time limit must be a number of seconds above 0"):
             Limit(time=bad)
     with pytest.raises(ValueError) as caught:
         Limit(nodes=0)
-    assert str(caught.value) == "node_limit must be a whole number >= 1, got 0"
+    assert str(caught.value) == "the node limit must be a whole number >= 1, got 0"
     with pytest.raises(ValueError) as caught:
         Limit(max_chain=2.5)
-    assert str(caught.value) == "max_chain must be a whole number >= 1, got 2.5"
+    assert str(caught.value) == "the chain limit (max_chain) must be a whole number >= 1, got 2.5"
     assert Limit(time=0.001, nodes=1, max_chain=1).limited and not Limit(max_chain=3).limited
+
+
+# Every entry point of the engine, called on a small position with the given keywords: each reads its
+# limit (and its density, where it takes one) through one check, so each refuses alike.
+SMALL = "3x1x1\n.1."
+
+
+def _entry_points():
+    from cspmines import Engine, certain_cells, sample_layouts
+    from cspmines.engine.clues import clue_spread, clue_spreads
+    from cspmines.engine.sampling import sample_mines
+
+    position = Position.from_string(SMALL)
+    analysis = solve(position)
+    return {
+        "solve": lambda **given: solve(position, **given),
+        "sample_layouts": lambda **given: sample_layouts(position, 3, seed=1, **given),
+        "sample_mines": lambda **given: sample_mines(position, 3, seed=1, **given),
+        "certain_cells": lambda **given: certain_cells(position, **given),
+        "clue_spreads": lambda **given: clue_spreads(analysis, [0, 2], **given),
+        "clue_spread": lambda **given: clue_spread(analysis, 0, **given),
+        "Engine": lambda **given: Engine(**given).solve(position),
+        "Engine.solve": lambda **given: Engine().solve(position, **given),
+        "Engine.sample": lambda **given: Engine().sample(position, 3, seed=1, **given),
+        "Engine.certain": lambda **given: Engine().certain(position, **given),
+        "Engine.spread": lambda **given: Engine().spread(analysis, 0, **given),
+        "Engine.insight": lambda **given: Engine().insight(analysis, **given),
+    }
+
+
+ENTRY_POINTS = ["solve", "sample_layouts", "sample_mines", "certain_cells", "clue_spreads", "clue_spread", "Engine",
+                "Engine.solve", "Engine.sample", "Engine.certain", "Engine.spread", "Engine.insight"]
+WITH_DENSITY = ["solve", "sample_layouts", "sample_mines", "Engine.solve", "Engine.sample"]
+WITH_TIME_LIMIT = ["solve", "sample_layouts", "sample_mines", "certain_cells", "clue_spreads"]  # the deprecated keyword
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_every_entry_point_takes_a_limit_and_refuses_anything_else_alike(entry):
+    call = _entry_points()[entry]
+    call(limit=Limit(time=30, memory="64M"))  # taken, and enough for the small position
+    for bad, kind in ((2.5, "float"), ("5s", "str"), ({"time": 1}, "dict")):
+        with pytest.raises(TypeError) as caught:
+            call(limit=bad)
+        assert str(caught.value) == f"limit must be a cspmines.Limit, got {kind}"
+
+
+@pytest.mark.parametrize("entry", WITH_TIME_LIMIT)
+@pytest.mark.parametrize("seconds", [0, -1, 0.0])
+def test_no_time_is_refused_by_every_entry_point_with_the_one_message(entry, seconds):
+    """Zero seconds is no budget at all, everywhere (as ``Limit`` refuses it): the deprecated
+    ``time_limit=`` goes through the same check, with a DeprecationWarning."""
+    call = _entry_points()[entry]
+    with pytest.warns(DeprecationWarning, match="time_limit= is deprecated"), pytest.raises(ValueError) as caught:
+        call(time_limit=seconds)
+    assert str(caught.value) == f"the time limit must be a number of seconds above 0, got {seconds!r}"
+
+
+@pytest.mark.parametrize("entry", WITH_DENSITY)
+@pytest.mark.parametrize("density", ["0.2", 1.5, -0.1, True, None.__class__, Fraction(3, 2)])
+def test_every_entry_point_refuses_a_bad_density_with_the_one_message(entry, density):
+    call = _entry_points()[entry]
+    with pytest.raises(ValueError) as caught:
+        call(density=density)
+    assert str(caught.value) == f"density must be a number between 0 and 1, got {density!r}"
+
+
+@pytest.mark.parametrize("entry", WITH_DENSITY)
+def test_every_entry_point_reads_a_density_as_a_number_or_a_density_alike(entry):
+    from cspmines import Density
+
+    call = _entry_points()[entry]
+    answers = [call(density=density) for density in (0.25, Fraction(1, 4), Density("1/4"), Density(0.25))]
+    as_lists = [answer.tolist() if isinstance(answer, np.ndarray) else answer for answer in answers]
+    if entry.endswith("solve"):
+        as_lists = [answer.probabilities(exact=True).tolist() for answer in answers]
+    assert all(answer == as_lists[0] for answer in as_lists)
 
 
 def test_recent_keeps_the_most_recently_used_and_drops_the_least():
@@ -250,7 +326,7 @@ def test_recent_chains_are_not_counted_again_and_never_skip_a_budget():
     # the same counts, not counted again: each report carries the first count's own figures
     assert all(a.stats is b.stats for a, b in zip(again.components, first.components))
     assert all(a.stats is not b.stats for a, b in zip(solve(position, backend="dp").components, first.components))
-    limited = solve(position, node_limit=5)  # a budget is spent as asked, whatever was counted before
+    limited = solve(position, limit=Limit(nodes=5))  # a budget is spent as asked, whatever was counted before
     assert not limited.exact and limited.model_count is None
 
 

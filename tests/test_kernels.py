@@ -1,7 +1,12 @@
-"""The compiled kernels against the Python they replace: the same answers, budget cut-offs included.
+"""Every compiled kernel against its Python twin, through the table (:data:`cspmines.native.KERNELS`):
+the same answers, budget cut-offs included.
 
-Without a compiler the package runs its Python kernels and these tests say so by skipping; CI builds
-with one (``cspmines --version`` names the build), so there they run.
+Each kernel has one parity case below (``@parity("name")``), run with the kernels on (the kernel
+reached through :func:`cspmines.native.kernel`, counted) and again inside
+:func:`cspmines.native.pure_python`. A kernel the compiled module exports without a row in the table,
+a row without a case, or a case that never reaches its kernel fails here. Without a compiler the
+package runs its twins and the cases say so by skipping; CI builds with one (``cspmines --version``
+names the build), so there they run.
 """
 
 from __future__ import annotations
@@ -13,12 +18,90 @@ import pytest
 
 from cspmines import Position, native
 from cspmines.agents.exact.endgame import list_layouts
-from cspmines.agents.exact.objectives import MINES, OPENINGS, Prices, _CostSearch, search_cost
+from cspmines.agents.exact.objectives import MINES, OPENINGS, Prices, search_cost
+from cspmines.engine.memory import Memory, using
+from cspmines.native import table
 from cspmines.position import COVERED, FLAG
 
 from randompositions import random_position
 
 compiled = pytest.mark.skipif(native.kernels is None, reason="built without a C compiler: the Python kernels run")
+
+CASES: dict = {}  # kernel name -> its parity case: () -> (answers with the kernel, answers with its twin)
+
+
+def parity(name: str):
+    """Register a parity case of kernel ``name``."""
+    def register(case):
+        CASES[name] = case
+        return case
+    return register
+
+
+def both_ways(monkeypatch, name: str, run):
+    """(``run()`` with the kernels on, ``run()`` with them off): with them on, the kernel ``name`` is
+    reached, through the table, at least once."""
+    calls = []
+    compiled_function = native.kernel(name)
+    assert compiled_function is not None
+
+    def counted(*args):
+        calls.append(1)
+        return compiled_function(*args)
+
+    with monkeypatch.context() as patched, using(Memory()):  # a memory of its own each way: nothing reused
+        patched.setitem(table._ON, name, counted)
+        on = run()
+    assert calls, f"the parity case of {name} never reached the kernel"
+    with native.pure_python(), using(Memory()):
+        assert native.kernel(name) is None
+        off = run()
+    return on, off
+
+
+def test_the_table_lists_every_compiled_kernel_and_each_has_a_twin_and_a_parity_case():
+    names = [row.name for row in native.KERNELS]
+    assert len(set(names)) == len(names) and set(CASES) == set(names)
+    for row in native.KERNELS:
+        assert callable(row.resolve_twin()), row
+    if native.kernels is not None:
+        exported = {name for name in dir(native.kernels) if not name.startswith("_") and callable(getattr(native.kernels, name))}
+        assert exported == {row.compiled for row in native.KERNELS}
+
+
+def test_the_c_file_header_describes_every_kernel():
+    from pathlib import Path
+
+    source = (Path(native.__file__).parent / "_kernels.c").read_text()
+    header = source[: source.index("*/")]
+    assert all(f" {row.compiled}:" in header for row in native.KERNELS)
+
+
+def test_code_reaches_the_compiled_module_only_through_the_table():
+    """One dispatch point: no module outside cspmines.native reads the compiled module itself, so
+    :func:`cspmines.native.pure_python` and the table's checks cover every kernel called."""
+    from pathlib import Path
+
+    package = Path(native.__file__).parent.parent
+    readers = [str(path.relative_to(package)) for path in package.rglob("*.py") if path.parent.name != "native"
+               and ("native.kernels" in path.read_text(encoding="utf-8") or "_kernels" in path.read_text(encoding="utf-8"))]
+    assert readers == []
+
+
+def test_pure_python_turns_every_kernel_off_for_its_block_only():
+    before = {row.name: native.kernel(row.name) for row in native.KERNELS}
+    with native.pure_python():
+        assert all(native.kernel(row.name) is None for row in native.KERNELS)
+    assert {row.name: native.kernel(row.name) for row in native.KERNELS} == before
+    with pytest.raises(KeyError, match="not in cspmines.native.KERNELS"):
+        native.kernel("cost_searches")
+
+
+@compiled
+@pytest.mark.parametrize("row", native.KERNELS, ids=[row.name for row in native.KERNELS])
+def test_the_kernel_answers_as_its_python_twin(row, monkeypatch):
+    on, off = both_ways(monkeypatch, row.name, CASES[row.name])
+    assert on == off
 
 
 def searches(count: int, seed: int, *, most: int = 64, max_covered: int = 16):
@@ -38,37 +121,18 @@ def searches(count: int, seed: int, *, most: int = 64, max_covered: int = 16):
             yield position, layouts
 
 
-def python_search(position, layouts, prices, budget):
-    try:
-        return _CostSearch(position, layouts, prices, budget).best((1 << len(layouts)) - 1)
-    except TimeoutError:
-        return "timeout"
-
-
-def compiled_search(position, layouts, prices, budget):
-    search = _CostSearch(position, layouts, prices, budget)
-    try:
-        return native.kernels.cost_search(search.cells, (1 << len(layouts)) - 1, prices.mine, prices.safe, budget)
-    except TimeoutError:
-        return "timeout"
-
-
-@compiled
-@pytest.mark.parametrize("prices", [OPENINGS, MINES, Prices(mine=0.7, safe=0.3)])
-def test_the_compiled_cost_search_answers_as_the_python_one(prices):
-    outcomes = set()
-    for n, (position, layouts) in enumerate(searches(150, seed=7)):
-        for budget in (1, 5, 40, 20_000):
-            expected = python_search(position, layouts, prices, budget)
-            assert compiled_search(position, layouts, prices, budget) == expected, (position, len(layouts), budget)
-            outcomes.add("timeout" if expected == "timeout" else "answer")
+@parity("cost_search")
+def cost_searches():
+    """search_cost on random small positions, with three prices and budgets that cut it off and not."""
+    outcomes, answers = set(), []
+    cases = list(searches(150, seed=7))
+    for prices in (OPENINGS, MINES, Prices(mine=0.7, safe=0.3)):
+        for position, layouts in cases:
+            for budget in (1, 5, 40, 20_000):
+                answers.append(search_cost(position, layouts, prices, budget=budget))
+                outcomes.add("timeout" if answers[-1] is None else "answer")
     assert outcomes == {"timeout", "answer"}  # both ways were taken
-
-
-def test_search_cost_gives_the_same_answer_either_way(monkeypatch):
-    answers = [search_cost(position, layouts, OPENINGS) for position, layouts in searches(40, seed=8)]
-    monkeypatch.setattr(native, "kernels", None)
-    assert [search_cost(position, layouts, OPENINGS) for position, layouts in searches(40, seed=8)] == answers
+    return answers
 
 
 def test_the_build_is_named_and_ci_builds_the_kernels():
@@ -77,83 +141,34 @@ def test_the_build_is_named_and_ci_builds_the_kernels():
         assert native.kernels is not None, "CI has a C compiler: the kernels should have been built"
 
 
-def python_win(position, layouts, budget, cells=None):
-    from cspmines.engine.endgame import WinSearch
-
-    try:
-        return WinSearch(position, layouts, budget, cells=cells).best((1 << len(layouts)) - 1)
-    except TimeoutError:
-        return "timeout"
-
-
-def compiled_win(position, layouts, budget, cells=None):
-    from cspmines.engine.endgame import WinSearch
-
-    try:
-        return native.kernels.win_search(WinSearch(position, layouts, budget, cells=cells).cells, len(layouts), budget)
-    except TimeoutError:
-        return "timeout"
-
-
 def many_layouts(count: int, seed: int):
     """(position, layouts) with 2 to 300 layouts: past one 64-bit word, as the classic endgame meets."""
     return searches(count, seed, most=300, max_covered=20)
 
 
-@compiled
-def test_the_compiled_endgame_search_answers_as_the_python_one():
-    outcomes, widest = set(), 0
-    for position, layouts in many_layouts(200, seed=9):
-        widest = max(widest, len(layouts))
-        for budget in (1, 3, 30, 200_000):
-            expected = python_win(position, layouts, budget)
-            assert compiled_win(position, layouts, budget) == expected, (position, len(layouts), budget)
-            outcomes.add("timeout" if expected == "timeout" else "answer")
-    assert outcomes == {"timeout", "answer"} and widest > 128  # both ways, and layouts over several words
-
-
-def test_the_endgame_and_pocket_moves_are_the_same_either_way(monkeypatch):
+@parity("win_search")
+def win_searches():
+    """The endgame's best move over 2 to 300 layouts (several words), budgets cutting it off and not;
+    and the pocket moves, which search so too."""
     from cspmines import solve
-    from cspmines.agents.exact.endgame import best_move, pocket_move
+    from cspmines.agents.exact.endgame import pocket_move
+    from cspmines.engine.endgame import search_layouts
 
-    positions = [position for position, _ in many_layouts(60, seed=10)]
-    analyses = [solve(position) for position in positions]
-
-    def answers():
-        return [best_move(p, limit=300) for p in positions], [pocket_move(a) for a in analyses]
-
-    found = answers()
-    monkeypatch.setattr(native, "kernels", None)
-    assert answers() == found
-    assert any(move is not None for move in found[1])  # some of them were pockets
+    cases = list(many_layouts(200, seed=9))
+    answers = [search_layouts(position, layouts, budget=budget) for position, layouts in cases for budget in (1, 3, 30, 200_000)]
+    assert {answer is None for answer in answers} == {True, False} and max(len(layouts) for _, layouts in cases) > 128
+    pockets = [pocket_move(solve(position)) for position, _ in many_layouts(60, seed=10)]
+    assert any(move is not None for move in pockets)
+    return answers, pockets
 
 
-def counted_both_ways(component):
-    from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
-    from cspmines.engine.memory import Memory, using
-
-    with using(Memory()):
-        compiled = DynamicProgrammingBackend().count(component)
-    kernels, native.kernels = native.kernels, None
-    try:
-        with using(Memory()):
-            python = DynamicProgrammingBackend().count(component)
-    finally:
-        native.kernels = kernels
-    figures = lambda count: (count.models, count.tallies, count.stats["peak_states"], count.stats["states"])  # noqa: E731
-    return figures(compiled), figures(python)
-
-
-@compiled
-def test_the_compiled_passes_count_as_the_python_ones_on_wide_chains():
-    """Reference positions and raw (unsettled) fronts of random expert boards: chains of up to a hundred
-    cells and more, counts past 64 bits, keys past 64 bits, and some too wide for the kernel."""
+def wide_chains() -> list:
+    """The chains of the reference positions and of raw (unsettled) fronts of random expert boards: up
+    to a hundred cells and more, counts past 64 bits, keys past 64 bits, and some too wide for the kernel."""
     from pathlib import Path
 
-    from cspmines import Position
     from cspmines.engine.components import components_of
     from cspmines.engine.constraints import neighbour_sum
-    from cspmines.position import COVERED
 
     positions = [Position.from_file(path) for path in sorted((Path(__file__).parent / "data").glob("*.txt"))]
     rng = np.random.default_rng(3)
@@ -165,56 +180,53 @@ def test_the_compiled_passes_count_as_the_python_ones_on_wide_chains():
         shown = rng.choice(np.flatnonzero(~mines), size=opened, replace=False)
         grid[shown] = clues[shown]
         positions.append(Position(grid.reshape(16, 30), mines=99))
-    widest = past_64_bits = 0
-    for position in positions:
-        for component in components_of(position):
-            compiled, python = counted_both_ways(component)
-            assert compiled == python, (position, component.n_cells)
-            widest = max(widest, component.n_cells)
-            past_64_bits += max(compiled[0]) >= 1 << 64
-    assert widest > 100 and past_64_bits > 0
+    return [component for position in positions for component in components_of(position)]
 
 
-@compiled
-def test_the_compiled_greedy_order_is_the_python_one():
+def chain_counts():
+    """Each wide chain's models, tallies, peak states and states as the dp backend counts them."""
+    from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
+
+    chains = wide_chains()
+    counts = [DynamicProgrammingBackend().count(component) for component in chains]
+    figures = [(count.models, count.tallies, count.stats["peak_states"], count.stats["states"]) for count in counts]
+    assert max(c.n_cells for c in chains) > 100 and any(max(models) >= 1 << 64 for models, *_ in figures)
+    return figures
+
+
+# both count kernels serve one count: a chain counted whole (count_ordered), or, where planning races the
+# greedy order, the passes over the planned steps (count_passes)
+parity("count_ordered")(chain_counts)
+parity("count_passes")(chain_counts)
+
+
+def random_chains(seed: int, count: int) -> list:
     from pathlib import Path
 
-    from cspmines import Position
-    from cspmines.engine.backends.ordering import greedy_order
     from cspmines.engine.components import components_of
 
     chains = [c for path in sorted((Path(__file__).parent / "data").glob("*.txt")) for c in components_of(Position.from_file(path))]
-    rng = np.random.default_rng(12)
-    while len(chains) < 400:
-        chains.extend(components_of(random_position(rng, max_covered=20)))
-    starts = lambda chain: (None, 0, len(chain.boxes) - 1)  # noqa: E731
-    compiled_orders = [greedy_order(chain, start=start) for chain in chains for start in starts(chain)]
-    kernels, native.kernels = native.kernels, None
-    try:
-        python_orders = [greedy_order(chain, start=start) for chain in chains for start in starts(chain)]
-    finally:
-        native.kernels = kernels
-    assert compiled_orders == python_orders
-    assert max(len(order) for order in compiled_orders) > 100
+    rng = np.random.default_rng(seed)
+    while len(chains) < count:
+        chains.extend(components_of(random_position(rng, max_covered=25)))
+    return chains
 
 
-@compiled
-def test_the_compiled_chain_length_is_the_python_one():
-    from cspmines.engine.components import box_diameter
+@parity("greedy_order")
+def greedy_orders():
+    from cspmines.engine.backends.ordering import greedy_order
 
-    rng = np.random.default_rng(13)
-    chains = []
-    while len(chains) < 300:
-        chains.extend(c for c in components_of_random(rng) if c.n_boxes > 1)
-    for chain in chains:
-        assert native.kernels.box_diameter(chain.n_boxes, [rule.boxes for rule in chain.rules]) == box_diameter(chain.n_boxes, chain.rules)
-    assert max(box_diameter(c.n_boxes, c.rules) for c in chains) >= 5
+    chains = random_chains(12, 400)
+    orders = [greedy_order(chain, start=start) for chain in chains for start in (None, 0, len(chain.boxes) - 1)]
+    assert max(len(order) for order in orders) > 100
+    return orders
 
 
-def components_of_random(rng):
-    from cspmines.engine.components import components_of
-
-    return components_of(random_position(rng, max_covered=25))
+@parity("box_diameter")
+def chain_lengths():
+    lengths = [chain.length for chain in random_chains(13, 300)]  # made afresh: a chain keeps its length once worked out
+    assert max(lengths) >= 5
+    return lengths
 
 
 PURE_PYTHON_SUITE = ["tests/test_engine.py", "tests/test_backends.py", "tests/test_sampling.py", "tests/test_objectives.py",
@@ -272,24 +284,37 @@ def settling_positions():
     return positions
 
 
-@compiled
-def test_the_compiled_settling_is_the_python_one():
-    """``settle_clues`` gives _clue_rows and _settle_rounds' rules, safe and mine cells where it answers,
-    and settle_position the same Settled (or the same error) with the kernel as without."""
-    from cspmines.engine.constraints import ConstraintSystem, _clue_rows, _settle_rounds
+@parity("settle_clues")
+def settlings():
+    """settle_position's Settled (or its error, by type and message) on boards that settle most clues,
+    contradict themselves or raise."""
+    from cspmines.engine.constraints import ConstraintSystem
 
-    positions = settling_positions()
-    compiled_answers = [settled_or_error(position) for position in positions]
+    answers = [settled_or_error(position) for position in settling_positions()]
+    rests = [(a.system.unconstrained_cells, ConstraintSystem(a.system.rules, a.system.cells, a.system.mines_left).unconstrained_cells)
+             for a in answers if not isinstance(a, tuple)]
+    assert all(given == worked_out for given, worked_out in rests)
+    errors = sum(isinstance(answer, tuple) for answer in answers)
+    settled = sum(not isinstance(answer, tuple) and bool(answer.mine_cells or answer.safe_cells) for answer in answers)
+    assert errors > 20 and settled > 500  # every way was taken
+    return answers
+
+
+@compiled
+def test_the_compiled_settling_gives_the_twins_rules_and_cells():
+    """``settle_clues`` gives _clue_rows and _settle_rounds' rules, safe and mine cells where it answers,
+    and declines (None) where they raise or a round contradicts itself."""
+    from cspmines.engine.constraints import _clue_rows, _settle_rounds
+
+    settle_clues = native.kernel("settle_clues")
     declined = 0
-    for position in positions:
-        found = native.kernels.settle_clues(position.grid, position.width, position.height)
+    for position in settling_positions():
+        found = settle_clues(position.grid, position.width, position.height)
         try:
             rounds = _settle_rounds(list(zip(*_clue_rows(position))))
         except Exception:  # a clue that cannot be met: the kernel leaves it to the Python
-            assert found is None
-            declined += 1
-            continue
-        if rounds is None:  # a round contradicts itself: so does the kernel
+            rounds = None
+        if rounds is None:  # raised, or a round contradicts itself: so does the kernel
             assert found is None
             declined += 1
             continue
@@ -299,64 +324,47 @@ def test_the_compiled_settling_is_the_python_one():
         front = frozenset().union(*(cells for cells, _, _ in rules))
         assert found[4] == tuple(c for c in found[3] if c not in front)
         assert found[5:] == (len(position.covered_cells), len(position.known_mine_cells))
-    kernels, native.kernels = native.kernels, None
-    try:
-        python_answers = [settled_or_error(position) for position in positions]
-    finally:
-        native.kernels = kernels
-    assert compiled_answers == python_answers
-    rests = [(a.system.unconstrained_cells, ConstraintSystem(a.system.rules, a.system.cells, a.system.mines_left).unconstrained_cells)
-             for a in compiled_answers if not isinstance(a, tuple)]
-    assert all(given == worked_out for given, worked_out in rests)
-    errors = sum(isinstance(answer, tuple) for answer in python_answers)
-    settled = sum(not isinstance(answer, tuple) and bool(answer.mine_cells or answer.safe_cells) for answer in python_answers)
-    assert declined > 20 and errors > 20 and settled > 500  # every way was taken
+    assert declined > 20
 
 
-@compiled
-def test_the_compiled_split_is_the_python_one():
-    """``split_rules`` gives _split_layout's chains, boxes, rules and local numbering, on the raw and the
-    settled systems of the boards above (one chain to hundreds, fronts of one cell to the whole board)."""
+@parity("split_rules")
+def splits():
+    """_split_layout's chains, boxes, rules and local numbering, on the raw and the settled systems of
+    the boards above (one chain to hundreds, fronts of one cell to the whole board)."""
     from cspmines.engine.components import _split_layout, _without_duplicate_rules
     from cspmines.engine.constraints import ConstraintSystem, settle_position
 
     systems = []
-    for position in settling_positions():
-        try:
-            systems += [ConstraintSystem.from_position(position), settle_position(position).system]
-        except Exception:  # an inconsistent board: no system to split
-            continue
-    systems = [_without_duplicate_rules(system) for system in systems]
-    compiled_layouts = [_split_layout(system) for system in systems]
-    kernels, native.kernels = native.kernels, None
-    try:
-        python_layouts = [_split_layout(system) for system in systems]
-    finally:
-        native.kernels = kernels
-    assert compiled_layouts == python_layouts
-    chains = [len(layout) for layout in python_layouts]
-    assert min(chains) == 0 and max(chains) >= 10 and max(len(chain[0]) for layout in python_layouts for chain in layout) > 100
+    with native.pure_python():  # the same systems both ways: only the split is compared
+        for position in settling_positions():
+            try:
+                systems += [ConstraintSystem.from_position(position), settle_position(position).system]
+            except Exception:  # an inconsistent board: no system to split
+                continue
+    layouts = [_split_layout(_without_duplicate_rules(system)) for system in systems]
+    chains = [len(layout) for layout in layouts]
+    assert min(chains) == 0 and max(chains) >= 10 and max(len(chain[0]) for layout in layouts for chain in layout) > 100
+    return layouts
 
 
-@compiled
-def test_the_compiled_single_clue_reading_is_the_python_one():
-    """``single_clues`` proves what SingleClueWatch._read_around proves, move after move of random
-    games (cells opened in random order, known mines some true and some wrong, flags here and there),
-    contradictions included."""
+@parity("single_clues")
+def single_clue_readings():
+    """What SingleClueWatch proves move after move of random games (cells opened in random order, known
+    mines some true and some wrong, flags here and there), contradictions included."""
     from cspmines.agents.exact.deductions import SingleClueWatch
     from cspmines.games import Board
 
     rng = np.random.default_rng(17)
-    answers = {"compiled": [], "python": []}
+    found = []
     for game in range(60):
         board = Board.random(str(rng.choice(["beginner", "intermediate", "expert"])), seed=game)
         truth = np.array([board.is_mine(cell) for cell in range(board.size)])
         grid = np.full(board.size, COVERED, dtype=np.int8)
         clues = neighbour_values(truth.reshape(board.height, board.width))
         order = rng.permutation(np.flatnonzero(~truth))[: int(rng.integers(10, 200))]
-        watches = {"compiled": SingleClueWatch(), "python": SingleClueWatch()}
+        watch = SingleClueWatch()
         known: set = set()
-        for step, cell in enumerate(order):
+        for cell in order:
             grid[cell] = clues[cell]
             if rng.random() < 0.05:  # a flag on a covered cell, right or wrong
                 grid[int(rng.choice(np.flatnonzero(grid == COVERED)))] = FLAG
@@ -366,19 +374,10 @@ def test_the_compiled_single_clue_reading_is_the_python_one():
                 pool = covered[~truth[covered]] if wrong else covered[truth[covered]]
                 if len(pool):
                     known = known | {int(rng.choice(pool))}
-            position = Position(grid.reshape(board.height, board.width).copy(), mines=board.n_mines)
-            for build, watch in watches.items():
-                kernels = native.kernels
-                if build == "python":
-                    native.kernels = None
-                try:
-                    answers[build].append(watch(position, set(known)))
-                finally:
-                    native.kernels = kernels
-    assert answers["compiled"] == answers["python"]
-    found = answers["python"]
+            found.append(watch(Position(grid.reshape(board.height, board.width).copy(), mines=board.n_mines), set(known)))
     assert sum(bool(safe) for safe, _ in found) > 500 and sum(bool(mines) for _, mines in found) > 10
     assert sum(not safe and not mines for safe, mines in found) > 100  # contradictions and nothing to prove
+    return found
 
 
 def neighbour_values(mines: np.ndarray) -> np.ndarray:
@@ -387,16 +386,16 @@ def neighbour_values(mines: np.ndarray) -> np.ndarray:
     return neighbour_sum(mines).ravel()
 
 
-@compiled
-def test_the_compiled_combination_is_the_python_one():
-    """``combine_chances`` gives combine_with_total's box chances (integers of up to a hundred digits
-    and more) on the chains of the boards above, with the board's total and with others."""
+@parity("combine_chances")
+def combinations():
+    """combine_with_total's box chances (integers of up to a hundred digits and more) on the chains of
+    the boards above, with the board's total and with others."""
     from cspmines.engine.backends import get_backend
     from cspmines.engine.combine import combine_with_total
     from cspmines.engine.components import split_components
     from cspmines.engine.constraints import settle_position
 
-    cases = []
+    found = []
     for position in settling_positions():
         try:
             system = settle_position(position).system
@@ -406,46 +405,50 @@ def test_the_compiled_combination_is_the_python_one():
         counts = [get_backend("dp").count(component) for component in components]
         sizes = [[box.size for box in component.boxes] for component in components]
         rest = len(system.unconstrained_cells)
-        for mines_left in {system.mines_left, len(system.cells) // 5, len(system.cells) // 2} - {None}:
-            cases.append((counts, sizes, rest, mines_left))
-
-    def chances():
-        found = []
-        for counts, sizes, rest, mines_left in cases:
+        for mines_left in sorted({system.mines_left, len(system.cells) // 5, len(system.cells) // 2} - {None}):
             combination = combine_with_total(counts, sizes, rest_size=rest, mines_left=mines_left)
             found.append((combination.model_count, combination.box_chances, combination.rest_chance))
-        return found
-
-    compiled_chances = chances()
-    kernels, native.kernels = native.kernels, None
-    try:
-        python_chances = chances()
-    finally:
-        native.kernels = kernels
-    assert compiled_chances == python_chances
-    assert sum(count > 0 for count, _, _ in python_chances) > 500 and max(count for count, _, _ in python_chances) > 10**90
+    assert sum(count > 0 for count, _, _ in found) > 500 and max(count for count, _, _ in found) > 10**90
+    return found
 
 
-@compiled
-def test_the_compiled_places_of_fifty_fifties_are_the_python_ones():
-    """``closed_off_places`` marks the pairs and blocks _closed_off_places marks, on the boards above
-    with their proved mines as known mines and without, board edges and flags included."""
+@parity("closed_off_places")
+def places_of_fifty_fifties():
+    """The pairs and blocks _closed_off_places marks, on the boards above with their proved mines as
+    known mines and without, board edges and flags included."""
     from cspmines.agents.exact.fifty_fifty import _closed_off_places
     from cspmines.engine.constraints import settle_position
 
-    cases = []
+    found = []
     for position in settling_positions():
         try:
             known = settle_position(position).mine_cells
         except Exception:  # an inconsistent board: its places without known mines only
             known = frozenset()
-        cases += [(position.grid, frozenset()), (position.grid, known)]
-    compiled_places = [_closed_off_places(grid, known) for grid, known in cases]
-    kernels, native.kernels = native.kernels, None
-    try:
-        python_places = [_closed_off_places(grid, known) for grid, known in cases]
-    finally:
-        native.kernels = kernels
-    for compiled_three, python_three in zip(compiled_places, python_places):
-        assert all(np.array_equal(c, p) for c, p in zip(compiled_three, python_three))
-    assert all(sum(int(places[k].sum()) for places in python_places) > 50 for k in range(3))  # each kind found
+        for mines in (frozenset(), known):
+            found.append(tuple(places.tolist() for places in _closed_off_places(position.grid, mines)))
+    assert all(sum(np.sum(places[k]) for places in found) > 50 for k in range(3))  # each kind found
+    return found
+
+
+@parity("settle_board")
+def local_rules():
+    """A game's deduction (the one- and two-clue rules from a cell) on random boards: the cells it
+    opens and marks, and the view it leaves."""
+    from cspmines.games.certify import layout_clues
+    from cspmines.games.deduce import settle_board
+
+    rng = np.random.default_rng(11)
+    found = []
+    for _ in range(600):
+        width, height = int(rng.integers(2, 31)), int(rng.integers(2, 17))
+        mines = int(rng.integers(0, width * height // 3 + 1))
+        layout = np.zeros(width * height, dtype=bool)
+        layout[rng.choice(width * height, size=mines, replace=False)] = True
+        clues = layout_clues(layout.reshape(height, width))
+        safe = np.flatnonzero(~layout)
+        start = int(safe[rng.integers(len(safe))]) if len(safe) else -1
+        view = bytearray([COVERED & 0xFF]) * layout.size
+        found.append((settle_board(clues, view, width, height, mines, start=start), bytes(view)))
+    assert sum(opened > 10 for (opened, _), _ in found) > 100
+    return found

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cspmines import InconsistentPositionError, Position, PositionFormatError, solve
+from cspmines import InconsistentPositionError, Limit, Position, PositionFormatError, solve
 from cspmines.cli import main
 
 DATA = Path(__file__).parent / "data"
@@ -106,8 +106,8 @@ def test_the_api_answers_plain_mistakes_plainly():
         solve(position, mines="1")
     with pytest.raises(ValueError, match="not both"):
         solve(position, mines=1, density=0.2)
-    with pytest.raises(ValueError, match="time_limit must be a number of seconds above 0, got -5"):
-        solve(position, mines=1, time_limit=-5)
+    with pytest.raises(ValueError, match="the time limit must be a number of seconds above 0, got -5"):
+        solve(position, mines=1, limit=Limit(time=-5))
 
 
 def test_counts_in_messages_read_as_english():
@@ -228,7 +228,7 @@ def test_captions_fit_rulers_on_every_grid_and_estimates_are_marked(tmp_path):
     fractions = summary_text(analysis, exact=True).split("models: ")[1].splitlines()[1:]
     assert fractions[0].split() == [str(c) for c in range(9)] and fractions[1].split()[0] == "0"  # rulers
     lattice = Position.from_file(Path(__file__).parent / "data" / "lattice13-2.txt")
-    cut = solve(lattice, node_limit=10)
+    cut = solve(lattice, limit=Limit(nodes=10))
     assert not cut.exact
     grid = board_text(cut)
     assert grid.count("~") == sum(1 for c in cut.inexact_cells if c not in cut.safe_cells and c not in cut.mine_cells)

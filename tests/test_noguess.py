@@ -11,11 +11,10 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from cspmines import native
 from cspmines.games import Board, Game
 from cspmines.games.board import BoardFormatError
 from cspmines.games.certify import NoFirstClickError, certify, layout_clues
-from cspmines.games.deduce import DeductionError, _Settler, settle_board
+from cspmines.games.deduce import DeductionError, settle_board
 from cspmines.games.noguess import NoGuessError, _proposal, draw_no_guess
 from cspmines.position import COVERED, FLAG
 
@@ -110,24 +109,6 @@ def test_a_first_click_on_a_mine_needs_a_guess_and_no_click_is_an_error():
         certify(board)
     with pytest.raises(NoFirstClickError, match="outside"):
         certify(board, first_click=4)
-
-
-def test_the_local_rules_kernel_takes_the_same_steps_as_the_python_reference():
-    if native.kernels is None:
-        pytest.skip("built without the compiled kernels: the Python reference is what runs")
-    rng = np.random.default_rng(11)
-    for _ in range(600):
-        width, height = int(rng.integers(2, 31)), int(rng.integers(2, 17))
-        mines = int(rng.integers(0, width * height // 3 + 1))
-        layout = np.zeros(width * height, dtype=bool)
-        layout[rng.choice(width * height, size=mines, replace=False)] = True
-        clues = layout_clues(layout.reshape(height, width))
-        safe = np.flatnonzero(~layout)
-        start = int(safe[rng.integers(len(safe))]) if len(safe) else -1
-        compiled, reference = bytearray([COVERED & 0xFF]) * layout.size, bytearray([COVERED & 0xFF]) * layout.size
-        assert native.kernels.settle_board(clues, compiled, width, height, mines, start) == \
-            _Settler(clues, reference, width, height, mines).run(start)
-        assert compiled == reference
 
 
 def test_the_local_rules_never_open_a_mine_of_the_board_they_read():

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cspmines import Position, solve
+from cspmines import Limit, Position, solve
 from cspmines.bench import Suite
 from cspmines.bench.runner import new_game
 from cspmines.engine.memory import current_memory
@@ -96,10 +96,10 @@ def test_without_what_a_full_solve_keeps_it_solves_in_full():
     assert current_memory().kept.get(unsettled) is None  # nothing settled: nothing kept to start from
     assert solve_revealed(unsettled, 3, 1).model_count == full(position, 3, 1, None).model_count
     assert layouts_revealed(unsettled, 3, 1) == full(position, 3, 1, None).model_count
-    budgeted = solve(position, time_limit=10)  # counted in full within its budget: kept as any full solve
+    budgeted = solve(position, limit=Limit(time=10))  # counted in full within its budget: kept as any full solve
     assert current_memory().kept.get(budgeted) is not None
     assert solve_revealed(budgeted, 3, 1).probabilities(exact=True).tolist() == full(position, 3, 1, None).probabilities(exact=True).tolist()
-    cut = solve(Position.from_file(Path(__file__).parent / "data" / "lattice13-2.txt"), node_limit=50)
+    cut = solve(Position.from_file(Path(__file__).parent / "data" / "lattice13-2.txt"), limit=Limit(nodes=50))
     assert not cut.exact and current_memory().kept.get(cut) is None  # a count cut short keeps nothing
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from cspmines import BudgetExceededError, InconsistentPositionError, MissingTotalError, Position, solve
+from cspmines import BudgetExceededError, InconsistentPositionError, Limit, MissingTotalError, Position, solve
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
 from cspmines.engine.components import split_components
 from cspmines.engine.constraints import ConstraintSystem
@@ -133,12 +133,12 @@ def test_bad_input_is_reported():
 def test_a_time_limit_stops_the_draw_and_keeps_what_was_drawn():
     position = Position.from_string("5x3x4\n1....\n.....\n.....")
     with pytest.raises(BudgetExceededError, match=r"time limit of 0.05 s reached after \d+ of 1000000 layouts") as caught:
-        sample_layouts(position, 1_000_000, seed=5, time_limit=0.05)
+        sample_layouts(position, 1_000_000, seed=5, limit=Limit(time=0.05))
     drawn = caught.value.layouts
     assert 0 < len(drawn) < 1_000_000
     assert drawn == sample_layouts(position, len(drawn), seed=5)  # the same draws as without a limit
-    with pytest.raises(ValueError, match="time_limit must be >= 0"):
-        sample_layouts(position, 1, time_limit=-1)
+    with pytest.raises(ValueError, match="the time limit must be a number of seconds above 0, got -1"):
+        sample_layouts(position, 1, limit=Limit(time=-1))
 
 
 def component_layouts(component) -> dict:
@@ -194,7 +194,7 @@ def test_cells_are_mines_as_often_as_the_exact_probabilities_say(name):
 def test_a_time_limit_also_bounds_the_count_before_the_first_draw():
     position = Position.from_file(POSITIONS / "lattice15-2.txt")  # its count takes about 0.4 s
     with pytest.raises(BudgetExceededError, match="reached after 0 of 10 layouts") as caught:
-        sample_layouts(position, 10, seed=1, time_limit=0.01)
+        sample_layouts(position, 10, seed=1, limit=Limit(time=0.01))
     assert caught.value.layouts == []
 
 

@@ -28,8 +28,9 @@ def run_solve(args, out) -> int:
         density=args.density,
         limit=Limit(time=args.time_limit, nodes=args.node_limit, memory=args.memory),
     )
-    left = None if args.time_limit is None else max(0.0, args.time_limit - (time.monotonic() - started))
-    spreads = _outcomes(analysis, args.outcomes or [], args.backend, left)
+    # what is left of the time, or a sliver past it (no time is no limit at all), so the reveals say it ran out
+    left = None if args.time_limit is None else max(0.001, args.time_limit - (time.monotonic() - started))
+    spreads = _outcomes(analysis, args.outcomes or [], args.backend, Limit(time=left, memory=None))
     seen = _insight(analysis, args, started) if args.insight else None
     if args.svg:
         from ..present.picture import render_svg
@@ -71,7 +72,7 @@ def _insight(analysis, args, started: float):
     return insight_of(analysis, backend=args.backend, limit=Limit(time=left, memory=args.memory))
 
 
-def _outcomes(analysis, cells: list, backend: str, time_limit: float | None) -> dict:
+def _outcomes(analysis, cells: list, backend: str, limit: Limit) -> dict:
     """The clue spreads ``--outcomes`` asks for, each cell checked first, by flat cell, within
     what is left of ``--time-limit``."""
     if not cells:
@@ -86,7 +87,7 @@ def _outcomes(analysis, cells: list, backend: str, time_limit: float | None) -> 
     except ValueError as error:
         raise ValueError(f"--outcomes {error}") from None
     try:
-        return clue_spreads(analysis, flat, backend=backend, time_limit=time_limit)
+        return clue_spreads(analysis, flat, backend=backend, limit=limit)
     except BudgetExceededError as error:
         raise BudgetExceededError(f"--outcomes: {error}: raise --time-limit or pass none") from None
 
@@ -101,8 +102,8 @@ def run_sample(args, out) -> int:
     cut_short = None
     try:
         layouts = sample_layouts(
-            position, args.count, seed=args.seed, mines=args.mines, density=args.density, time_limit=args.time_limit,
-            memory=args.memory,
+            position, args.count, seed=args.seed, mines=args.mines, density=args.density,
+            limit=Limit(time=args.time_limit, memory=args.memory),
         )
     except BudgetExceededError as error:
         layouts, cut_short = error.layouts or [], error

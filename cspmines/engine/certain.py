@@ -18,7 +18,7 @@ from .backends import Budget
 from .components import split_components
 from .constraints import ConstraintSystem
 from .prover import find_certain
-from .question import DEFAULT_MEMORY, Limit, check_board_size
+from .question import NOT_GIVEN, Limit, check_board_size, read_limit
 
 __all__ = ["Certainty", "certain_cells"]
 
@@ -40,8 +40,8 @@ class Certainty:
 
 
 def certain_cells(
-    position: Position, *, mines: int | None = None, time_limit: float | None = None, solver: str = "minicard",
-    memory: int | None = DEFAULT_MEMORY,
+    position: Position, *, mines: int | None = None, limit: Limit | None = None, solver: str = "minicard",
+    time_limit: float | None = None, memory=NOT_GIVEN,
 ) -> Certainty:
     """Which covered cells are certainly safe or certainly mines, decided by SAT checks.
 
@@ -53,13 +53,15 @@ def certain_cells(
     position : Position
     mines : int, keyword-only
         Overrides the position's total; with neither, the total is not used.
-    time_limit : float, keyword-only
-        Seconds; past it the answer is what was proved so far (``complete=False``).
+    limit : Limit, keyword-only
+        Its ``time``: seconds, past which the answer is what was proved so far (``complete=False``).
+        Its ``memory``: bytes the SAT encoding may hold (:data:`~cspmines.engine.question.DEFAULT_MEMORY`
+        unless given; None: no allowance); past it the answer is incomplete, as past the time.
+        Its ``nodes`` and ``max_chain`` are not used.
     solver : str, keyword-only
         A python-sat solver name.
-    memory : int, keyword-only
-        Bytes the SAT encoding may hold (:data:`~cspmines.engine.question.DEFAULT_MEMORY` unless
-        given; None: no allowance); past it the answer is incomplete, as past the time limit.
+    time_limit, memory : keyword-only
+        Deprecated: the limit's time and memory one by one (a :class:`DeprecationWarning`).
 
     Raises
     ------
@@ -74,12 +76,12 @@ def certain_cells(
     >>> certain_cells(Position.from_string("3x2x2\\n1..\\n1.."), mines=1).safe   # one: it is by the 1s
     (2, 5)
     """
-    memory = None if memory is None else Limit(memory=memory).memory  # read and checked as Limit reads it
-    check_board_size(position.width, position.height, memory)
+    limit = read_limit(limit, time_limit=time_limit, memory=memory)
+    check_board_size(position.width, position.height, limit.memory)
     system = ConstraintSystem.from_position(position, mines=mines)
     components = split_components(system)
     rest = system.unconstrained_cells
-    budget = Budget(time_limit=time_limit, memory_limit=memory)
+    budget = Budget(time_limit=limit.time, memory_limit=limit.memory)
     try:
         found = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget, solver=solver)
     except BudgetExceededError:

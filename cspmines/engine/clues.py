@@ -42,6 +42,7 @@ from ..position import COVERED, FLAG, MINE
 from .combine import convolve
 from .constraints import neighbour_sum
 from .memory import current_memory
+from .question import Limit, read_limit
 from .reveal import layouts_revealed
 
 __all__ = ["ClueSpread", "clue_spread", "clue_spreads", "covered_cells", "off_front_spreads"]
@@ -69,8 +70,9 @@ class ClueSpread:
         return [w / self.total for w in (self.mine, *self.clues)]
 
 
-def clue_spread(analysis, cell: int, *, backend: str = "auto") -> ClueSpread:
-    """The exact distribution of what opening covered ``cell`` of ``analysis`` shows (a :class:`ClueSpread`).
+def clue_spread(analysis, cell: int, *, backend: str = "auto", limit: Limit | None = None) -> ClueSpread:
+    """The exact distribution of what opening covered ``cell`` of ``analysis`` shows (a :class:`ClueSpread`),
+    within the ``limit``'s time as :func:`clue_spreads`.
 
     Raises
     ------
@@ -87,7 +89,7 @@ def clue_spread(analysis, cell: int, *, backend: str = "auto") -> ClueSpread:
     >>> spread.mine, spread.clues[1:3], spread.total   # then the rest's one mine is beside it half the time
     (4, (2, 2), 8)
     """
-    return clue_spreads(analysis, [cell], backend=backend)[cell]
+    return clue_spreads(analysis, [cell], backend=backend, limit=limit)[cell]
 
 
 def covered_cells(position, pairs) -> list[int]:
@@ -117,21 +119,23 @@ def covered_cells(position, pairs) -> list[int]:
     return cells
 
 
-def clue_spreads(analysis, cells, *, backend: str = "auto", time_limit: float | None = None) -> dict:
+def clue_spreads(analysis, cells, *, backend: str = "auto", limit: Limit | None = None, time_limit: float | None = None) -> dict:
     """:func:`clue_spread` of each of ``cells``, by cell: the closed form where it holds, the
     other cells' clues revealed and counted (what the position is read for is read once).
 
-    A reveal counts the chains its clue touches as a solve does; ``time_limit`` seconds, checked
-    before each, stop a long run (a cell on a wide front takes up to nine counts of its chain)
-    with :class:`~cspmines.errors.BudgetExceededError` naming the cell.
+    A reveal counts the chains its clue touches as a solve does; the ``limit``'s time, checked
+    before each, stops a long run (a cell on a wide front takes up to nine counts of its chain)
+    with :class:`~cspmines.errors.BudgetExceededError` naming the cell (its other fields are not
+    used). ``time_limit=`` is its deprecated spelling (a :class:`DeprecationWarning`).
 
     >>> from cspmines import Position, solve
     >>> analysis = solve(Position.from_string("3x1x1\\n..."))
     >>> [spread.clues[:2] for spread in clue_spreads(analysis, [0, 1]).values()]   # the middle sees the mine whenever it is safe
     [(1, 1), (0, 2)]
     """
+    seconds = read_limit(limit, time_limit=time_limit).time
     state = _State.of(analysis)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = None if seconds is None else time.monotonic() + seconds
     spreads = {}
     for cell in cells:
         analysis.probability(cell)  # a KeyError naming the cell when it is not covered

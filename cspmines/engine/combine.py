@@ -171,8 +171,9 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
 def _chances(counts, box_sizes, models, everything, window, low, mines_left, rest_size) -> tuple[list, int | None]:
     """(box chances, rest chance) of :func:`combine_with_total`: the layouts in which a cell of each box, or off the
     front, is a mine (made when first read, from what it kept)."""
-    if native.kernels is not None:  # the same sums on the same integers, in C
-        return native.kernels.combine_chances(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left, rest_size)
+    compiled = native.kernel("combine_chances")
+    if compiled is not None:  # the same sums on the same integers, in C
+        return compiled(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left, rest_size)
     high = low + len(window) - 1
     rest_chance = None
     if rest_size:  # each cell off the front alike, as in a box: the rest holds mines_left - k of them

@@ -108,8 +108,9 @@ class Component:
         influence travels along the chain. Cells of one box are one step apart, so it is
         the box graph's diameter, or 1 for a lone box of several cells."""
         if self.n_boxes > 1:
-            if native.kernels is not None:  # the same number, by a search from every box in C
-                return native.kernels.box_diameter(self.n_boxes, [rule.boxes for rule in self.rules])
+            compiled = native.kernel("box_diameter")
+            if compiled is not None:  # the same number, by a search from every box in C
+                return compiled(self.n_boxes, [rule.boxes for rule in self.rules])
             return box_diameter(self.n_boxes, self.rules)
         return 1 if self.n_cells > 1 else 0
 
@@ -251,9 +252,10 @@ _VARIANTS = 16
 def _split_layout(system: ConstraintSystem) -> list[tuple]:
     """The chains of ``system`` as (boxes, the system's rule indices, each rule's local boxes,
     structure), in the order of their first cell."""
-    if native.kernels is not None:  # the same chains, boxes and numbering, grouped and joined in C
+    compiled = native.kernel("split_rules")
+    if compiled is not None:  # the same chains, boxes and numbering, grouped and joined in C
         layout = []
-        for box_cells, box_rules, rule_ids, rule_boxes in native.kernels.split_rules([rule.cells for rule in system.rules]):
+        for box_cells, box_rules, rule_ids, rule_boxes in compiled([rule.cells for rule in system.rules]):
             local_boxes = tuple(map(Box, box_cells, box_rules))
             layout.append((local_boxes, rule_ids, rule_boxes, (tuple(zip(map(len, box_cells), box_rules)), rule_boxes)))
         return layout

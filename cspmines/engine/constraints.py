@@ -298,8 +298,9 @@ def settle_position(position: Position, *, mines: int | None = None) -> Settled:
     True
     """
     total = position.mines if mines is None else mines
-    if native.kernels is not None:
-        settled = _settle_compiled(native.kernels, position, total)
+    compiled = native.kernel("settle_clues")
+    if compiled is not None:
+        settled = _settle_compiled(compiled, position, total)
         if settled is not None:
             return settled
     covered = position.covered_cells
@@ -315,12 +316,12 @@ def settle_position(position: Position, *, mines: int | None = None) -> Settled:
     return settled
 
 
-def _settle_compiled(kernels, position: Position, total: int | None) -> Settled | None:
+def _settle_compiled(settle_clues, position: Position, total: int | None) -> Settled | None:
     """:func:`settle_position`'s answer from the compiled twin of :func:`_clue_rows` and
     :func:`_settle_rounds` (``settle_clues``: the same rules, cells and sets), or None where the
     Python path must answer (it raises, or keeps every rule): a clue that cannot be met, a round
     that contradicts itself, a total that the board or the settled cells cannot hold."""
-    found = kernels.settle_clues(position.grid, position.width, position.height)
+    found = settle_clues(position.grid, position.width, position.height)
     if found is None:
         return None
     rules, safe, mines, undecided, rest, covered, known = found

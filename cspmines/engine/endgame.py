@@ -282,9 +282,10 @@ def search_layouts(position: Position, layouts: list, *, budget: int = 200_000, 
     if n_layouts < 2:
         return None
     search = WinSearch(position, layouts, budget, cells=cells)
+    compiled = native.kernel("win_search")
     try:
-        if native.kernels is not None:  # the same steps compiled: the same answer
-            cell, value = native.kernels.win_search(search.cells, n_layouts, budget)
+        if compiled is not None:  # the same steps compiled: the same answer
+            cell, value = compiled(search.cells, n_layouts, budget)
         else:
             cell, value = search.best((1 << n_layouts) - 1)
     except TimeoutError:

@@ -25,7 +25,7 @@ from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
 from .insight import Insight, insight_of
 from .memory import Memory, using
-from .question import Density, Limit
+from .question import Density, Limit, read_limit
 from .reveal import solve_revealed
 from .sampling import sample_layouts
 from .solver import solve
@@ -47,10 +47,8 @@ class Engine:
     """
 
     def __init__(self, backend: str = "auto", *, limit: Limit | None = None, memory: Memory | None = None):
-        if limit is not None and not isinstance(limit, Limit):
-            raise TypeError(f"limit must be a cspmines.Limit, got {type(limit).__name__}")
         self.backend = backend
-        self.limit = limit
+        self.limit = None if limit is None else read_limit(limit)
         self.memory = memory or Memory()
 
     def __repr__(self) -> str:
@@ -62,28 +60,32 @@ class Engine:
     def __exit__(self, *exc) -> None:
         self.forget()
 
+    def _limit(self, limit: Limit | None) -> Limit:
+        """A call's own limit, else this engine's (each read by :func:`~cspmines.engine.question.read_limit`)."""
+        return read_limit(limit, default=self.limit)
+
     def solve(self, position: Position, *, mines: int | None = None, density: Real | Density | None = None, limit: Limit | None = None,
               explain: bool = True, settle: bool = True) -> Analysis:
         """:func:`cspmines.solve` with this engine's backend, limit and memories."""
         with using(self.memory):
-            return solve(position, backend=self.backend, mines=mines, density=density, limit=limit or self.limit,
+            return solve(position, backend=self.backend, mines=mines, density=density, limit=self._limit(limit),
                          explain=explain, settle=settle)
 
     def after(self, analysis: Analysis, cell: int, clue: int) -> Analysis:
         """The analysis once covered ``cell`` shows ``clue``, recounting only the chains it touches
-        (:func:`cspmines.engine.reveal.solve_revealed`)."""
+        (:func:`cspmines.engine.reveal.solve_revealed`; no budget: it counts what the analysis counted)."""
         with using(self.memory):
             return solve_revealed(analysis, cell, clue, backend=self.backend)
 
-    def spread(self, analysis: Analysis, cell: int) -> ClueSpread:
+    def spread(self, analysis: Analysis, cell: int, *, limit: Limit | None = None) -> ClueSpread:
         """What opening covered ``cell`` ends in, exactly: a mine, or each clue it can show, in
-        layouts (:func:`cspmines.engine.clues.clue_spread`)."""
+        layouts (:func:`cspmines.engine.clues.clue_spread`), within the limit's time."""
         with using(self.memory):
-            return clue_spread(analysis, cell, backend=self.backend)
+            return clue_spread(analysis, cell, backend=self.backend, limit=self._limit(limit))
 
-    def insight(self, analysis: Analysis) -> Insight:
-        """Dead cells, 50/50s and (few layouts left) every cell's winning chance with best play, within this
-        engine's limit (:func:`cspmines.engine.insight.insight_of`).
+    def insight(self, analysis: Analysis, *, limit: Limit | None = None) -> Insight:
+        """Dead cells, 50/50s and (few layouts left) every cell's winning chance with best play, within the
+        limit (:func:`cspmines.engine.insight.insight_of`).
 
         >>> from cspmines import Engine, Position
         >>> engine = Engine()
@@ -91,18 +93,18 @@ class Engine:
         'unavoidable'
         """
         with using(self.memory):
-            return insight_of(analysis, backend=self.backend, limit=self.limit)
+            return insight_of(analysis, backend=self.backend, limit=self._limit(limit))
 
-    def certain(self, position: Position, *, mines: int | None = None) -> Certainty:
-        """The cells proved safe or mines without counting (:func:`cspmines.certain_cells`)."""
-        time_limit = self.limit.time if self.limit else None
-        return certain_cells(position, mines=mines, time_limit=time_limit)
+    def certain(self, position: Position, *, mines: int | None = None, limit: Limit | None = None) -> Certainty:
+        """The cells proved safe or mines without counting (:func:`cspmines.certain_cells`), within the limit."""
+        return certain_cells(position, mines=mines, limit=self._limit(limit))
 
     def sample(self, position: Position, count: int, *, seed=None, mines: int | None = None,
-               density: Real | Density | None = None):
-        """Layouts drawn uniformly from those the position allows (:func:`cspmines.sample_layouts`)."""
+               density: Real | Density | None = None, limit: Limit | None = None):
+        """Layouts drawn uniformly from those the position allows (:func:`cspmines.sample_layouts`), within the limit."""
         with using(self.memory):
-            return sample_layouts(position, count, seed=seed, mines=mines, density=density, backend=self.backend)
+            return sample_layouts(position, count, seed=seed, mines=mines, density=density, backend=self.backend,
+                                  limit=self._limit(limit))
 
     def forget(self) -> None:
         """Empty this engine's memories of recent chains (answers never depend on them)."""

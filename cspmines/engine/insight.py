@@ -41,7 +41,7 @@ from ..errors import BudgetExceededError, InconsistentPositionError, MissingTota
 from ..position import COVERED, FLAG, Position
 from .clues import clue_spreads
 from .endgame import list_layouts, opening_wins
-from .question import DEFAULT_MEMORY, Limit
+from .question import DEFAULT_MEMORY, Limit, read_limit
 from .reveal import solve_revealed
 from .solver import solve
 
@@ -166,7 +166,7 @@ def dead_cells(analysis, *, backend: str = "auto", time_limit: float | None = No
     """
     _check_counted(analysis)
     deadline = _deadline(time_limit)
-    spreads = clue_spreads(analysis, analysis.position.covered_cells, backend=backend, time_limit=_left(deadline))
+    spreads = clue_spreads(analysis, analysis.position.covered_cells, backend=backend, limit=Limit(time=_left(deadline), memory=None))
     dead = []
     for cell, spread in spreads.items():
         shown = _shown(spread)
@@ -192,7 +192,7 @@ def _quiet_cascade(analysis, cell: int, backend: str, deadline: float | None) ->
     seen.update(wave)
     while wave:
         following = []
-        for n, spread in clue_spreads(after, wave, backend=backend, time_limit=_left(deadline)).items():
+        for n, spread in clue_spreads(after, wave, backend=backend, limit=Limit(time=_left(deadline), memory=None)).items():
             shown = _shown(spread)
             if len(shown) != 1:
                 return False
@@ -350,7 +350,7 @@ def insight_of(analysis, *, backend: str = "auto", limit: Limit | None = None) -
     >>> insight_of(solve(Position.from_string("3x1\\n.1."), density=0.5)).missing["dead"]
     'the insight needs the mine total and an exact count (a density or a budget gives none)'
     """
-    limit = limit or Limit()
+    limit = read_limit(limit)
     try:
         _check_counted(analysis)
     except MissingTotalError as error:

@@ -4,14 +4,20 @@ A :class:`Limit` is passed whole (python-chess passes its ``Limit`` so): the
 seconds, the work units, the longest chain followed and the memory the work may
 hold, each checked once, here. Every limit but memory is off unless given; the
 memory allowance has a default (:data:`DEFAULT_MEMORY`), so no solve grows
-without bound unless asked to (``memory=None``).
+without bound unless asked to (``memory=None``). No time is no budget at all:
+a time limit of 0 is refused, as a limit of 0 nodes is.
+
+Every entry point of the engine (``solve``, ``sample_layouts``, ``certain_cells``,
+``clue_spreads`` and the :class:`~cspmines.engine.engine.Engine` methods) reads its
+``limit=`` through :func:`read_limit` and its ``density=`` through
+:func:`read_density`, so each is refused in one place, with one message.
 
 >>> Limit(time=2.5)
 Limit(time=2.5, nodes=None, max_chain=None, memory=1073741824)
 >>> Limit(time=0)
 Traceback (most recent call last):
 ...
-ValueError: time_limit must be a number of seconds above 0, got 0
+ValueError: the time limit must be a number of seconds above 0, got 0
 >>> Limit(memory="512M").memory, format_bytes(Limit().memory)
 (536870912, '1 GiB')
 >>> Density("0.2").value, Density(0.2).value   # a float is read by its decimal text
@@ -20,6 +26,7 @@ ValueError: time_limit must be a number of seconds above 0, got 0
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Real
@@ -27,7 +34,8 @@ from numbers import Real
 from ..errors import TooLargeError
 from ..position import is_whole
 
-__all__ = ["BYTES_PER_CELL", "DEFAULT_MEMORY", "Density", "Limit", "check_board_size", "format_bytes", "parse_bytes"]
+__all__ = ["BYTES_PER_CELL", "DEFAULT_MEMORY", "Density", "Limit", "check_board_size", "format_bytes", "parse_bytes",
+           "read_density", "read_limit"]
 
 #: The memory a solve may hold unless told otherwise: the counting structures (the dynamic programme's
 #: states, the SAT and CP-SAT encodings, the tallies) are sized against it before they are built. Far
@@ -112,12 +120,12 @@ class Limit:
     memory: int | None = DEFAULT_MEMORY
 
     def __post_init__(self):
-        # the one check of a budget: solve() makes a Limit of its separate arguments too
+        # the one check of a budget: read_limit makes a Limit of the deprecated separate keywords too
         if self.time is not None and (isinstance(self.time, bool) or not isinstance(self.time, Real) or not self.time > 0):
-            raise ValueError(f"time_limit must be a number of seconds above 0, got {self.time!r}")
-        for name, value in (("node_limit", self.nodes), ("max_chain", self.max_chain)):
+            raise ValueError(f"the time limit must be a number of seconds above 0, got {self.time!r}")
+        for name, value in (("node limit", self.nodes), ("chain limit (max_chain)", self.max_chain)):
             if value is not None and not (is_whole(value) and value >= 1):
-                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+                raise ValueError(f"the {name} must be a whole number >= 1, got {value!r}")
         if self.memory is not None:
             memory = parse_bytes(self.memory)
             if memory < 1:
@@ -142,7 +150,76 @@ class Density:
         try:
             fraction = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
         except (TypeError, ValueError):
-            raise ValueError(f"density must be a number between 0 and 1, got {value!r}") from None
+            raise _not_a_density(value) from None
         if not 0 <= fraction <= 1:
-            raise ValueError(f"density must lie between 0 and 1, got {value!r}")
+            raise _not_a_density(value)
         object.__setattr__(self, "value", fraction)
+
+
+def _not_a_density(value) -> ValueError:
+    # the one message of a density refused, wherever it was given
+    return ValueError(f"density must be a number between 0 and 1, got {value!r}")
+
+
+def read_density(density) -> Fraction | None:
+    """The chance a ``density=`` argument gives each covered cell, exactly: a :class:`Density` or a
+    number between 0 and 1 (a float read by its decimal text); None when none was given. A bare text or
+    a bool is refused (a text is read only by ``Density("0.2")``, on purpose).
+
+    >>> read_density(0.2), read_density(Density("1/4")), read_density(None)
+    (Fraction(1, 5), Fraction(1, 4), None)
+    >>> read_density("0.2")
+    Traceback (most recent call last):
+    ...
+    ValueError: density must be a number between 0 and 1, got '0.2'
+    >>> read_density(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: density must be a number between 0 and 1, got 1.5
+    """
+    if density is None or isinstance(density, Density):
+        return None if density is None else density.value
+    if isinstance(density, bool) or not isinstance(density, Real):
+        raise _not_a_density(density)
+    return Density(density).value
+
+
+_NO_LIMIT = Limit()  # frozen: one serves every call that gives none
+
+#: what each deprecated keyword of the entry points is called in a Limit
+_OLD_KEYWORDS = {"time_limit": "time", "node_limit": "nodes", "max_chain": "max_chain", "memory": "memory"}
+
+#: a deprecated keyword left out (None is a value: ``memory=None`` is no allowance)
+NOT_GIVEN = type("NotGiven", (), {"__repr__": lambda self: "NOT_GIVEN"})()
+
+
+def read_limit(limit: Limit | None = None, *, default: Limit | None = None, **old) -> Limit:
+    """The budget an engine entry point was given, checked: ``limit`` (a :class:`Limit`), else the one
+    the deprecated keywords make (``time_limit=``, ``node_limit=``, ``max_chain=``, ``memory=``; a
+    :class:`DeprecationWarning`, and the same checks as ``Limit``), else ``default``, else ``Limit()``.
+
+    >>> read_limit(Limit(time=1)).time, read_limit(None).memory == DEFAULT_MEMORY
+    (1, True)
+    >>> read_limit(2.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: limit must be a cspmines.Limit, got float
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     read_limit(time_limit=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: the time limit must be a number of seconds above 0, got 0
+    """
+    if limit is not None and not isinstance(limit, Limit):
+        raise TypeError(f"limit must be a cspmines.Limit, got {type(limit).__name__}")
+    given = {name: value for name, value in old.items() if value is not NOT_GIVEN and (value is not None or name == "memory")}
+    if not given:
+        return limit if limit is not None else default if default is not None else _NO_LIMIT
+    if limit is not None:
+        raise ValueError(f"give the budget as limit=Limit(...) or as {'=, '.join(given)}=, not both")
+    fields = {_OLD_KEYWORDS[name]: value for name, value in given.items()}
+    warnings.warn(f"{'=, '.join(given)}= is deprecated: pass limit=Limit({', '.join(f'{k}=...' for k in fields)})",
+                  DeprecationWarning, stacklevel=3)
+    return Limit(**fields)

@@ -43,7 +43,7 @@ from .backends.sampler import weighted_picks
 from .combine import INT_BYTES, binomials, convolve
 from .components import split_components
 from .constraints import settle_position
-from .question import DEFAULT_MEMORY, Density, Limit, check_board_size, format_bytes
+from .question import NOT_GIVEN, Density, Limit, check_board_size, format_bytes, read_limit
 from .solver import solve, total_or_density
 
 __all__ = ["layouts_still_possible", "mine_rows", "sample_layouts", "sample_mines"]
@@ -57,8 +57,9 @@ def sample_layouts(
     mines: int | None = None,
     density: Real | Density | None = None,
     backend: str = "auto",
+    limit: Limit | None = None,
     time_limit: float | None = None,
-    memory: int | None = DEFAULT_MEMORY,
+    memory=NOT_GIVEN,
 ) -> list[frozenset]:
     """``count`` mine layouts drawn independently and uniformly from those ``position`` allows.
 
@@ -79,16 +80,17 @@ def sample_layouts(
         The backend that explains an inconsistent position (as
         :func:`~cspmines.engine.solver.solve` does). The layouts themselves are drawn
         from the ``dp`` backend's dynamic programme, whatever the name.
-    time_limit : float, keyword-only
-        Stop after this many seconds with a
+    limit : Limit, keyword-only
+        Its ``time``: stop after this many seconds with a
         :class:`~cspmines.errors.BudgetExceededError` whose ``layouts``
         attribute holds the layouts drawn so far (the one count at the start
         is bounded too; the layouts are drawn 256 at a time, the clock read
-        before each batch).
-    memory : int, keyword-only
-        Bytes the count and the layouts may hold (:data:`~cspmines.engine.question.DEFAULT_MEMORY`
-        unless given; None: no allowance): past it, ``TooLargeError`` before any work where the
-        board or the layouts alone are too large, else ``MemoryBudgetError`` from the count.
+        before each batch). Its ``memory``: bytes the count and the layouts may hold
+        (:data:`~cspmines.engine.question.DEFAULT_MEMORY` unless given; None: no allowance): past it,
+        ``TooLargeError`` before any work where the board or the layouts alone are too large, else
+        ``MemoryBudgetError`` from the count. Its ``nodes`` and ``max_chain`` are not used.
+    time_limit, memory : keyword-only
+        Deprecated: the limit's time and memory one by one (a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -115,14 +117,14 @@ def sample_layouts(
     Traceback (most recent call last):
     ...
     ValueError: count must be >= 0, got -1
-    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 5, time_limit=0)
+    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 5, limit=Limit(time=0))
     Traceback (most recent call last):
     ...
-    cspmines.errors.BudgetExceededError: time limit of 0 s reached after 0 of 5 layouts
+    ValueError: the time limit must be a number of seconds above 0, got 0
     """
+    limit = read_limit(limit, time_limit=time_limit, memory=memory)
     try:
-        mine_rows = sample_mines(position, count, seed=seed, mines=mines, density=density, backend=backend,
-                                 time_limit=time_limit, memory=memory)
+        mine_rows = sample_mines(position, count, seed=seed, mines=mines, density=density, backend=backend, limit=limit)
     except BudgetExceededError as stopped:
         stopped.layouts = _as_sets(stopped.layouts)
         raise
@@ -137,8 +139,9 @@ def sample_mines(
     mines: int | None = None,
     density: Real | Density | None = None,
     backend: str = "auto",
+    limit: Limit | None = None,
     time_limit: float | None = None,
-    memory: int | None = DEFAULT_MEMORY,
+    memory=NOT_GIVEN,
 ) -> np.ndarray:
     """The layouts of :func:`sample_layouts` (the same ones for the same seed) as a boolean array:
     a row a layout, a column a flat cell, True where the layout puts a mine.
@@ -147,16 +150,15 @@ def sample_mines(
     >>> sample_mines(Position.from_string("3x1x1\\n.1."), 3, seed=8).astype(int).tolist()
     [[0, 0, 1], [1, 0, 0], [0, 0, 1]]
     """
+    limit = read_limit(limit, time_limit=time_limit, memory=memory)
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
-    if time_limit is not None and time_limit < 0:
-        raise ValueError(f"time_limit must be >= 0, got {time_limit}")
-    memory = None if memory is None else Limit(memory=memory).memory  # read and checked as Limit reads it
+    time_limit, memory = limit.time, limit.memory
     check_board_size(position.width, position.height, memory)
     if memory is not None and count * position.size > memory:  # the layouts' rows, a byte a cell
         raise TooLargeError(
             f"{count:,} layouts of {position.size:,} cells take {format_bytes(count * position.size)}, over the memory "
-            f"allowance of {format_bytes(memory)}: draw fewer, or raise it with --memory SIZE (memory= in Python)"
+            f"allowance of {format_bytes(memory)}: draw fewer, or raise it with --memory SIZE (Limit(memory=...) in Python)"
         )
     generator = np.random.default_rng(create_py_random_state(seed).getrandbits(128))
     started = time.perf_counter()
@@ -168,8 +170,6 @@ def sample_mines(
         error.layouts = _stacked(batches, position.size)  # what was drawn is still a fair sample
         return error
 
-    if time_limit == 0:
-        raise out_of_time()
     try:
         draw = _Draw(position, mines=mines, density=density, backend=backend, time_limit=time_limit, memory=memory)
     except MemoryBudgetError as error:

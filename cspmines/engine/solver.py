@@ -34,7 +34,7 @@ from .counting import count_smallest_first
 from .kept import Kept
 from .memory import current_memory
 from .prover import find_certain, satisfiable
-from .question import Density, Limit, check_board_size
+from .question import Density, Limit, check_board_size, read_density, read_limit
 
 __all__ = ["exact_analysis", "solve"]
 
@@ -65,17 +65,16 @@ def solve(
         When the total is unknown: each covered cell is a mine independently
         with this chance. A float is read by its decimal text (0.15 is 3/20).
     limit : Limit, keyword-only
-        The budget as one value: ``Limit(time=, nodes=, max_chain=)``; or, one by one:
-    time_limit, node_limit : keyword-only
-        A budget for the counting.
+        The budget: ``Limit(time=, nodes=, max_chain=, memory=)`` (:class:`~cspmines.engine.question.Limit`;
+        the memory allowance's default unless given). ``max_chain`` follows influence through at most
+        that many boxes: longer chains are cut (see :mod:`cspmines.engine.bounded`), an approximation;
+        proved cells stay exact, every other probability is listed in ``inexact_cells``.
+    time_limit, node_limit, max_chain : keyword-only
+        Deprecated: the budget one by one (a :class:`DeprecationWarning`); pass ``limit=Limit(...)``.
     explain : bool, keyword-only
         On an inconsistent position, shrink the conflict to a small set of
         clues for the message (a few extra counts). Searches that try many
         hypothetical positions turn it off.
-    max_chain : int, keyword-only
-        Follow influence through at most this many boxes: longer chains are
-        cut (see :mod:`cspmines.engine.bounded`), an approximation. Proved cells stay
-        exact; every other probability is listed in ``inexact_cells``.
     settle : bool, keyword-only
         Before splitting into chains, take out the cells that single clues
         force, repeatedly (:func:`~cspmines.engine.constraints.settle_position`): a
@@ -107,12 +106,7 @@ def solve(
     """
     if not isinstance(position, Position):
         raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
-    if limit is None:
-        limit = Limit(time_limit, node_limit, max_chain)  # checks each limit
-    elif not isinstance(limit, Limit):
-        raise TypeError(f"limit must be a cspmines.Limit, got {type(limit).__name__}")
-    elif (time_limit, node_limit, max_chain) != (None, None, None):
-        raise ValueError("give the limits as limit=Limit(...) or as time_limit=, node_limit=, max_chain=, not both")
+    limit = read_limit(limit, time_limit=time_limit, node_limit=node_limit, max_chain=max_chain)
     time_limit, node_limit, max_chain = limit.time, limit.nodes, limit.max_chain
     check_board_size(position.width, position.height, limit.memory)
     mines, density = total_or_density(position, mines, density)
@@ -311,8 +305,8 @@ def _report_cut(component: Component, cut: str) -> ComponentReport:
 
 
 def _check_options(*, mines, density) -> None:
-    """Refuse a total or a density that is none, and a total beside a density, by name (the budget is
-    checked by :class:`~cspmines.engine.question.Limit`).
+    """Refuse a total that is none, and a total beside a density, by name (the density is checked by
+    :func:`~cspmines.engine.question.read_density`, the budget by :func:`~cspmines.engine.question.read_limit`).
 
     >>> _check_options(mines="1", density=None)
     Traceback (most recent call last):
@@ -327,8 +321,6 @@ def _check_options(*, mines, density) -> None:
         raise ValueError(f"mines must be a whole number >= 0, got {mines!r}")
     if mines is not None and density is not None:
         raise ValueError(f"give the mine total or a density, not both (mines={mines}, density={density})")
-    if density is not None and (isinstance(density, (bool, str)) or not isinstance(density, Real)):
-        raise ValueError(f"density must be a number between 0 and 1, got {density!r}")
 
 
 def total_or_density(position: Position, mines: int | None, density) -> tuple[int | None, Fraction | None]:
@@ -345,11 +337,10 @@ def total_or_density(position: Position, mines: int | None, density) -> tuple[in
     ...
     cspmines.errors.MissingTotalError: the position's mine total is unknown: pass mines= or density=
     """
-    if isinstance(density, Density):
-        density = density.value
     _check_options(mines=mines, density=density)
-    if density is not None:
-        return None, Density(density).value
+    chance = read_density(density)
+    if chance is not None:
+        return None, chance
     if mines is None and position.mines is None:
         raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
     return mines, None

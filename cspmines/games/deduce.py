@@ -93,9 +93,10 @@ def settle_board(clues: bytes, view: bytearray, width: int, height: int, mines: 
     DeductionError
         A rule would open a mine (the view is not one of this board's).
     """
-    if native.kernels is not None:
+    compiled = native.kernel("settle_board")
+    if compiled is not None:
         try:
-            return native.kernels.settle_board(clues, view, width, height, mines, start)
+            return compiled(clues, view, width, height, mines, start)
         except ValueError as error:
             raise DeductionError(str(error)) from None
     return _Settler(clues, view, width, height, mines).run(start)

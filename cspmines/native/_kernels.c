@@ -1,10 +1,34 @@
-/* Compiled kernels of cspmines: the least-expected-cost search over sets of layouts.
+/* Compiled kernels of cspmines: each does the same steps as a pure-Python twin, in the same order
+ * and the same floating-point order (IEEE doubles, no fast-math), so answers are identical, budgets
+ * of states included; the Python stays and is what runs without this module. Every kernel has a row
+ * in cspmines/native/table.py (its twin and what it does), and code reaches it only through
+ * cspmines.native.kernel(name); tests/test_kernels.py runs each against its twin.
  *
- * The same algorithm as cspmines.agents.exact.objectives._CostSearch, step for step and in the
- * same floating-point order (IEEE doubles, no fast-math), so its answers are identical, the
- * budget of states included; the Python class stays and is what runs without this module.
- * A state is the set of layouts still possible, a bit mask of at most 64 layouts.
- * win_search below does the same for the endgame's search for the best chance of winning.
+ *  cost_search: the least-expected-cost search over the sets of at most 64 layouts still possible
+ *      (a state is a bit mask of layouts); twin cspmines.agents.exact.objectives._CostSearch.
+ *  win_search: the endgame's search for the move with the best chance of winning, over any number
+ *      of layouts (a state is a bit set of several words); twin cspmines.engine.endgame.WinSearch.
+ *  greedy_order: the dynamic programme's counting order, boxes placed to keep the fewest rules open;
+ *      twin cspmines.engine.backends.ordering.greedy_order.
+ *  count_passes: the dynamic programme's forward and backward passes over planned steps, on 128-bit
+ *      integers: each mine number's layouts and each box's tallies; twin the Python passes
+ *      (cspmines.engine.backends.dynamic.Sweep).
+ *  count_ordered: a chain counted whole: its steps planned for a box order, then the two passes;
+ *      twin DynamicProgrammingBackend.count.
+ *  box_diameter: a chain's length, the diameter of its box graph; twin
+ *      cspmines.engine.components.box_diameter.
+ *  settle_board: a board opened and marked by the one- and two-clue rules from a cell, as a game's
+ *      deduction does; twin cspmines.games.deduce._Settler.
+ *  settle_clues: a position's clue rules with the cells single rules force taken out, round after
+ *      round; twin cspmines.engine.constraints._clue_rows and _settle_rounds.
+ *  split_rules: a system's rules grouped into boxes and joined into chains, each with its own
+ *      numbering; twin cspmines.engine.components._split_layout.
+ *  single_clues: what the clues at and next to the changed cells prove alone, move after move;
+ *      twin cspmines.agents.exact.deductions.SingleClueWatch._read_around.
+ *  combine_chances: each box's and the rest's layouts with a mine, the chains combined under the
+ *      mine total; twin cspmines.engine.combine._chances.
+ *  closed_off_places: where a 50/50 may form, closed-off pairs and 2x2 blocks of hidden cells;
+ *      twin cspmines.agents.exact.fifty_fifty._closed_off_places.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -12,6 +36,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- The least-expected-cost search (cost_search): a state is a bit mask of at most 64 layouts ---- */
 
 #define MAX_GROUPS 16
 #define MAX_DEPTH 66 /* a child holds fewer layouts than its parent: at most 64 levels below the root */
@@ -867,6 +893,156 @@ static PyObject *count_passes(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* step i of the forward pass: every state of `now` through the step's mine numbers into `next`,
+ * keeping only the states that can still reach the end; -1 out of memory */
+static inline __attribute__((always_inline)) int forward_step(const DpStep *step, const DpStep *keep, const Layer *now, Layer *next, KeyMap *map, int width) {
+    size_t capacity = 64;
+    while (capacity < 4 * now->count * (size_t)(step->size + 1)) capacity *= 2;
+    free(map->keys); free(map->index);
+    map->keys = NULL; map->index = NULL;
+    if (keymap_init(map, capacity) < 0) return -1;
+    for (size_t j = 0; j < now->count; j++) {
+        wide key = now->keys[j] + step->opening;
+        int lo, hi;
+        dp_range(step, key, &lo, &hi);
+        for (int m = lo; m <= hi; m++) {
+            wide after = key - m * step->mask;
+            if (keep && !is_live(keep, after)) continue;
+            size_t slot = keymap_slot(map, after);
+            int row;
+            if (map->keys[slot] == -1) {
+                row = layer_add(next, width);
+                if (row < 0) return -1;
+                next->keys[row] = after;
+                map->keys[slot] = after;
+                map->index[slot] = row;
+            } else {
+                row = map->index[slot];
+            }
+            const wide *from = now->polys + j * width;
+            wide *to = next->polys + (size_t)row * width;
+            wide w = step->weights[m];
+            for (int k = 0; k + m < width; k++) to[k + m] += from[k] * w;
+        }
+    }
+    return 0;
+}
+
+/* the forward pass: layers[i] is the layer before step i, layers[nsteps] the end; 1 as soon as the
+ * layers after the steps hold more states than a cap >= 0 together (plan_steps' cheapness test),
+ * -1 out of memory, else 0 with the peak and the sum of the layers' states */
+static inline __attribute__((always_inline)) int forward_pass(DpStep *steps, Py_ssize_t nsteps, Layer *layers, KeyMap *map, int width, long long cap,
+                        size_t *peak, size_t *states) {
+    if (layer_add(&layers[0], width) < 0) return -1;
+    layers[0].keys[0] = 0;
+    layers[0].polys[0] = 1;
+    for (Py_ssize_t i = 0; i < nsteps; i++) {
+        const Layer *now = &layers[i];
+        if (cap >= 0 && i > 0) {
+            cap -= (long long)now->count;
+            if (cap < 0) return 1;
+        }
+        *states += now->count;
+        if (now->count > *peak) *peak = now->count;
+        const DpStep *keep = (i + 1 < nsteps) ? &steps[i] : NULL; /* the live states after step i */
+        if (forward_step(&steps[i], keep, now, &layers[i + 1], map, width) < 0) return -1;
+    }
+    if (cap >= 0 && nsteps > 0 && cap - (long long)layers[nsteps].count < 0) return 1;
+    return 0;
+}
+
+/* step i of the backward pass: `before` gets the completions of the states before the step from
+ * `completions` (those after it), and the step's box its tally (forward x backward, by mine number);
+ * -1 out of memory */
+static inline __attribute__((always_inline)) int backward_step(const DpStep *step, const Layer *layer, const Layer *completions, Layer *before, KeyMap *map,
+                         wide *tally, wide *marked, int width) {
+    size_t capacity = 64;
+    while (capacity < 2 * completions->count + 2) capacity *= 2;
+    free(map->keys); free(map->index);
+    map->keys = NULL; map->index = NULL;
+    if (keymap_init(map, capacity) < 0) return -1;
+    for (size_t j = 0; j < completions->count; j++) {
+        size_t slot = keymap_slot(map, completions->keys[j]);
+        map->keys[slot] = completions->keys[j];
+        map->index[slot] = (int)j;
+    }
+    before->count = 0;
+    for (size_t j = 0; j < layer->count; j++) {
+        wide opened = layer->keys[j] + step->opening;
+        int lo, hi, any = 0, row = -1;
+        dp_range(step, opened, &lo, &hi);
+        memset(marked, 0, width * sizeof(wide));
+        for (int m = lo; m <= hi; m++) {
+            size_t slot = keymap_slot(map, opened - m * step->mask);
+            if (map->keys[slot] == -1) continue;
+            const wide *rest = completions->polys + (size_t)map->index[slot] * width;
+            wide w = step->weights[m];
+            if (!any) {
+                row = layer_add(before, width);
+                if (row < 0) return -1;
+                before->keys[row] = layer->keys[j];
+                any = 1;
+            }
+            wide *ways = before->polys + (size_t)row * width;
+            for (int k = 0; k + m < width; k++) {
+                wide term = rest[k] * w;
+                ways[k + m] += term;
+                marked[k + m] += term * m;
+            }
+        }
+        if (any) {
+            const wide *poly = layer->polys + j * width;
+            for (int a = 0; a < width; a++) {
+                if (!poly[a]) continue;
+                for (int b = 0; a + b < width; b++) tally[a + b] += poly[a] * marked[b];
+            }
+        }
+    }
+    return 0;
+}
+
+/* the backward pass: from the end's finished state (key 0) back to the start, each box's tally on
+ * the way; `completions` ends as the start's completions; -1 out of memory */
+static inline __attribute__((always_inline)) int backward_pass(DpStep *steps, Py_ssize_t nsteps, const Layer *layers, KeyMap *map, Layer *completions,
+                         Layer *before, wide *tallies, wide *marked, int width) {
+    const Layer *end = &layers[nsteps];
+    for (size_t j = 0; j < end->count; j++) {
+        if (end->keys[j] == 0) {
+            if (layer_add(completions, width) < 0) return -1;
+            completions->keys[0] = 0;
+            completions->polys[0] = 1;
+        }
+    }
+    for (Py_ssize_t i = nsteps - 1; i >= 0; i--) {
+        const DpStep *step = &steps[i];
+        if (backward_step(step, &layers[i], completions, before, map, tallies + (size_t)step->box * width, marked, width) < 0)
+            return -1;
+        Layer swap = *completions;
+        *completions = *before;
+        *before = swap;
+    }
+    return 0;
+}
+
+/* (models, tallies, peak states, states) as Python tuples: the models are the completions of the
+ * start's state (key 0) */
+static PyObject *passes_answer(const Layer *completions, const wide *tallies, int n_boxes, int width, size_t peak, size_t states) {
+    wide *models = calloc(width, sizeof(wide));
+    if (!models) return PyErr_NoMemory();
+    for (size_t j = 0; j < completions->count; j++)
+        if (completions->keys[j] == 0) memcpy(models, completions->polys + j * width, width * sizeof(wide));
+    PyObject *models_tuple = coefficients_tuple(models, width);
+    free(models);
+    PyObject *tally_tuple = PyTuple_New(n_boxes);
+    if (!models_tuple || !tally_tuple) { Py_XDECREF(models_tuple); Py_XDECREF(tally_tuple); return NULL; }
+    for (int b = 0; b < n_boxes; b++) {
+        PyObject *one = coefficients_tuple(tallies + (size_t)b * width, width);
+        if (!one) { Py_DECREF(models_tuple); Py_DECREF(tally_tuple); return NULL; }
+        PyTuple_SET_ITEM(tally_tuple, b, one);
+    }
+    return Py_BuildValue("(NNnn)", models_tuple, tally_tuple, (Py_ssize_t)peak, (Py_ssize_t)states);
+}
+
 /* the two passes over prepared steps: (models, tallies, peak states, states); with a cap >= 0,
  * False as soon as the layers after the steps hold more states than the cap together */
 static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n_cells, long long cap) {
@@ -875,131 +1051,17 @@ static PyObject *run_passes(DpStep *steps, Py_ssize_t nsteps, int n_boxes, int n
     wide *tallies = calloc((size_t)(n_boxes ? n_boxes : 1) * width, sizeof(wide));
     wide *marked = malloc(width * sizeof(wide));
     KeyMap map = {0};
+    Layer completions = {0}, before = {0};
     PyObject *result = NULL;
     size_t peak = 0, states = 0;
     if (!layers || !tallies || !marked) { PyErr_NoMemory(); goto done; }
-    /* forward: layers[i] is the layer before step i; layers[nsteps] the end */
-    if (layer_add(&layers[0], width) < 0) { PyErr_NoMemory(); goto done; }
-    layers[0].keys[0] = 0;
-    layers[0].polys[0] = 1;
-    for (Py_ssize_t i = 0; i < nsteps; i++) {
-        const DpStep *step = &steps[i];
-        Layer *now = &layers[i], *next = &layers[i + 1];
-        if (cap >= 0 && i > 0) { /* plan_steps' cheapness test: the states after each step, summed */
-            cap -= (long long)now->count;
-            if (cap < 0) { result = Py_False; Py_INCREF(result); goto done; }
-        }
-        states += now->count;
-        if (now->count > peak) peak = now->count;
-        size_t capacity = 64;
-        while (capacity < 4 * now->count * (size_t)(step->size + 1)) capacity *= 2;
-        free(map.keys); free(map.index);
-        if (keymap_init(&map, capacity) < 0) { PyErr_NoMemory(); goto done; }
-        const DpStep *keep = (i + 1 < nsteps) ? &steps[i] : NULL; /* the live states after step i */
-        for (size_t j = 0; j < now->count; j++) {
-            wide key = now->keys[j] + step->opening;
-            int lo, hi;
-            dp_range(step, key, &lo, &hi);
-            for (int m = lo; m <= hi; m++) {
-                wide after = key - m * step->mask;
-                if (keep && !is_live(keep, after)) continue;
-                size_t slot = keymap_slot(&map, after);
-                int row;
-                if (map.keys[slot] == -1) {
-                    row = layer_add(next, width);
-                    if (row < 0) { PyErr_NoMemory(); goto done; }
-                    next->keys[row] = after;
-                    map.keys[slot] = after;
-                    map.index[slot] = row;
-                } else {
-                    row = map.index[slot];
-                }
-                const wide *from = now->polys + j * width;
-                wide *to = next->polys + (size_t)row * width;
-                wide w = step->weights[m];
-                for (int k = 0; k + m < width; k++) to[k + m] += from[k] * w;
-            }
-        }
-    }
-    if (cap >= 0 && nsteps > 0 && cap - (long long)layers[nsteps].count < 0) { result = Py_False; Py_INCREF(result); goto done; }
-    /* backward: completions of each state, each box's tally from forward x backward */
-    Layer completions = {0}, before = {0};
-    {
-        const Layer *end = &layers[nsteps];
-        for (size_t j = 0; j < end->count; j++) {
-            if (end->keys[j] == 0) {
-                if (layer_add(&completions, width) < 0) { PyErr_NoMemory(); goto backward_done; }
-                completions.keys[0] = 0;
-                completions.polys[0] = 1;
-            }
-        }
-        for (Py_ssize_t i = nsteps - 1; i >= 0; i--) {
-            const DpStep *step = &steps[i];
-            const Layer *layer = &layers[i];
-            size_t capacity = 64;
-            while (capacity < 2 * completions.count + 2) capacity *= 2;
-            free(map.keys); free(map.index);
-            if (keymap_init(&map, capacity) < 0) { PyErr_NoMemory(); goto backward_done; }
-            for (size_t j = 0; j < completions.count; j++) {
-                size_t slot = keymap_slot(&map, completions.keys[j]);
-                map.keys[slot] = completions.keys[j];
-                map.index[slot] = (int)j;
-            }
-            before.count = 0;
-            wide *tally = tallies + (size_t)step->box * width;
-            for (size_t j = 0; j < layer->count; j++) {
-                wide opened = layer->keys[j] + step->opening;
-                int lo, hi, any = 0, row = -1;
-                dp_range(step, opened, &lo, &hi);
-                memset(marked, 0, width * sizeof(wide));
-                for (int m = lo; m <= hi; m++) {
-                    size_t slot = keymap_slot(&map, opened - m * step->mask);
-                    if (map.keys[slot] == -1) continue;
-                    const wide *rest = completions.polys + (size_t)map.index[slot] * width;
-                    wide w = step->weights[m];
-                    if (!any) {
-                        row = layer_add(&before, width);
-                        if (row < 0) { PyErr_NoMemory(); goto backward_done; }
-                        before.keys[row] = layer->keys[j];
-                        any = 1;
-                    }
-                    wide *ways = before.polys + (size_t)row * width;
-                    for (int k = 0; k + m < width; k++) {
-                        wide term = rest[k] * w;
-                        ways[k + m] += term;
-                        marked[k + m] += term * m;
-                    }
-                }
-                if (any) {
-                    const wide *poly = layer->polys + j * width;
-                    for (int a = 0; a < width; a++) {
-                        if (!poly[a]) continue;
-                        for (int b = 0; a + b < width; b++) tally[a + b] += poly[a] * marked[b];
-                    }
-                }
-            }
-            Layer swap = completions;
-            completions = before;
-            before = swap;
-        }
-        wide *models = calloc(width, sizeof(wide));
-        if (!models) { PyErr_NoMemory(); goto backward_done; }
-        for (size_t j = 0; j < completions.count; j++)
-            if (completions.keys[j] == 0) memcpy(models, completions.polys + j * width, width * sizeof(wide));
-        PyObject *models_tuple = coefficients_tuple(models, width);
-        free(models);
-        PyObject *tally_tuple = PyTuple_New(n_boxes);
-        if (!models_tuple || !tally_tuple) { Py_XDECREF(models_tuple); Py_XDECREF(tally_tuple); goto backward_done; }
-        for (int b = 0; b < n_boxes; b++) {
-            PyObject *one = coefficients_tuple(tallies + (size_t)b * width, width);
-            if (!one) { Py_DECREF(models_tuple); Py_DECREF(tally_tuple); goto backward_done; }
-            PyTuple_SET_ITEM(tally_tuple, b, one);
-        }
-        result = Py_BuildValue("(NNnn)", models_tuple, tally_tuple, (Py_ssize_t)peak, (Py_ssize_t)states);
-    }
-backward_done:
-    free(completions.keys); free(completions.polys); free(before.keys); free(before.polys);
+    int forward = forward_pass(steps, nsteps, layers, &map, width, cap, &peak, &states);
+    if (forward < 0) { PyErr_NoMemory(); goto done; }
+    if (forward > 0) { result = Py_False; Py_INCREF(result); goto done; }
+    if (backward_pass(steps, nsteps, layers, &map, &completions, &before, tallies, marked, width) < 0) { PyErr_NoMemory(); goto done; }
+    result = passes_answer(&completions, tallies, n_boxes, width, peak, states);
 done:
+    free(completions.keys); free(completions.polys); free(before.keys); free(before.polys);
     if (layers) for (Py_ssize_t i = 0; i <= nsteps; i++) { free(layers[i].keys); free(layers[i].polys); }
     free(layers); free(tallies); free(marked); free(map.keys); free(map.index);
     return result;

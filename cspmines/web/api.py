@@ -117,7 +117,7 @@ def _outcomes(analysis, cells: list, seconds: float) -> tuple[list | None, str |
     if analysis.model_count is None:  # a count cut short (estimates), whether or not any cell is uncertain
         return None, "outcomes need every layout counted, and the budget cut counting short"
     try:
-        spreads = clue_spreads(analysis, cells, time_limit=seconds)
+        spreads = clue_spreads(analysis, cells, limit=Limit(time=max(0.001, seconds), memory=None))
     except BudgetExceededError as error:
         return None, str(error)
     return outcomes_json(analysis.position, spreads, exact=True), None
@@ -189,8 +189,10 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
 
     def budget(request: Request) -> float:
         asked = _query_number(request, "time_limit")
-        if asked is not None and not asked > 0:
-            raise BadRequest(f"time_limit must be above 0 seconds, got {asked}")
+        try:
+            Limit(time=asked)  # the one check of a time limit, and its message
+        except ValueError as error:
+            raise BadRequest(f"time_limit: {error}") from None
         return min(asked or time_limit, time_limit)
 
     async def page(request: Request) -> Response:

@@ -99,8 +99,9 @@ class SingleClueWatch:
             self._contradicted = not (safe or mines) and _contradicted(position, known_mines)
             return safe, mines
         changed.extend(known_mines - last_mines)  # a new known mine lowers its clues' needs
-        if native.kernels is not None:  # the same clues read in C: the same cells
-            found = native.kernels.single_clues(grid, position.width, position.height, changed, known_mines)
+        compiled = native.kernel("single_clues")
+        if compiled is not None:  # the same clues read in C: the same cells
+            found = compiled(grid, position.width, position.height, changed, known_mines)
             if found is None:
                 self._contradicted = True
                 return set(), set()

@@ -232,8 +232,9 @@ def _closed_off_places(grid: np.ndarray, known_mines) -> tuple[np.ndarray, np.nd
     most one hidden one, and 2x2 blocks of hidden cells whose four corner cells are all closed
     (known mines or off the board). Boolean grids of the board's shape."""
     height, width = grid.shape
-    if native.kernels is not None:  # the same places, found in C
-        found = native.kernels.closed_off_places(np.ascontiguousarray(grid, dtype=np.int8), width, height, known_mines)
+    compiled = native.kernel("closed_off_places")
+    if compiled is not None:  # the same places, found in C
+        found = compiled(np.ascontiguousarray(grid, dtype=np.int8), width, height, known_mines)
         return tuple(np.frombuffer(places, dtype=bool).reshape(height, width) for places in found)  # type: ignore[return-value]
     hidden = grid == COVERED
     if known_mines:

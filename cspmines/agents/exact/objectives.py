@@ -139,9 +139,10 @@ def search_cost(position: Position, layouts: list, prices: Prices, *, budget: in
         return None
     search = _CostSearch(position, layouts, prices, budget)
     everything = (1 << len(layouts)) - 1
+    compiled = native.kernel("cost_search")
     try:
-        if native.kernels is not None and len(layouts) <= 64:  # the same steps compiled: the same answer
-            cell, value = native.kernels.cost_search(search.cells, everything, prices.mine, prices.safe, budget)
+        if compiled is not None and len(layouts) <= 64:  # the same steps compiled: the same answer
+            cell, value = compiled(search.cells, everything, prices.mine, prices.safe, budget)
         else:
             cell, value = search.best(everything)
     except TimeoutError:

@@ -44,6 +44,7 @@ import numpy as np
 from ...actions import Vocabulary
 from ...engine.clues import clue_spreads, off_front_spreads
 from ...engine.memory import current_memory
+from ...engine.question import Limit
 from ...engine.sampling import layouts_still_possible, sample_mines
 from ...engine.solver import solve
 from ...errors import InconsistentPositionError
@@ -212,11 +213,11 @@ class ExactAgent(SeededAgent):
             if foreseen is not None:
                 return foreseen
         try:
-            return solve(seen, backend=backend, max_chain=max_chain)
+            return solve(seen, backend=backend, limit=Limit(max_chain=max_chain))
         except InconsistentPositionError:
             # only a wrong flag of the caller's can do this; fall back to the position alone
             self.mines.clear()
-            return solve(position, backend=backend, max_chain=max_chain)
+            return solve(position, backend=backend, limit=Limit(max_chain=max_chain))
 
     def _seen_by_engine(self, position: Position) -> Position:
         if not self.mines:

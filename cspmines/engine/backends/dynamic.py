@@ -104,8 +104,8 @@ def _compiled_count(component: Component, budget: Budget | None):
     (models, tallies, peak states, states), the same as the Python passes give; None otherwise.
     Only for an unlimited budget (the compiled passes cannot stop half way); it is charged the
     states both passes visited, as the Python passes charge it."""
-    kernels = native.kernels
-    if kernels is None:
+    count_ordered = native.kernel("count_ordered")
+    if count_ordered is None:
         return None
     n_cells = component.n_cells
     box_entries, rule_boxes = component.structure  # each box's size and rules, each rule's boxes (made by the split)
@@ -118,7 +118,7 @@ def _compiled_count(component: Component, budget: Budget | None):
     # the memory allowance as a number of states: every layer is kept for the backward pass
     held = None if budget is None or budget.memory_limit is None else budget.memory_limit // _compiled_state_bytes(n_cells)
     cheap = -1 if cap is None else cap
-    counted = kernels.count_ordered(sizes, box_rules, rule_boxes, [rule.mines for rule in component.rules], order, n_cells,
+    counted = count_ordered(sizes, box_rules, rule_boxes, [rule.mines for rule in component.rules], order, n_cells,
                                     key_digit_bits(component),
                                     cheap if held is None else (held if cheap < 0 else min(cheap, held)))
     if counted is None:
@@ -138,7 +138,10 @@ def _compiled_count(component: Component, budget: Budget | None):
          sorted(live[i + 1]) if live is not None and i + 1 < len(steps) else None)
         for i, step in enumerate(steps)
     ]
-    counted = kernels.count_passes(plan, component.n_boxes, n_cells, -1 if held is None else held)
+    count_passes = native.kernel("count_passes")
+    if count_passes is None:
+        return None
+    counted = count_passes(plan, component.n_boxes, n_cells, -1 if held is None else held)
     if counted is False:
         assert held is not None  # only a cap makes the passes stop part way
         raise _states_past(budget, held, n_cells)

@@ -81,7 +81,7 @@ def greedy_unless_raced(component: Component) -> tuple[list[int], int | None]:
 def _greedy_order_of_structure(component: Component) -> list[int]:
     """:func:`greedy_order`, kept for recent structures (it reads no cell and no mine count): a
     clue's possible values make chains of one structure, counted one after another."""
-    if component.n_boxes < _REMEMBERED_FROM_BOXES and native.kernels is not None:  # in C, a few boxes cost less than a look-up
+    if component.n_boxes < _REMEMBERED_FROM_BOXES and native.kernel("greedy_order") is not None:  # in C, a few boxes cost less than a look-up
         return greedy_order(component)
     recent = current_memory().orders  # structure -> greedy order, in the engine's memory
     key = Hashed(component.structure)
@@ -191,8 +191,9 @@ def greedy_order(component: Component, *, start: int | None = None) -> list[int]
     boxes, rules = component.boxes, component.rules
     if len(boxes) <= 2:  # any order of two boxes opens and closes the same rules
         return list(range(len(boxes))) if start in (None, 0) else [start, 1 - start]
-    if native.kernels is not None:  # the same sweep compiled: the same order
-        return native.kernels.greedy_order([box.rules for box in boxes], [rule.boxes for rule in rules], start)
+    compiled = native.kernel("greedy_order")
+    if compiled is not None:  # the same sweep compiled: the same order
+        return compiled([box.rules for box in boxes], [rule.boxes for rule in rules], start)
     unplaced_in_rule = [len(rule.boxes) for rule in rules]
     is_open = [False] * len(rules)
     n_open = 0

@@ -1,0 +1,132 @@
+"""The compiled kernels and their Python twins, in one table; the one place the engine picks one.
+
+Each :class:`Kernel` row names a function of the compiled module (``_kernels.c``)
+and the pure-Python code that does the same steps in the same order (its
+*twin*, a dotted path: the twin lives in the layer that uses it, above this
+one). Code that has a compiled kernel asks :func:`kernel` for it by name and
+runs the twin when it answers None (networkx picks a backend's function so,
+by name, in one dispatcher):
+
+>>> compiled = kernel("box_diameter")
+>>> compiled is None or compiled(3, [(0, 1), (1, 2)]) == 2   # boxes 0-1-2 in a row
+True
+
+The kernels are off, and every twin runs, where the build had no C compiler,
+where ``CSPMINES_PURE_PYTHON`` is set in the environment when the package is
+imported (a whole run in pure Python), and inside ``with pure_python():`` (a
+block of one run; the parity tests compare both ways so):
+
+>>> with pure_python():
+...     kernel("box_diameter") is None
+True
+>>> kernel("no_such_kernel")
+Traceback (most recent call last):
+...
+KeyError: "'no_such_kernel' is not in cspmines.native.KERNELS"
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import ModuleType
+
+__all__ = ["KERNELS", "Kernel", "kernel", "pure_python"]
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One compiled kernel: the ``name`` the engine asks for, the ``compiled`` function's name in
+    ``cspmines.native._kernels`` (the name, unless given), the ``twin`` that runs without it (a dotted
+    path: module, then attributes), and what it ``does``."""
+
+    name: str
+    twin: str
+    does: str
+    compiled: str = ""
+
+    def __post_init__(self):
+        if not self.compiled:
+            object.__setattr__(self, "compiled", self.name)
+
+    def resolve_twin(self) -> object:
+        """The twin itself: the longest importable module of the path, then its attributes.
+
+        >>> BY_NAME["box_diameter"].resolve_twin().__name__
+        'box_diameter'
+        """
+        parts = self.twin.split(".")
+        for cut in range(len(parts), 0, -1):
+            try:
+                found: object = importlib.import_module(".".join(parts[:cut]))
+            except ModuleNotFoundError:
+                continue
+            for attribute in parts[cut:]:
+                found = getattr(found, attribute)
+            return found
+        raise ImportError(f"no module in the twin path {self.twin!r}")
+
+
+#: Every compiled kernel, in the order of the C file. A function of the compiled module without a row
+#: here, or a row without a parity test, fails tests/test_kernels.py.
+KERNELS: tuple[Kernel, ...] = (
+    Kernel("cost_search", "cspmines.agents.exact.objectives._CostSearch.best",
+           "the least-expected-cost search over the sets of at most 64 layouts still possible"),
+    Kernel("win_search", "cspmines.engine.endgame.WinSearch.best",
+           "the search for the move with the best chance of winning, over any number of layouts"),
+    Kernel("greedy_order", "cspmines.engine.backends.ordering.greedy_order",
+           "the dynamic programme's counting order: boxes placed to keep the fewest rules open"),
+    Kernel("count_passes", "cspmines.engine.backends.dynamic.Sweep",
+           "the dynamic programme's forward and backward passes over planned steps, on 128-bit integers"),
+    Kernel("count_ordered", "cspmines.engine.backends.dynamic.DynamicProgrammingBackend.count",
+           "a chain counted whole: its steps planned for a box order, then the two passes"),
+    Kernel("box_diameter", "cspmines.engine.components.box_diameter",
+           "a chain's length: the diameter of its box graph"),
+    Kernel("settle_board", "cspmines.games.deduce._Settler.run",
+           "a board opened and marked by the one- and two-clue rules, from a cell, as a game's deduction does"),
+    Kernel("settle_clues", "cspmines.engine.constraints._settle_rounds",
+           "a position's clue rules with the cells single rules force taken out, round after round"),
+    Kernel("split_rules", "cspmines.engine.components._split_layout",
+           "a system's rules grouped into boxes and joined into chains, with each chain's own numbering"),
+    Kernel("single_clues", "cspmines.agents.exact.deductions.SingleClueWatch._read_around",
+           "what the clues at and next to the changed cells prove alone, move after move"),
+    Kernel("combine_chances", "cspmines.engine.combine._chances",
+           "each box's and the rest's layouts with a mine, the chains combined under the mine total"),
+    Kernel("closed_off_places", "cspmines.agents.exact.fifty_fifty._closed_off_places",
+           "where a 50/50 may form: closed-off pairs and 2x2 blocks of hidden cells"),
+)
+
+BY_NAME = {row.name: row for row in KERNELS}
+
+#: name -> the compiled function, for the kernels that are on (none in a pure-Python build)
+_ON: dict[str, Callable] = {}
+
+
+def switch_on(module: ModuleType | None) -> None:
+    """Turn on every kernel of the table that ``module`` (the compiled module, or None) has."""
+    _ON.clear()
+    if module is not None:
+        _ON.update((row.name, getattr(module, row.compiled)) for row in KERNELS if hasattr(module, row.compiled))
+
+
+def kernel(name: str) -> Callable | None:
+    """The compiled kernel ``name`` where the kernels are on; None where its twin must run."""
+    found = _ON.get(name)
+    if found is None and name not in BY_NAME:  # checked only when off: the common answer costs one look-up
+        raise KeyError(f"{name!r} is not in cspmines.native.KERNELS")
+    return found
+
+
+@contextmanager
+def pure_python() -> Iterator[None]:
+    """Run the block with every kernel off (its twins run), then turn back on those that were on.
+    Process-wide, not per thread: for tests and comparisons, not for a server's requests."""
+    saved = dict(_ON)
+    _ON.clear()
+    try:
+        yield
+    finally:
+        _ON.clear()
+        _ON.update(saved)
