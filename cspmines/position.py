@@ -30,8 +30,8 @@ True
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 
@@ -136,7 +136,7 @@ class Position:
         self._hash: int | None = None
 
     @classmethod
-    def _trusted(cls, array: np.ndarray, mines: int | None) -> "Position":
+    def _trusted(cls, array: np.ndarray, mines: int | None) -> Position:
         """A position over ``array`` (int8, 2-D, valid codes, a total that fits) with no checks and
         no copy: for grids the library has just made itself, many times a move (a game's view, a
         look-ahead's imagined clue). ``array`` must not be written to afterwards."""
@@ -149,7 +149,7 @@ class Position:
 
     # -- reading and writing -------------------------------------------------
     @classmethod
-    def from_string(cls, text: str, *, source: str = "<string>") -> "Position":
+    def from_string(cls, text: str, *, source: str = "<string>") -> Position:
         """Read a position in the shared text format.
 
         Parameters
@@ -225,7 +225,7 @@ class Position:
         return cls(grid, mines=mines)
 
     @classmethod
-    def from_file(cls, path) -> "Position":
+    def from_file(cls, path) -> Position:
         """Read a position file (``-`` reads standard input).
 
         >>> import tempfile, os
@@ -334,7 +334,7 @@ class Position:
         """Revealed clues (0..8)."""
         return self._cells_where(self._grid >= 0)
 
-    def with_mines(self, mines: int | None) -> "Position":
+    def with_mines(self, mines: int | None) -> Position:
         """The same board with another mine total (``None``: unknown)."""
         return Position(self._grid, mines=mines)
 

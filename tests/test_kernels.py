@@ -72,7 +72,7 @@ def test_search_cost_gives_the_same_answer_either_way(monkeypatch):
 
 
 def test_the_build_is_named_and_ci_builds_the_kernels():
-    assert native.BUILD == ("compiled kernels" if native.kernels is not None else "pure Python")
+    assert ("compiled kernels" if native.kernels is not None else "pure Python") == native.BUILD
     if os.environ.get("CI") and not os.environ.get("CSPMINES_PURE_PYTHON"):
         assert native.kernels is not None, "CI has a C compiler: the kernels should have been built"
 

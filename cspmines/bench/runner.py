@@ -26,11 +26,11 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable
 
 from ..agents import make_agent
 from ..agents.external import close_players, is_command, table_name

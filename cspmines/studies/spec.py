@@ -154,7 +154,7 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
                  data.get("address") or None, tuple(suites), source)
 
 
-def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator", judge: bool = False) -> StudySuite:
+def _suite(table: dict, index: int, label: str, games: int, seed: int, where: _Locator, judge: bool = False) -> StudySuite:
     sweeps = [key for key in SWEEPS if key in table]
     if len(sweeps) > 1:
         raise StudyError(f"{where.line(index, sweeps[1])}: {label}: one sweep a suite, got {' and '.join(sweeps)}")
@@ -252,7 +252,7 @@ def _key_of(message: str, table: dict) -> str:
     return "size" if "size" in table else "name"
 
 
-def _check_keys(table: dict, allowed: dict, where: "_Locator", index: int | None, label: str) -> None:
+def _check_keys(table: dict, allowed: dict, where: _Locator, index: int | None, label: str) -> None:
     for key, value in table.items():
         if key not in allowed:
             near = difflib.get_close_matches(key, list(allowed), n=1)
