@@ -57,7 +57,7 @@ def compiled_search(position, layouts, prices, budget):
 @pytest.mark.parametrize("prices", [OPENINGS, MINES, Prices(mine=0.7, safe=0.3)])
 def test_the_compiled_cost_search_answers_as_the_python_one(prices):
     outcomes = set()
-    for n, (position, layouts) in enumerate(searches(150, seed=7)):
+    for position, layouts in searches(150, seed=7):
         for budget in (1, 5, 40, 20_000):
             expected = python_search(position, layouts, prices, budget)
             assert compiled_search(position, layouts, prices, budget) == expected, (position, len(layouts), budget)
@@ -284,7 +284,7 @@ def test_the_compiled_settling_is_the_python_one():
     for position in positions:
         found = native.kernels.settle_clues(position.grid, position.width, position.height)
         try:
-            rounds = _settle_rounds(list(zip(*_clue_rows(position))))
+            rounds = _settle_rounds(list(zip(*_clue_rows(position), strict=True)))
         except Exception:  # a clue that cannot be met: the kernel leaves it to the Python
             assert found is None
             declined += 1
@@ -356,7 +356,7 @@ def test_the_compiled_single_clue_reading_is_the_python_one():
         order = rng.permutation(np.flatnonzero(~truth))[: int(rng.integers(10, 200))]
         watches = {"compiled": SingleClueWatch(), "python": SingleClueWatch()}
         known: set = set()
-        for step, cell in enumerate(order):
+        for cell in order:
             grid[cell] = clues[cell]
             if rng.random() < 0.05:  # a flag on a covered cell, right or wrong
                 grid[int(rng.choice(np.flatnonzero(grid == COVERED)))] = FLAG
@@ -446,6 +446,6 @@ def test_the_compiled_places_of_fifty_fifties_are_the_python_ones():
         python_places = [_closed_off_places(grid, known) for grid, known in cases]
     finally:
         native.kernels = kernels
-    for compiled_three, python_three in zip(compiled_places, python_places):
-        assert all(np.array_equal(c, p) for c, p in zip(compiled_three, python_three))
+    for compiled_three, python_three in zip(compiled_places, python_places, strict=True):
+        assert all(np.array_equal(c, p) for c, p in zip(compiled_three, python_three, strict=True))
     assert all(sum(int(places[k].sum()) for places in python_places) > 50 for k in range(3))  # each kind found
