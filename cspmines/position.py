@@ -197,24 +197,7 @@ class Position:
             )
         if len(rows) < height:  # point at the height in the header
             raise header_error(f"the header says {height} rows but {len(rows)} follow", header.index("x") + 2)
-        grid = np.empty((height, width), dtype=np.int8)
-        for r, (number, row) in enumerate(rows):
-            row = row.strip()
-            for c, char in enumerate(row):
-                code = _CHAR_TO_CODE.get(char)
-                if code is None:
-                    reason = f"clue {char} is above 8" if char == "9" else f"unknown character {char!r}"
-                    raise PositionFormatError(reason, source=source, line=number, column=c + 1, text=row)
-                if c < width:
-                    grid[r, c] = code
-            if len(row) != width:
-                raise PositionFormatError(
-                    f"row has {len(row)} cells, the header says {width}",
-                    source=source,
-                    line=number,
-                    column=min(len(row), width) + 1,
-                    text=row,
-                )
+        grid = _read_rows(rows, width, source)
         if mines is not None:
             known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
             total_column = header.rfind("x") + 2
@@ -381,3 +364,27 @@ def _parse_header(header: str, *, source: str, line: int) -> tuple[int, int, int
     if width < 1 or height < 1:
         raise PositionFormatError("the board must be at least 1x1", source=source, line=line, column=1, text=header)
     return width, height, (numbers[2] if len(numbers) == 3 else None)
+
+
+def _read_rows(rows: list[tuple[int, str]], width: int, source: str) -> np.ndarray:
+    """The grid of the position format's rows (each with its line number), every character and every row's
+    length checked."""
+    grid = np.empty((len(rows), width), dtype=np.int8)
+    for r, (number, row) in enumerate(rows):
+        row = row.strip()
+        for c, char in enumerate(row):
+            code = _CHAR_TO_CODE.get(char)
+            if code is None:
+                reason = f"clue {char} is above 8" if char == "9" else f"unknown character {char!r}"
+                raise PositionFormatError(reason, source=source, line=number, column=c + 1, text=row)
+            if c < width:
+                grid[r, c] = code
+        if len(row) != width:
+            raise PositionFormatError(
+                f"row has {len(row)} cells, the header says {width}",
+                source=source,
+                line=number,
+                column=min(len(row), width) + 1,
+                text=row,
+            )
+    return grid
