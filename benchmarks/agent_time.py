@@ -99,14 +99,14 @@ def main(argv=None) -> int:
     print(f"{'preset':>12} {'version':>12} {'median':>8} {'mean':>8} {'wins':>6}")
     results = {}
     for (name, preset), played in rounds.items():
-        per_game = [min(times) * 1e3 for times in zip(*([row[0] for row in r] for r in played))]
+        per_game = [min(times) * 1e3 for times in zip(*([row[0] for row in r] for r in played), strict=True)]
         results[name, preset] = [row[1:] for row in played[0]]
         wins = sum(status == "won" for status, _ in results[name, preset])
         print(f"{preset:>12} {name:>12} {statistics.median(per_game):8.1f} {statistics.mean(per_game):8.1f} {wins:6d}   {BUILDS[sources[name]]}")
     if args.against:
         for preset in presets:
             mine, theirs = results["this tree", preset], results[args.against, preset]
-            differ = [i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b]
+            differ = [i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b]
             print(f"{preset}: same move histories in {len(mine) - len(differ)} of {len(mine)} games"
                   + (f" (first differing game: {differ[0]})" if differ else ""))
     return 0

@@ -100,6 +100,17 @@ def main(argv=None) -> int:
         print("pyganak is not installed (pip install pyganak): the Ganak peer is left out")
     peers = names + (["ganak"] if ganak is not None else [])
 
+    rows = timed_components(args, backends, ganak)
+    print(f"components: {len(rows)} from {len({r['position'] for r in rows})} positions; medians in ms")
+    print_by_size(rows, peers)
+    print_by_family(rows, names, args, with_ganak=ganak is not None)
+    if ganak is not None:
+        print_ganak_on_wide(rows)
+    return 0
+
+
+def timed_components(args, backends: dict, ganak) -> list[dict]:
+    """One row a chain of every reference position (its size, and each backend's median seconds)."""
     rows = []
     for path in sorted(DATA.glob("*.txt")):
         if args.filter not in path.stem:
@@ -118,8 +129,11 @@ def main(argv=None) -> int:
             if ganak is not None:
                 row["ganak"] = time_ganak(ganak, component, min_seconds=args.min_seconds)
             rows.append(row)
+    return rows
 
-    print(f"components: {len(rows)} from {len({r['position'] for r in rows})} positions; medians in ms")
+
+def print_by_size(rows: list[dict], peers: list[str]) -> None:
+    """Each backend's median by the chains' number of boxes, and which was fastest how often."""
     print(f"{'boxes':>10} {'n':>4} {'width':>6} " + " ".join(f"{n:>10}" for n in peers) + "  fastest")
     for low, high in BUCKETS:
         chosen = [r for r in rows if low <= r["boxes"] <= high]
@@ -138,6 +152,9 @@ def main(argv=None) -> int:
             + ", ".join(f"{n} {wins[n]}" for n in peers if wins[n])
         )
 
+
+def print_by_family(rows: list[dict], names: list[str], args, *, with_ganak: bool) -> None:
+    """Each backend's total over a family of positions, beside the automatic choice's."""
     print("\nper family: total seconds of counting every component (a cut backend counts as the limit)")
     auto = get_backend("auto")
     families = sorted({r["family"] for r in rows})
@@ -155,18 +172,19 @@ def main(argv=None) -> int:
             f"{family:>13} "
             + " ".join(f"{totals[n]:10.4f}" for n in names)
             + f" {auto_total:10.4f} {100 * (auto_total / best - 1):+12.1f}%"
-            + (f"   ganak {sum(r['ganak'] for r in rows if r['family'] == family):.4f}" if ganak is not None else "")
+            + (f"   ganak {sum(r['ganak'] for r in rows if r['family'] == family):.4f}" if with_ganak else "")
         )
-    if ganak is not None:
-        wide = [r for r in rows if r["boxes"] > 40]
-        slower = [r for r in wide if r["ganak"] < r["dp"]]
-        print(f"\nGanak against dp on the {len(wide)} components of more than 40 boxes: dp faster on {len(wide) - len(slower)}"
-              + (f"; Ganak faster on {', '.join(sorted({r['position'] for r in slower}))}" if slower else ""))
-        for r in sorted(wide, key=lambda r: -r["ganak"]):
-            print(f"  {r['position']:22} {r['boxes']:5d} boxes  dp {r['dp'] * 1e3:10.3f} ms  ganak {r['ganak'] * 1e3:10.3f} ms"
-                  f"  ({r['ganak'] / r['dp']:.0f}x)")
-    return 0
 
+
+def print_ganak_on_wide(rows: list[dict]) -> None:
+    """Ganak against the dp backend on the chains of more than 40 boxes."""
+    wide = [r for r in rows if r["boxes"] > 40]
+    slower = [r for r in wide if r["ganak"] < r["dp"]]
+    print(f"\nGanak against dp on the {len(wide)} components of more than 40 boxes: dp faster on {len(wide) - len(slower)}"
+          + (f"; Ganak faster on {', '.join(sorted({r['position'] for r in slower}))}" if slower else ""))
+    for r in sorted(wide, key=lambda r: -r["ganak"]):
+        print(f"  {r['position']:22} {r['boxes']:5d} boxes  dp {r['dp'] * 1e3:10.3f} ms  ganak {r['ganak'] * 1e3:10.3f} ms"
+              f"  ({r['ganak'] / r['dp']:.0f}x)")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -137,13 +137,13 @@ def main(argv=None) -> int:
         reference = json.loads(path.with_suffix(".json").read_text())
         analysis = cspmines.solve(position, backend=args.backend)
         cold = median_seconds(
-            lambda: cspmines.Engine(args.backend).solve(position), min_runs=args.min_runs, min_seconds=args.min_seconds
+            lambda position=position: cspmines.Engine(args.backend).solve(position), min_runs=args.min_runs, min_seconds=args.min_seconds
         )
         warm = median_seconds(
-            lambda: cspmines.solve(position, backend=args.backend), min_runs=args.min_runs, min_seconds=args.min_seconds
+            lambda position=position: cspmines.solve(position, backend=args.backend), min_runs=args.min_runs, min_seconds=args.min_seconds
         )
         read = median_seconds(
-            lambda: cspmines.Engine(args.backend).solve(position).probabilities(), min_runs=args.min_runs, min_seconds=args.min_seconds
+            lambda position=position: cspmines.Engine(args.backend).solve(position).probabilities(), min_runs=args.min_runs, min_seconds=args.min_seconds
         )
         peer_seconds, peer_p = (None, None)
         if have_peer:
@@ -155,7 +155,7 @@ def main(argv=None) -> int:
         peer_text = f"{peer_seconds * 1e3:14.3f}" if peer_seconds else (f"{'>' + format(args.peer_timeout, 'g') + ' s':>14}" if have_peer else f"{'-':>14}")
         print(
             f"{path.stem:22} {len(position.covered_cells):5d} {len(analysis.components):5d} {cold * 1e3:10.3f} {warm * 1e3:10.3f} {read * 1e3:10.3f} "
-            f"{peer_text} {('%7.2f' % ratio) if ratio else '      -'}  {'yes' if ok else 'NO'}"
+            f"{peer_text} {f'{ratio:7.2f}' if ratio else '      -'}  {'yes' if ok else 'NO'}"
         )
         rows.append(
             {

@@ -58,23 +58,22 @@ TREE: dict = {}  # cwd and environment of the children, when --tree names anothe
 def run_capped(argv: list[str], cap: int, timeout: float) -> tuple[float, int, int, str]:
     """(seconds, peak resident bytes, exit status, last line) of ``python -m cspmines argv`` under the cap."""
     started = time.perf_counter()
-    sink = tempfile.TemporaryFile()  # not a pipe: a child writing a large board would wait for a reader
-    child = subprocess.Popen([sys.executable, "-m", "cspmines", *argv], stdout=sink, stderr=subprocess.STDOUT,
-                             preexec_fn=capped(cap), **TREE)
-    deadline = started + timeout
-    while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() > deadline:
-            child.kill()
-            pid, status, usage = os.wait4(child.pid, 0)
-            break
-        time.sleep(0.02)
-    seconds = time.perf_counter() - started
-    sink.seek(0)
-    output = sink.read().decode(errors="replace").strip().splitlines()
-    sink.close()
+    with tempfile.TemporaryFile() as sink:  # not a pipe: a child writing a large board would wait for a reader
+        child = subprocess.Popen([sys.executable, "-m", "cspmines", *argv], stdout=sink, stderr=subprocess.STDOUT,
+                                 preexec_fn=capped(cap), **TREE)
+        deadline = started + timeout
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                child.kill()
+                pid, status, usage = os.wait4(child.pid, 0)
+                break
+            time.sleep(0.02)
+        seconds = time.perf_counter() - started
+        sink.seek(0)
+        output = sink.read().decode(errors="replace").strip().splitlines()
     code = os.waitstatus_to_exitcode(status)
     return seconds, usage.ru_maxrss * 1024, code, (output[-1] if output else "")[:150]
 

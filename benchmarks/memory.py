@@ -64,8 +64,8 @@ def main(argv=None) -> int:
         if args.filter not in path.stem:
             continue
         position = Position.from_file(path)
-        solving = peak_of(lambda: fresh_solve(position))
-        drawing = peak_of(lambda: sample_layouts(position, 1, seed=0))
+        solving = peak_of(lambda position=position: fresh_solve(position))
+        drawing = peak_of(lambda position=position: sample_layouts(position, 1, seed=0))
         families[path.stem.rsplit("-", 1)[0].rstrip("0123456789-")].append((solving, drawing))
         print(f"{path.stem:20s} {solving / MIB:7.2f} MiB {drawing / MIB:14.2f} MiB")
     print()

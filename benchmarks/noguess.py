@@ -126,12 +126,11 @@ def main(argv=None) -> int:
             seconds, draws, boards = ours(size, rule, method, args.boards, args.seed)
             guess = sum(not certify(board).no_guess for board in boards)
             rejected = ""
-            if method == "uniform":
-                if have_peer:
-                    import ms_toollib
+            if method == "uniform" and have_peer:
+                import ms_toollib
 
-                    row, col = divmod(click, size[0])
-                    rejected = f"{sum(not ms_toollib.is_solvable(ms_board(b), row, col) for b in boards)}/{len(boards)}"
+                row, col = divmod(click, size[0])
+                rejected = f"{sum(not ms_toollib.is_solvable(ms_board(b), row, col) for b in boards)}/{len(boards)}"
             label = f"cspmines {method}" + (" (not uniform)" if method == "adjust" else "")
             print(f"{where:<14} {label:<44} {1000 * seconds:>9.2f} {draws:>7.1f} {guess:>9}/{len(boards):<3} {rejected:>18}")
         if not have_peer:

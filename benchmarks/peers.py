@@ -168,7 +168,7 @@ def main(argv=None) -> int:
     print("lost on the k-th guess, of the games that reached it (95% interval):")
     print(f"{'k':>4} {'ours':>26} {'Hill':>26}")
     sides = [losses_by_guess({i: ours[i] for i in common}), losses_by_guess({i: hill[i] for i in common})]
-    for (k, *our_row), (_, *hill_row) in zip(*sides):
+    for (k, *our_row), (_, *hill_row) in zip(*sides, strict=True):
         cells = []
         for reached, lost in (our_row, hill_row):
             low, high = wilson_interval(lost, reached) if reached else (0.0, 1.0)

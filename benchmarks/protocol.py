@@ -58,7 +58,7 @@ def main(argv=None) -> int:
     print(f"{'way':>36} {'ms a move':>10} {'median ms':>10}")
     for label, spec in (("in-process (FILE.py:SinglePoint)", inside), ("through the protocol (cmd:)", outside)):
         print(f"{label:>36} {ms[spec]:10.3f} {1e3 * statistics.median(seconds[spec]):10.3f}")
-    paired = [1e3 * (b - a) for a, b in zip(seconds[inside], seconds[outside])]  # the same move, each way
+    paired = [1e3 * (b - a) for a, b in zip(seconds[inside], seconds[outside], strict=True)]  # the same move, each way
     print(f"protocol overhead: {ms[outside] - ms[inside]:+.3f} ms a move (median of the move-by-move differences "
           f"{statistics.median(paired):+.3f}; this process's CPU through the protocol, the game included: "
           f"{1e3 * cpu_outside / count:.3f} ms a move)")

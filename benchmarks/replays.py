@@ -78,17 +78,17 @@ def make_games(folder: Path, count: int, *, size: str = "expert", seed: int = 0,
     from cspmines.replays.writer import evf_bytes
 
     paths = []
-    for seed in range(seed, seed + count):
-        board = Board.random(size, seed=seed, first_click=first_click)
+    for board_seed in range(seed, seed + count):
+        board = Board.random(size, seed=board_seed, first_click=first_click)
         game, agent = Game(board, rules="classic"), make_agent("exact")
-        agent.reset(rules="classic", seed=seed)
+        agent.reset(rules="classic", seed=board_seed)
         moves = [("open", *divmod(board.first_click, board.width))]
         while game.status == "playing":
             action = agent.act(game.position)
             game.apply(action)
             moves.append((action.kind, *divmod(action.cell, board.width)))
         layout = [[int(board.is_mine(r * board.width + c)) for c in range(board.width)] for r in range(board.height)]
-        path = folder / f"exact-{size}-{seed}.evf"
+        path = folder / f"exact-{size}-{board_seed}.evf"
         path.write_bytes(evf_bytes(layout, moves, player="cspmines exact"))
         paths.append(path)
     return paths
@@ -143,7 +143,7 @@ def main(argv=None) -> int:
                 pool = concurrent.futures.ProcessPoolExecutor(max_workers=1)
             worst, compared = 0.0, 0
             if theirs is not None:
-                for index, (judged, poss) in enumerate(zip(result.clicks, theirs["poss"])):
+                for index, (judged, poss) in enumerate(zip(result.clicks, theirs["poss"], strict=True)):
                     if index and poss is not None and judged.click.action == ClickAction.OPEN:
                         worst = max(worst, abs(float(judged.chance) - poss))
                         compared += 1

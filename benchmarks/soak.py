@@ -89,39 +89,51 @@ class Soak:
     def request(self, client: httpx.Client) -> tuple[str, str, str, dict]:
         kind = self.rng.choice(["solve"] * 4 + ["lattice", "outcomes", "lattice-outcomes", "move", "malformed", "binary", "big", "game", "click", "agent",
                                                 "replay", "replays", "unknown", "method", "badseed"])
+        asked = self._on_a_board(kind)
+        if asked is None:  # the rest name a game (one the soak started, once there is one)
+            game = self.rng.choice(self.games) if self.games else "1"
+            asked = self._on_a_game(kind, game)
+        return (kind, *asked)
+
+    def _on_a_board(self, kind: str) -> tuple[str, str, dict] | None:
+        """(method, url, body) of a request on a position or a new game; None for the kinds that name a game."""
         base = self.url
         if kind == "solve":
-            return kind, "POST", f"{base}/api/solve", {"content": self.rng.choice(self.positions)}
+            return "POST", f"{base}/api/solve", {"content": self.rng.choice(self.positions)}
         if kind == "lattice":
-            return kind, "POST", f"{base}/api/solve", {"content": self.lattice}
+            return "POST", f"{base}/api/solve", {"content": self.lattice}
         if kind == "outcomes":  # every covered cell's outcomes: the clues by the front counted within the budget
-            return kind, "POST", f"{base}/api/solve?outcomes=all", {"content": self.rng.choice(self.positions)}
+            return "POST", f"{base}/api/solve?outcomes=all", {"content": self.rng.choice(self.positions)}
         if kind == "lattice-outcomes":
-            return kind, "POST", f"{base}/api/solve?outcomes=all", {"content": self.lattice}
+            return "POST", f"{base}/api/solve?outcomes=all", {"content": self.lattice}
         if kind == "move":
-            return kind, "POST", f"{base}/api/move?agent=exact", {"content": self.rng.choice(self.positions)}
+            return "POST", f"{base}/api/move?agent=exact", {"content": self.rng.choice(self.positions)}
         if kind == "malformed":
-            return kind, "POST", f"{base}/api/solve", {"content": "3x1x1\n.9.\n"}
+            return "POST", f"{base}/api/solve", {"content": "3x1x1\n.9.\n"}
         if kind == "binary":
-            return kind, "POST", f"{base}/api/games", {"content": bytes(self.rng.randrange(256) for _ in range(300))}
+            return "POST", f"{base}/api/games", {"content": bytes(self.rng.randrange(256) for _ in range(300))}
         if kind == "big":
-            return kind, "POST", f"{base}/api/solve", {"content": self.big}
+            return "POST", f"{base}/api/solve", {"content": self.big}
         if kind == "game":
-            return kind, "POST", f"{base}/api/games", {"json": {"size": "beginner", "seed": self.rng.randrange(10**6)}}
-        game = self.rng.choice(self.games) if self.games else "1"
+            return "POST", f"{base}/api/games", {"json": {"size": "beginner", "seed": self.rng.randrange(10**6)}}
+        return None
+
+    def _on_a_game(self, kind: str, game: str) -> tuple[str, str, dict]:
+        """(method, url, body) of a request on ``game``, or of one the server must refuse."""
+        base = self.url
         if kind == "click":
-            return kind, "POST", f"{base}/api/games/{game}/moves", {"json": {"row": self.rng.randrange(9), "col": self.rng.randrange(9)}}
+            return "POST", f"{base}/api/games/{game}/moves", {"json": {"row": self.rng.randrange(9), "col": self.rng.randrange(9)}}
         if kind == "agent":
-            return kind, "POST", f"{base}/api/games/{game}/agent", {"json": {"agent": "exact"}}
+            return "POST", f"{base}/api/games/{game}/agent", {"json": {"agent": "exact"}}
         if kind == "badseed":
-            return kind, "POST", f"{base}/api/games/{game}/agent", {"json": {"seed": "abc"}}
+            return "POST", f"{base}/api/games/{game}/agent", {"json": {"seed": "abc"}}
         if kind == "replay":
-            return kind, "POST", f"{base}/api/replay", {"content": self.record}
+            return "POST", f"{base}/api/replay", {"content": self.record}
         if kind == "replays":
-            return kind, "POST", f"{base}/api/replays?name=game.evf", {"content": self.replay}
+            return "POST", f"{base}/api/replays?name=game.evf", {"content": self.replay}
         if kind == "unknown":
-            return kind, "POST", f"{base}/api/nothing-here", {}
-        return kind, "GET", f"{base}/api/solve", {}
+            return "POST", f"{base}/api/nothing-here", {}
+        return "GET", f"{base}/api/solve", {}
 
     def client(self) -> None:
         with httpx.Client(timeout=60) as client:

@@ -47,8 +47,8 @@ def main(argv=None) -> int:
         text = path.read_text()
         position = Position.from_string(text)
         assert client.post("/api/solve", content=text).status_code == 200
-        api = median_ms(lambda: client.post("/api/solve", content=text), args.repeats)
-        engine = median_ms(lambda: solve(position), args.repeats)
+        api = median_ms(lambda text=text: client.post("/api/solve", content=text), args.repeats)
+        engine = median_ms(lambda position=position: solve(position), args.repeats)
         served.append(api)
         print(f"{path.stem:>16} {api:14.2f} {engine:11.2f}")
     if served:

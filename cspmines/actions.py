@@ -86,11 +86,11 @@ class Action:
             raise ValueError(f"an action is 'open' or 'flag', got {self.kind!r}")
 
     @classmethod
-    def open(cls, cell: int, *, certain: bool = False) -> "Action":
+    def open(cls, cell: int, *, certain: bool = False) -> Action:
         return cls("open", int(cell), certain)
 
     @classmethod
-    def flag(cls, cell: int, *, certain: bool = False) -> "Action":
+    def flag(cls, cell: int, *, certain: bool = False) -> Action:
         return cls("flag", int(cell), certain)
 
 

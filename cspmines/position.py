@@ -30,8 +30,8 @@ True
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 
@@ -136,7 +136,7 @@ class Position:
         self._hash: int | None = None
 
     @classmethod
-    def _trusted(cls, array: np.ndarray, mines: int | None) -> "Position":
+    def _trusted(cls, array: np.ndarray, mines: int | None) -> Position:
         """A position over ``array`` (int8, 2-D, valid codes, a total that fits) with no checks and
         no copy: for grids the library has just made itself, many times a move (a game's view, a
         look-ahead's imagined clue). ``array`` must not be written to afterwards."""
@@ -149,7 +149,7 @@ class Position:
 
     # -- reading and writing -------------------------------------------------
     @classmethod
-    def from_string(cls, text: str, *, source: str = "<string>") -> "Position":
+    def from_string(cls, text: str, *, source: str = "<string>") -> Position:
         """Read a position in the shared text format.
 
         Parameters
@@ -197,24 +197,7 @@ class Position:
             )
         if len(rows) < height:  # point at the height in the header
             raise header_error(f"the header says {height} rows but {len(rows)} follow", header.index("x") + 2)
-        grid = np.empty((height, width), dtype=np.int8)
-        for r, (number, row) in enumerate(rows):
-            row = row.strip()
-            for c, char in enumerate(row):
-                code = _CHAR_TO_CODE.get(char)
-                if code is None:
-                    reason = f"clue {char} is above 8" if char == "9" else f"unknown character {char!r}"
-                    raise PositionFormatError(reason, source=source, line=number, column=c + 1, text=row)
-                if c < width:
-                    grid[r, c] = code
-            if len(row) != width:
-                raise PositionFormatError(
-                    f"row has {len(row)} cells, the header says {width}",
-                    source=source,
-                    line=number,
-                    column=min(len(row), width) + 1,
-                    text=row,
-                )
+        grid = _read_rows(rows, width, source)
         if mines is not None:
             known = int(np.count_nonzero((grid == FLAG) | (grid == MINE)))
             total_column = header.rfind("x") + 2
@@ -225,7 +208,7 @@ class Position:
         return cls(grid, mines=mines)
 
     @classmethod
-    def from_file(cls, path) -> "Position":
+    def from_file(cls, path) -> Position:
         """Read a position file (``-`` reads standard input).
 
         >>> import tempfile, os
@@ -334,7 +317,7 @@ class Position:
         """Revealed clues (0..8)."""
         return self._cells_where(self._grid >= 0)
 
-    def with_mines(self, mines: int | None) -> "Position":
+    def with_mines(self, mines: int | None) -> Position:
         """The same board with another mine total (``None``: unknown)."""
         return Position(self._grid, mines=mines)
 
@@ -381,3 +364,27 @@ def _parse_header(header: str, *, source: str, line: int) -> tuple[int, int, int
     if width < 1 or height < 1:
         raise PositionFormatError("the board must be at least 1x1", source=source, line=line, column=1, text=header)
     return width, height, (numbers[2] if len(numbers) == 3 else None)
+
+
+def _read_rows(rows: list[tuple[int, str]], width: int, source: str) -> np.ndarray:
+    """The grid of the position format's rows (each with its line number), every character and every row's
+    length checked."""
+    grid = np.empty((len(rows), width), dtype=np.int8)
+    for r, (number, row) in enumerate(rows):
+        row = row.strip()
+        for c, char in enumerate(row):
+            code = _CHAR_TO_CODE.get(char)
+            if code is None:
+                reason = f"clue {char} is above 8" if char == "9" else f"unknown character {char!r}"
+                raise PositionFormatError(reason, source=source, line=number, column=c + 1, text=row)
+            if c < width:
+                grid[r, c] = code
+        if len(row) != width:
+            raise PositionFormatError(
+                f"row has {len(row)} cells, the header says {width}",
+                source=source,
+                line=number,
+                column=min(len(row), width) + 1,
+                text=row,
+            )
+    return grid

@@ -64,7 +64,7 @@ def main(argv=None) -> int:
         started = time.perf_counter()
         approximations = [solve(p, limit=Limit(max_chain=limit)) for p in positions]
         ms = (time.perf_counter() - started) / len(positions) * 1e3
-        for truth, approx in zip(exact, approximations):
+        for truth, approx in zip(exact, approximations, strict=True):
             a, b = truth.probabilities(), approx.probabilities()
             covered = ~np.isnan(a)
             diff = np.abs(a[covered] - b[covered])

@@ -99,7 +99,7 @@ def hill_advice(classes: Path, suite: Suite, games: list) -> dict:
     lines = []
     for game in games:
         board = new_game(suite, game["game"]).board
-        cell = lambda c: list(divmod(int(c), board.width))  # noqa: E731
+        cell = lambda c, width=board.width: list(divmod(int(c), width))  # noqa: E731
         mines = [cell(c) for c in range(board.size) if board.is_mine(c)]
         lines.append(json.dumps({"width": board.width, "height": board.height, "mines": mines,
                                  "first": cell(board.first_click), "opens": [cell(c) for c in game["opens"]]}))
@@ -258,6 +258,11 @@ def main(argv=None) -> int:
             print("peer not run: no HillTrace among Hill's classes (compile benchmarks/hill/HillTrace.java beside them)")
             return 0
         return along_hill(args, suite)
+    return along_ours(args, suite, other)
+
+
+def along_ours(args, suite: Suite, other: str) -> int:
+    """Walk our games: at each of our guesses, the other player's move and both valued by play-outs."""
     games = parallel_map(partial(our_game, suite), range(args.games), workers=args.workers)
     if args.against:
         advice = {}
@@ -268,23 +273,9 @@ def main(argv=None) -> int:
     asked = same = 0
     found = []
     for game in games:
-        guesses = 0
-        for step, guessed in enumerate(game["guessed"]):
-            if not guessed:
-                continue
-            guesses += 1
-            theirs = advice.get((game["game"], step))
-            if theirs is None:
-                continue
-            asked += 1
-            ours = game["opens"][step]
-            if theirs == ours:
-                same += 1
-                continue
-            analysis = solve(position_after(suite, game["game"], game["opens"][:step]))
-            kind = classify(game["reasons"][guesses - 1], guesses == 1, analysis.probability(ours), analysis.probability(theirs),
-                            both_off_front(analysis, ours, theirs))
-            found.append((kind, (suite, game["game"], game["opens"][:step], ours, theirs, args.layouts)))
+        game_asked, game_same, game_found = divergences_in(game, advice, suite, args.layouts)
+        asked, same = asked + game_asked, same + game_same
+        found += game_found
     verdicts = parallel_map(play_out, [task for _, task in found], workers=args.workers)
     keep(args.out, found, verdicts)
     won = sum(game["won"] for game in games)
@@ -294,13 +285,37 @@ def main(argv=None) -> int:
     return 0
 
 
+def divergences_in(game: dict, advice: dict, suite: Suite, layouts: int) -> tuple[int, int, list]:
+    """(our guesses the other player advised on, those where it picks our cell, the divergences with their
+    class and play-out task) in one of our games."""
+    asked = same = guesses = 0
+    found = []
+    for step, guessed in enumerate(game["guessed"]):
+        if not guessed:
+            continue
+        guesses += 1
+        theirs = advice.get((game["game"], step))
+        if theirs is None:
+            continue
+        asked += 1
+        ours = game["opens"][step]
+        if theirs == ours:
+            same += 1
+            continue
+        analysis = solve(position_after(suite, game["game"], game["opens"][:step]))
+        kind = classify(game["reasons"][guesses - 1], guesses == 1, analysis.probability(ours), analysis.probability(theirs),
+                        both_off_front(analysis, ours, theirs))
+        found.append((kind, (suite, game["game"], game["opens"][:step], ours, theirs, layouts)))
+    return asked, same, found
+
+
 def along_hill(args, suite: Suite) -> int:
     """Walk Hill's games: at each of his guesses, the exact agent's move and both valued by play-outs."""
     games = hill_games(Path(args.hill), suite)
     advice = parallel_map(partial(our_advice, suite), games, workers=args.workers)
     asked = same = proved = 0
     found = []
-    for game, answers in zip(games, advice):
+    for game, answers in zip(games, advice, strict=True):
         for step, ours, reason, first in answers:
             asked += 1
             theirs = game["opens"][step]
@@ -332,7 +347,7 @@ def keep(path, found: list, verdicts: list) -> None:
     if not path:
         return
     with open(path, "w") as out:
-        for (kind, (_suite, game, opens, ours, theirs, _layouts)), pairs in zip(found, verdicts):
+        for (kind, (_suite, game, opens, ours, theirs, _layouts)), pairs in zip(found, verdicts, strict=True):
             out.write(json.dumps({"game": game, "opens": opens, "class": kind, "ours": ours, "theirs": theirs,
                                   "pairs": [[int(a), int(b)] for a, b in pairs]}) + "\n")
 
@@ -342,7 +357,7 @@ def report(found: list, verdicts: list, games: int) -> None:
     print(f"{'class':>26} {'divergences':>11} {'ours better':>11} {'theirs better':>13} {'points lost /100 games (95%)':>30}")
     everything = []
     for name in CLASSES:
-        mine = [v for (kind, _), v in zip(found, verdicts) if kind == name]
+        mine = [v for (kind, _), v in zip(found, verdicts, strict=True) if kind == name]
         everything += mine
         better = sum(1 for pairs in mine if sum(int(t) - int(o) for o, t in pairs) < 0)
         worse = sum(1 for pairs in mine if sum(int(t) - int(o) for o, t in pairs) > 0)

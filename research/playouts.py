@@ -29,6 +29,7 @@ it stopped, and the summary covers every decision in the file.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -77,10 +78,8 @@ def decision(task) -> dict | None:
 
     agent = make_agent("exact", on_guess=on_guess)
     agent.on_analysis = lambda analysis: seen.__setitem__("analysis", analysis)
-    try:
+    with contextlib.suppress(_Decision):
         play(agent, new_game(suite, i), seed=agent_seed(suite, i))
-    except _Decision:
-        pass
     return seen.get("found")
 
 
@@ -143,7 +142,7 @@ def main(argv=None) -> int:
     games = [i for i in range(args.first, args.first + args.games) if i not in done]
     suite = Suite.create(agents=["exact"], size=args.size, rules="minesearch", first_click="random-safe", games=args.first + args.games, seed=args.seed)
     counts = parallel_map(information_moves, [(suite, i) for i in games], workers=args.workers)
-    tasks = [(suite, i, random.Random(i).randrange(n), args.squares) for i, n in zip(games, counts) if n]
+    tasks = [(suite, i, random.Random(i).randrange(n), args.squares) for i, n in zip(games, counts, strict=True) if n]
     found = [d for d in parallel_map(decision, tasks, workers=args.workers) if d is not None]
     print(f"{args.size} minesearch, {len(found)} decisions of {len(games)} games ({len(kept)} kept from before), "
           f"{args.layouts} layouts each", flush=True)
@@ -164,7 +163,7 @@ def main(argv=None) -> int:
     if kept:
         differences, gains = [], []
         for d in kept:
-            costs = dict(zip([d["chosen"], *d["others"]], d["costs"]))
+            costs = dict(zip([d["chosen"], *d["others"]], d["costs"], strict=True))
             means = {square: statistics.fmean(values) for square, values in costs.items()}
             differences += [means[s] - means[d["chosen"]] for s in d["others"]]
             gains.append(cross_validated_gain(costs, d["chosen"], seed=d["game"]))
@@ -180,7 +179,7 @@ def line_of(d: dict) -> str:
     """One decision's mean squares opened after each square."""
     means = [statistics.fmean(values) for values in d["costs"]]
     return f"game {d['game']}: chose {d['chosen']} ({means[0]:.2f} opened), " + ", ".join(
-        f"{s}: {m:.2f}" for s, m in zip(d["others"], means[1:])
+        f"{s}: {m:.2f}" for s, m in zip(d["others"], means[1:], strict=True)
     )
 
 

@@ -21,6 +21,7 @@ better choice at such close calls would be worth.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from functools import partial
 
@@ -63,10 +64,8 @@ def close_call_game(suite, agent_spec: str, i: int, *, ratio: float) -> dict:
     agent = make_agent(agent_spec)
     agent.on_analysis = lambda analysis: seen.__setitem__("analysis", analysis)
     agent.on_guess = on_guess
-    try:
+    with contextlib.suppress(_CloseCall):
         play(agent, new_game(suite, i), seed=agent_seed(suite, i))
-    except _CloseCall:
-        pass
     return {"agent": agent_spec, "game": i, "call": seen.get("call")}
 
 

@@ -163,7 +163,7 @@ def main(argv=None) -> int:
     print(f"fit: {len(states)} positions of {args.fit_games} games of the exact agent, {args.size} minesearch, seed {args.seed + 1}")
     fits = fit(states)
     for features, (r2, weights, intercept) in fits.items():
-        terms = " + ".join(f"{w:.3f} * {name}" for w, name in zip(weights, features))
+        terms = " + ".join(f"{w:.3f} * {name}" for w, name in zip(weights, features, strict=True))
         print(f"  R^2 {r2:.3f}: safe squares still opened = {terms} + {intercept:.3f}")
     _, (per_bit, per_square), _ = fits[FEATURES]
     print(f"step: {args.games} boards at seed {args.seed}; least price {-per_bit:+.3f} * entropy {-per_square:+.3f} * squares resolved")

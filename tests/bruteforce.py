@@ -40,7 +40,7 @@ def brute_force(position: Position, *, mines: int | None = None, density: Fracti
 def mine_layouts(position: Position) -> list[frozenset]:
     """Every layout of mines over the covered cells (the position's total must be known)."""
     covered, rows, _ = _valid_layouts(position, mines=None, density=None)
-    return [frozenset(cell for cell, bit in zip(covered, row) if bit) for row in rows]
+    return [frozenset(cell for cell, bit in zip(covered, row, strict=True) if bit) for row in rows]
 
 
 def _valid_layouts(position: Position, *, mines, density):

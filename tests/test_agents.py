@@ -5,6 +5,8 @@ Parametrized over ``agent_names()``: a registered agent is covered without a tes
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
@@ -218,7 +220,7 @@ def test_weigh_ranks_first_the_cell_the_look_ahead_opens(options):
     checked = 0
     for i in range(12):
         seen: dict = {}
-        agent = ExactAgent(on_analysis=lambda analysis: seen.__setitem__("analysis", analysis), **options)
+        agent = ExactAgent(on_analysis=lambda analysis, seen=seen: seen.__setitem__("analysis", analysis), **options)
 
         def on_guess(guess, agent=agent, seen=seen):
             nonlocal checked
@@ -229,7 +231,7 @@ def test_weigh_ranks_first_the_cell_the_look_ahead_opens(options):
             assert not any(view.pruned for view in views)
             living = [view for view in views if not (view.dead and agent.options.avoid_dead)]
             scores = [view.score(agent.options.progress) for view in living]
-            assert all(later <= earlier + SCORE_TIE for earlier, later in zip(scores, scores[1:]))  # ties in candidate order
+            assert all(later <= earlier + SCORE_TIE for earlier, later in pairwise(scores))  # ties in candidate order
             last = views[-1]  # a whole look, as look_ahead gives it
             assert last == look_ahead(seen["analysis"], last.cell, agent.options, influence=last.influence)
             checked += 1
@@ -257,7 +259,7 @@ def test_weigh_puts_dead_cells_last_only_when_the_agent_avoids_them(avoid_dead):
 
     options = dict(endgame=0, pockets=0, fifty_fifty=False, influence=0, avoid_dead=avoid_dead)
     guesses = dead_seen = 0
-    for position, analysis in positions_with_total(150, 23, max_covered=10, accept=solved):
+    for position, _analysis in positions_with_total(150, 23, max_covered=10, accept=solved):
         seen: list = []  # the agent's own analysis: its proved mines shown as flags
         agent = ExactAgent(on_analysis=seen.append, **options)
         agent.reset(rules="classic", seed=0)

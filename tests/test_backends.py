@@ -142,9 +142,9 @@ def test_the_deprecated_budget_keywords_warn_and_are_checked_as_a_limit():
     from cspmines.engine.clues import clue_spreads
 
     position = Position.from_string("3x1x1\n.1.")
-    with pytest.warns(DeprecationWarning, match=r"time_limit= is deprecated: pass limit=Limit\(time=...\)"):
-        with pytest.raises(ValueError, match="^the time limit must be a number of seconds above 0, got 0$"):
-            solve(position, time_limit=0)
+    with (pytest.warns(DeprecationWarning, match=r"time_limit= is deprecated: pass limit=Limit\(time=...\)"),
+          pytest.raises(ValueError, match="^the time limit must be a number of seconds above 0, got 0$")):
+        solve(position, time_limit=0)
     with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="^the node limit must be a whole number >= 1, got -1$"):
         solve(position, node_limit=-1)
     wide = Position.from_file(REFERENCES[0])

@@ -176,6 +176,7 @@ def test_a_dead_worker_fails_only_its_games():
     assert sorted(r["game"] for r in result.records if "error" not in r) == [0, 1, 3, 4, 5]
 
 
+@pytest.mark.slow  # starts a local Ray instance: seconds before the first game
 def test_ray_gives_the_same_results_as_the_process_pool():
     ray = pytest.importorskip("ray")  # ray is in the test extra: this runs in CI
     suite = Suite.create(agents=["exact", "random"], size="8x8x10", games=6, seed=3)

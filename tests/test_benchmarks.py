@@ -63,4 +63,4 @@ def test_benchmark_script_runs(script, arguments, expected, tmp_path):
 
 def test_every_benchmark_script_is_run_here():
     assert {run[0] for run in RUNS} == {path.name for path in BENCHMARKS.glob("*.py")} | EXPERIMENTS
-    assert EXPERIMENTS == {path.name for path in RESEARCH.glob("*.py")}
+    assert {path.name for path in RESEARCH.glob("*.py")} == EXPERIMENTS

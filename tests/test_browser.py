@@ -28,6 +28,8 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 
+pytestmark = pytest.mark.slow  # a browser started, a server, a game played by clicks: the quick run leaves them out
+
 
 @pytest.fixture(scope="module")
 def page():

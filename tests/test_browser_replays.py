@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_browser import page  # noqa: F401  (the fixture: a server and Chromium for this module)
 
 from cspmines.games import Board, Game
 
 ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.slow  # test_browser.py's server and browser: left out of the quick run with it
 
 
 def step_is(page, k: int) -> None:  # noqa: F811

@@ -246,7 +246,7 @@ def test_move_sets_each_agents_move_beside_the_exact_probabilities(capsys):
     assert main(["move", str(example), "--agent", "exact", "--agent", "greedy", "--seed", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3 and lines[0].startswith("exact") and lines[1].startswith("greedy")
-    for line, move in zip(lines, printed["moves"]):
+    for line, move in zip(lines[:-1], printed["moves"], strict=True):
         row, col = move["cell"]
         assert f"{move['action']} ({row},{col})" in line and f"({move['mine_fraction']})" in line
     assert lines[2].startswith(f"least mine chance: {float(least):.4f}")

@@ -238,7 +238,7 @@ def test_components_report_chain_statistics():
 def test_analysis_is_consistent_between_exact_and_float():
     analysis = solve(Position.from_file(DATA / "expert-5-012.txt"))
     exact, floats = analysis.probabilities(exact=True), analysis.probabilities()
-    for e, f in zip(exact.flat, floats.flat):
+    for e, f in zip(exact.flat, floats.flat, strict=True):
         assert (e is None and np.isnan(f)) or float(e) == f
     assert "Analysis" in repr(analysis)
 
@@ -324,8 +324,8 @@ def test_recent_chains_are_not_counted_again_and_never_skip_a_budget():
     again = solve(position)
     assert again.model_count == first.model_count
     # the same counts, not counted again: each report carries the first count's own figures
-    assert all(a.stats is b.stats for a, b in zip(again.components, first.components))
-    assert all(a.stats is not b.stats for a, b in zip(solve(position, backend="dp").components, first.components))
+    assert all(a.stats is b.stats for a, b in zip(again.components, first.components, strict=True))
+    assert all(a.stats is not b.stats for a, b in zip(solve(position, backend="dp").components, first.components, strict=True))
     limited = solve(position, limit=Limit(nodes=5))  # a budget is spent as asked, whatever was counted before
     assert not limited.exact and limited.model_count is None
 

@@ -54,7 +54,7 @@ def test_random_fronts_count_as_ganak_counts_them():
         except InconsistentPositionError:  # a clue that cannot be met makes no system
             continue
     counted = [(engine_layouts(chain), ganak_layouts(chain)) for chain in chains]
-    assert all(ours == theirs for ours, theirs in counted), [(c.cells, n) for c, n in zip(chains, counted) if n[0] != n[1]]
+    assert all(ours == theirs for ours, theirs in counted), [(c.cells, n) for c, n in zip(chains, counted, strict=True) if n[0] != n[1]]
     assert any(ours == 0 for ours, _ in counted) and max(ours for ours, _ in counted) > 50  # none and many
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pytest
@@ -62,7 +63,7 @@ def expected_view(position: Position, layouts: list, cell: int, blend=Fraction(0
         if living:  # a cell whose doubtful neighbours are none, or exactly some clue's, is dead
             decided = {c for c in others if safe_share[c] in (0, 1)}
 
-            def doubt(c):
+            def doubt(c, decided=decided):
                 return frozenset(n for n in position.neighbours(c) if n in others and n not in decided)
 
             clue_sets = {doubt(c) for c in [*position.clue_cells, cell]}
@@ -256,11 +257,11 @@ def test_the_bit_sliced_count_groups_layouts_by_their_count():
     rng = np.random.default_rng(4)
     for _ in range(200):
         n_layouts, n_masks = int(rng.integers(1, 70)), int(rng.integers(0, 9))
-        def random_mask() -> int:
+        def random_mask(n_layouts: int) -> int:
             return sum(1 << i for i in range(n_layouts) if rng.random() < 0.5)
 
-        masks = [random_mask() for _ in range(n_masks)]
-        within = random_mask()
+        masks = [random_mask(n_layouts) for _ in range(n_masks)]
+        within = random_mask(n_layouts)
         expected: dict = {}
         for i in range(n_layouts):
             if within >> i & 1:
@@ -378,15 +379,7 @@ def test_closed_off_places_match_their_definition(seed):
         grid = rng.choice([COVERED, COVERED, COVERED, FLAG, MINE, 0, 1, 2], size=(height, width))
         known = {c for c in range(grid.size) if rng.random() < 0.1}
         across, down, square = _closed_off_places(grid, known)
-
-        def state(r, c):  # "edge", "hidden", "closed" (a known mine) or "open"
-            if not (0 <= r < height and 0 <= c < width):
-                return "edge"
-            code, cell = grid[r, c], r * width + c
-            if code == COVERED:
-                return "closed" if cell in known else "hidden"
-            return "closed" if code in (FLAG, MINE) else "open"
-
+        state = partial(_cell_state, grid, known)
         for r in range(height):
             for c in range(width):
                 here = state(r, c) == "hidden"
@@ -400,6 +393,19 @@ def test_closed_off_places_match_their_definition(seed):
                 assert (across[r, c], down[r, c], square[r, c]) == (expect_across, expect_down, expect_square), (grid, r, c)
                 found += expect_across + expect_down + expect_square
     assert found > 100
+
+
+def _cell_state(grid, known: set, r: int, c: int) -> str:
+    """What the 50/50 filter sees at (r, c): "edge", "hidden", "closed" (a known mine) or "open"."""
+    from cspmines.position import COVERED, FLAG, MINE
+
+    height, width = grid.shape
+    if not (0 <= r < height and 0 <= c < width):
+        return "edge"
+    code, cell = grid[r, c], r * width + c
+    if code == COVERED:
+        return "closed" if cell in known else "hidden"
+    return "closed" if code in (FLAG, MINE) else "open"
 
 
 # positions where Hill's complex domination decides (found among random positions: about one in

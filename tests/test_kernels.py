@@ -136,7 +136,7 @@ def cost_searches():
 
 
 def test_the_build_is_named_and_ci_builds_the_kernels():
-    assert native.BUILD == ("compiled kernels" if native.kernels is not None else "pure Python")
+    assert ("compiled kernels" if native.kernels is not None else "pure Python") == native.BUILD
     if os.environ.get("CI") and not os.environ.get("CSPMINES_PURE_PYTHON"):
         assert native.kernels is not None, "CI has a C compiler: the kernels should have been built"
 
@@ -311,7 +311,7 @@ def test_the_compiled_settling_gives_the_twins_rules_and_cells():
     for position in settling_positions():
         found = settle_clues(position.grid, position.width, position.height)
         try:
-            rounds = _settle_rounds(list(zip(*_clue_rows(position))))
+            rounds = _settle_rounds(list(zip(*_clue_rows(position), strict=True)))
         except Exception:  # a clue that cannot be met: the kernel leaves it to the Python
             rounds = None
         if rounds is None:  # raised, or a round contradicts itself: so does the kernel

@@ -14,8 +14,9 @@ def run(*command: str) -> subprocess.CompletedProcess:
 
 
 def test_ruff_finds_nothing():
-    # pyflakes errors (unused names, undefined names), import order and statement style,
-    # over the package, the tests, the benchmarks and the notebooks
+    # pyflakes errors (unused names, undefined names), import order and statement style, bugbear's likely
+    # bugs, pyupgrade, simplify and the complexity bound, over the package, the tests, the benchmarks,
+    # research and the notebooks (the rules in pyproject.toml; docs/development.md)
     result = run("ruff", "check", "--no-cache", "--output-format", "concise", str(ROOT))
     assert result.returncode == 0, result.stdout + result.stderr
 

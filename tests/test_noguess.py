@@ -60,7 +60,7 @@ class BruteBoard:
             fits = ~self.layouts[:, shown].any(axis=1) & (self.clues[:, shown] == clue[shown]).all(axis=1)
             covered = [cell for cell in range(width * height) if cell not in opened]
             mines_in = self.layouts[fits][:, covered].sum(axis=0)
-            chances = {cell: Fraction(int(k), int(fits.sum())) for cell, k in zip(covered, mines_in)}
+            chances = {cell: Fraction(int(k), int(fits.sum())) for cell, k in zip(covered, mines_in, strict=True)}
             safe = [cell for cell in covered if chances[cell] == 0]
             if len(opened) == width * height - self.mines:
                 return True, opened, chances

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -117,10 +118,8 @@ def random_positions(count: int, seed: int):
             if game.status != "playing" or not covered:
                 break
             cell = int(rng.choice(covered))
-            try:
+            with contextlib.suppress(IllegalMoveError):
                 game.apply(make_action(rng, cell))
-            except IllegalMoveError:
-                pass
         yield game
 
 

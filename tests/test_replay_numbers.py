@@ -9,6 +9,7 @@ import json
 import math
 import re
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -88,7 +89,7 @@ def three_bv(mines: np.ndarray, opened: np.ndarray | None = None) -> int:
     zero = (clues == 0) & ~mines
     seen, count = np.zeros_like(zero), 0
     near_zero = np.zeros_like(zero)
-    for r, c in zip(*np.nonzero(zero)):
+    for r, c in zip(*np.nonzero(zero), strict=True):
         near_zero[max(0, r - 1):r + 2, max(0, c - 1):c + 2] = True
         if seen[r, c]:
             continue
@@ -142,7 +143,7 @@ def _independent_chain(position, cells) -> set:
     grid = position.grid.ravel()
     for clue in position.clue_cells:
         around = [n for n in position.neighbours(clue) if grid[n] < 0]
-        for a, b in zip(around, around[1:]):
+        for a, b in pairwise(around):
             parent[find(a)] = find(b)
     roots = {find(c) for c in cells}
     return {c for c in range(position.size) if grid[c] < 0 and find(c) in roots}
@@ -224,7 +225,7 @@ def test_the_json_carries_everything_the_text_shows(games, capsys):
         guesses = [click for click in data["clicks"] if click["class"] != "proved"]
         lines = [line for line in head if re.match(r"\s+[0-9.]+\s+[0-9.]+\s+(open|chord) \(", line)]
         assert len(lines) == len(guesses)
-        for line, click in zip(lines, guesses):
+        for line, click in zip(lines, guesses, strict=True):
             words = line.split()
             assert float(words[0]) == pytest.approx(click["time"], abs=0.005)
             assert float(words[1]) == pytest.approx(click["thinking"], abs=0.005)

@@ -144,7 +144,7 @@ def test_the_agent_takes_its_look_aheads_analysis_as_the_next_solve(monkeypatch)
     for position, analysis in analyses:
         # the board the move was asked on, with the mines the agent proved flagged
         board, seen = position.grid.ravel(), analysis.position.grid.ravel()
-        assert all(a == b or (a == COVERED and b == FLAG) for a, b in zip(board.tolist(), seen.tolist()))
+        assert all(a == b or (a == COVERED and b == FLAG) for a, b in zip(board.tolist(), seen.tolist(), strict=True))
         expected = solve(analysis.position)
         assert analysis.model_count == expected.model_count
         assert analysis.probabilities(exact=True).tolist() == expected.probabilities(exact=True).tolist()

@@ -146,7 +146,7 @@ def component_layouts(component) -> dict:
     box_of = {cell: b for b, box in enumerate(component.boxes) for cell in box.cells}
     found: dict = {}
     for bits in itertools.product((0, 1), repeat=component.n_cells):
-        mines = frozenset(cell for cell, bit in zip(component.cells, bits) if bit)
+        mines = frozenset(cell for cell, bit in zip(component.cells, bits, strict=True) if bit)
         per_box = Counter(box_of[cell] for cell in mines)
         if all(sum(per_box[b] for b in rule.boxes) == rule.mines for rule in component.rules):
             found.setdefault(len(mines), []).append(mines)

@@ -28,8 +28,8 @@ def test_the_grid_settles_as_the_rules_do(corrupt):
         mines = None if rng.random() < 0.7 else int(rng.integers(0, 12))
         if position.mines is None and mines is None and rng.random() < 0.5:
             mines = int(rng.integers(0, 8))
-        expected = outcome(lambda: settle_forced(ConstraintSystem.from_position(position, mines=mines)))
-        found = outcome(lambda: settle_position(position, mines=mines))
+        expected = outcome(lambda position=position, mines=mines: settle_forced(ConstraintSystem.from_position(position, mines=mines)))
+        found = outcome(lambda position=position, mines=mines: settle_position(position, mines=mines))
         assert found == expected, (position, mines)
         if isinstance(expected, tuple):
             errors += 1

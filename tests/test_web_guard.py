@@ -18,7 +18,7 @@ from cspmines.web import create_app  # noqa: E402
 ENDPOINTS = ["/api/solve", "/api/move", "/api/games", "/api/games/1/moves", "/api/games/1/agent", "/api/games/1/undo",
              "/api/replay", "/api/replays?name=x.avf"]
 BAD_BODIES = [b"", b"\x00\xff\xfe" * 50, b"{", b"[]", b'{"seed": "abc"}', b'{"agent": 5}', b'{"row": "a", "col": []}',
-              b'{"size": "100000x100000x5"}', b'{"board": 7}', b'{"board": {"mbf": "###"}}', "30x16x99\n" .encode() + b"." * 40,
+              b'{"size": "100000x100000x5"}', b'{"board": 7}', b'{"board": {"mbf": "###"}}', b"30x16x99\n" + b"." * 40,
               b'{"agent": "exact", "game": "x"}', b"3x1x1\n.9.\n", "\u2603".encode()]
 
 

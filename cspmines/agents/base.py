@@ -13,7 +13,7 @@ games use them too) and are re-exported here.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -71,7 +71,7 @@ class PartitionAgent(SeededAgent):
             if flat[middle] == COVERED:
                 return Action.open(middle)
             code = int(flat[middle])
-            if code == MINE or code == WITHHELD:
+            if code in (MINE, WITHHELD):
                 if covered:
                     return Action.open(covered[0])
             else:

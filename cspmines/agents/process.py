@@ -27,6 +27,7 @@ cspmines.games.play.PlayerFault: crashed: the player exited (status 0)
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import os
 import select
@@ -184,20 +185,14 @@ class PlayerProcess:
 
     def kill(self) -> None:
         """End the player's process group at once (SIGKILL), reap the process and close its pipes."""
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone already
             os.killpg(self._process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass  # the group is gone already
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # an unkillable process (stuck in the kernel): not ours to wait for
             self._process.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # an unkillable process (stuck in the kernel): not ours to wait for
-            pass
         for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
             if stream is not None:
-                try:
+                with contextlib.suppress(OSError):
                     stream.close()
-                except OSError:
-                    pass
         with _LOCK:
             _LIVE.discard(self)
 

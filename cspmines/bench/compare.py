@@ -181,7 +181,6 @@ def read_result_files(paths) -> list[dict]:
     """
     files: list[tuple[str, list]] = []
     reference: tuple | None = None
-    reference_name = ""
     given: dict[Path, Path] = {}
     for path in map(Path, paths):
         if not path.is_file():
@@ -189,25 +188,39 @@ def read_result_files(paths) -> list[dict]:
         earlier = given.setdefault(path.resolve(), path)
         if earlier is not path:  # its games would count twice in the results table, once in the paired one
             raise SuiteError(f"{path}: the same file as {earlier}, given twice")
-        records = []
-        played: dict[tuple, int] = {}  # (agent, game) -> the line of its played record
-        for number, record in json_lines(path):
-            if record is None:
-                raise SuiteError(f"{path}:{number}: not a JSON line of cspmines bench --out")
-            if not isinstance(record, dict) or not {"agent", "game", *CONFIG_KEYS} <= set(record):
-                raise SuiteError(f"{path}:{number}: not a game record of cspmines bench --out")
-            config = _config(record)
-            if reference is None:
-                reference, reference_name = config, f"{path}:{number}"
-            elif config != reference:
-                differences = ", ".join(f"{key} {a} against {b}" for key, a, b in zip((*CONFIG_KEYS, *OPTIONAL_KEYS), reference, config)
-                                        if a != b)
-                raise SuiteError(f"{path}:{number} is from another suite than {reference_name}: {differences}")
-            _check_once(played, record, path, number)
-            records.append(record)
-        if not records:
-            raise SuiteError(f"{path}: no game records in it")
+        records, reference = _file_records(path, reference)
         files.append((str(path), records))
+    return _named_apart(files)
+
+
+def _file_records(path: Path, reference: tuple | None) -> tuple[list, tuple | None]:
+    """One ``bench --out`` file's game records, each checked: a game record, each game once, all of the
+    suite of ``reference`` (the first record read, and where it was; none before the first file)."""
+    records = []
+    played: dict[tuple, int] = {}  # (agent, game) -> the line of its played record
+    for number, record in json_lines(path):
+        if record is None:
+            raise SuiteError(f"{path}:{number}: not a JSON line of cspmines bench --out")
+        if not isinstance(record, dict) or not {"agent", "game", *CONFIG_KEYS} <= set(record):
+            raise SuiteError(f"{path}:{number}: not a game record of cspmines bench --out")
+        config = _config(record)
+        if reference is None:
+            reference = (config, f"{path}:{number}")
+        elif config != reference[0]:
+            first, first_name = reference
+            differences = ", ".join(f"{key} {a} against {b}" for key, a, b in zip((*CONFIG_KEYS, *OPTIONAL_KEYS), first, config, strict=True)
+                                    if a != b)
+            raise SuiteError(f"{path}:{number} is from another suite than {first_name}: {differences}")
+        _check_once(played, record, path, number)
+        records.append(record)
+    if not records:
+        raise SuiteError(f"{path}: no game records in it")
+    return records, reference
+
+
+def _named_apart(files: list[tuple[str, list]]) -> list[dict]:
+    """Every file's records in one list, an agent that appears in more than one file with the same games
+    named after its file in each (its stem, or its whole name where two stems are the same)."""
     seen: dict[tuple, str] = {}
     repeated: set = set()
     for name, records in files:
@@ -216,7 +229,7 @@ def read_result_files(paths) -> list[dict]:
             if seen.setdefault(key, name) != name:
                 repeated.add(record["agent"])
     stems = [Path(name).stem for name, _ in files]
-    short = {name: (stem if stems.count(stem) == 1 else name) for (name, _), stem in zip(files, stems)}
+    short = {name: (stem if stems.count(stem) == 1 else name) for (name, _), stem in zip(files, stems, strict=True)}
     merged = []
     for name, records in files:
         name = short[name]

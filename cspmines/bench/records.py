@@ -1,4 +1,5 @@
-"""Game records on disk: one JSON line per finished game, read back to resume a suite.
+"""Game records on disk: one JSON line per finished game, written as it finishes and read back to resume a
+suite.
 
 >>> import tempfile, pathlib
 >>> from cspmines.bench.suite import Suite
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from .suite import Suite, SuiteError
 
-__all__ = ["TIMING_FIELDS", "json_lines", "read_records"]
+__all__ = ["TIMING_FIELDS", "Collected", "json_lines", "read_records", "records_before"]
 
 #: Fields of a game record that vary from run to run (left out when results are compared).
 TIMING_FIELDS = ("seconds", "seconds_per_move")
@@ -51,3 +52,45 @@ def read_records(path: Path, suite: Suite) -> list:
     return records
 
 
+def records_before(out: Path | None, suite: Suite, resume: bool) -> list:
+    """The games an earlier run left in ``out`` when resuming it; none for a new file, and a file with games
+    in it is not written over."""
+    if out and out.exists() and resume:
+        return read_records(out, suite)
+    if out and out.exists() and out.stat().st_size:
+        raise SuiteError(f"{out} exists: pass --resume to continue it, or choose another --out")
+    return []
+
+
+class Collected:
+    """The games as they finish: kept in ``records``, appended to the ``--out`` file (``sink``), counted on
+    the progress bar, and a failed game or one lost by a fault said on standard error."""
+
+    def __init__(self, records: list, bar, sink) -> None:
+        self.records, self.bar, self.sink = records, bar, sink
+        self.played_now = 0
+        self.errors: list = []
+        # games with an outcome and games won, for the bar (a study's task may record no outcome): kept
+        # as running totals, since rescanning every record after each batch is quadratic in the games
+        self.decided = sum(1 for r in records if "won" in r)
+        self.won = sum(1 for r in records if r.get("won"))
+
+    def accept(self, batch: list) -> None:
+        for record in batch:
+            self.records.append(record)
+            self.played_now += 1
+            if "won" in record:
+                self.decided += 1
+                self.won += bool(record["won"])
+            if "error" in record:
+                self.errors.append(record)
+                print(f"cspmines bench: game {record['game']} of {record['agent']} failed: {record['error']}", file=sys.stderr)
+            if "fault" in record:
+                print(f"cspmines bench: game {record['game']} of {record['agent']} lost by a fault: {record['fault']}: "
+                      f"{record['fault_detail']}", file=sys.stderr)
+            if self.sink:
+                self.sink.write(json.dumps(record) + "\n")
+                self.sink.flush()
+        self.bar.update(len(batch))
+        if self.decided:
+            self.bar.set_postfix(win_rate=f"{self.won / self.decided:.3f}")

@@ -19,18 +19,17 @@ True
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import logging
 import signal
 import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable
 
 from ..agents import make_agent
 from ..agents.external import close_players, is_command, table_name
@@ -38,7 +37,7 @@ from ..engine.memory import Memory, using
 from ..engine.question import DEFAULT_MEMORY, Limit, check_board_size
 from ..games import Game, play
 from ..games.judge import JUDGE_LIMIT, judge_moves
-from .records import read_records
+from .records import Collected, records_before
 from .stats import summarize
 from .suite import AGENT, GAME, Suite, SuiteError, board_for, game_rng
 
@@ -195,21 +194,9 @@ def run_suite(
     [('exact', 20, 20), ('greedy', 0, 20)]
     """
     check_board_size(suite.width, suite.height, memory)
-    if judge and task is not None:
-        raise SuiteError("judge goes with the bench's own games (no task): a task judges its games itself")
-    task = task or (partial(play_game, judge=judge) if judge else play_game)
-    if not callable(task):
-        raise SuiteError(f"task must be a function task(suite, agent, i) -> record, got {task!r}")
-    if executor not in ("process", "ray"):
-        raise SuiteError(f"executor must be process or ray, got {executor!r}")
-    if workers < 1:
-        raise SuiteError(f"workers must be at least 1, got {workers}")
+    task = _task_for(task, judge, executor, workers)
     out = Path(out) if out else None
-    records = []
-    if out and out.exists() and resume:
-        records = read_records(out, suite)
-    elif out and out.exists() and out.stat().st_size:
-        raise SuiteError(f"{out} exists: pass --resume to continue it, or choose another --out")
+    records = records_before(out, suite, resume)
     done = {_key(r) for r in records if "error" not in r}
     records = [r for r in records if "error" not in r]  # failed games are tried again on resume
     todo = [task for task in suite.tasks() if task not in done]
@@ -223,42 +210,17 @@ def run_suite(
     bar = tqdm(total=len(todo), disable=not show, file=sys.stderr, unit="game", dynamic_ncols=True)
     sink = out.open("a", encoding="utf-8") if out else None
     started = time.perf_counter()
-    played_now, interrupted, errors = 0, False, []
-    # games with an outcome and games won, for the bar (a study's task may record no outcome): kept
-    # as running totals, since rescanning every record after each batch is quadratic in the games
-    decided = sum(1 for r in records if "won" in r)
-    won = sum(1 for r in records if r.get("won"))
-
-    def accept(batch: list) -> None:
-        nonlocal played_now, decided, won
-        for record in batch:
-            records.append(record)
-            played_now += 1
-            if "won" in record:
-                decided += 1
-                won += bool(record["won"])
-            if "error" in record:
-                errors.append(record)
-                print(f"cspmines bench: game {record['game']} of {record['agent']} failed: {record['error']}", file=sys.stderr)
-            if "fault" in record:
-                print(f"cspmines bench: game {record['game']} of {record['agent']} lost by a fault: {record['fault']}: "
-                      f"{record['fault_detail']}", file=sys.stderr)
-            if sink:
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-        bar.update(len(batch))
-        if decided:
-            bar.set_postfix(win_rate=f"{won / decided:.3f}")
-
+    interrupted = False
+    collected = Collected(records, bar, sink)
     try:
         with stopped_by_sigterm():
             if executor == "ray":
-                _run_ray(fields, chunks, workers, address, accept, task)
+                _run_ray(fields, chunks, workers, address, collected.accept, task)
             elif workers == 1:
                 for chunk in chunks:
-                    accept(_play_chunk(fields, chunk, task))
+                    collected.accept(_play_chunk(fields, chunk, task))
             else:
-                _run_processes(fields, chunks, workers, accept, task)
+                _run_processes(fields, chunks, workers, collected.accept, task)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -269,7 +231,22 @@ def run_suite(
     order = {task: n for n, task in enumerate(suite.tasks())}
     records.sort(key=lambda r: order.get(_key(r), len(order)))
     games = [r for r in records if "won" in r or "error" in r]  # a study's task may record no outcome
-    return BenchResult(records, summarize(games), time.perf_counter() - started, played_now, interrupted, errors)
+    return BenchResult(records, summarize(games), time.perf_counter() - started, collected.played_now, interrupted,
+                       collected.errors)
+
+
+def _task_for(task: Task | None, judge: bool | Limit, executor: str, workers: int) -> Task:
+    """What plays each game (:func:`play_game` unless ``task`` is given), the run's options checked."""
+    if judge and task is not None:
+        raise SuiteError("judge goes with the bench's own games (no task): a task judges its games itself")
+    task = task or (partial(play_game, judge=judge) if judge else play_game)
+    if not callable(task):
+        raise SuiteError(f"task must be a function task(suite, agent, i) -> record, got {task!r}")
+    if executor not in ("process", "ray"):
+        raise SuiteError(f"executor must be process or ray, got {executor!r}")
+    if workers < 1:
+        raise SuiteError(f"workers must be at least 1, got {workers}")
+    return task
 
 
 def _crashed(chunk: list, fields: dict, why: str) -> list:

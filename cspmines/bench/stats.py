@@ -35,6 +35,11 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) ->
     return (0.0 if successes == 0 else centre - half, 1.0 if successes == trials else centre + half)
 
 
+def _mean(played: list, key: str) -> float | None:
+    """The mean of one field over the games played (None if none was)."""
+    return statistics.fmean(r[key] for r in played) if played else None
+
+
 def summarize(records: list) -> list[dict]:
     """One summary per agent and configuration, in first-seen order.
 
@@ -53,7 +58,6 @@ def summarize(records: list) -> list[dict]:
     for (agent, width, height, mines, rules, withheld, first_click), group in groups.items():
         played = [r for r in group if "error" not in r]
         wins = sum(r["won"] for r in played)
-        mean = lambda key: statistics.fmean(r[key] for r in played) if played else None  # noqa: E731
         moves = sum(r["moves"] for r in played)
         out.append(
             {
@@ -69,10 +73,10 @@ def summarize(records: list) -> list[dict]:
                 "wins": wins,
                 "win_rate": wins / len(played) if played else None,
                 "ci95": list(wilson_interval(wins, len(played))),
-                "mean_opened_fraction": mean("opened_fraction"),
-                "mean_score": mean("score"),
-                "mean_guesses": mean("guesses"),
-                "mean_seconds_per_game": mean("seconds"),
+                "mean_opened_fraction": _mean(played, "opened_fraction"),
+                "mean_score": _mean(played, "score"),
+                "mean_guesses": _mean(played, "guesses"),
+                "mean_seconds_per_game": _mean(played, "seconds"),
                 "mean_seconds_per_move": (sum(r["seconds"] for r in played) / moves) if moves else None,
             }
         )
@@ -119,8 +123,8 @@ def paired_wins(first, second) -> Paired:
     if len(first) != len(second) or not first:
         raise ValueError(f"paired results need the same boards: {len(first)} against {len(second)}")
     n = len(first)
-    gained = sum(1 for a, b in zip(first, second) if b and not a)
-    lost = sum(1 for a, b in zip(first, second) if a and not b)
+    gained = sum(1 for a, b in zip(first, second, strict=True) if b and not a)
+    lost = sum(1 for a, b in zip(first, second, strict=True) if a and not b)
     difference = (gained - lost) / n
     spread = math.sqrt(max(gained + lost - (gained - lost) ** 2 / n, 0.0)) / n
     return Paired(n, gained, lost, difference, difference - 1.96 * spread, difference + 1.96 * spread)
@@ -137,7 +141,7 @@ def paired_means(first, second) -> Paired:
     first, second = list(first), list(second)
     if len(first) != len(second) or not first:
         raise ValueError(f"paired results need the same boards: {len(first)} against {len(second)}")
-    differences = [b - a for a, b in zip(first, second)]
+    differences = [b - a for a, b in zip(first, second, strict=True)]
     mean = statistics.fmean(differences)
     error = statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else 0.0
     gained = sum(1 for d in differences if d > 0)

@@ -78,7 +78,7 @@ class Suite:
     def create(
         cls, *, agents, size="expert", rules="classic", withheld=0.0, first_click="safe", games=100, seed=0,
         move_timeout=DEFAULT_MOVE_TIMEOUT, no_guess=False,
-    ) -> "Suite":
+    ) -> Suite:
         """A validated suite; ``size`` is a preset name or ``"WxHxM"``; ``agents`` a list of agent
         specs (or one spec as a string). A ``cmd:`` player is started here, to learn its name (which must
         be no other agent's) or why it cannot play. ``no_guess``: every board one its first click solves

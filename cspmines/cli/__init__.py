@@ -81,28 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.set_int_max_str_digits(0)  # a layout count may have thousands of digits: print them all
     try:
         _check_outputs(args)
-        if args.command == "solve":
-            return run_solve(args, out)
-        if args.command == "sample":
-            return run_sample(args, out)
-        if args.command == "move":
-            return run_move(args, out)
-        if args.command == "bench":
-            return run_bench(args, out)
-        if args.command == "study":
-            return run_study(args, out)
-        if args.command == "compare":
-            return run_compare(args, out)
-        if args.command == "chains":
-            return run_chains(args, out)
-        if args.command == "replay":
-            return run_replay(args, out)
-        if args.command == "generate":
-            return run_generate(args, out)
-        if args.command == "certify":
-            return run_certify(args, out)
-        if args.command == "serve":
-            return _serve(args)
+        status = _run(args, out)
     except MissingTotalError:  # the library's message names its keywords; here the options are what to pass
         print("cspmines: error: the position's mine total is unknown: pass --mines N or --density P", file=sys.stderr)
         return 2
@@ -121,8 +100,37 @@ def main(argv: list[str] | None = None) -> int:
         print("cspmines: error: out of memory: try a smaller position, or a smaller --memory so that counting "
               "stops sooner", file=sys.stderr)
         return 2
-    parser.error(f"unknown command {args.command}")  # unreachable: argparse checks choices
-    return 2
+    if status is None:
+        parser.error(f"unknown command {args.command}")  # unreachable: argparse checks choices
+    return status
+
+
+def _run(args, out) -> int | None:
+    """The command ``args`` names, run; None for a command there is none of. The functions are looked up
+    when called, not kept in a table, so that a test may stand in for one."""
+    if args.command == "solve":
+        return run_solve(args, out)
+    if args.command == "sample":
+        return run_sample(args, out)
+    if args.command == "move":
+        return run_move(args, out)
+    if args.command == "bench":
+        return run_bench(args, out)
+    if args.command == "study":
+        return run_study(args, out)
+    if args.command == "compare":
+        return run_compare(args, out)
+    if args.command == "chains":
+        return run_chains(args, out)
+    if args.command == "replay":
+        return run_replay(args, out)
+    if args.command == "generate":
+        return run_generate(args, out)
+    if args.command == "certify":
+        return run_certify(args, out)
+    if args.command == "serve":
+        return _serve(args)
+    return None
 
 
 def entry_point() -> None:

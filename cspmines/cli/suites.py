@@ -56,7 +56,7 @@ def run_bench(args, out) -> int:
     from ..bench import Suite, run_suite
     from ..bench.compare import paired_table
     from ..bench.judged import judged_tables
-    from ..present.plots import plot_summary, plot_sweep
+    from ..present.plots import plot_summary
 
     size = args.size or args.preset or "expert"
     suite = Suite.create(
@@ -71,39 +71,12 @@ def run_bench(args, out) -> int:
     )
     names = tuple(table_name(spec) for spec in suite.agents)  # a command's player goes by the name it gave
     if args.against is not None:
-        if args.against not in suite.agents and args.against not in names:
-            raise ValueError(f"--against {args.against}: name one of the --agent players ({', '.join(names)})")
-        args.against = names[suite.agents.index(args.against)] if args.against in suite.agents else args.against
+        args.against = _against_name(args.against, suite.agents, names)
     progress = False if args.quiet else None
     options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress, judge=args.judge,
                    memory=args.memory)
     if args.density_sweep or args.size_sweep:
-        if args.out or args.resume:
-            raise ValueError("--out and --resume go with a single suite, not a sweep")
-        points = _sweep_points(args, suite)
-        _check_boards(points, args.memory)
-        suite = replace(suite, agents=names)  # played as specs, shown by name from here on
-        x_label = "mine density" if args.density_sweep else "cells (grid area)"
-        rows: list[dict] = []
-        paired: list[dict] = []
-        swept: dict = {"results": [], "paired": []}  # the judged tables, each point's rows with its x
-        seconds, played = 0.0, 0
-        for x, point in points:
-            result = run_suite(point, **options)
-            seconds += result.seconds
-            played += result.played_now
-            rows.extend({"x": x, **row} for row in result.summary)
-            paired.extend({"x": x, **row} for row in paired_table(result.records, against=args.against, agents=suite.agents))
-            for key, found in (judged_tables(result.records, against=args.against, agents=suite.agents) or {}).items():
-                swept[key].extend({"x": x, **row} for row in found)
-            if result.interrupted:
-                break
-        if args.csv:
-            _write_results_csv(args.csv, rows)
-        _print_results(rows, paired, seconds, played, args, out, swept if swept["results"] else None)
-        if args.plot:
-            plot_sweep(rows, args.plot, x_label=x_label, paired=paired)
-        return 0
+        return _run_sweep(args, suite, names, options, out)
     result = run_suite(suite, out=args.out, resume=args.resume, **options)
     suite = replace(suite, agents=names)  # played as specs, shown by name from here on
     asked = [row for row in result.summary if row["agent"] in suite.agents]  # --resume may hold other agents' games
@@ -117,6 +90,48 @@ def run_bench(args, out) -> int:
     if result.interrupted:
         print(f"cspmines: interrupted; {len(result.records)} games are in the results", file=sys.stderr)
         return 130
+    return 0
+
+
+def _against_name(against: str, specs: tuple, names: tuple) -> str:
+    """The table name of the player ``--against`` names (by its spec or its name), checked to be one of them."""
+    if against not in specs and against not in names:
+        raise ValueError(f"--against {against}: name one of the --agent players ({', '.join(names)})")
+    return names[specs.index(against)] if against in specs else against
+
+
+def _run_sweep(args, suite, names: tuple, options: dict, out) -> int:
+    """``bench --density-sweep`` or ``--size-sweep``: ``suite`` played at each point of the sweep (its agents
+    as specs), the tables shown with each point's x and the agents by their ``names``."""
+    from ..bench import run_suite
+    from ..bench.compare import paired_table
+    from ..bench.judged import judged_tables
+    from ..present.plots import plot_sweep
+
+    if args.out or args.resume:
+        raise ValueError("--out and --resume go with a single suite, not a sweep")
+    points = _sweep_points(args, suite)
+    _check_boards(points, args.memory)
+    x_label = "mine density" if args.density_sweep else "cells (grid area)"
+    rows: list[dict] = []
+    paired: list[dict] = []
+    swept: dict = {"results": [], "paired": []}  # the judged tables, each point's rows with its x
+    seconds, played = 0.0, 0
+    for x, point in points:
+        result = run_suite(point, **options)
+        seconds += result.seconds
+        played += result.played_now
+        rows.extend({"x": x, **row} for row in result.summary)
+        paired.extend({"x": x, **row} for row in paired_table(result.records, against=args.against, agents=names))
+        for key, found in (judged_tables(result.records, against=args.against, agents=names) or {}).items():
+            swept[key].extend({"x": x, **row} for row in found)
+        if result.interrupted:
+            break
+    if args.csv:
+        _write_results_csv(args.csv, rows)
+    _print_results(rows, paired, seconds, played, args, out, swept if swept["results"] else None)
+    if args.plot:
+        plot_sweep(rows, args.plot, x_label=x_label, paired=paired)
     return 0
 
 

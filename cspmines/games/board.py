@@ -137,7 +137,7 @@ class Board:
         self._clues.setflags(write=False)
 
     @classmethod
-    def random(cls, size: str | tuple[int, int, int] = "beginner", *, seed: int | np.random.Generator | None = None, first_click: str = "safe") -> "Board":
+    def random(cls, size: str | tuple[int, int, int] = "beginner", *, seed: int | np.random.Generator | None = None, first_click: str = "safe") -> Board:
         """A uniformly random board given the first-click policy.
 
         Parameters
@@ -177,7 +177,7 @@ class Board:
 
     @classmethod
     def no_guess(cls, size: str | tuple[int, int, int] = "beginner", *, seed: int | np.random.Generator | None = None,
-                 first_click: str = "safe", method: str = "uniform") -> "Board":
+                 first_click: str = "safe", method: str = "uniform") -> Board:
         """A board its first click solves without a guess, by exact reasoning with the mine total, drawn
         uniformly among all such boards (``method="adjust"``: faster, not uniform); it carries its first
         click (:func:`cspmines.games.noguess.draw_no_guess`).
@@ -195,7 +195,7 @@ class Board:
 
     # -- loading -------------------------------------------------------------
     @classmethod
-    def from_position_text(cls, text: str, *, source: str = "<string>") -> "Board":
+    def from_position_text(cls, text: str, *, source: str = "<string>") -> Board:
         """A whole board in the shared position format: ``*`` or ``F`` marks every mine."""
         position = Position.from_string(text, source=source)
         mines = (position.grid == MINE) | (position.grid == FLAG)
@@ -204,7 +204,7 @@ class Board:
         return cls(mines)
 
     @classmethod
-    def from_json(cls, text: str, *, source: str = "<string>") -> "Board":
+    def from_json(cls, text: str, *, source: str = "<string>") -> Board:
         """``{"width": W, "height": H, "mines": [[row, col], ...]}``, and ``"first_click": [row, col]`` where
         the board carries one (a no-guess board's)."""
         try:
@@ -242,7 +242,7 @@ class Board:
         return json.dumps(data)
 
     @classmethod
-    def from_layout(cls, width: int, height: int, cells) -> "Board":
+    def from_layout(cls, width: int, height: int, cells) -> Board:
         """The ``width`` x ``height`` board with mines in the flat ``cells`` (a layout as
         :func:`cspmines.sample_layouts` draws it).
 
@@ -263,7 +263,7 @@ class Board:
         return cls(mines.reshape(height, width))
 
     @classmethod
-    def from_mbf(cls, data: bytes, *, source: str = "<bytes>") -> "Board":
+    def from_mbf(cls, data: bytes, *, source: str = "<bytes>") -> Board:
         """The MBF binary format: width, height (one byte each), mine count (two bytes,
         big-endian), then one (x, y) byte pair per mine."""
         if len(data) < 4:
@@ -289,7 +289,7 @@ class Board:
         return bytes(out)
 
     @classmethod
-    def from_file(cls, path) -> "Board":
+    def from_file(cls, path) -> Board:
         """Read ``.mbf`` (binary), ``.json``, or a position text file with the mines marked.
 
         >>> import os, tempfile

@@ -108,7 +108,7 @@ class Game:
             self._check_end()  # a board with nothing left to do (no safe cell in classic, no mine in minesearch) is won
 
     @classmethod
-    def from_position(cls, position: Position, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed: int | np.random.Generator | None = None) -> "Game":
+    def from_position(cls, position: Position, board: Board, *, rules: str = "classic", withheld: float = 0.0, seed: int | np.random.Generator | None = None) -> Game:
         """The game on ``board`` as it stands when the player sees ``position``: play on from there.
 
         Every opened cell shows its clue (or stays withheld, ``?``), flags

@@ -42,9 +42,9 @@ others are counted by :func:`~cspmines.engine.solver.solve`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable
 
 import numpy as np
 
@@ -117,7 +117,7 @@ class GameJudgement:
     exact: bool = True
 
     @classmethod
-    def of(cls, judgements: Iterable[OpenJudgement]) -> "GameJudgement":
+    def of(cls, judgements: Iterable[OpenJudgement]) -> GameJudgement:
         judgements = list(judgements)
         guesses = [j for j in judgements if j.kind != ClickClass.PROVED]
         return cls(

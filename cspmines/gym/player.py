@@ -30,7 +30,7 @@ the game, as every agent's).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

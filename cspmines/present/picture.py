@@ -44,48 +44,65 @@ def scene(subject, *, components: bool = False) -> dict:
     """
     analysis = subject if hasattr(subject, "probabilities") else None
     position: Position = analysis.position if analysis is not None else subject
-    probabilities = analysis.probabilities() if analysis is not None else None
-    safe = set(analysis.safe_cells) if analysis else set()
-    mines = set(analysis.mine_cells) if analysis else set()
-    cells = []
-    for cell in range(position.size):
-        row, col = position.row_col(cell)
-        code = position.code(cell)
-        item = {"row": row, "col": col, "fill": "#d9d9d9", "text": "", "colour": "#000000", "mark": None, "title": ""}
-        if code == COVERED:
-            if probabilities is not None:
-                p = float(probabilities[row, col])
-                item["fill"] = _shade(p)
-                item["mark"] = "safe" if cell in safe else "mine" if cell in mines else None
-                estimated = analysis is not None and cell in analysis.inexact_cells and item["mark"] is None
-                item["title"] = f"({row}, {col}): ~{p:.4f} (an estimate)" if estimated else f"({row}, {col}): {p:.4f}"
-                if estimated:  # drawn with a ~, so an estimate never passes for an exact chance
-                    item.update(text="~", colour="#333333")
-            else:
-                item["fill"] = "#b0b0b0"
-        elif code == FLAG:
-            item.update(fill="#b0b0b0", text="F", colour="#c41e1e")
-        elif code == MINE:
-            item.update(fill="#f0f0f0", text="*", colour="#000000")
-        elif code == WITHHELD:
-            item.update(fill="#f0f0f0", text="?", colour="#606060")
-        else:
-            item.update(fill="#f0f0f0", text=str(code) if code else "", colour=_CLUE_COLOURS[code])
-        cells.append(item)
-    outlines = []
-    if components and analysis is not None:
-        for index, component in enumerate(analysis.components):
-            members = set(component.cells)
-            colour = _OUTLINES[index % len(_OUTLINES)]
-            for cell in members:
-                row, col = position.row_col(cell)
-                for dr, dc, edge in ((-1, 0, (0, 0, 1, 0)), (1, 0, (0, 1, 1, 1)), (0, -1, (0, 0, 0, 1)), (0, 1, (1, 0, 1, 1))):
-                    r, c = row + dr, col + dc
-                    inside = 0 <= r < position.height and 0 <= c < position.width and r * position.width + c in members
-                    if not inside:
-                        outlines.append((colour, col + edge[0], row + edge[1], col + edge[2], row + edge[3]))
+    if analysis is not None:
+        probabilities, certain = analysis.probabilities(), (set(analysis.safe_cells), set(analysis.mine_cells))
+        cells = [_covered_item(position, cell, analysis, probabilities, certain) if position.code(cell) == COVERED
+                 else _cell_item(position, cell) for cell in range(position.size)]
+    else:
+        cells = [_cell_item(position, cell) for cell in range(position.size)]
+    outlines = _outlines(position, analysis) if components and analysis is not None else []
     estimated = analysis is not None and not analysis.exact
     return {"width": position.width, "height": position.height, "cells": cells, "outlines": outlines, "estimated": estimated}
+
+
+def _cell_item(position: Position, cell: int) -> dict:
+    """How a cell is drawn with no analysis (or when it is not covered): its fill, and its text in its colour."""
+    row, col = position.row_col(cell)
+    code = position.code(cell)
+    item = {"row": row, "col": col, "fill": "#d9d9d9", "text": "", "colour": "#000000", "mark": None, "title": ""}
+    if code == COVERED:
+        item["fill"] = "#b0b0b0"
+    elif code == FLAG:
+        item.update(fill="#b0b0b0", text="F", colour="#c41e1e")
+    elif code == MINE:
+        item.update(fill="#f0f0f0", text="*", colour="#000000")
+    elif code == WITHHELD:
+        item.update(fill="#f0f0f0", text="?", colour="#606060")
+    else:
+        item.update(fill="#f0f0f0", text=str(code) if code else "", colour=_CLUE_COLOURS[code])
+    return item
+
+
+def _covered_item(position: Position, cell: int, analysis, probabilities, certain: tuple[set, set]) -> dict:
+    """How a covered cell of an analysis is drawn: shaded by its mine chance, marked when it is certain
+    (``certain``: the safe cells and the mines), its chance on hover, and a ~ on it where the chance is an
+    estimate."""
+    row, col = position.row_col(cell)
+    p = float(probabilities[row, col])
+    safe, mines = certain
+    mark = "safe" if cell in safe else "mine" if cell in mines else None
+    item = {"row": row, "col": col, "fill": _shade(p), "text": "", "colour": "#000000", "mark": mark, "title": ""}
+    estimated = cell in analysis.inexact_cells and mark is None
+    item["title"] = f"({row}, {col}): ~{p:.4f} (an estimate)" if estimated else f"({row}, {col}): {p:.4f}"
+    if estimated:  # drawn with a ~, so an estimate never passes for an exact chance
+        item.update(text="~", colour="#333333")
+    return item
+
+
+def _outlines(position: Position, analysis) -> list[tuple]:
+    """The edges around each chain of influence, (colour, x1, y1, x2, y2) in cells, a colour a chain."""
+    outlines = []
+    for index, component in enumerate(analysis.components):
+        members = set(component.cells)
+        colour = _OUTLINES[index % len(_OUTLINES)]
+        for cell in members:
+            row, col = position.row_col(cell)
+            for dr, dc, edge in ((-1, 0, (0, 0, 1, 0)), (1, 0, (0, 1, 1, 1)), (0, -1, (0, 0, 0, 1)), (0, 1, (1, 0, 1, 1))):
+                r, c = row + dr, col + dc
+                inside = 0 <= r < position.height and 0 <= c < position.width and r * position.width + c in members
+                if not inside:
+                    outlines.append((colour, col + edge[0], row + edge[1], col + edge[2], row + edge[3]))
+    return outlines
 
 
 def render_svg(subject, *, components: bool = False, cell_size: int = 22) -> str:

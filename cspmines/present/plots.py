@@ -68,8 +68,8 @@ def plot_summary(summary: list, path) -> None:
     values = [s[key] or 0.0 for s in summary]
     figure, axes = plt.subplots(figsize=(max(4, 1.1 * len(agents)), 3.5))
     if key == "win_rate":
-        low = [v - s["ci95"][0] for v, s in zip(values, summary)]
-        high = [s["ci95"][1] - v for v, s in zip(values, summary)]
+        low = [v - s["ci95"][0] for v, s in zip(values, summary, strict=True)]
+        high = [s["ci95"][1] - v for v, s in zip(values, summary, strict=True)]
         axes.bar(agents, values, yerr=[low, high], capsize=4, color="#4c72b0")
     else:
         axes.bar(agents, values, color="#4c72b0")

@@ -126,7 +126,7 @@ class Replay:
 
     @classmethod
     def from_moves(cls, layout, moves, *, source: str = "<moves>", first_click: FirstClickRule = FirstClickRule.SAFE,
-                   times=None) -> "Replay":
+                   times=None) -> Replay:
         """A replay of ``moves`` on ``layout`` (rows of 0/1, 1 a mine), played by the classic rules.
 
         Each move is ``(kind, row, col)`` with kind ``"open"``, ``"chord"`` or ``"flag"`` (a flag on a

@@ -55,7 +55,7 @@ class Statistics:
     values: MappingProxyType = field(compare=False)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Statistics":
+    def from_json(cls, data: dict) -> Statistics:
         """From the child's JSON: each name of :data:`NAMES`, None where missing."""
         return cls(MappingProxyType({name: finite(data.get(name)) for name in NAMES}))
 

@@ -39,7 +39,7 @@ def suite_rows(suite: StudySuite, records: list) -> tuple[list, list]:
     rows: list = []
     paired: list = []
     measure = suite_measure(suite)
-    for x, point in suite.points:
+    for x, _point in suite.points:
         games = [r for r in records if r["suite"] == suite.name and r["x"] == x]
         for agent in suite.agents:
             played = [r for r in games if r["agent"] == agent and "error" not in r]

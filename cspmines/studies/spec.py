@@ -128,20 +128,7 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
     executor = data.get("executor", "process")
     if executor not in ("process", "ray"):
         raise StudyError(f"{where.line(None, 'executor')}: executor must be process or ray, got {executor!r}")
-    suites = []
-    names: set = set()
-    for index, table in enumerate(data["suite"]):
-        if not isinstance(table, dict):
-            raise StudyError(f"{source}: suite must be a list of tables, [[suite]]")
-        label = f'suite "{table.get("name", index + 1)}"'
-        _check_keys(table, _SUITE, where, index, label)
-        for key in _REQUIRED:
-            if key not in table:
-                raise StudyError(f"{where.table(index)}: {label}: the key {key!r} is missing")
-        if table["name"] in names:
-            raise StudyError(f"{where.line(index, 'name')}: {label}: another suite has this name")
-        names.add(table["name"])
-        suites.append(_suite(table, index, label, games, seed, where, data.get("judge", False)))
+    suites = _suites(data["suite"], games, seed, where, data.get("judge", False))
     workers = data.get("workers")
     if workers is not None and workers < 1:
         raise StudyError(f"{where.line(None, 'workers')}: workers must be at least 1, got {workers}")
@@ -154,7 +141,26 @@ def parse_study(text: str, *, source: str = "<study>") -> Study:
                  data.get("address") or None, tuple(suites), source)
 
 
-def _suite(table: dict, index: int, label: str, games: int, seed: int, where: "_Locator", judge: bool = False) -> StudySuite:
+def _suites(tables, games: int, seed: int, where: _Locator, judge: bool) -> list[StudySuite]:
+    """The ``[[suite]]`` tables, each checked (its keys, the required ones, a name of its own) and read."""
+    suites = []
+    names: set = set()
+    for index, table in enumerate(tables):
+        if not isinstance(table, dict):
+            raise StudyError(f"{where.source}: suite must be a list of tables, [[suite]]")
+        label = f'suite "{table.get("name", index + 1)}"'
+        _check_keys(table, _SUITE, where, index, label)
+        for key in _REQUIRED:
+            if key not in table:
+                raise StudyError(f"{where.table(index)}: {label}: the key {key!r} is missing")
+        if table["name"] in names:
+            raise StudyError(f"{where.line(index, 'name')}: {label}: another suite has this name")
+        names.add(table["name"])
+        suites.append(_suite(table, index, label, games, seed, where, judge))
+    return suites
+
+
+def _suite(table: dict, index: int, label: str, games: int, seed: int, where: _Locator, judge: bool = False) -> StudySuite:
     sweeps = [key for key in SWEEPS if key in table]
     if len(sweeps) > 1:
         raise StudyError(f"{where.line(index, sweeps[1])}: {label}: one sweep a suite, got {' and '.join(sweeps)}")
@@ -252,7 +258,7 @@ def _key_of(message: str, table: dict) -> str:
     return "size" if "size" in table else "name"
 
 
-def _check_keys(table: dict, allowed: dict, where: "_Locator", index: int | None, label: str) -> None:
+def _check_keys(table: dict, allowed: dict, where: _Locator, index: int | None, label: str) -> None:
     for key, value in table.items():
         if key not in allowed:
             near = difflib.get_close_matches(key, list(allowed), n=1)

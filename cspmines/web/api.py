@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import time
+from functools import partial
 from importlib.resources import files
 
 from starlette.applications import Starlette
@@ -179,31 +180,52 @@ def _new_board(size: tuple, seed, first_click: str, no_guess, method) -> Board:
     return draw_no_guess(size, seed=seed, first_click=first_click, method=method, attempts=NO_GUESS_ATTEMPTS).board
 
 
-def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: int = 1000, workers: int = 4,
-              busy_wait: float = 10.0, memory: int | None = SERVER_MEMORY) -> Starlette:
-    """The application (see the module's description); the limits are :mod:`.guard`'s, and ``memory``
-    is what one request's solve may hold (``workers`` of them count at once)."""
-    games: GameStore[PlayedGame] = GameStore(max_games)
-    lock = games.lock
-    gate = Gate(workers, busy_wait)
+async def _page(request: Request) -> Response:
+    return HTMLResponse((files("cspmines.web") / "static" / "index.html").read_text(encoding="utf-8"))
 
-    def budget(request: Request) -> float:
+
+def _json(body: bytes) -> dict:
+    """The body as a JSON object (an empty body: {})."""
+    try:
+        data = json.loads(body or b"{}")
+    except json.JSONDecodeError as error:
+        raise BadRequest(f"the body is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a JSON object")
+    return data
+
+
+def _seed(data: dict):
+    """The ``seed`` field, checked: a whole number >= 0, or None where there is none."""
+    seed = data.get("seed")
+    if seed is not None and not (is_whole(seed) and seed >= 0):
+        raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
+    return seed
+
+
+class _Api:
+    """The JSON endpoints, each ``(request, body) -> answer``, over one server's games and its limits:
+    the time a request may count (``time_limit``, lowered by the request's own) and the memory one
+    solve may hold."""
+
+    def __init__(self, *, time_limit: float, memory: int | None, max_games: int) -> None:
+        self.games: GameStore[PlayedGame] = GameStore(max_games)
+        self.time_limit, self.memory = time_limit, memory
+
+    def budget(self, request: Request) -> float:
         asked = _query_number(request, "time_limit")
         try:
             Limit(time=asked)  # the one check of a time limit, and its message
         except ValueError as error:
             raise BadRequest(f"time_limit: {error}") from None
-        return min(asked or time_limit, time_limit)
+        return min(asked or self.time_limit, self.time_limit)
 
-    async def page(request: Request) -> Response:
-        return HTMLResponse((files("cspmines.web") / "static" / "index.html").read_text(encoding="utf-8"))
-
-    def api_solve(request: Request, body: bytes) -> dict:
+    def api_solve(self, request: Request, body: bytes) -> dict:
         position = _position(body)
         mines = _query_number(request, "mines", int)
         density = _query_number(request, "density")
-        started, seconds = time.monotonic(), budget(request)
-        analysis = solve(position, mines=mines, density=density, limit=Limit(time=seconds, memory=memory))
+        started, seconds = time.monotonic(), self.budget(request)
+        analysis = solve(position, mines=mines, density=density, limit=Limit(time=seconds, memory=self.memory))
         answer = analysis_json(analysis, exact=True)
         asked = request.query_params.get("outcomes")
         if asked:
@@ -212,10 +234,10 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, left)
         if _flag(request, "insight"):
             left = seconds - (time.monotonic() - started)
-            answer["insight"], answer["insight_missing"] = _insight(analysis, left, memory)
+            answer["insight"], answer["insight_missing"] = _insight(analysis, left, self.memory)
         return answer
 
-    def api_move(request: Request, body: bytes) -> dict:
+    def api_move(self, request: Request, body: bytes) -> dict:
         position = _position(body)
         if position.size > MOST_CELLS_FOR_AGENTS:
             raise BadRequest(f"agents play boards of at most {MOST_CELLS_FOR_AGENTS:,} cells, this one has {position.size:,}")
@@ -230,22 +252,14 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         explain = _flag(request, "explain")
         specs = request.query_params.getlist("agent") or ["exact"]
         _own_agents(specs)
-        advice = advise(position, specs, rules=rules, seed=seed, time_limit=budget(request), explain=explain, memory=memory)
+        advice = advise(position, specs, rules=rules, seed=seed, time_limit=self.budget(request), explain=explain,
+                        memory=self.memory)
         return moves_json(advice, explain=explain)
 
-    def game_state(game_id: str) -> dict:
-        return games.get(game_id).state(game_id)
+    def game_state(self, game_id: str) -> dict:
+        return self.games.get(game_id).state(game_id)
 
-    def _json(body: bytes) -> dict:
-        try:
-            data = json.loads(body or b"{}")
-        except json.JSONDecodeError as error:
-            raise BadRequest(f"the body is not JSON: {error}") from None
-        if not isinstance(data, dict):
-            raise BadRequest("the body must be a JSON object")
-        return data
-
-    def api_new_game(request: Request, body: bytes) -> dict:
+    def api_new_game(self, request: Request, body: bytes) -> dict:
         data = _json(body)
         rules = data.get("rules", "classic")
         first_click = data.get("first_click", "safe")
@@ -256,23 +270,21 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         else:
             width, height, mines = parse_size(data.get("size", "beginner"))
             _fits(width * height)  # before the board is drawn: a huge one would hold the server
-            seed = data.get("seed")
-            if seed is not None and not (is_whole(seed) and seed >= 0):
-                raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
+            seed = _seed(data)
             board = _new_board((width, height, mines), seed, first_click, data.get("no_guess", False), data.get("method", "uniform"))
         _fits(board.size)
-        game_id = games.add(PlayedGame(board, rules))
-        return game_state(game_id)
+        game_id = self.games.add(PlayedGame(board, rules))
+        return self.game_state(game_id)
 
-    def find(request: Request) -> PlayedGame:
-        return games.get(request.path_params["game_id"])
+    def find(self, request: Request) -> PlayedGame:
+        return self.games.get(request.path_params["game_id"])
 
-    def apply(played: PlayedGame, action: Action) -> None:
-        with lock:
+    def apply(self, played: PlayedGame, action: Action) -> None:
+        with self.games.lock:
             played.play(action)
 
-    def api_play(request: Request, body: bytes) -> dict:
-        played, data = find(request), _json(body)
+    def api_play(self, request: Request, body: bytes) -> dict:
+        played, data = self.find(request), _json(body)
         position = played.game.position
         try:
             cell = position.cell(int(data["row"]), int(data["col"]))
@@ -281,38 +293,36 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
         kind = data.get("kind", "open")
         if kind not in ("open", "flag"):
             raise BadRequest(f"kind must be open or flag, got {kind!r}")
-        apply(played, Action(kind, cell))
-        return game_state(request.path_params["game_id"])
+        self.apply(played, Action(kind, cell))
+        return self.game_state(request.path_params["game_id"])
 
-    def api_agent(request: Request, body: bytes) -> dict:
-        played, data = find(request), _json(body)
+    def api_agent(self, request: Request, body: bytes) -> dict:
+        played, data = self.find(request), _json(body)
         game = played.game
         spec = data.get("agent", "exact")
         if not isinstance(spec, str):
             raise BadRequest(f"agent must be an agent's name, got {spec!r}")
         _own_agents([spec])
-        seed = data.get("seed")
-        if seed is not None and not (is_whole(seed) and seed >= 0):
-            raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
+        seed = _seed(data)
         try:  # the agent plays only what counts within the request's limits, judged as /api/move judges it
-            (suggestion,) = advise(game.position, [spec], rules=game.rules, seed=seed, time_limit=budget(request),
-                                   memory=memory).suggestions
+            (suggestion,) = advise(game.position, [spec], rules=game.rules, seed=seed, time_limit=self.budget(request),
+                                   memory=self.memory).suggestions
         except NotCountedError as error:
             raise BadRequest(f"the game's position: {error}") from None
-        apply(played, suggestion.action)
-        answer = game_state(request.path_params["game_id"])
+        self.apply(played, suggestion.action)
+        answer = self.game_state(request.path_params["game_id"])
         row, col = game.position.row_col(suggestion.action.cell)
         answer["played"] = {"agent": spec, "action": suggestion.action.kind, "cell": [row, col], "reason": suggestion.reason,
                             "mine_fraction": str(suggestion.mine_probability)}
         return answer
 
-    def api_undo(request: Request, body: bytes) -> dict:
-        played = find(request)
-        with lock:
+    def api_undo(self, request: Request, body: bytes) -> dict:
+        played = self.find(request)
+        with self.games.lock:
             played.undo()
-        return game_state(request.path_params["game_id"])
+        return self.game_state(request.path_params["game_id"])
 
-    def api_replay(request: Request, body: bytes) -> dict:
+    def api_replay(self, request: Request, body: bytes) -> dict:
         try:
             record = json.loads(body.decode("utf-8"))
             _own_agents([str(record["agent"])])
@@ -331,11 +341,11 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
                           "certain": action.certain})
 
         played = play(make_agent(record["agent"]), game, seed=agent_seed(suite, i), observe=step,
-                      deadline=time.monotonic() + budget(request))  # the bench's own game loop
+                      deadline=time.monotonic() + self.budget(request))  # the bench's own game loop
         return {"agent": record["agent"], "game": i, "status": played.status, "steps": steps, "final": str(game.position),
                 "complete": played.status != "playing"}
 
-    def api_replays(request: Request, body: bytes) -> dict:
+    def api_replays(self, request: Request, body: bytes) -> dict:
         name = request.query_params.get("name") or "<upload>"
         kind = request.query_params.get("format")
         if kind is None and "." not in name:
@@ -344,46 +354,57 @@ def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: 
             replay = read_replay(name, data=body, format=kind)
         except ReplayFormatError as error:
             raise BadRequest(str(error)) from None
-        answer = replay_json(analyse_replay(replay, agent=False, time_limit=budget(request), memory=memory))
+        answer = replay_json(analyse_replay(replay, agent=False, time_limit=self.budget(request), memory=self.memory))
         if _flag(request, "steps"):
             answer["steps"] = [{"position": str(click.seen), "action": click.action.value, "cell": [click.row, click.col],
                                 "flags": [list(divmod(cell, replay.width)) for cell in click.flags],
                                 "chance": judged["chance"], "class": judged["class"]}
-                               for click, judged in zip(replay.clicks, answer["clicks"])]
+                               for click, judged in zip(replay.clicks, answer["clicks"], strict=True)]
         return answer
 
-    def endpoint(handler):
-        async def run(request: Request) -> Response:
-            try:
-                body = await read_body(request, max_body)
-                async with gate:  # the counting runs in a worker thread, so the server goes on answering meanwhile
-                    return JSONResponse(await run_in_threadpool(handler, request, body))
-            except Busy as error:
-                return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": "2"})
-            except BadRequest as error:
-                return JSONResponse({"error": web_message(error)}, status_code=error.status)
-            except TooLargeError as error:  # well formed, but more than one request's share of memory
-                return JSONResponse({"error": web_message(error)}, status_code=422)
-            except MemoryError:  # what no estimate foresaw: this request's structures are gone with its frames
-                return JSONResponse({"error": "out of memory while answering this request: try a smaller position"},
-                                    status_code=503, headers={"Retry-After": "2"})
-            except KeyError as error:  # a field the checks above did not ask for by name
-                return JSONResponse({"error": f"a field is missing: {error.args[0]!r}"}, status_code=400)
-            except (CspminesError, ValueError, TypeError) as error:  # bad input: the message says what
-                return JSONResponse({"error": web_message(error)}, status_code=400)
 
-        return run
+def _endpoint(handler, *, gate: Gate, max_body: int):
+    """A route's function: the body read under its cap, the handler run in a worker thread once the gate
+    lets it in, its answer or its error as JSON."""
 
+    async def run(request: Request) -> Response:
+        try:
+            body = await read_body(request, max_body)
+            async with gate:  # the counting runs in a worker thread, so the server goes on answering meanwhile
+                return JSONResponse(await run_in_threadpool(handler, request, body))
+        except Busy as error:
+            return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": "2"})
+        except BadRequest as error:
+            return JSONResponse({"error": web_message(error)}, status_code=error.status)
+        except TooLargeError as error:  # well formed, but more than one request's share of memory
+            return JSONResponse({"error": web_message(error)}, status_code=422)
+        except MemoryError:  # what no estimate foresaw: this request's structures are gone with its frames
+            return JSONResponse({"error": "out of memory while answering this request: try a smaller position"},
+                                status_code=503, headers={"Retry-After": "2"})
+        except KeyError as error:  # a field the checks above did not ask for by name
+            return JSONResponse({"error": f"a field is missing: {error.args[0]!r}"}, status_code=400)
+        except (CspminesError, ValueError, TypeError) as error:  # bad input: the message says what
+            return JSONResponse({"error": web_message(error)}, status_code=400)
+
+    return run
+
+
+def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: int = 1000, workers: int = 4,
+              busy_wait: float = 10.0, memory: int | None = SERVER_MEMORY) -> Starlette:
+    """The application (see the module's description); the limits are :mod:`.guard`'s, and ``memory``
+    is what one request's solve may hold (``workers`` of them count at once)."""
+    api = _Api(time_limit=time_limit, memory=memory, max_games=max_games)
+    endpoint = partial(_endpoint, gate=Gate(workers, busy_wait), max_body=max_body)
     routes = [
-        Route("/", page),
-        Route("/api/solve", endpoint(api_solve), methods=["POST"]),
-        Route("/api/move", endpoint(api_move), methods=["POST"]),
-        Route("/api/games", endpoint(api_new_game), methods=["POST"]),
-        Route("/api/games/{game_id}/moves", endpoint(api_play), methods=["POST"]),
-        Route("/api/games/{game_id}/agent", endpoint(api_agent), methods=["POST"]),
-        Route("/api/games/{game_id}/undo", endpoint(api_undo), methods=["POST"]),
-        Route("/api/replay", endpoint(api_replay), methods=["POST"]),
-        Route("/api/replays", endpoint(api_replays), methods=["POST"]),
+        Route("/", _page),
+        Route("/api/solve", endpoint(api.api_solve), methods=["POST"]),
+        Route("/api/move", endpoint(api.api_move), methods=["POST"]),
+        Route("/api/games", endpoint(api.api_new_game), methods=["POST"]),
+        Route("/api/games/{game_id}/moves", endpoint(api.api_play), methods=["POST"]),
+        Route("/api/games/{game_id}/agent", endpoint(api.api_agent), methods=["POST"]),
+        Route("/api/games/{game_id}/undo", endpoint(api.api_undo), methods=["POST"]),
+        Route("/api/replay", endpoint(api.api_replay), methods=["POST"]),
+        Route("/api/replays", endpoint(api.api_replays), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(files("cspmines.web") / "static")), name="static"),
     ]
     return Starlette(routes=routes, exception_handlers=error_handlers)
