@@ -130,14 +130,12 @@ def test_the_endgame_and_pocket_moves_are_the_same_either_way(monkeypatch):
 
 def counted_both_ways(component):
     from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
-    from cspmines.engine.memory import Memory, using
+    from cspmines.engine.memory import Memory
 
-    with using(Memory()):
-        compiled = DynamicProgrammingBackend().count(component)
+    compiled = DynamicProgrammingBackend(Memory()).count(component)
     kernels, native.kernels = native.kernels, None
     try:
-        with using(Memory()):
-            python = DynamicProgrammingBackend().count(component)
+        python = DynamicProgrammingBackend(Memory()).count(component)
     finally:
         native.kernels = kernels
     figures = lambda count: (count.models, count.tallies, count.stats["peak_states"], count.stats["states"])  # noqa: E731

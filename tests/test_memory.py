@@ -147,15 +147,16 @@ def test_the_draw_sizes_its_products_of_the_chains_counts_first():
 
 def test_one_more_clues_layouts_never_read_as_none(monkeypatch):
     import cspmines.engine.reveal as reveal
-    from cspmines.engine.memory import Memory, using
+    from cspmines import Engine
 
-    analysis = solve(Position.from_string("3x1x1\n..."))
+    analysis = Engine().solve(Position.from_string("3x1x1\n..."))
 
     class Uncounted:
         model_count = None
 
     monkeypatch.setattr(reveal, "solve_revealed", lambda *args, **kwargs: Uncounted())
-    with using(Memory()), pytest.raises(MemoryBudgetError):  # nothing kept here: the fallback solve is asked
+    analysis.engine.forget()  # nothing kept: the fallback solve is asked
+    with pytest.raises(MemoryBudgetError):
         reveal.layouts_revealed(analysis, 0, 1)
 
 

@@ -21,13 +21,11 @@ cell will show), :mod:`~cspmines.engine.insight` (dead cells, 50/50s, endgame ch
 from .analysis import Analysis, ComponentReport
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
-from .engine import Engine
+from .engine import Engine, default_engine, sample_layouts, solve
 from .insight import Insight, insight_of
 from .memory import Memory
 from .question import Density, Limit
 from .reveal import solve_revealed
-from .sampling import sample_layouts
-from .solver import solve
 
-__all__ = ["Analysis", "ClueSpread", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
+__all__ = ["Analysis", "ClueSpread", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
            "sample_layouts", "solve", "solve_revealed"]

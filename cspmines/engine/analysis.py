@@ -101,6 +101,9 @@ class Analysis:
     components : tuple of ComponentReport
     backend : str
         The backend name asked for.
+    engine : Engine
+        The :class:`~cspmines.engine.Engine` that solved it: its reveals, clue spreads and
+        insight are worked out by the same one, from what it kept in its memory.
     mines : int or None
         The mine total the counting used: the one asked for (``solve(mines=...)``), else the
         position's header; None with a density.
@@ -133,8 +136,10 @@ class Analysis:
         approximate: bool = False,
         mines: int | None = None,
         denominator: int | None = None,
+        engine=None,
     ):
         self.position = position
+        self.engine = engine
         self.model_count = model_count
         # the chains' reports and the groups below: each given, or a function making it on first read (a solve's)
         self._sources: dict[str, Any] = {"components": components, "_groups": groups}

@@ -41,7 +41,6 @@ from ..errors import BudgetExceededError, MissingTotalError
 from ..position import COVERED, FLAG, MINE
 from .combine import convolve
 from .constraints import neighbour_sum
-from .memory import current_memory
 from .reveal import layouts_revealed
 
 __all__ = ["ClueSpread", "clue_spread", "clue_spreads", "covered_cells", "off_front_spreads"]
@@ -69,8 +68,9 @@ class ClueSpread:
         return [w / self.total for w in (self.mine, *self.clues)]
 
 
-def clue_spread(analysis, cell: int, *, backend: str = "auto") -> ClueSpread:
-    """The exact distribution of what opening covered ``cell`` of ``analysis`` shows (a :class:`ClueSpread`).
+def clue_spread(analysis, cell: int) -> ClueSpread:
+    """The exact distribution of what opening covered ``cell`` of ``analysis`` shows (a :class:`ClueSpread`),
+    counted by the engine that solved it.
 
     Raises
     ------
@@ -87,7 +87,7 @@ def clue_spread(analysis, cell: int, *, backend: str = "auto") -> ClueSpread:
     >>> spread.mine, spread.clues[1:3], spread.total   # then the rest's one mine is beside it half the time
     (4, (2, 2), 8)
     """
-    return clue_spreads(analysis, [cell], backend=backend)[cell]
+    return clue_spreads(analysis, [cell])[cell]
 
 
 def covered_cells(position, pairs) -> list[int]:
@@ -117,7 +117,7 @@ def covered_cells(position, pairs) -> list[int]:
     return cells
 
 
-def clue_spreads(analysis, cells, *, backend: str = "auto", time_limit: float | None = None) -> dict:
+def clue_spreads(analysis, cells, *, time_limit: float | None = None) -> dict:
     """:func:`clue_spread` of each of ``cells``, by cell: the closed form where it holds, the
     other cells' clues revealed and counted (what the position is read for is read once).
 
@@ -135,7 +135,7 @@ def clue_spreads(analysis, cells, *, backend: str = "auto", time_limit: float | 
     spreads = {}
     for cell in cells:
         analysis.probability(cell)  # a KeyError naming the cell when it is not covered
-        spreads[cell] = state.closed_form(cell) or state.revealed(cell, backend, deadline)
+        spreads[cell] = state.closed_form(cell) or state.revealed(cell, deadline)
     return spreads
 
 
@@ -195,7 +195,7 @@ class _State:
 
     @classmethod
     def of(cls, analysis):
-        return cls(analysis, current_memory().kept.get(analysis))
+        return cls(analysis, analysis.engine.memory.kept.get(analysis))  # what its engine kept
 
     def clue_range(self, cell: int) -> tuple[int, int]:
         """The fewest and most mines ``cell`` can see."""
@@ -218,7 +218,7 @@ class _State:
         clues[known : known + len(counts)] = counts
         return ClueSpread(cell, self.total - sum(counts) if inside else 0, tuple(clues), self.total)
 
-    def revealed(self, cell: int, backend: str, deadline: float | None = None) -> ClueSpread:
+    def revealed(self, cell: int, deadline: float | None = None) -> ClueSpread:
         """The cell's spread by revealing each clue it can show and counting its layouts (by ``deadline``,
         a :func:`time.monotonic` time, checked before each)."""
         analysis = self.analysis
@@ -228,7 +228,7 @@ class _State:
             if deadline is not None and time.monotonic() >= deadline:
                 row, col = self.position.row_col(cell)
                 raise BudgetExceededError(f"the time limit ran out while counting the clues of ({row},{col})")
-            clues[clue] = layouts_revealed(analysis, cell, clue, backend=backend)
+            clues[clue] = layouts_revealed(analysis, cell, clue)
         mine = analysis.probability(cell) * self.total  # a whole number: the layouts with the cell a mine
         return ClueSpread(cell, int(mine), tuple(clues), self.total)
 

@@ -24,9 +24,9 @@ import networkx as nx
 
 from .. import native
 from .constraints import ConstraintSystem
-from .memory import Hashed, current_memory, remembered
+from .memory import Hashed, Memory, remembered
 
-__all__ = ["Box", "LocalRule", "Component", "box_diameter", "components_of", "group_boxes", "split_components"]
+__all__ = ["Box", "LocalRule", "Component", "box_diameter", "components_of", "group_boxes", "shape", "split_components"]
 
 
 @dataclass(frozen=True)
@@ -202,11 +202,12 @@ def _without_duplicate_rules(system: ConstraintSystem) -> ConstraintSystem:
     return ConstraintSystem._checked_already(tuple(kept), system.cells, system.mines_left)  # fewer rules of a checked system
 
 
-def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
+def split_components(system: ConstraintSystem, memory: Memory | None = None) -> tuple[Component, ...]:
     """The independent components of a system, in the order of their first cell.
 
     Each component's boxes and rules are renumbered locally, so backends see
-    only one component and never the grid.
+    only one component and never the grid. With a ``memory`` (an engine's), a
+    split met lately is not worked out again and its chains are the same objects.
 
     >>> from cspmines import Position
     >>> from cspmines.engine.constraints import ConstraintSystem
@@ -217,10 +218,12 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
     system = _without_duplicate_rules(system)
     rules = system.rules
     key = Hashed(tuple((rule.cells, rule.label) for rule in rules))
-    recent = current_memory().splits
-    layout = recent.get(key)
+    recent = None if memory is None else memory.splits
+    layout = None if recent is None else recent.get(key)
     if layout is None:
-        layout = recent.put(key, [(*chain, {}) for chain in _split_layout(system)])
+        layout = [(*chain, {}) for chain in _split_layout(system)]
+        if recent is not None:
+            recent.put(key, layout)
     components = []
     for boxes, rule_ids, members, structure, made in layout:
         mines = tuple(rules[r].mines for r in rule_ids)
@@ -243,7 +246,7 @@ _VARIANTS = 16
 
 
 # How recent systems split, by their rules' cells and labels (the mines play no part), is kept in
-# the engine's memory (:class:`cspmines.engine.memory.Memory`, ``splits``): the look-ahead solves the
+# the memory an engine hands down (:class:`cspmines.engine.memory.Memory`, ``splits``): the look-ahead solves the
 # board with each clue a cell can show, the same rules each time but one rule's mines, so the same
 # chains.
 
@@ -303,6 +306,18 @@ def _joined(n: int, groups) -> list[list[int]]:
         parent[member] = top
         classes.setdefault(top, []).append(member)
     return list(classes.values())
+
+
+def shape(component: Component) -> tuple:
+    """What a chain's counts depend on, the key its counts and forward passes are remembered by: each
+    box's size and rules, each rule's boxes and mines (in the chain's local numbering; not the cells
+    or the clues' labels).
+
+    >>> left, right = components_of(__import__("cspmines").Position.from_string("7x2\\n1.....1\\n......."))
+    >>> shape(left) == shape(right)   # a 1 in either corner: one shape
+    True
+    """
+    return component.structure, tuple(rule.mines for rule in component.rules)
 
 
 def components_of(position) -> tuple[Component, ...]:

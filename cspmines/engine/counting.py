@@ -2,49 +2,53 @@
 
 :func:`~cspmines.engine.solver.solve` counts its chains here, smallest first under a
 budget; :mod:`cspmines.engine.reveal` counts the chains a new clue changed
-(:func:`count_chains`). Both keep the counts of recent chains by their shape,
-so a chain met again, here or elsewhere on the board, costs a look-up.
+(:func:`count_chains`). Both keep the counts of recent chains by their shape
+in the memory an engine hands them, so a chain met again, here or elsewhere on
+the board, costs a look-up.
 
 >>> from cspmines.engine.backends import get_backend
 >>> from cspmines.engine.components import components_of
+>>> from cspmines.engine.memory import Memory
 >>> from cspmines.position import Position
 >>> left, right = components_of(Position.from_string("7x2\\n1.....1\\n......."))
->>> shape(left) == shape(right)   # a 1 in either corner: one shape, counted once
-True
->>> [count.models for count in count_chains(get_backend("dp"), [left, right])]
+>>> memory = Memory()
+>>> [count.models for count in count_chains(get_backend("dp"), [left, right], memory)]
 [(0, 3), (0, 3)]
+>>> len(memory.counts)   # a 1 in either corner: one shape, counted once
+1
 """
 
 from __future__ import annotations
 
 from ..errors import BudgetExceededError, MemoryBudgetError
 from .backends import Budget, ComponentCount
-from .components import Component
-from .memory import Hashed, current_memory
+from .components import Component, shape
+from .memory import Hashed, Memory
 from .question import DEFAULT_MEMORY
 
 __all__ = ["count_chains", "count_smallest_first", "shape"]
 
 
-def count_chains(engine, components) -> list:
-    """Each chain's counts, with no time budget, recent chains not counted again (for
-    :mod:`cspmines.engine.reveal`); None for a chain past the default memory allowance."""
-    return count_smallest_first(engine, components, Budget(memory_limit=DEFAULT_MEMORY), cache=True)
+def count_chains(engine, components, memory: Memory | None) -> list:
+    """Each chain's counts by backend ``engine``, with no time budget, recent chains not counted
+    again (kept in ``memory``; for :mod:`cspmines.engine.reveal`); None for a chain past the
+    default memory allowance."""
+    return count_smallest_first(engine, components, Budget(memory_limit=DEFAULT_MEMORY), memory=memory)
 
 
-def count_smallest_first(engine, components, budget: Budget, *, cache: bool = False) -> list:
-    """Counts in the components' order, counted smallest first: under a budget the cheap
-    components are settled before a wide one spends what is left. With ``cache``, a
-    component counted lately by the same backend is not counted again (the budget then
-    has no time or node limit: such a count is never cut short, but it may meet the
-    memory allowance, and is then None and not kept)."""
+def count_smallest_first(engine, components, budget: Budget, *, memory: Memory | None = None) -> list:
+    """Counts in the components' order by backend ``engine``, counted smallest first: under a
+    budget the cheap components are settled before a wide one spends what is left. With a
+    ``memory``, a component counted lately by the same backend is not counted again (the
+    budget then has no time or node limit: such a count is never cut short, but it may meet
+    the memory allowance, and is then None and not kept)."""
     counts: list[ComponentCount | None] = [None] * len(components)
     for index in sorted(range(len(components)), key=lambda i: components[i].n_boxes):
         component = components[index]
-        if not cache:
+        if memory is None:
             counts[index] = _count_or_none(engine, component, budget)
             continue
-        recent = current_memory().counts
+        recent = memory.counts
         # a chain kept by the splits' memory and counted already, while this memory of counts keeps counts
         counted = component.__dict__.get("counted")
         if counted is not None and counted[0] is recent and counted[1] == (recent.generation, engine.name) and recent.limit:
@@ -62,18 +66,12 @@ def count_smallest_first(engine, components, budget: Budget, *, cache: bool = Fa
     return counts
 
 
-# Counts of recent components by backend and shape are kept in the engine's memory
+# Counts of recent components by backend and shape are kept in the memory an engine hands down
 # (:class:`cspmines.engine.memory.Memory`, ``counts``). Positions solved one after another mostly share
 # their chains: each position the look-ahead imagines differs from the board in one chain, and so
 # does the next move's. A count depends on the shape alone, so a recurring chain is not counted
 # again, nor a chain of the same shape elsewhere on the board (a 1-2-1 along an edge is one shape
 # wherever it is). Solves under a budget do not use it (their budget must be spent as asked).
-
-
-def shape(component) -> tuple:
-    """What a component's counts depend on: each box's size and rules, each rule's boxes and mines
-    (in the component's local numbering; not the cells or the clues' labels)."""
-    return component.structure, tuple(rule.mines for rule in component.rules)
 
 
 def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCount | None:

@@ -1,9 +1,8 @@
 """What a full solve keeps for one more clue (:mod:`cspmines.engine.reveal`), in the engine's memory.
 
 >>> from cspmines import Position, solve
->>> from cspmines.engine.memory import current_memory
 >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n..."))
->>> kept = current_memory().kept[analysis]
+>>> kept = analysis.engine.memory.kept[analysis]   # in the memory of the engine that solved it
 >>> [c.cells for c in kept.components], kept.rest, kept.undecided
 ([(1, 3, 4)], (2, 5), 5)
 """
@@ -16,22 +15,21 @@ __all__ = ["Kept"]
 
 
 class Kept:
-    """What a full solve keeps, in the engine's memory (``Memory.kept``, by analysis), for
+    """What a full solve keeps, in its engine's memory (``Memory.kept``, by analysis), for
     :func:`cspmines.engine.reveal.solve_revealed`: the settled system, its chains and their
-    counts, the cells no clue touches, and how they were counted. A reveal's analysis keeps
+    counts, the cells no clue touches, and the density if any (the engine that solved it, which
+    the analysis names, is the one that reveals). A reveal's analysis keeps
     the same for the board after its clue, so it can be revealed again: its chains and
     settled cells are the new board's, ``after`` gives its undecided cells and mines left,
     and the settled system's rules are not read (the chains hold them)."""
 
-    def __init__(self, settled, given_mines_left, components, counts, rest, density, backend, engine, *, after=None):
+    def __init__(self, settled, given_mines_left, components, counts, rest, density, *, after=None):
         self.settled = settled
         self.given_mines_left = given_mines_left
         self.components = tuple(components)
         self.counts = tuple(counts)
         self.rest = rest
         self.density = density
-        self.backend = backend
-        self.engine = engine
         # (undecided cells, mines left among them)
         self.undecided, self.mines_left = after if after is not None else (len(settled.system.cells), settled.system.mines_left)
         self._chain_of: dict | None = None

@@ -6,7 +6,8 @@ the board is unchanged by it: the clue's rule joins the chains of its
 covered neighbours (and of the cell itself, which is now known safe), and
 every other chain keeps its rules, so its counts. :func:`solve_revealed`
 starts from the settled system, chains and counts that :func:`~cspmines.engine.solver.solve`
-keeps on its analysis, settles and splits only the touched part again,
+kept for the analysis in its engine's memory (the analysis names the engine that
+solved it, and the same engine reveals), settles and splits only the touched part again,
 counts only the chains that changed, and combines everything with the mine
 total as a full solve does. The answer is the full solve's, exactly (the
 tests compare the two on thousands of positions); where the first analysis
@@ -28,15 +29,15 @@ from .components import split_components
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
 from .counting import count_chains
 from .kept import Kept
-from .memory import current_memory
 from .solver import exact_analysis, solve
 
 __all__ = ["layouts_revealed", "solve_revealed"]
 
 
-def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
+def solve_revealed(analysis, cell: int, clue: int):
     """The analysis of ``analysis.position`` with covered ``cell`` showing ``clue``: what
-    ``solve(that position, density=analysis.density, backend=backend, explain=False)`` returns.
+    ``solve(that position, density=analysis.density, explain=False)`` returns, worked out by the
+    engine that solved ``analysis`` (``analysis.engine``) from what it kept.
 
     Raises
     ------
@@ -55,20 +56,25 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     cspmines.errors.InconsistentPositionError: inconsistent position: clue 2 needs 2 more mines but has 1 covered neighbour; clue(s) at (0,0)
     """
     after = _with_clue(analysis.position, cell, clue)
-    kept = current_memory().kept.get(analysis)  # what the solve of ``analysis`` kept, in this engine's memory
-    if kept is None or kept.backend != backend:
-        total = None if analysis.density is not None else analysis.mines  # the total asked for, kept
-        return solve(after, mines=total, density=analysis.density, backend=backend, explain=False)
+    engine = analysis.engine
+    kept = engine.memory.kept.get(analysis)  # what the solve of ``analysis`` kept, in its engine's memory
+    if kept is None:
+        return _solved_whole(analysis, after)
     try:
-        revealed = _update(kept, after, cell, clue)
+        revealed = _update(engine, kept, after, cell, clue)
     except _Uncounted:  # a chain the clue made is past the memory allowance: the full solve says what it can
-        total = None if analysis.density is not None else analysis.mines
-        return solve(after, mines=total, density=analysis.density, backend=backend, explain=False)
+        return _solved_whole(analysis, after)
     revealed.mines = analysis.mines
     return revealed
 
 
-def layouts_revealed(analysis, cell: int, clue: int, *, backend: str = "auto") -> int:
+def _solved_whole(analysis, after: Position):
+    """``after`` solved from scratch by the engine of ``analysis``, with its total or density."""
+    total = None if analysis.density is not None else analysis.mines  # the total asked for, kept
+    return solve(after, engine=analysis.engine, mines=total, density=analysis.density, explain=False)
+
+
+def layouts_revealed(analysis, cell: int, clue: int) -> int:
     """The layouts of ``analysis.position`` in which covered ``cell`` is safe and shows ``clue``:
     ``solve_revealed(...).model_count`` (0 where none does), counted without making the analysis
     (no chance of any cell is worked out). Needs a mine total.
@@ -78,19 +84,20 @@ def layouts_revealed(analysis, cell: int, clue: int, *, backend: str = "auto") -
     >>> [layouts_revealed(analysis, 0, clue) for clue in (0, 1)]   # the corner safe: the mine beside it or not
     [1, 1]
     """
-    kept = current_memory().kept.get(analysis)
-    if kept is None or kept.backend != backend or kept.density is not None:
+    engine = analysis.engine
+    kept = engine.memory.kept.get(analysis)
+    if kept is None or kept.density is not None:
         try:
-            return _counted(solve_revealed(analysis, cell, clue, backend=backend))
+            return _counted(solve_revealed(analysis, cell, clue))
         except InconsistentPositionError:
             return 0
     after = _with_clue(analysis.position, cell, clue)
     try:
-        change = _Change(kept, after, cell, clue)
+        change = _Change(engine, kept, after, cell, clue)
     except InconsistentPositionError:
         return 0
     except _Uncounted:
-        return _counted(solve_revealed(analysis, cell, clue, backend=backend))
+        return _counted(solve_revealed(analysis, cell, clue))
     assert change.mines_left is not None  # kept without a density: a total
     return count_with_total(change.counts, rest_size=len(change.rest), mines_left=change.mines_left)
 
@@ -105,9 +112,10 @@ class _Change:
     """What one more clue changes in a kept solve: the chains it touches settled, split and counted
     again (``components``, ``counts``, every chain's, in the board's order), the cells off the front
     (``rest``), the settled cells (``safe``, ``mines``), and what is left to place (``undecided``
-    cells, ``mines_left`` among them). Raises InconsistentPositionError where no layout shows it."""
+    cells, ``mines_left`` among them), counted by ``engine``. Raises InconsistentPositionError where
+    no layout shows it."""
 
-    def __init__(self, kept, after: Position, cell: int, clue: int):
+    def __init__(self, engine, kept, after: Position, cell: int, clue: int):
         base = kept.bases.get(cell)
         if base is None:
             base = kept.bases[cell] = _Base(kept, after, cell)
@@ -141,9 +149,9 @@ class _Change:
         self.mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
         if self.mines_left is not None and not 0 <= self.mines_left <= self.undecided:
             raise InconsistentPositionError(f"{self.mines_left} mines are left for {self.undecided} covered cells")
-        fresh = split_components(local.system)
+        fresh = split_components(local.system, engine.memory)
         components = base.unchanged + list(fresh)
-        counts = base.unchanged_counts + count_chains(kept.engine, fresh)
+        counts = base.unchanged_counts + count_chains(engine.counter, fresh, engine.memory)
         if any(count is None for count in counts):
             raise _Uncounted
         order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
@@ -207,8 +215,8 @@ class _Uncounted(Exception):
     """A chain the new clue made could not be counted within the memory allowance."""
 
 
-def _update(kept, after: Position, cell: int, clue: int):
-    change = _Change(kept, after, cell, clue)
+def _update(engine, kept, after: Position, cell: int, clue: int):
+    change = _Change(engine, kept, after, cell, clue)
     components, counts, rest, mines_left = change.components, change.counts, change.rest, change.mines_left
     box_sizes = [[box.size for box in c.boxes] for c in components]
     if kept.density is not None:
@@ -219,8 +227,6 @@ def _update(kept, after: Position, cell: int, clue: int):
     if combination.model_count == 0:
         raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
     now = Settled(kept.settled.system, frozenset(change.safe), frozenset(change.mines))  # the system's rules now live in the chains
-    analysis = exact_analysis(after, now, kept.given_mines_left, components, counts, rest, combination, kept.density, kept.backend, kept.engine)
-    current_memory().kept[analysis] = Kept(
-        now, kept.given_mines_left, components, counts, rest, kept.density, kept.backend, kept.engine, after=(change.undecided, mines_left)
-    )
+    analysis = exact_analysis(after, now, kept.given_mines_left, components, counts, rest, combination, kept.density, engine)
+    engine.memory.kept[analysis] = Kept(now, kept.given_mines_left, components, counts, rest, kept.density, after=(change.undecided, mines_left))
     return analysis

@@ -1,4 +1,5 @@
-"""The solver: a position in, an exact :class:`~cspmines.engine.analysis.Analysis` out (``cspmines.solve``).
+"""The solver: a position in, an exact :class:`~cspmines.engine.analysis.Analysis` out, by an engine
+(:meth:`cspmines.Engine.solve`; ``cspmines.solve`` uses the calling thread's default engine).
 
 Examples
 --------
@@ -9,7 +10,7 @@ Examples
 ... 1...
 ... 1...
 ... ''')
->>> analysis = cspmines.solve(position)
+>>> analysis = solve(position, engine=cspmines.Engine())
 >>> analysis.model_count          # (1,1) is the front's mine; the other hides in 6 cells
 6
 >>> analysis.probabilities(exact=True)[1, 1], analysis.probabilities(exact=True)[0, 3]
@@ -25,14 +26,13 @@ from numbers import Real
 from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, MissingTotalError
 from ..position import Position, is_whole
 from .analysis import Analysis, ComponentReport
-from .backends import Budget, ComponentCount, get_backend
+from .backends import Budget, ComponentCount
 from .bounded import bound_components
 from .combine import afford_combining, combine_with_density, combine_with_total
 from .components import Component, split_components
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import count_smallest_first
 from .kept import Kept
-from .memory import current_memory
 from .prover import find_certain, satisfiable
 from .question import Density, Limit, check_board_size
 
@@ -42,7 +42,7 @@ __all__ = ["exact_analysis", "solve"]
 def solve(
     position: Position,
     *,
-    backend: str = "auto",
+    engine,
     mines: int | None = None,
     density: Real | Density | None = None,
     time_limit: float | None = None,
@@ -52,13 +52,14 @@ def solve(
     settle: bool = True,
     limit: Limit | None = None,
 ) -> Analysis:
-    """Exact model counts and mine probabilities of a position.
+    """Exact model counts and mine probabilities of a position, by ``engine``.
 
     Parameters
     ----------
     position : Position
-    backend : str, keyword-only
-        A registered backend name (see :func:`cspmines.engine.backends.backend_names`).
+    engine : Engine, keyword-only
+        The :class:`~cspmines.engine.Engine` that counts (its backend) and remembers (its memory);
+        :func:`cspmines.solve` passes the calling thread's default engine of the backend asked for.
     mines : int, keyword-only
         The board's mine total, overriding the position's header.
     density : float, Fraction or Density, keyword-only
@@ -97,10 +98,10 @@ def solve(
 
     Examples
     --------
-    >>> from cspmines import Position, solve
-    >>> solve(Position.from_string("3x1\\n.1."), density=0.2).probability(0)
+    >>> from cspmines import Engine, Position
+    >>> solve(Position.from_string("3x1\\n.1."), engine=Engine(), density=0.2).probability(0)
     Fraction(1, 2)
-    >>> solve(Position.from_string("3x1x2\\n.0."))
+    >>> solve(Position.from_string("3x1x2\\n.0."), engine=Engine())
     Traceback (most recent call last):
     ...
     cspmines.errors.InconsistentPositionError: inconsistent position: the clues leave room for 0 mines, but 2 remain
@@ -116,22 +117,24 @@ def solve(
     time_limit, node_limit, max_chain = limit.time, limit.nodes, limit.max_chain
     check_board_size(position.width, position.height, limit.memory)
     mines, density = total_or_density(position, mines, density)
-    engine = get_backend(backend)
+    counter, memory = engine.counter, engine.memory
     counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit,
                       memory_limit=limit.memory)
 
     settled = settle_position(position, mines=mines) if settle else Settled.unchanged(ConstraintSystem.from_position(position, mines=mines))
     system = settled.system
     given_mines_left = None if system.mines_left is None else system.mines_left + len(settled.mine_cells)  # before settling
-    components = split_components(system)
+    components = split_components(system, memory)
     components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
-    counts = count_smallest_first(engine, components, counting, cache=isinstance(backend, str) and not counting.limited)
+    # a budgeted count spends its budget as asked, reading no kept count (nor one a backend object may share a name with)
+    keeping = not counting.limited and isinstance(engine.backend, str)
+    counts = count_smallest_first(counter, components, counting, memory=memory if keeping else None)
     if density is None and not any(count is None for count in counts):
         afford_combining(counts, components, counting)  # marks the counting budget spent when it cannot
     if any(count is None for count in counts) or counting.exhausted:
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()),
                           memory_limit=limit.memory)
-        partial = _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, deciding, backend, engine,
+        partial = _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, deciding, engine,
                                     cut=_cut_reason(counting))
         partial.mines = mines if mines is not None else partial.mines
         return partial
@@ -142,16 +145,17 @@ def solve(
         given = ConstraintSystem.from_position(position, mines=mines)
         if system != given:  # explain on the clues as given: a settled conflict may rest on other clues
             components = split_components(given)
-            counts = [engine.count(component) for component in components]
+            counts = [counter.count(component) for component in components]
             rest = given.unconstrained_cells
         raise _explain_inconsistency(position, given, components, counts, rest, density)
     analysis = exact_analysis(
-        position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells
+        position, settled, given_mines_left, components, counts, rest, combination, density, engine, cut_cells
     )
-    # what solve_revealed starts from (cspmines.engine.reveal): every chain was counted, so a budget that
-    # was not spent changes nothing kept (the counts' own memory still skips budgeted counts, above)
+    # what solve_revealed starts from (cspmines.engine.reveal), in the engine's memory: every chain was
+    # counted, so a budget that was not spent changes nothing kept (the counts' own memory still skips
+    # budgeted counts, above)
     if settle and not cut_cells:
-        current_memory().kept[analysis] = Kept(settled, given_mines_left, components, counts, rest, density, backend, engine)
+        memory.kept[analysis] = Kept(settled, given_mines_left, components, counts, rest, density)
     analysis.mines = mines if mines is not None else analysis.mines  # the total counted with, as asked
     return analysis
 
@@ -187,7 +191,7 @@ def _combine(counts, components, rest: tuple, mines_left: int | None, density):
     return combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
 
 
-def exact_analysis(position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells=frozenset()):
+def exact_analysis(position, settled, given_mines_left, components, counts, rest, combination, density, engine, cut_cells=frozenset()):
     """The analysis of a fully counted position from its parts (exact unless chains were cut). Its
     chances and chain reports are worked out when first read: a caller that reads only the model
     count (a question about one outcome) or one cell's chance skips the rest."""
@@ -205,11 +209,12 @@ def exact_analysis(position, settled, given_mines_left, components, counts, rest
         # the chances' common one (None: they are Fractions, as every inexact analysis has them)
         denominator=None if cut_cells else combination.denominator,
         components=partial(_reports, components, counts),
-        backend=backend if isinstance(backend, str) else engine.name,
+        backend=engine.backend_name,
         inexact_cells=inexact,
         mines_left=given_mines_left,
         density=density,
         approximate=bool(cut_cells),
+        engine=engine,
     )
 
 
@@ -239,7 +244,7 @@ def _cut_reason(budget: Budget) -> str:
     return "memory" if isinstance(budget.stopped_by, MemoryBudgetError) else "budget"
 
 
-def _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, budget, backend, engine,
+def _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, budget, engine,
                       cut: str = "budget") -> Analysis:
     """What can still be said when some component was not counted within the budget.
 
@@ -290,10 +295,11 @@ def _partial_analysis(position, settled, given_mines_left, components, counts, r
         components=tuple(
             _report(c, n) if n is not None else _report_cut(c, cut) for c, n in zip(components, counts)
         ),
-        backend=backend if isinstance(backend, str) else engine.name,
+        backend=engine.backend_name,
         inexact_cells=frozenset(inexact),
         mines_left=given_mines_left,
         density=density,
+        engine=engine,
     )
 
 
@@ -336,6 +342,7 @@ def total_or_density(position: Position, mines: int | None, density) -> tuple[in
     :class:`~cspmines.engine.question.Density`), read exactly, sets the total aside; without one, a
     total must be known. Every entry point that takes a density reads it here.
 
+    >>> from cspmines import Position
     >>> total_or_density(Position.from_string("3x1\\n.1."), None, 0.2)
     (None, Fraction(1, 5))
     >>> total_or_density(Position.from_string("3x1\\n.1."), None, Density("0.2"))

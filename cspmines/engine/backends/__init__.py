@@ -50,6 +50,6 @@ __all__ = [
 ]
 
 register_backend("dp", DynamicProgrammingBackend)
-register_backend("sat", SatBackend)
-register_backend("cpsat", CpSatBackend)
+register_backend("sat", lambda memory: SatBackend())  # the enumerating backends keep nothing between counts
+register_backend("cpsat", lambda memory: CpSatBackend())
 register_backend("auto", AutoBackend)
