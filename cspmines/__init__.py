@@ -25,7 +25,6 @@ from .errors import (
     UnknownBackendError,
 )
 from .position import Position
-from .present import picture as _picture  # noqa: F401  (positions and analyses draw themselves with it)
 
 __all__ = [
     "Analysis",

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..position import PICTURES, Position, is_whole
+from ..picture import render_svg
+from ..position import Position, is_whole
 from .memory import remembered
 
 if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
@@ -169,7 +170,7 @@ class Analysis:
     def picture(self, *, components: bool = False) -> str:
         """An SVG picture: cells shaded by mine probability, certain cells marked,
         components outlined when asked."""
-        return PICTURES.svg(self, components=components)  # the drawer the picture module registered
+        return render_svg(self, components=components)
 
     def _repr_svg_(self) -> str:
         return self.picture()
