@@ -149,7 +149,7 @@ def test_the_compiled_passes_count_as_the_python_ones_on_wide_chains():
     from pathlib import Path
 
     from cspmines import Position
-    from cspmines.engine.components import components_of
+    from cspmines.engine.components import chains_of
     from cspmines.engine.constraints import neighbour_sum
     from cspmines.position import COVERED
 
@@ -165,7 +165,7 @@ def test_the_compiled_passes_count_as_the_python_ones_on_wide_chains():
         positions.append(Position(grid.reshape(16, 30), mines=99))
     widest = past_64_bits = 0
     for position in positions:
-        for component in components_of(position):
+        for component in chains_of(position):
             compiled, python = counted_both_ways(component)
             assert compiled == python, (position, component.n_cells)
             widest = max(widest, component.n_cells)
@@ -179,12 +179,12 @@ def test_the_compiled_greedy_order_is_the_python_one():
 
     from cspmines import Position
     from cspmines.engine.backends.ordering import greedy_order
-    from cspmines.engine.components import components_of
+    from cspmines.engine.components import chains_of
 
-    chains = [c for path in sorted((Path(__file__).parent / "data").glob("*.txt")) for c in components_of(Position.from_file(path))]
+    chains = [c for path in sorted((Path(__file__).parent / "data").glob("*.txt")) for c in chains_of(Position.from_file(path))]
     rng = np.random.default_rng(12)
     while len(chains) < 400:
-        chains.extend(components_of(random_position(rng, max_covered=20)))
+        chains.extend(chains_of(random_position(rng, max_covered=20)))
     starts = lambda chain: (None, 0, len(chain.boxes) - 1)  # noqa: E731
     compiled_orders = [greedy_order(chain, start=start) for chain in chains for start in starts(chain)]
     kernels, native.kernels = native.kernels, None
@@ -210,9 +210,9 @@ def test_the_compiled_chain_length_is_the_python_one():
 
 
 def components_of_random(rng):
-    from cspmines.engine.components import components_of
+    from cspmines.engine.components import chains_of
 
-    return components_of(random_position(rng, max_covered=25))
+    return chains_of(random_position(rng, max_covered=25))
 
 
 PURE_PYTHON_SUITE = ["tests/test_engine.py", "tests/test_backends.py", "tests/test_sampling.py", "tests/test_objectives.py",
@@ -391,7 +391,7 @@ def test_the_compiled_combination_is_the_python_one():
     and more) on the chains of the boards above, with the board's total and with others."""
     from cspmines.engine.backends import get_backend
     from cspmines.engine.combine import combine_with_total
-    from cspmines.engine.components import split_components
+    from cspmines.engine.components import split_chains
     from cspmines.engine.constraints import settle_position
 
     cases = []
@@ -400,7 +400,7 @@ def test_the_compiled_combination_is_the_python_one():
             system = settle_position(position).system
         except Exception:  # an inconsistent board: nothing to combine
             continue
-        components = split_components(system)
+        components = split_chains(system)
         counts = [get_backend("dp").count(component) for component in components]
         sizes = [[box.size for box in component.boxes] for component in components]
         rest = len(system.unconstrained_cells)

@@ -14,7 +14,7 @@ from scipy.stats import binom
 
 from cspmines import BudgetExceededError, InconsistentPositionError, MissingTotalError, Position, solve
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
-from cspmines.engine.components import split_components
+from cspmines.engine.components import split_chains
 from cspmines.engine.constraints import ConstraintSystem
 from cspmines.engine.engine import sample_layouts
 from cspmines.position import COVERED
@@ -159,7 +159,7 @@ def test_a_chain_is_drawn_uniformly_for_each_mine_number():
     checked = 0
     while checked < 30:
         position = random_position(rng, max_covered=12)
-        for component in split_components(ConstraintSystem.from_position(position)):
+        for component in split_chains(ConstraintSystem.from_position(position)):
             if component.n_cells > 12:
                 continue
             layouts = component_layouts(component)

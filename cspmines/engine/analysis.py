@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from .memory import remembered
 
 if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
     from .components import Component
+    from .parts import Parts
 
 __all__ = ["Analysis", "ComponentReport"]
 
@@ -99,7 +100,11 @@ class Analysis:
     model_count : int
         Mine layouts consistent with the position (with a density instead of
         a total: consistent with the clues, any number of mines).
+    parts : Parts
+        What it was made from (:class:`~cspmines.engine.parts.Parts`): what was settled, the chains
+        and their counts, the cells off the front, the question.
     components : tuple of ComponentReport
+        The chains of influence, a report each (also as ``chains``).
     backend : str
         The backend name asked for.
     engine : Engine
@@ -126,32 +131,30 @@ class Analysis:
     def __init__(
         self,
         position: Position,
+        parts: Parts,
         *,
         model_count: int | None,
-        groups: list,
-        components: tuple,
-        backend: str,
+        groups: list | Callable[[], list],
+        components: tuple | Callable[[], tuple],
+        engine,
         inexact_cells: frozenset = frozenset(),
-        mines_left: int | None = None,
-        density: Fraction | None = None,
         approximate: bool = False,
-        mines: int | None = None,
         denominator: int | None = None,
-        engine=None,
     ):
         self.position = position
+        self.parts = parts
         self.engine = engine
         self.model_count = model_count
         # the chains' reports and the groups below: each given, or a function making it on first read (a solve's)
         self._sources: dict[str, Any] = {"components": components, "_groups": groups}
         self.__dict__.update((name, made) for name, made in self._sources.items() if not callable(made))
-        self.backend = backend
+        self.backend = engine.backend_name
         self.inexact_cells = frozenset(inexact_cells)
-        self.mines_left = mines_left
-        self.density = density
+        self.mines_left = parts.given_mines_left
+        self.density = parts.density
         self.approximate = approximate  # chains were cut (max_chain): see inexact_cells
         # the total counted with: the one asked for, else the position's (None with a density)
-        self.mines = mines if mines is not None else (position.mines if density is None else None)
+        self.mines = parts.mines
         # (cells, chance) sharing one probability: an integer over ``denominator`` (an exact
         # count with a total: integers compare and sum without a gcd at every step), else a
         # Fraction or, where estimated, a float; Fractions are made when a probability is read
@@ -193,8 +196,14 @@ class Analysis:
 
     @remembered
     def components(self) -> tuple:
-        """The chains of influence counted, a :class:`ComponentReport` each."""
+        """The chains of influence counted, a :class:`ComponentReport` each (the name the reports and
+        notebooks use; :attr:`chains` is the same)."""
         return self._sources["components"]()
+
+    @property
+    def chains(self) -> tuple:
+        """The chains of influence counted, a :class:`ComponentReport` each (:attr:`components`)."""
+        return self.components
 
     @remembered
     def _groups(self) -> list:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..errors import BudgetExceededError, InconsistentPositionError
 from ..position import Position
 from .backends import Budget
-from .components import split_components
+from .components import split_chains
 from .constraints import ConstraintSystem
 from .prover import find_certain
 from .question import DEFAULT_MEMORY, Limit, check_board_size
@@ -77,7 +77,7 @@ def certain_cells(
     memory = None if memory is None else Limit(memory=memory).memory  # read and checked as Limit reads it
     check_board_size(position.width, position.height, memory)
     system = ConstraintSystem.from_position(position, mines=mines)
-    components = split_components(system)
+    components = split_chains(system)
     rest = system.unconstrained_cells
     budget = Budget(time_limit=time_limit, memory_limit=memory)
     try:

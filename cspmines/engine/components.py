@@ -10,9 +10,9 @@ Examples
 >>> from cspmines import Position
 >>> from cspmines.engine.constraints import ConstraintSystem
 >>> system = ConstraintSystem.from_position(Position.from_string("5x1x2\\n.1.1."))
->>> [c.n_cells for c in split_components(system)]
+>>> [c.n_cells for c in split_chains(system)]
 [3]
->>> split_components(system)[0].boxes
+>>> split_chains(system)[0].boxes
 (Box(cells=(0,), rules=(0,)), Box(cells=(2,), rules=(0, 1)), Box(cells=(4,), rules=(1,)))
 """
 
@@ -26,7 +26,7 @@ from .. import native
 from .constraints import ConstraintSystem
 from .memory import Hashed, Memory, remembered
 
-__all__ = ["Box", "LocalRule", "Component", "box_diameter", "components_of", "group_boxes", "shape", "split_components"]
+__all__ = ["Box", "LocalRule", "Component", "box_diameter", "chains_of", "group_boxes", "shape", "split_chains"]
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ def _without_duplicate_rules(system: ConstraintSystem) -> ConstraintSystem:
     return ConstraintSystem._checked_already(tuple(kept), system.cells, system.mines_left)  # fewer rules of a checked system
 
 
-def split_components(system: ConstraintSystem, memory: Memory | None = None) -> tuple[Component, ...]:
+def split_chains(system: ConstraintSystem, memory: Memory | None = None) -> tuple[Component, ...]:
     """The independent components of a system, in the order of their first cell.
 
     Each component's boxes and rules are renumbered locally, so backends see
@@ -211,7 +211,7 @@ def split_components(system: ConstraintSystem, memory: Memory | None = None) -> 
 
     >>> from cspmines import Position
     >>> from cspmines.engine.constraints import ConstraintSystem
-    >>> left, right = split_components(ConstraintSystem.from_position(Position.from_string("5x2\\n1...1\\n.....")))
+    >>> left, right = split_chains(ConstraintSystem.from_position(Position.from_string("5x2\\n1...1\\n.....")))
     >>> left.cells, right.cells   # the two 1s share no cell: two chains
     ((1, 5, 6), (3, 8, 9))
     """
@@ -313,19 +313,19 @@ def shape(component: Component) -> tuple:
     box's size and rules, each rule's boxes and mines (in the chain's local numbering; not the cells
     or the clues' labels).
 
-    >>> left, right = components_of(__import__("cspmines").Position.from_string("7x2\\n1.....1\\n......."))
+    >>> left, right = chains_of(__import__("cspmines").Position.from_string("7x2\\n1.....1\\n......."))
     >>> shape(left) == shape(right)   # a 1 in either corner: one shape
     True
     """
     return component.structure, tuple(rule.mines for rule in component.rules)
 
 
-def components_of(position) -> tuple[Component, ...]:
-    """The independent components of a position's clues (:func:`split_components` of its system):
+def chains_of(position) -> tuple[Component, ...]:
+    """The independent components of a position's clues (:func:`split_chains` of its system):
     the short way to a component for examples and studies.
 
     >>> from cspmines import Position
-    >>> [c.cells for c in components_of(Position.from_string("4x1\\n.1.1"))]   # both 1s see cell 2: one chain
+    >>> [c.cells for c in chains_of(Position.from_string("4x1\\n.1.1"))]   # both 1s see cell 2: one chain
     [(0, 2)]
     """
-    return split_components(ConstraintSystem.from_position(position))
+    return split_chains(ConstraintSystem.from_position(position))

@@ -7,10 +7,10 @@ in the memory an engine hands them, so a chain met again, here or elsewhere on
 the board, costs a look-up.
 
 >>> from cspmines.engine.backends import get_backend
->>> from cspmines.engine.components import components_of
+>>> from cspmines.engine.components import chains_of
 >>> from cspmines.engine.memory import Memory
 >>> from cspmines.position import Position
->>> left, right = components_of(Position.from_string("7x2\\n1.....1\\n......."))
+>>> left, right = chains_of(Position.from_string("7x2\\n1.....1\\n......."))
 >>> memory = Memory()
 >>> [count.models for count in count_chains(get_backend("dp"), [left, right], memory)]
 [(0, 3), (0, 3)]

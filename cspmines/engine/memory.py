@@ -150,8 +150,8 @@ class Memory:
         # the counting programme's kept forward passes by shape, for drawing layouts: a minesearch
         # player draws from every position of its game, and successive positions share most chains
         self.sweeps = Recent(sweeps)
-        # what a full solve keeps for one more clue (cspmines.engine.reveal), by analysis, for as long
-        # as the analysis lives: the incremental state is the engine's, not hung on the analysis
+        # the parts of each full solve one more clue may start from (cspmines.engine.reveal), by analysis,
+        # for as long as the analysis lives: an analysis is revealed by the engine that solved it, from here
         self.kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         # analyses of boards a look-ahead imagined, by board: the next solve is often one of them
         self.foreseen = Recent(foreseen)

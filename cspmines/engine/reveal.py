@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from ..errors import InconsistentPositionError, MemoryBudgetError
 from ..position import COVERED, FLAG, MINE, Position
-from .combine import combine_with_density, combine_with_total, count_with_total
-from .components import split_components
+from .combine import count_with_total
+from .components import split_chains
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
 from .counting import count_chains
-from .kept import Kept
-from .solver import exact_analysis, solve
+from .parts import Parts
+from .solver import combine_parts, exact_analysis, solve
 
 __all__ = ["layouts_revealed", "solve_revealed"]
 
@@ -57,21 +57,19 @@ def solve_revealed(analysis, cell: int, clue: int):
     """
     after = _with_clue(analysis.position, cell, clue)
     engine = analysis.engine
-    kept = engine.memory.kept.get(analysis)  # what the solve of ``analysis`` kept, in its engine's memory
+    kept = engine.memory.kept.get(analysis)  # the parts of ``analysis`` if its engine kept them for one more clue
     if kept is None:
         return _solved_whole(analysis, after)
     try:
-        revealed = _update(engine, kept, after, cell, clue)
+        return _update(engine, kept, after, cell, clue)
     except _Uncounted:  # a chain the clue made is past the memory allowance: the full solve says what it can
         return _solved_whole(analysis, after)
-    revealed.mines = analysis.mines
-    return revealed
 
 
 def _solved_whole(analysis, after: Position):
-    """``after`` solved from scratch by the engine of ``analysis``, with its total or density."""
-    total = None if analysis.density is not None else analysis.mines  # the total asked for, kept
-    return solve(after, engine=analysis.engine, mines=total, density=analysis.density, explain=False)
+    """``after`` solved from scratch by the engine of ``analysis``, with its question (total or density)."""
+    parts = analysis.parts
+    return solve(after, engine=analysis.engine, mines=parts.mines, density=parts.density, explain=False)
 
 
 def layouts_revealed(analysis, cell: int, clue: int) -> int:
@@ -98,8 +96,9 @@ def layouts_revealed(analysis, cell: int, clue: int) -> int:
         return 0
     except _Uncounted:
         return _counted(solve_revealed(analysis, cell, clue))
-    assert change.mines_left is not None  # kept without a density: a total
-    return count_with_total(change.counts, rest_size=len(change.rest), mines_left=change.mines_left)
+    parts = change.parts
+    assert parts.mines_left is not None  # kept without a density: a total
+    return count_with_total(parts.counts, rest_size=len(parts.rest), mines_left=parts.mines_left)
 
 
 def _with_clue(position: Position, cell: int, clue: int) -> Position:
@@ -110,10 +109,9 @@ def _with_clue(position: Position, cell: int, clue: int) -> Position:
 
 class _Change:
     """What one more clue changes in a kept solve: the chains it touches settled, split and counted
-    again (``components``, ``counts``, every chain's, in the board's order), the cells off the front
-    (``rest``), the settled cells (``safe``, ``mines``), and what is left to place (``undecided``
-    cells, ``mines_left`` among them), counted by ``engine``. Raises InconsistentPositionError where
-    no layout shows it."""
+    again by ``engine``; ``parts``, the parts of the board after it (every chain, in the board's order,
+    the cells off the front, the settled cells, and what is left to place). Raises
+    InconsistentPositionError where no layout shows it."""
 
     def __init__(self, engine, kept, after: Position, cell: int, clue: int):
         base = kept.bases.get(cell)
@@ -142,21 +140,20 @@ class _Change:
             # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
             # the system as it was: forced cells are sound, so no layout shows this clue
             raise InconsistentPositionError(f"clue {clue} at cell {cell} contradicts the clues around it")
-        self.safe = (settled.safe_cells - {cell}) | local.safe_cells
-        self.mines = settled.mine_cells | local.mine_cells
-        self.rest = base.rest
-        self.undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
-        self.mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
-        if self.mines_left is not None and not 0 <= self.mines_left <= self.undecided:
-            raise InconsistentPositionError(f"{self.mines_left} mines are left for {self.undecided} covered cells")
-        fresh = split_components(local.system, engine.memory)
-        components = base.unchanged + list(fresh)
+        undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
+        mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
+        if mines_left is not None and not 0 <= mines_left <= undecided:
+            raise InconsistentPositionError(f"{mines_left} mines are left for {undecided} covered cells")
+        fresh = split_chains(local.system, engine.memory)
+        chains = base.unchanged + list(fresh)
         counts = base.unchanged_counts + count_chains(engine.counter, fresh, engine.memory)
         if any(count is None for count in counts):
             raise _Uncounted
-        order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
-        self.components = [components[i] for i in order]
-        self.counts = [counts[i] for i in order]
+        order = sorted(range(len(chains)), key=lambda i: chains[i].boxes[0].cells[0])
+        # the system's rules now live in the chains: the settled system is the first solve's
+        now = Settled(settled.system, (settled.safe_cells - {cell}) | local.safe_cells, settled.mine_cells | local.mine_cells)
+        self.parts = Parts(now, tuple(chains[i] for i in order), tuple(counts[i] for i in order), base.rest, kept.mines, kept.density,
+                           kept.given_mines_left, undecided, mines_left)
 
 
 class _Base:
@@ -199,8 +196,8 @@ class _Base:
                 kept_rest.remove(c)
             rest = tuple(kept_rest)
         self.rest = rest
-        unchanged = [i for i in range(len(kept.components)) if i not in hit]
-        self.unchanged = [kept.components[i] for i in unchanged]
+        unchanged = [i for i in range(len(kept.chains)) if i not in hit]
+        self.unchanged = [kept.chains[i] for i in unchanged]
         self.unchanged_counts = [kept.counts[i] for i in unchanged]
 
 
@@ -215,18 +212,12 @@ class _Uncounted(Exception):
     """A chain the new clue made could not be counted within the memory allowance."""
 
 
-def _update(engine, kept, after: Position, cell: int, clue: int):
-    change = _Change(engine, kept, after, cell, clue)
-    components, counts, rest, mines_left = change.components, change.counts, change.rest, change.mines_left
-    box_sizes = [[box.size for box in c.boxes] for c in components]
-    if kept.density is not None:
-        combination = combine_with_density(counts, box_sizes, rest_size=len(rest), density=kept.density)
-    else:
-        assert mines_left is not None  # a solve without a density had a total
-        combination = combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
+def _update(engine, kept: Parts, after: Position, cell: int, clue: int):
+    """The analysis of ``after`` (``cell`` showing ``clue``) from the parts ``kept``, kept in turn."""
+    parts = _Change(engine, kept, after, cell, clue).parts
+    combination = combine_parts(parts)
     if combination.model_count == 0:
         raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-    now = Settled(kept.settled.system, frozenset(change.safe), frozenset(change.mines))  # the system's rules now live in the chains
-    analysis = exact_analysis(after, now, kept.given_mines_left, components, counts, rest, combination, kept.density, engine)
-    engine.memory.kept[analysis] = Kept(now, kept.given_mines_left, components, counts, rest, kept.density, after=(change.undecided, mines_left))
+    analysis = exact_analysis(after, parts, combination, engine)
+    engine.memory.kept[analysis] = parts
     return analysis

@@ -41,7 +41,7 @@ from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
 from .backends.sampler import weighted_picks
 from .combine import INT_BYTES, binomials, convolve
-from .components import split_components
+from .components import split_chains
 from .constraints import settle_position
 from .question import DEFAULT_MEMORY, Density, Limit, check_board_size, format_bytes
 from .solver import solve, total_or_density
@@ -210,7 +210,7 @@ class _Draw:
         system = settled.system
         budget = Budget(time_limit=time_limit, memory_limit=memory) if time_limit is not None or memory is not None else None
         counter = DynamicProgrammingBackend(engine.memory)  # its forward passes kept in the engine's memory
-        components = split_components(system, engine.memory)
+        components = split_chains(system, engine.memory)
         self.samplers = [counter.sampler(component, budget=budget) for component in components]
         self.sizes = [component.n_cells for component in components]
         self.size = position.size

@@ -22,21 +22,22 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import partial
 from numbers import Real
+from typing import Any
 
 from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, MissingTotalError
 from ..position import Position, is_whole
 from .analysis import Analysis, ComponentReport
 from .backends import Budget, ComponentCount
-from .bounded import bound_components
-from .combine import afford_combining, combine_with_density, combine_with_total
-from .components import Component, split_components
+from .bounded import bound_chains
+from .combine import Combination, afford_combining, combine_chains, combine_with_density
+from .components import Component, split_chains
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import count_smallest_first
-from .kept import Kept
+from .parts import Parts
 from .prover import find_certain, satisfiable
 from .question import Density, Limit, check_board_size
 
-__all__ = ["exact_analysis", "solve"]
+__all__ = ["combine_parts", "exact_analysis", "solve"]
 
 
 def solve(
@@ -123,40 +124,30 @@ def solve(
 
     settled = settle_position(position, mines=mines) if settle else Settled.unchanged(ConstraintSystem.from_position(position, mines=mines))
     system = settled.system
-    given_mines_left = None if system.mines_left is None else system.mines_left + len(settled.mine_cells)  # before settling
-    components = split_components(system, memory)
-    components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
+    chains = split_chains(system, memory)
+    chains, rest, cut_cells = _cut_long_chains(chains, system.unconstrained_cells, max_chain)
     # a budgeted count spends its budget as asked, reading no kept count (nor one a backend object may share a name with)
     keeping = not counting.limited and isinstance(engine.backend, str)
-    counts = count_smallest_first(counter, components, counting, memory=memory if keeping else None)
-    if density is None and not any(count is None for count in counts):
-        afford_combining(counts, components, counting)  # marks the counting budget spent when it cannot
-    if any(count is None for count in counts) or counting.exhausted:
+    counts = count_smallest_first(counter, chains, counting, memory=memory if keeping else None)
+    total = None if density is not None else (mines if mines is not None else position.mines)  # the total counted with
+    parts = Parts.of_solve(settled, chains, counts, rest, mines=total, density=density, cut_cells=cut_cells)
+    if density is None and parts.counted:
+        afford_combining(counts, chains, counting)  # marks the counting budget spent when it cannot
+    if not parts.counted or counting.exhausted:
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()),
                           memory_limit=limit.memory)
-        partial = _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, deciding, engine,
-                                    cut=_cut_reason(counting))
-        partial.mines = mines if mines is not None else partial.mines
-        return partial
-    combination = _combine(counts, components, rest, system.mines_left, density)
+        return _partial_analysis(position, parts, deciding, engine, cut=_cut_reason(counting))
+    combination = combine_parts(parts)
     if combination.model_count == 0:
         if not explain:
             raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-        given = ConstraintSystem.from_position(position, mines=mines)
-        if system != given:  # explain on the clues as given: a settled conflict may rest on other clues
-            components = split_components(given)
-            counts = [counter.count(component) for component in components]
-            rest = given.unconstrained_cells
-        raise _explain_inconsistency(position, given, components, counts, rest, density)
-    analysis = exact_analysis(
-        position, settled, given_mines_left, components, counts, rest, combination, density, engine, cut_cells
-    )
+        raise _explain_inconsistency(position, ConstraintSystem.from_position(position, mines=mines), parts, counter)
+    analysis = exact_analysis(position, parts, combination, engine)
     # what solve_revealed starts from (cspmines.engine.reveal), in the engine's memory: every chain was
     # counted, so a budget that was not spent changes nothing kept (the counts' own memory still skips
     # budgeted counts, above)
     if settle and not cut_cells:
-        memory.kept[analysis] = Kept(settled, given_mines_left, components, counts, rest, density)
-    analysis.mines = mines if mines is not None else analysis.mines  # the total counted with, as asked
+        memory.kept[analysis] = parts
     return analysis
 
 
@@ -171,68 +162,64 @@ def _forced_groups(settled: Settled, denominator: int | None = None) -> list:
     return groups
 
 
-def _bound_chains(components, rest: tuple, max_chain: int | None):
-    """(components, rest, cells of the chains cut): cut chains longer than ``max_chain`` boxes."""
-    if max_chain is None or all(c.n_boxes <= max_chain for c in components):
-        return components, rest, frozenset()
-    long_chains = [c for c in components if c.n_boxes > max_chain]
+def _cut_long_chains(chains, rest: tuple, max_chain: int | None):
+    """(chains, rest, cells of the chains cut): cut chains longer than ``max_chain`` boxes."""
+    if max_chain is None or all(c.n_boxes <= max_chain for c in chains):
+        return chains, rest, frozenset()
+    long_chains = [c for c in chains if c.n_boxes > max_chain]
     if not satisfiable(long_chains):  # a relaxation must not hide an inconsistency
         raise InconsistentPositionError("no mine layout satisfies the clues of a chain that max_chain would cut")
     cut_cells = frozenset(cell for c in long_chains for cell in c.cells)
-    components, orphans = bound_components(components, max_boxes=max_chain)
-    return components, rest + tuple(orphans), cut_cells
+    chains, orphans = bound_chains(chains, max_boxes=max_chain)
+    return chains, rest + tuple(orphans), cut_cells
 
 
-def _combine(counts, components, rest: tuple, mines_left: int | None, density):
-    box_sizes = [[box.size for box in c.boxes] for c in components]
-    if density is not None:
-        return combine_with_density(counts, box_sizes, rest_size=len(rest), density=density)
-    assert mines_left is not None  # total_or_density gave one or the other
-    return combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
+def combine_parts(parts: Parts) -> Combination:
+    """The chains' counts and the rest combined under the question: the density, else the total."""
+    return combine_chains(parts.counts, parts.box_sizes, rest_size=len(parts.rest), mines_left=parts.mines_left, density=parts.density)
 
 
-def exact_analysis(position, settled, given_mines_left, components, counts, rest, combination, density, engine, cut_cells=frozenset()):
+def exact_analysis(position, parts: Parts, combination, engine) -> Analysis:
     """The analysis of a fully counted position from its parts (exact unless chains were cut). Its
     chances and chain reports are worked out when first read: a caller that reads only the model
     count (a question about one outcome) or one cell's chance skips the rest."""
-    groups = partial(_groups, settled, components, rest, combination, bool(cut_cells))
-    inexact = frozenset()
+    cut_cells = parts.cut_cells
+    groups: Any = partial(_groups, parts, combination)  # made when first read, or now
+    inexact: frozenset = frozenset()
     if cut_cells:
         # certainties survive a relaxation; with a total every other cell feels the cut
         groups = groups()
         uncertain = {cell for cells, p in groups if p not in (0, 1) for cell in cells}
-        inexact = frozenset(uncertain if density is None else uncertain & (cut_cells | set(rest)))
+        inexact = frozenset(uncertain if parts.density is None else uncertain & (cut_cells | set(parts.rest)))
     return Analysis(
         position,
+        parts,
         model_count=None if cut_cells else combination.model_count,
         groups=groups,
         # the chances' common one (None: they are Fractions, as every inexact analysis has them)
         denominator=None if cut_cells else combination.denominator,
-        components=partial(_reports, components, counts),
-        backend=engine.backend_name,
+        components=partial(_reports, parts),
         inexact_cells=inexact,
-        mines_left=given_mines_left,
-        density=density,
         approximate=bool(cut_cells),
         engine=engine,
     )
 
 
-def _groups(settled, components, rest: tuple, combination, cut: bool) -> list:
+def _groups(parts: Parts, combination) -> list:
     """The (cells, chance) groups of :func:`exact_analysis`: each box's, the settled cells', the rest's."""
-    if cut and combination.denominator:  # estimates follow: as Fractions, the way every inexact analysis has them
+    if parts.cut_cells and combination.denominator:  # estimates follow: as Fractions, the way every inexact analysis has them
         chances, rest_chance, denominator = combination.box_probabilities, combination.rest_probability, None
     else:
         chances, rest_chance, denominator = combination.box_chances, combination.rest_chance, combination.denominator
-    made = [(box.cells, p) for component, ps in zip(components, chances) for box, p in zip(component.boxes, ps)]
-    made += _forced_groups(settled, denominator)
-    if rest:
-        made.append((rest, rest_chance))
+    made = [(box.cells, p) for chain, ps in zip(parts.chains, chances) for box, p in zip(chain.boxes, ps)]
+    made += _forced_groups(parts.settled, denominator)
+    if parts.rest:
+        made.append((parts.rest, rest_chance))
     return made
 
 
-def _reports(components, counts) -> tuple:
-    return tuple(_report(c, n) for c, n in zip(components, counts))
+def _reports(parts: Parts) -> tuple:
+    return tuple(_report(c, n) for c, n in zip(parts.chains, parts.counts))
 
 
 #: With a time limit, counting may use this share; the rest is kept for the certain-cells check.
@@ -244,9 +231,8 @@ def _cut_reason(budget: Budget) -> str:
     return "memory" if isinstance(budget.stopped_by, MemoryBudgetError) else "budget"
 
 
-def _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, budget, engine,
-                      cut: str = "budget") -> Analysis:
-    """What can still be said when some component was not counted within the budget.
+def _partial_analysis(position, parts: Parts, budget, engine, cut: str = "budget") -> Analysis:
+    """What can still be said when some chain was not counted within the budget.
 
     Certain cells come from the SAT check (the mine total included) and are
     exact. Every other probability is an estimate and is listed in
@@ -255,18 +241,22 @@ def _partial_analysis(position, settled, given_mines_left, components, counts, r
     known total, which couples everything, every uncertain cell is estimated
     as if the total were the density it implies.
     """
-    system = settled.system
+    chains, counts, rest, density = parts.chains, parts.counts, parts.rest, parts.density
     try:
-        certain = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget)
+        certain = find_certain(chains, rest_size=len(rest), mines_left=parts.mines_left, budget=budget)
     except (BudgetExceededError, MemoryError):  # nothing proved: every uncertain cell stays an estimate
         certain = (set(), set(), None)
     if certain is None:
         raise InconsistentPositionError("no mine layout satisfies the clues and the mine total together")
     safe, full, rest_verdict = certain
     exact_density = density is not None
-    estimate = density if exact_density else Fraction(system.mines_left, max(1, len(system.cells)))
-    groups, inexact = _forced_groups(settled), set()
-    for c, (component, count) in enumerate(zip(components, counts)):
+    if density is None:
+        assert parts.mines_left is not None  # a question has a total or a density
+        estimate = Fraction(parts.mines_left, max(1, parts.undecided))
+    else:
+        estimate = density
+    groups, inexact = _forced_groups(parts.settled), set()
+    for c, (component, count) in enumerate(zip(chains, counts)):
         if count is not None:
             sizes = [[box.size for box in component.boxes]]
             (probabilities,) = combine_with_density([count], sizes, rest_size=0, density=estimate).box_probabilities
@@ -290,15 +280,11 @@ def _partial_analysis(position, settled, given_mines_left, components, counts, r
             inexact.update(rest)
     return Analysis(
         position,
+        parts,
         model_count=None,
         groups=groups,
-        components=tuple(
-            _report(c, n) if n is not None else _report_cut(c, cut) for c, n in zip(components, counts)
-        ),
-        backend=engine.backend_name,
+        components=tuple(_report(c, n) if n is not None else _report_cut(c, cut) for c, n in zip(chains, counts)),
         inexact_cells=frozenset(inexact),
-        mines_left=given_mines_left,
-        density=density,
         engine=engine,
     )
 
@@ -375,12 +361,16 @@ def _report(component: Component, count: ComponentCount) -> ComponentReport:
     )
 
 
-def _explain_inconsistency(position, system, components, counts, rest, density) -> InconsistentPositionError:
-    """An error naming a small set of clues that no layout satisfies together
-    (``components`` and ``counts`` are those of ``system``, the clues as given)."""
-    mine_range = _combine(counts, components, rest, system.mines_left, density).mine_range
-    rest_size = len(rest)
-    for component, count in zip(components, counts):
+def _explain_inconsistency(position, system: ConstraintSystem, parts: Parts, counter) -> InconsistentPositionError:
+    """An error naming a small set of clues that no layout satisfies together, read on ``system``, the
+    clues as given (a conflict the settling met may rest on other clues): ``parts`` where they are its."""
+    if parts.settled.system != system:
+        chains = split_chains(system)
+        parts = Parts.of_solve(Settled.unchanged(system), chains, [counter.count(chain) for chain in chains],
+                               system.unconstrained_cells, mines=parts.mines, density=parts.density)
+    mine_range = combine_parts(parts).mine_range
+    rest_size, density = len(parts.rest), parts.density
+    for component, count in zip(parts.chains, parts.counts):
         if count.total == 0:
             labels = _minimal_conflict(system, set(component.labels))
             return InconsistentPositionError(
@@ -410,7 +400,7 @@ def _minimal_conflict(system: ConstraintSystem, labels: set, *, max_rules: int =
     def conflicting(subset: set) -> bool:
         rules = tuple(rule for rule in system.rules if rule.label in subset)
         sub = ConstraintSystem(rules, system.cells, None)
-        return any(counter.count(c).total == 0 for c in split_components(sub))
+        return any(counter.count(c).total == 0 for c in split_chains(sub))
 
     kept = set(labels)
     for label in sorted(labels):

@@ -26,7 +26,7 @@ Two encodings keep the inner loop in C:
 Examples
 --------
 >>> import cspmines.engine.components
->>> (component,) = cspmines.engine.components.components_of(cspmines.Position.from_string("3x1\\n.1."))
+>>> (component,) = cspmines.engine.components.chains_of(cspmines.Position.from_string("3x1\\n.1."))
 >>> counts = DynamicProgrammingBackend().count(component)
 >>> component.boxes           # cells 0 and 2 share the one rule: a box of two cells
 (Box(cells=(0, 2), rules=(0,)),)

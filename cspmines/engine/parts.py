@@ -1,0 +1,109 @@
+"""A solve's parts as one value: what is settled, the chains and their counts, the cells off the front,
+and the question (the total or the density counted with).
+
+:func:`~cspmines.engine.solver.solve` makes it, the :class:`~cspmines.engine.analysis.Analysis` is made
+from it (``analysis.parts``), :mod:`~cspmines.engine.reveal` starts one more clue from it and makes the
+next one, and :mod:`~cspmines.engine.clues` reads the closed form from it. A full solve keeps it in its
+engine's memory too (``Memory.kept``, by analysis): that is what says one more clue may start from it.
+
+>>> from cspmines import Position, solve
+>>> analysis = solve(Position.from_string("3x2x1\\n1..\\n..."))
+>>> parts = analysis.parts
+>>> [chain.cells for chain in parts.chains], parts.rest, parts.undecided, parts.mines
+([(1, 3, 4)], (2, 5), 5, 1)
+>>> analysis.engine.memory.kept[analysis] is parts   # kept for one more clue, in the engine that solved it
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .constraints import Rule, Settled
+from .memory import remembered
+
+__all__ = ["Parts"]
+
+
+@dataclass(frozen=True, eq=False)
+class Parts:
+    """What a solve is made of.
+
+    Attributes
+    ----------
+    settled : Settled
+        The cells single clues forced (``safe_cells``, ``mine_cells``); after a reveal its system's
+        rules are not read (the chains hold them).
+    chains : tuple of Component
+        The chains of influence, in the board's order.
+    counts : tuple of ComponentCount
+        Each chain's counts (None for one a budget cut short).
+    rest : tuple of int
+        The covered cells no clue touches.
+    mines : int or None
+        The question: the total counted with (asked, else the position's); None with a density.
+    density : Fraction or None
+        ... or the density each covered cell is a mine with.
+    given_mines_left : int or None
+        Mines left among the covered cells before settling.
+    undecided : int
+        The cells left to place once settled, and ``mines_left`` among them.
+    cut_cells : frozenset
+        The cells of chains cut short by ``max_chain`` (their chances are estimates).
+    """
+
+    settled: Settled
+    chains: tuple
+    counts: tuple
+    rest: tuple
+    mines: int | None
+    density: Fraction | None
+    given_mines_left: int | None
+    undecided: int
+    mines_left: int | None
+    cut_cells: frozenset = frozenset()
+    # what one more clue at a cell changes whatever the clue, by cell (cspmines.engine.reveal), and each
+    # chain's rules over cells again: worked out from the fields above, on first use
+    bases: dict = field(default_factory=dict, repr=False, compare=False)
+    _rules: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def of_solve(cls, settled: Settled, chains, counts, rest: tuple, *, mines, density, cut_cells=frozenset()) -> Parts:
+        """The parts of a solve of ``settled``, its cells left undecided and its mines left as it says."""
+        system = settled.system
+        given = None if system.mines_left is None else system.mines_left + len(settled.mine_cells)  # before settling
+        return cls(settled, tuple(chains), tuple(counts), rest, mines, density, given, len(system.cells), system.mines_left,
+                   cut_cells)
+
+    @property
+    def counted(self) -> bool:
+        """Every chain counted (none cut short by a budget)."""
+        return not any(count is None for count in self.counts)
+
+    @remembered
+    def box_sizes(self) -> list:
+        """Each chain's box sizes, as the combining takes them."""
+        return [[box.size for box in chain.boxes] for chain in self.chains]
+
+    @remembered
+    def rest_set(self) -> frozenset:
+        """The cells no clue touches, as a set (made on first use)."""
+        return frozenset(self.rest)
+
+    @remembered
+    def chain_of(self) -> dict:
+        """Each chain cell's chain index (made on first use: most analyses are never revealed)."""
+        return {c: i for i, chain in enumerate(self.chains) for box in chain.boxes for c in box.cells}
+
+    def rules_of(self, index: int) -> list:
+        """Chain ``index``'s rules over cells again (its boxes hold them by local index); made once
+        per chain, as a look-ahead reveals the same chains for clue after clue."""
+        rules = self._rules.get(index)
+        if rules is None:
+            chain = self.chains[index]
+            rules = self._rules[index] = [
+                Rule(frozenset(c for b in rule.boxes for c in chain.boxes[b].cells), rule.mines, rule.label)
+                for rule in chain.rules
+            ]
+        return rules
