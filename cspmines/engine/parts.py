@@ -19,11 +19,75 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from .constraints import Rule, Settled
 from .memory import remembered
 
-__all__ = ["Parts"]
+if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
+    from .components import Component
+
+__all__ = ["ComponentReport", "Parts"]
+
+
+@dataclass(frozen=True)
+class ComponentReport:
+    """What one chain of influence looked like and what it cost.
+
+    Attributes
+    ----------
+    cells : tuple of int
+        Its covered cells.
+    clues : tuple of int
+        The clue cells whose rules join them.
+    n_boxes : int
+    mine_range : tuple of int
+        Fewest and most mines it can hold.
+    layouts : int
+        Its layouts, whatever their mine number (0 if not counted).
+    exact : bool
+        False when its count was cut short by the budget.
+    stats : dict
+        The backend's work figures (backend, states, seconds, ...).
+
+    Examples
+    --------
+    >>> from cspmines import Position, solve
+    >>> (chain,) = solve(Position.from_string("3x2x1\\n1..\\n...")).components
+    >>> chain.cells, chain.clues, chain.n_boxes, chain.mine_range, chain.layouts
+    ((1, 3, 4), (0,), 1, (1, 1), 3)
+    """
+
+    cells: tuple
+    clues: tuple
+    n_boxes: int
+    mine_range: tuple
+    layouts: int
+    exact: bool = True
+    stats: dict = field(default_factory=dict, compare=False)
+    component: Component | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def length(self) -> int:
+        """Diameter of the component's cell graph (computed on first use)."""
+        return self.component.length if self.component is not None else 0
+
+    @property
+    def width(self) -> int:
+        """Most rules open at once along the counting order (computed on first use)."""
+        if self.component is None:
+            return 0
+        from .backends.ordering import front_width
+
+        return front_width(self.component)
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.cells)
+
+    @property
+    def n_clues(self) -> int:
+        return len(self.clues)
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,3 +171,57 @@ class Parts:
                 for rule in chain.rules
             ]
         return rules
+
+    def forced_groups(self, denominator: int | None = None) -> list:
+        """The cells settled before counting, as (cells, chance) groups: chances over ``denominator``
+        when given, else Fractions."""
+        settled, groups = self.settled, []
+        if settled.safe_cells:
+            groups.append((tuple(sorted(settled.safe_cells)), 0 if denominator else Fraction(0)))
+        if settled.mine_cells:
+            groups.append((tuple(sorted(settled.mine_cells)), denominator if denominator else Fraction(1)))
+        return groups
+
+    def groups(self, combination) -> list:
+        """Every covered cell's chance as (cells, chance) groups, the chains' counts combined as
+        ``combination`` (a :class:`~cspmines.engine.combine.Combination`) says: each box's, the settled
+        cells', the rest's; over its common denominator when exact, as Fractions when chains were cut."""
+        if self.cut_cells and combination.denominator:  # estimates follow: as Fractions, the way every inexact analysis has them
+            chances, rest_chance, denominator = combination.box_probabilities, combination.rest_probability, None
+        else:
+            chances, rest_chance, denominator = combination.box_chances, combination.rest_chance, combination.denominator
+        made = [(box.cells, p) for chain, ps in zip(self.chains, chances) for box, p in zip(chain.boxes, ps)]
+        made += self.forced_groups(denominator)
+        if self.rest:
+            made.append((self.rest, rest_chance))
+        return made
+
+    def reports(self, cut: str = "budget") -> tuple:
+        """A :class:`ComponentReport` of each chain; one a budget cut short says which (``cut``)."""
+        return tuple(_report(chain, count) if count is not None else _report_cut(chain, cut) for chain, count in zip(self.chains, self.counts))
+
+
+def _report(chain: Component, count) -> ComponentReport:
+    nonzero = [k for k, w in enumerate(count.models) if w]
+    return ComponentReport(
+        cells=chain.cells,
+        clues=chain.labels,
+        n_boxes=chain.n_boxes,
+        mine_range=(nonzero[0], nonzero[-1]) if nonzero else (0, -1),
+        layouts=count.total,
+        stats=count.stats,
+        component=chain,
+    )
+
+
+def _report_cut(chain: Component, cut: str) -> ComponentReport:
+    return ComponentReport(
+        cells=chain.cells,
+        clues=chain.labels,
+        n_boxes=chain.n_boxes,
+        mine_range=(0, -1),
+        layouts=0,
+        exact=False,
+        stats={"backend": None, "cut": cut},
+        component=chain,
+    )

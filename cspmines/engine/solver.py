@@ -26,11 +26,11 @@ from typing import Any
 
 from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, MissingTotalError
 from ..position import Position, is_whole
-from .analysis import Analysis, ComponentReport
-from .backends import Budget, ComponentCount
+from .analysis import Analysis
+from .backends import Budget
 from .bounded import bound_chains
 from .combine import Combination, afford_combining, combine_chains, combine_with_density
-from .components import Component, split_chains
+from .components import split_chains
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import count_smallest_first
 from .parts import Parts
@@ -151,17 +151,6 @@ def solve(
     return analysis
 
 
-def _forced_groups(settled: Settled, denominator: int | None = None) -> list:
-    """The cells settled before counting, as (cells, chance) groups: chances over ``denominator``
-    when given, else Fractions."""
-    groups = []
-    if settled.safe_cells:
-        groups.append((tuple(sorted(settled.safe_cells)), 0 if denominator else Fraction(0)))
-    if settled.mine_cells:
-        groups.append((tuple(sorted(settled.mine_cells)), denominator if denominator else Fraction(1)))
-    return groups
-
-
 def _cut_long_chains(chains, rest: tuple, max_chain: int | None):
     """(chains, rest, cells of the chains cut): cut chains longer than ``max_chain`` boxes."""
     if max_chain is None or all(c.n_boxes <= max_chain for c in chains):
@@ -184,7 +173,7 @@ def exact_analysis(position, parts: Parts, combination, engine) -> Analysis:
     chances and chain reports are worked out when first read: a caller that reads only the model
     count (a question about one outcome) or one cell's chance skips the rest."""
     cut_cells = parts.cut_cells
-    groups: Any = partial(_groups, parts, combination)  # made when first read, or now
+    groups: Any = partial(parts.groups, combination)  # made when first read, or now
     inexact: frozenset = frozenset()
     if cut_cells:
         # certainties survive a relaxation; with a total every other cell feels the cut
@@ -198,28 +187,9 @@ def exact_analysis(position, parts: Parts, combination, engine) -> Analysis:
         groups=groups,
         # the chances' common one (None: they are Fractions, as every inexact analysis has them)
         denominator=None if cut_cells else combination.denominator,
-        components=partial(_reports, parts),
         inexact_cells=inexact,
-        approximate=bool(cut_cells),
         engine=engine,
     )
-
-
-def _groups(parts: Parts, combination) -> list:
-    """The (cells, chance) groups of :func:`exact_analysis`: each box's, the settled cells', the rest's."""
-    if parts.cut_cells and combination.denominator:  # estimates follow: as Fractions, the way every inexact analysis has them
-        chances, rest_chance, denominator = combination.box_probabilities, combination.rest_probability, None
-    else:
-        chances, rest_chance, denominator = combination.box_chances, combination.rest_chance, combination.denominator
-    made = [(box.cells, p) for chain, ps in zip(parts.chains, chances) for box, p in zip(chain.boxes, ps)]
-    made += _forced_groups(parts.settled, denominator)
-    if parts.rest:
-        made.append((parts.rest, rest_chance))
-    return made
-
-
-def _reports(parts: Parts) -> tuple:
-    return tuple(_report(c, n) for c, n in zip(parts.chains, parts.counts))
 
 
 #: With a time limit, counting may use this share; the rest is kept for the certain-cells check.
@@ -255,7 +225,7 @@ def _partial_analysis(position, parts: Parts, budget, engine, cut: str = "budget
         estimate = Fraction(parts.mines_left, max(1, parts.undecided))
     else:
         estimate = density
-    groups, inexact = _forced_groups(parts.settled), set()
+    groups, inexact = parts.forced_groups(), set()
     for c, (component, count) in enumerate(zip(chains, counts)):
         if count is not None:
             sizes = [[box.size for box in component.boxes]]
@@ -283,22 +253,9 @@ def _partial_analysis(position, parts: Parts, budget, engine, cut: str = "budget
         parts,
         model_count=None,
         groups=groups,
-        components=tuple(_report(c, n) if n is not None else _report_cut(c, cut) for c, n in zip(chains, counts)),
+        components=parts.reports(cut),
         inexact_cells=frozenset(inexact),
         engine=engine,
-    )
-
-
-def _report_cut(component: Component, cut: str) -> ComponentReport:
-    return ComponentReport(
-        cells=component.cells,
-        clues=component.labels,
-        n_boxes=component.n_boxes,
-        mine_range=(0, -1),
-        layouts=0,
-        exact=False,
-        stats={"backend": None, "cut": cut},
-        component=component,
     )
 
 
@@ -346,19 +303,6 @@ def total_or_density(position: Position, mines: int | None, density) -> tuple[in
     if mines is None and position.mines is None:
         raise MissingTotalError("the position's mine total is unknown: pass mines= or density=")
     return mines, None
-
-
-def _report(component: Component, count: ComponentCount) -> ComponentReport:
-    nonzero = [k for k, w in enumerate(count.models) if w]
-    return ComponentReport(
-        cells=component.cells,
-        clues=component.labels,
-        n_boxes=component.n_boxes,
-        mine_range=(nonzero[0], nonzero[-1]) if nonzero else (0, -1),
-        layouts=count.total,
-        stats=count.stats,
-        component=component,
-    )
 
 
 def _explain_inconsistency(position, system: ConstraintSystem, parts: Parts, counter) -> InconsistentPositionError:
