@@ -21,8 +21,8 @@ import numpy as np
 
 from ..picture import render_svg
 from ..position import Position, is_whole
+from .counting import ComponentReport, Parts
 from .memory import remembered
-from .parts import ComponentReport, Parts
 
 __all__ = ["Analysis", "ComponentReport"]
 
@@ -37,7 +37,7 @@ class Analysis:
         Mine layouts consistent with the position (with a density instead of
         a total: consistent with the clues, any number of mines).
     parts : Parts
-        What it was made from (:class:`~cspmines.engine.parts.Parts`): what was settled, the chains
+        What it was made from (:class:`~cspmines.engine.counting.Parts`): what was settled, the chains
         and their counts, the cells off the front, the question.
     components : tuple of ComponentReport
         The chains of influence, a report each (also as ``chains``).

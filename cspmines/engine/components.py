@@ -233,7 +233,8 @@ def split_chains(system: ConstraintSystem, memory: Memory | None = None) -> tupl
                 boxes=boxes,
                 rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members)),
             )
-            component.__dict__["structure"] = structure  # known already: spare the cached property its work
+            component.__dict__["structure"] = structure  # known already: spare the remembered properties their work
+            component.__dict__["n_cells"] = sum(size for size, _ in structure[0])
             if len(made) < _VARIANTS:
                 made[mines] = component
         components.append(component)

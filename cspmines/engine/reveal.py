@@ -27,8 +27,7 @@ from ..position import COVERED, FLAG, MINE, Position
 from .combine import count_with_total
 from .components import split_chains
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
-from .counting import count_chains
-from .parts import Parts
+from .counting import Parts, count_chains
 from .solver import combine_parts, exact_analysis, solve
 
 __all__ = ["layouts_revealed", "solve_revealed"]

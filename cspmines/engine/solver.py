@@ -32,8 +32,7 @@ from .bounded import bound_chains
 from .combine import Combination, afford_combining, combine_chains, combine_with_density
 from .components import split_chains
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
-from .counting import count_smallest_first
-from .parts import Parts
+from .counting import Parts, count_smallest_first
 from .prover import find_certain, satisfiable
 from .question import Density, Limit, check_board_size
 
@@ -165,7 +164,8 @@ def _cut_long_chains(chains, rest: tuple, max_chain: int | None):
 
 def combine_parts(parts: Parts) -> Combination:
     """The chains' counts and the rest combined under the question: the density, else the total."""
-    return combine_chains(parts.counts, parts.box_sizes, rest_size=len(parts.rest), mines_left=parts.mines_left, density=parts.density)
+    box_sizes = [[box.size for box in chain.boxes] for chain in parts.chains]
+    return combine_chains(parts.counts, box_sizes, rest_size=len(parts.rest), mines_left=parts.mines_left, density=parts.density)
 
 
 def exact_analysis(position, parts: Parts, combination, engine) -> Analysis:
