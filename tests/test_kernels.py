@@ -447,3 +447,37 @@ def test_the_compiled_places_of_fifty_fifties_are_the_python_ones():
     for compiled_three, python_three in zip(compiled_places, python_places):
         assert all(np.array_equal(c, p) for c, p in zip(compiled_three, python_three))
     assert all(sum(int(places[k].sum()) for places in python_places) > 50 for k in range(3))  # each kind found
+
+
+@compiled
+def test_remembered_in_c_works_out_once_and_keeps_as_the_python_one_does():
+    from dataclasses import dataclass
+
+    from cspmines.engine.memory import _Remembered
+
+    for kind in (native.kernels.remembered, _Remembered):
+        made = []
+
+        @dataclass(frozen=True)
+        class Square:
+            side: int
+
+            @kind
+            def area(self):
+                """The side squared."""
+                made.append(self.side)
+                return self.side**2
+
+        square = Square(3)
+        assert (square.area, square.area, made) == (9, 9, [3])  # worked out on the first read only
+        assert square.__dict__["area"] == 9 and Square.area.__doc__ == "The side squared."
+        assert isinstance(Square.area, kind) and Square.area.name == "area"
+
+        class Failing:
+            @kind
+            def broken(self):
+                raise KeyError("inside")
+
+        with pytest.raises(KeyError, match="inside"):
+            Failing().broken
+        assert "broken" not in Failing().__dict__

@@ -27,16 +27,20 @@ import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Generic, TypeVar, overload
 
+from .. import native
+
 __all__ = ["Hashed", "Memory", "Recent", "remembered"]
 
 T = TypeVar("T")
 
 
-class remembered(Generic[T]):
-    """A property worked out on first read and kept in the instance's dictionary, as
+class _Remembered(Generic[T]):
+    """A property worked out on first read and kept in the instance's dictionary (``remembered``), as
     :func:`functools.cached_property` does but without its lock (Python 3.11 takes one at every
     first read, which costs more than the value on objects a solve makes by the thousand). Two
-    threads reading it at once may both work it out: the same value, kept once.
+    threads reading it at once may both work it out: the same value, kept once. With the compiled
+    kernels ``remembered`` is the same descriptor in C, whose first read calls the function straight
+    from its reader (cheaper, and no frame of this module between them).
 
     >>> class Square:
     ...     def __init__(self, side):
@@ -62,7 +66,7 @@ class remembered(Generic[T]):
         self.name = name
 
     @overload
-    def __get__(self, instance: None, owner=None) -> "remembered[T]": ...
+    def __get__(self, instance: None, owner=None) -> "_Remembered[T]": ...
 
     @overload
     def __get__(self, instance: object, owner=None) -> T: ...
@@ -72,6 +76,11 @@ class remembered(Generic[T]):
             return self
         value = instance.__dict__[self.name] = self.function(instance)  # read from the dictionary from now on
         return value
+
+
+remembered = _Remembered
+if native.kernels is not None:  # the same descriptor in C (see _Remembered)
+    remembered = native.kernels.remembered  # type: ignore[misc]
 
 
 class Hashed:
