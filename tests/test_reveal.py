@@ -45,7 +45,17 @@ def same(position: Position, analysis, cell: int, clue: int) -> str:
     assert got.probabilities(exact=True).tolist() == expected.probabilities(exact=True).tolist(), (str(position), cell, clue)
     assert got.safe_cells == expected.safe_cells and got.mine_cells == expected.mine_cells
     assert got.mines_left == expected.mines_left
+    assert parts_of(got) == parts_of(expected), (str(position), cell, clue)  # the parts too, not only the chances
     return "agree"
+
+
+def parts_of(analysis) -> tuple:
+    """What an analysis is made of, as comparable values: the settled cells, each chain's cells and
+    counts, the cells off the front, the question and what is left to place."""
+    parts = analysis.parts
+    return (parts.settled.safe_cells, parts.settled.mine_cells, [(chain.cells, count.models, count.tallies)
+            for chain, count in zip(parts.chains, parts.counts)], parts.rest, parts.mines, parts.density,
+            parts.given_mines_left, parts.undecided, parts.mines_left)
 
 
 def solved_positions(seed: int, count: int):
