@@ -50,44 +50,44 @@ from .question import DEFAULT_MEMORY
 __all__ = ["ComponentReport", "Parts", "count_chains", "count_smallest_first", "shape"]
 
 
-def count_chains(engine, components, memory: Memory | None) -> list:
-    """Each chain's counts by backend ``engine``, with no time budget, recent chains not counted
+def count_chains(counter, chains, memory: Memory | None) -> list:
+    """Each chain's counts by ``counter`` (a backend), with no time budget, recent chains not counted
     again (kept in ``memory``; for :mod:`cspmines.engine.reveal`); None for a chain past the
     default memory allowance."""
-    return count_smallest_first(engine, components, Budget(memory_limit=DEFAULT_MEMORY), memory=memory)
+    return count_smallest_first(counter, chains, Budget(memory_limit=DEFAULT_MEMORY), memory=memory)
 
 
-def count_smallest_first(engine, components, budget: Budget, *, memory: Memory | None = None) -> list:
-    """Counts in the components' order by backend ``engine``, counted smallest first: under a
-    budget the cheap components are settled before a wide one spends what is left. With a
-    ``memory``, a component counted lately by the same backend is not counted again (the
+def count_smallest_first(counter, chains, budget: Budget, *, memory: Memory | None = None) -> list:
+    """Counts in the chains' order by ``counter`` (a backend), counted smallest first: under a
+    budget the cheap chains are settled before a wide one spends what is left. With a
+    ``memory``, a chain counted lately by the same backend is not counted again (the
     budget then has no time or node limit: such a count is never cut short, but it may meet
     the memory allowance, and is then None and not kept)."""
-    counts: list[ComponentCount | None] = [None] * len(components)
-    for index in sorted(range(len(components)), key=lambda i: components[i].n_boxes):
-        component = components[index]
+    counts: list[ComponentCount | None] = [None] * len(chains)
+    for index in sorted(range(len(chains)), key=lambda i: chains[i].n_boxes):
+        chain = chains[index]
         if memory is None:
-            counts[index] = _count_or_none(engine, component, budget)
+            counts[index] = _count_or_none(counter, chain, budget)
             continue
         recent = memory.counts
         # a chain kept by the splits' memory and counted already, while this memory of counts keeps counts
-        counted = component.__dict__.get("counted")
-        if counted is not None and counted[0] is recent and counted[1] == (recent.generation, engine.name) and recent.limit:
+        counted = chain.__dict__.get("counted")
+        if counted is not None and counted[0] is recent and counted[1] == (recent.generation, counter.name) and recent.limit:
             counts[index] = counted[2]
             continue
-        key = Hashed((engine.name, shape(component)))
+        key = Hashed((counter.name, shape(chain)))
         count = recent.get(key)
         if count is None:
-            count = _count_or_none(engine, component, budget)
+            count = _count_or_none(counter, chain, budget)
             if count is not None:
                 recent.put(key, count)
         if count is not None:
-            component.__dict__["counted"] = (recent, (recent.generation, engine.name), count)
+            chain.__dict__["counted"] = (recent, (recent.generation, counter.name), count)
         counts[index] = count
     return counts
 
 
-# Counts of recent components by backend and shape are kept in the memory an engine hands down
+# Counts of recent chains by backend and shape are kept in the memory an engine hands down
 # (:class:`cspmines.engine.memory.Memory`, ``counts``). Positions solved one after another mostly share
 # their chains: each position the look-ahead imagines differs from the board in one chain, and so
 # does the next move's. A count depends on the shape alone, so a recurring chain is not counted
@@ -95,19 +95,19 @@ def count_smallest_first(engine, components, budget: Budget, *, memory: Memory |
 # wherever it is). Solves under a budget do not use it (their budget must be spent as asked).
 
 
-def _count_or_none(engine, component: Component, budget: Budget) -> ComponentCount | None:
-    """The component's counts, or None once the budget is spent (later components are not tried)."""
+def _count_or_none(counter, chain: Component, budget: Budget) -> ComponentCount | None:
+    """The chain's counts, or None once the budget is spent (later chains are not tried)."""
     if budget.exhausted:
         return None
     try:
-        return engine.count(component, budget=budget)
+        return counter.count(chain, budget=budget)
     except BudgetExceededError as error:
         budget.exhausted = True
         budget.stopped_by = error
         return None
     except MemoryError as error:  # a structure no estimate foresaw: the frames that held it are gone now
         budget.exhausted = True
-        budget.stopped_by = MemoryBudgetError(f"out of memory while counting a chain of {component.n_cells} cells")
+        budget.stopped_by = MemoryBudgetError(f"out of memory while counting a chain of {chain.n_cells} cells")
         budget.stopped_by.__cause__ = error
         return None
 

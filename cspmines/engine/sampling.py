@@ -210,9 +210,9 @@ class _Draw:
         system = settled.system
         budget = Budget(time_limit=time_limit, memory_limit=memory) if time_limit is not None or memory is not None else None
         counter = DynamicProgrammingBackend(engine.memory)  # its forward passes kept in the engine's memory
-        components = split_chains(system, engine.memory)
-        self.samplers = [counter.sampler(component, budget=budget) for component in components]
-        self.sizes = [component.n_cells for component in components]
+        chains = split_chains(system, engine.memory)
+        self.samplers = [counter.sampler(chain, budget=budget) for chain in chains]
+        self.sizes = [chain.n_cells for chain in chains]
         self.size = position.size
         self.rest = np.asarray(system.unconstrained_cells, dtype=np.intp)
         self.known = np.asarray(sorted(frozenset(position.known_mine_cells) | settled.mine_cells), dtype=np.intp)

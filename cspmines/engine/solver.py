@@ -81,7 +81,7 @@ def solve(
         Before splitting into chains, take out the cells that single clues
         force, repeatedly (:func:`~cspmines.engine.constraints.settle_position`): a
         forced cell carries no influence, and positions from real play are
-        full of them. The answer is the same either way; the components are
+        full of them. The answer is the same either way; the chains are
         then the chains of the undecided cells. False keeps every clue's
         chain as the clues give it (studies of the raw constraint graph).
 
@@ -206,8 +206,8 @@ def _partial_analysis(position, parts: Parts, budget, engine, cut: str = "budget
 
     Certain cells come from the SAT check (the mine total included) and are
     exact. Every other probability is an estimate and is listed in
-    ``inexact_cells``: with a density, counted components stay exact (they
-    are independent) and a cut component's cells take the density; with a
+    ``inexact_cells``: with a density, counted chains stay exact (they
+    are independent) and a cut chain's cells take the density; with a
     known total, which couples everything, every uncertain cell is estimated
     as if the total were the density it implies.
     """
@@ -226,13 +226,13 @@ def _partial_analysis(position, parts: Parts, budget, engine, cut: str = "budget
     else:
         estimate = density
     groups, inexact = parts.forced_groups(), set()
-    for c, (component, count) in enumerate(zip(chains, counts)):
+    for c, (chain, count) in enumerate(zip(chains, counts)):
         if count is not None:
-            sizes = [[box.size for box in component.boxes]]
+            sizes = [[box.size for box in chain.boxes]]
             (probabilities,) = combine_with_density([count], sizes, rest_size=0, density=estimate).box_probabilities
         else:
-            probabilities = [estimate] * component.n_boxes
-        for b, (box, p) in enumerate(zip(component.boxes, probabilities)):
+            probabilities = [estimate] * chain.n_boxes
+        for b, (box, p) in enumerate(zip(chain.boxes, probabilities)):
             if (c, b) in safe or (c, b) in full:
                 groups.append((box.cells, Fraction(int((c, b) in full))))
             elif count is not None and exact_density:
@@ -314,9 +314,9 @@ def _explain_inconsistency(position, system: ConstraintSystem, parts: Parts, cou
                                system.unconstrained_cells, mines=parts.mines, density=parts.density)
     mine_range = combine_parts(parts).mine_range
     rest_size, density = len(parts.rest), parts.density
-    for component, count in zip(parts.chains, parts.counts):
+    for chain, count in zip(parts.chains, parts.counts):
         if count.total == 0:
-            labels = _minimal_conflict(system, set(component.labels))
+            labels = _minimal_conflict(system, set(chain.labels))
             return InconsistentPositionError(
                 "no mine layout satisfies these clues together",
                 clues=tuple(position.row_col(label) for label in sorted(labels)),
