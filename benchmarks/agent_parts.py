@@ -52,7 +52,7 @@ from cspmines.agents.exact.deductions import SingleClueWatch
 from cspmines.bench import Suite, board_for
 from cspmines.bench.runner import agent_seed, new_game
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
-from cspmines.engine.engine import default_engine
+from cspmines.engine.engine import Engine, default_engine
 from cspmines.games import play
 
 # part -> CPU seconds, and how deep each part's calls are nested now (only the outermost is timed)
@@ -63,7 +63,7 @@ _DEPTH: dict[str, int] = {}
 PARTS = [
     ("the agent's moves in all", player.ExactAgent, "act"),
     ("the look-ahead (each candidate's clues solved)", player, "best_guess"),
-    ("the board's solves", player, "solve"),
+    ("the board's solves", Engine, "solve"),  # the agent solves the board with its engine
     ("the endgame search, layouts listed and searched", player, "best_move"),
     ("single-clue deductions", SingleClueWatch, "__call__"),
     ("50/50 influence", player, "fifty_fifty_influence"),
