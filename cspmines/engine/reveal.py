@@ -90,12 +90,11 @@ def layouts_revealed(analysis, cell: int, clue: int) -> int:
             return 0
     after = _with_clue(analysis.position, cell, clue)
     try:
-        change = _Change(engine, kept, after, cell, clue)
+        parts = _parts_after(engine, kept, after, cell, clue)
     except InconsistentPositionError:
         return 0
     except _Uncounted:
         return _counted(solve_revealed(analysis, cell, clue))
-    parts = change.parts
     assert parts.mines_left is not None  # kept without a density: a total
     return count_with_total(parts.counts, rest_size=len(parts.rest), mines_left=parts.mines_left)
 
@@ -106,53 +105,51 @@ def _with_clue(position: Position, cell: int, clue: int) -> Position:
     return Position._trusted(grid, position.mines)  # a copy of a valid grid, one clue changed
 
 
-class _Change:
-    """What one more clue changes in a kept solve: the chains it touches settled, split and counted
-    again by ``engine``; ``parts``, the parts of the board after it (every chain, in the board's order,
-    the cells off the front, the settled cells, and what is left to place). Raises
-    InconsistentPositionError where no layout shows it."""
-
-    def __init__(self, engine, kept, after: Position, cell: int, clue: int):
-        base = kept.bases.get(cell)
-        if base is None:
-            base = kept.bases[cell] = _Base(kept, after, cell)
-        need = clue - base.known
-        if not 0 <= need <= base.covered:
-            rules_from_position(after)  # raises, naming the clue as a full solve does
-        if base.mine:
-            raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
-        settled = kept.settled
-        # the new rule over the neighbours still undecided, the forced ones taken out as settling does
-        cells = base.cells
-        need -= base.forced_mines
-        if not 0 <= need <= len(cells):
-            raise InconsistentPositionError(f"clue {clue} at cell {cell} cannot be met")
-        if base.error is not None:
-            raise InconsistentPositionError(base.error)
-        rules = base.rules
-        if cells:
-            rules = rules.copy()
-            rules.insert(base.place, Rule(cells, need, cell))  # clue order, as a full solve has them: its chains come out the same
-        local_cells = base.local_cells
-        local = settle_forced(ConstraintSystem._checked_already(tuple(rules), local_cells, None))  # its cells are its rules'
-        if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
-            # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
-            # the system as it was: forced cells are sound, so no layout shows this clue
-            raise InconsistentPositionError(f"clue {clue} at cell {cell} contradicts the clues around it")
-        undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
-        mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
-        if mines_left is not None and not 0 <= mines_left <= undecided:
-            raise InconsistentPositionError(f"{mines_left} mines are left for {undecided} covered cells")
-        fresh = split_chains(local.system, engine.memory)
-        chains = base.unchanged + list(fresh)
-        counts = base.unchanged_counts + count_chains(engine.counter, fresh, engine.memory)
-        if any(count is None for count in counts):
-            raise _Uncounted
-        order = sorted(range(len(chains)), key=lambda i: chains[i].boxes[0].cells[0])
-        # the system's rules now live in the chains: the settled system is the first solve's
-        now = Settled(settled.system, (settled.safe_cells - {cell}) | local.safe_cells, settled.mine_cells | local.mine_cells)
-        self.parts = Parts(now, tuple(chains[i] for i in order), tuple(counts[i] for i in order), base.rest, kept.mines, kept.density,
-                           kept.given_mines_left, undecided, mines_left)
+def _parts_after(engine, kept: Parts, after: Position, cell: int, clue: int) -> Parts:
+    """The parts of ``after`` (covered ``cell`` of the board ``kept`` was solved for, showing ``clue``):
+    the chains the clue touches settled, split and counted again by ``engine``, every other chain as
+    kept (every chain in the board's order, the cells off the front, the settled cells, and what is left
+    to place). Raises InconsistentPositionError where no layout shows it."""
+    base = kept.bases.get(cell)
+    if base is None:
+        base = kept.bases[cell] = _Base(kept, after, cell)
+    need = clue - base.known
+    if not 0 <= need <= base.covered:
+        rules_from_position(after)  # raises, naming the clue as a full solve does
+    if base.mine:
+        raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
+    settled = kept.settled
+    # the new rule over the neighbours still undecided, the forced ones taken out as settling does
+    cells = base.cells
+    need -= base.forced_mines
+    if not 0 <= need <= len(cells):
+        raise InconsistentPositionError(f"clue {clue} at cell {cell} cannot be met")
+    if base.error is not None:
+        raise InconsistentPositionError(base.error)
+    rules = base.rules
+    if cells:
+        rules = rules.copy()
+        rules.insert(base.place, Rule(cells, need, cell))  # clue order, as a full solve has them: its chains come out the same
+    local_cells = base.local_cells
+    local = settle_forced(ConstraintSystem._checked_already(tuple(rules), local_cells, None))  # its cells are its rules'
+    if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
+        # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
+        # the system as it was: forced cells are sound, so no layout shows this clue
+        raise InconsistentPositionError(f"clue {clue} at cell {cell} contradicts the clues around it")
+    undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
+    mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
+    if mines_left is not None and not 0 <= mines_left <= undecided:
+        raise InconsistentPositionError(f"{mines_left} mines are left for {undecided} covered cells")
+    fresh = split_chains(local.system, engine.memory)
+    chains = base.unchanged + list(fresh)
+    counts = base.unchanged_counts + count_chains(engine.counter, fresh, engine.memory)
+    if any(count is None for count in counts):
+        raise _Uncounted
+    order = sorted(range(len(chains)), key=lambda i: chains[i].boxes[0].cells[0])
+    # the system's rules now live in the chains: the settled system is the first solve's
+    now = Settled(settled.system, (settled.safe_cells - {cell}) | local.safe_cells, settled.mine_cells | local.mine_cells)
+    return Parts(now, tuple(chains[i] for i in order), tuple(counts[i] for i in order), base.rest, kept.mines, kept.density,
+                 kept.given_mines_left, undecided, mines_left)
 
 
 class _Base:
@@ -213,7 +210,7 @@ class _Uncounted(Exception):
 
 def _update(engine, kept: Parts, after: Position, cell: int, clue: int):
     """The analysis of ``after`` (``cell`` showing ``clue``) from the parts ``kept``, kept in turn."""
-    parts = _Change(engine, kept, after, cell, clue).parts
+    parts = _parts_after(engine, kept, after, cell, clue)
     combination = combine_parts(parts)
     if combination.model_count == 0:
         raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
