@@ -3,14 +3,17 @@ exactly, and the counts combine under the mine total into every cell's chance.
 
 One module a step, as :func:`~cspmines.engine.solver.solve` takes them:
 :mod:`~cspmines.engine.constraints` (rules, settling), :mod:`~cspmines.engine.components` (boxes and chains),
-:mod:`~cspmines.engine.counting` and :mod:`~cspmines.engine.backends` (counting a chain),
+:mod:`~cspmines.engine.counting` and :mod:`~cspmines.engine.backends` (counting a chain; a solve's
+parts as one value, :class:`~cspmines.engine.counting.Parts`),
 :mod:`~cspmines.engine.bounded` (chains cut short), :mod:`~cspmines.engine.combine` (under the total),
 :mod:`~cspmines.engine.analysis` (the answer), :mod:`~cspmines.engine.prover` (certain cells by SAT);
 beside them :mod:`~cspmines.engine.reveal` (one more clue), :mod:`~cspmines.engine.clues` (what a
 cell will show), :mod:`~cspmines.engine.insight` (dead cells, 50/50s, endgame chances),
 :mod:`~cspmines.engine.endgame` (the game searched to its end), :mod:`~cspmines.engine.certain`,
 :mod:`~cspmines.engine.sampling`; :mod:`~cspmines.engine.memory` and :mod:`~cspmines.engine.question`
-(what an engine keeps and what it is asked, as values); :class:`Engine` holds them together.
+(what an engine keeps and what it is asked, as values); :class:`Engine` holds them together: it owns
+its memory and hands itself to each step, and :func:`solve` is a thin function over the calling
+thread's default engine (:func:`default_engine`).
 
 >>> from cspmines.engine import Engine
 >>> from cspmines import Position
