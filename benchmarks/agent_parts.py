@@ -6,7 +6,7 @@ Usage::
 
 Plays game i of ``cspmines bench --preset P --seed S`` (safe corner) for i
 < ``--games`` with the exact agent's defaults in this one process, each
-game from the same start (a fresh :class:`cspmines.engine.memory.Memory`, as the
+game from the same start (empty memories, as the
 bench does), and times the CPU of each part of the play around it (the
 outermost call of each: a recursive search is timed once). The parts nest:
 the agent's moves hold the look-ahead, the board's solves and the endgame
@@ -52,7 +52,7 @@ from cspmines.agents.exact.deductions import SingleClueWatch
 from cspmines.bench import Suite, board_for
 from cspmines.bench.runner import agent_seed, new_game
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
-from cspmines.engine.memory import current_memory
+from cspmines.engine.engine import Engine, default_engine
 from cspmines.games import play
 
 # part -> CPU seconds, and how deep each part's calls are nested now (only the outermost is timed)
@@ -63,7 +63,7 @@ _DEPTH: dict[str, int] = {}
 PARTS = [
     ("the agent's moves in all", player.ExactAgent, "act"),
     ("the look-ahead (each candidate's clues solved)", player, "best_guess"),
-    ("the board's solves", player, "solve"),
+    ("the board's solves", Engine, "solve"),  # the agent solves the board with its engine
     ("the endgame search, layouts listed and searched", player, "best_move"),
     ("single-clue deductions", SingleClueWatch, "__call__"),
     ("50/50 influence", player, "fifty_fifty_influence"),
@@ -103,7 +103,7 @@ def play_games(suite: Suite) -> tuple[float, int]:
     total = 0.0
     won = 0
     for i in range(suite.games):
-        current_memory().forget()  # each game from the same start, as the bench plays it
+        default_engine().memory.forget()  # each game from the same start, as the bench plays it
         game = new_game(suite, i)
         started = time.process_time()
         record = play(player.ExactAgent(), game, seed=agent_seed(suite, i))

@@ -33,7 +33,7 @@ import cspmines
 from cspmines.engine.backends import Budget, backend_names, get_backend
 from cspmines.engine.backends.ordering import front_width
 from cspmines.engine.backends.sat import chain_cnf
-from cspmines.engine.components import split_components
+from cspmines.engine.components import split_chains
 from cspmines.engine.constraints import ConstraintSystem
 from cspmines.errors import BudgetExceededError
 
@@ -116,7 +116,7 @@ def timed_components(args, backends: dict, ganak) -> list[dict]:
         if args.filter not in path.stem:
             continue
         position = cspmines.Position.from_file(path)
-        for component in split_components(ConstraintSystem.from_position(position)):
+        for component in split_chains(ConstraintSystem.from_position(position)):
             row = {
                 "position": path.stem,
                 "family": path.stem.split("-")[0].rstrip("0123456789s").rstrip("0123456789"),
@@ -165,7 +165,7 @@ def print_by_family(rows: list[dict], names: list[str], args, *, with_ganak: boo
         for path in sorted(DATA.glob(f"{family}*.txt")):
             if args.filter not in path.stem:
                 continue
-            for component in split_components(ConstraintSystem.from_position(cspmines.Position.from_file(path))):
+            for component in split_chains(ConstraintSystem.from_position(cspmines.Position.from_file(path))):
                 auto_total += time_count(auto, component, limit=args.time_limit, min_seconds=args.min_seconds)
         best = min(totals.values())
         print(

@@ -20,14 +20,14 @@ import time
 from cspmines.agents import make_agent
 from cspmines.bench import Suite, agent_seed, new_game
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
-from cspmines.engine.memory import current_memory
+from cspmines.engine.engine import default_engine
 from cspmines.games import play
 
 
 def run(games: int, *, cache: bool) -> tuple[list, int, list]:
     """(each game's moves, counts made, CPU seconds per game)."""
-    current_memory().counts.limit = 2048 if cache else 0
-    current_memory().counts.clear()
+    default_engine().memory.counts.limit = 2048 if cache else 0
+    default_engine().memory.counts.clear()
     made = 0
     original = DynamicProgrammingBackend.count
 
@@ -47,7 +47,7 @@ def run(games: int, *, cache: bool) -> tuple[list, int, list]:
             moves.append([(move.action.kind, move.action.cell) for move in record.history])
     finally:
         DynamicProgrammingBackend.count = original
-        current_memory().counts.limit = 2048
+        default_engine().memory.counts.limit = 2048
     return moves, made, seconds
 
 

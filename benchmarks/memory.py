@@ -27,7 +27,7 @@ from pathlib import Path
 from cspmines import Position, sample_layouts, solve
 from cspmines.agents import make_agent
 from cspmines.bench import Suite, agent_seed, new_game
-from cspmines.engine.memory import current_memory
+from cspmines.engine.engine import default_engine
 from cspmines.games import play
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -46,7 +46,7 @@ def peak_of(work) -> int:
 
 
 def fresh_solve(position: Position) -> None:
-    current_memory().counts.clear()  # count every chain, as a first look at the position would
+    default_engine().memory.counts.clear()  # count every chain, as a first look at the position would
     solve(position)
 
 
@@ -78,7 +78,7 @@ def main(argv=None) -> int:
         )
 
     if args.games:
-        current_memory().counts.clear()
+        default_engine().memory.counts.clear()
         tracemalloc.start()
         held_before = tracemalloc.get_traced_memory()[0]
         peaks = []
@@ -94,7 +94,7 @@ def main(argv=None) -> int:
         print(
             f"{args.games} expert games: peak during a game {statistics.median(peaks) / MIB:.2f} MiB median, "
             f"{max(peaks) / MIB:.2f} MiB max; held after them all {(held_after - held_before) / MIB:.2f} MiB "
-            f"(chiefly solve's counts of the last {len(current_memory().counts):,} components, at most {current_memory().counts.limit:,})"
+            f"(chiefly solve's counts of the last {len(default_engine().memory.counts):,} components, at most {default_engine().memory.counts.limit:,})"
         )
     return 0
 

@@ -9,12 +9,10 @@
 from .engine.analysis import Analysis, ComponentReport
 from .engine.certain import Certainty, certain_cells
 from .engine.clues import ClueSpread, clue_spread
-from .engine.engine import Engine
+from .engine.engine import Engine, sample_layouts, solve
 from .engine.insight import Insight, insight_of
 from .engine.memory import Memory
 from .engine.question import Density, Limit
-from .engine.sampling import sample_layouts
-from .engine.solver import solve
 from .errors import (
     BackendUnavailableError,
     BudgetExceededError,
@@ -27,7 +25,6 @@ from .errors import (
     UnknownBackendError,
 )
 from .position import Position
-from .present import picture as _picture  # noqa: F401  (positions and analyses draw themselves with it)
 
 __all__ = [
     "Analysis",

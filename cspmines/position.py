@@ -35,17 +35,12 @@ from pathlib import Path
 
 import numpy as np
 
+from .cells import COVERED, FLAG, MINE, WITHHELD  # cell codes in Position.grid; clues are their own value 0..8
 from .errors import PositionFormatError
 from .neighbours import neighbour_array, neighbour_table, neighbours_of
+from .picture import render_svg
 
-__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "PICTURES", "is_whole", "neighbour_table", "neighbour_array",
-           "neighbours_of"]
-
-#: Cell codes in :attr:`Position.grid`; clues are their own value 0..8.
-COVERED = -1
-FLAG = -2  # flagged by the player: trusted as a known mine
-MINE = -3  # an opened mine (minesearch and score rules): a known mine
-WITHHELD = -4  # opened safe cell whose clue was withheld ('?')
+__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "is_whole", "neighbour_table", "neighbour_array", "neighbours_of"]
 
 _CHAR_TO_CODE = {".": COVERED, "H": COVERED, "h": COVERED, "F": FLAG, "*": MINE, "?": WITHHELD}
 _CHAR_TO_CODE.update({str(d): d for d in range(9)})
@@ -61,24 +56,6 @@ def is_whole(value) -> bool:
     (True, True, False, False, False)
     """
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-class _Pictures:
-    """Where positions and analyses find what draws them. The drawing module
-    (:mod:`cspmines.present.picture`) sits above the engine and this module, so it is not imported
-    from here: it registers its drawer when it is imported, and ``import cspmines`` imports it."""
-
-    def __init__(self):
-        self.drawer = None  # drawer(subject, components=False) -> SVG text
-
-    def svg(self, subject, *, components: bool = False) -> str:
-        if self.drawer is None:
-            raise RuntimeError("pictures need cspmines.present.picture: import cspmines first")
-        return self.drawer(subject, components=components)
-
-
-#: The registry of the SVG drawer (see :class:`_Pictures`).
-PICTURES = _Pictures()
 
 
 class Position:
@@ -234,8 +211,8 @@ class Position:
         return f"Position.from_string({str(self)!r})"
 
     def _repr_svg_(self) -> str:
-        """Draws itself in a notebook (with :data:`PICTURES`' drawer)."""
-        return PICTURES.svg(self)
+        """Draws itself in a notebook (:func:`cspmines.picture.render_svg`)."""
+        return render_svg(self)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Position):

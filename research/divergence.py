@@ -64,12 +64,11 @@ import tempfile
 from functools import partial
 from pathlib import Path
 
-from cspmines import solve
+from cspmines import sample_layouts, solve
 from cspmines.actions import Action
 from cspmines.agents import ExactAgent, suggest
 from cspmines.bench import Suite, parallel_map
 from cspmines.bench.runner import agent_seed, new_game
-from cspmines.engine.sampling import sample_layouts
 from cspmines.games import Board, Game, play
 from cspmines.position import COVERED
 

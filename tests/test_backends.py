@@ -17,7 +17,7 @@ import pytest
 import cspmines
 from cspmines import BackendUnavailableError, InconsistentPositionError, Limit, Position, certain_cells, solve
 from cspmines.engine.backends import SatBackend, backend_names, get_backend
-from cspmines.engine.components import split_components
+from cspmines.engine.components import split_chains
 from cspmines.engine.constraints import ConstraintSystem
 
 from bruteforce import brute_force
@@ -99,7 +99,7 @@ def test_backends_agree_component_by_component(backend):
     position = Position.from_file(DATA / "scatter15-2.txt")
     reference = get_backend("dp")
     engine = get_backend(backend)
-    for component in split_components(ConstraintSystem.from_position(position)):
+    for component in split_chains(ConstraintSystem.from_position(position)):
         assert engine.count(component).models == reference.count(component).models
         assert engine.count(component).tallies == reference.count(component).tallies
 
@@ -188,12 +188,12 @@ def test_missing_solver_package_says_how_to_install(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_pysat)
-    (component,) = split_components(ConstraintSystem.from_position(Position.from_string("3x1\n.1.")))
+    (component,) = split_chains(ConstraintSystem.from_position(Position.from_string("3x1\n.1.")))
     with pytest.raises(BackendUnavailableError, match="pip install python-sat"):
         SatBackend().count(component)
 
 
 def test_unknown_solver_name_is_a_clear_error():
-    (component,) = split_components(ConstraintSystem.from_position(Position.from_string("3x1\n.1.")))
+    (component,) = split_chains(ConstraintSystem.from_position(Position.from_string("3x1\n.1.")))
     with pytest.raises(BackendUnavailableError, match="no solver named"):
         SatBackend(solver="nosuchsolver").count(component)

@@ -43,22 +43,21 @@ def test_results_do_not_depend_on_workers_or_chunks():
 def test_each_game_starts_with_the_engine_memories_empty():
     """Players timed one after another on a board: none may find the chains counted by the one before."""
     from cspmines.agents.exact import ExactAgent
-    from cspmines.engine.memory import current_memory
+    from cspmines.engine.engine import default_engine
 
-    found, memories = [], []  # recent counts kept when each game starts, and each game's memory
+    found = []  # recent counts, splits and kept analyses in the agent's engine when each game starts
 
     class Probe(ExactAgent):
         def reset(self, *, rules, seed):
-            if seed is not None:  # the game starts (made, the agent resets itself without a seed)
-                found.append(len(current_memory().counts))
-                memories.append(current_memory())
             super().reset(rules=rules, seed=seed)
+            if seed is not None:  # the game starts (made, the agent resets itself without a seed)
+                memory = self.engine.memory
+                found.append((len(memory.counts), len(memory.splits), len(memory.kept)))
 
     suite = Suite.create(agents=["exact", "exact:lookahead=3"], size="8x8x10", games=3, seed=5)
     run_suite(suite, progress=False, task=lambda suite, agent, i: play_game(suite, agent, i, player=Probe()))
-    assert found == [0] * 6
-    assert len({id(memory) for memory in memories}) == 6  # a memory of its own each game
-    assert all(len(memory.counts) for memory in memories)  # the games did count chains, and kept them while they played
+    assert found == [(0, 0, 0)] * 6
+    assert len(default_engine().memory.counts)  # the games did count chains, and kept them while they played
 
 
 def test_every_agent_meets_the_same_boards():

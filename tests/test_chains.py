@@ -20,6 +20,21 @@ DATA = Path(__file__).parent / "data"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+def test_positions_and_analyses_draw_themselves_without_the_presenters_imported():
+    """No drawer slot filled by importing a presenter for its side effect: a fresh process that imports
+    only the package draws, and has imported nothing of cspmines.present."""
+    import subprocess
+    import sys
+
+    code = ("import sys, cspmines\n"
+            "p = cspmines.Position.from_string('3x1x1\\n.1.')\n"
+            "print(p._repr_svg_().startswith('<svg'), cspmines.solve(p)._repr_svg_().startswith('<svg'),"
+            " any(name.startswith('cspmines.present') for name in sys.modules))")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env={"PYTHONPATH": str(root), "PATH": ""})
+    assert done.stdout.split() == ["True", "True", "False"], done.stderr
+
+
 def test_position_and_analysis_draw_themselves():
     position = Position.from_file(DATA / "beginner-5-000.txt")
     tree = ElementTree.fromstring(position._repr_svg_())

@@ -72,7 +72,7 @@ def test_a_density_has_no_count_to_share_and_a_cell_must_be_covered():
 
 def test_spreads_of_a_revealed_board_are_those_of_the_board_solved_afresh():
     # a look-ahead's analysis keeps its chains for the next reveal; the closed form reads them
-    from cspmines.engine.memory import Memory, using
+    from cspmines import Engine
 
     checked = 0
     for position, analysis in solved_with_total(150, 11, max_covered=12):
@@ -83,9 +83,8 @@ def test_spreads_of_a_revealed_board_are_those_of_the_board_solved_afresh():
                     after = solve_revealed(analysis, cell, clue)
                 except InconsistentPositionError:
                     continue
-                with using(Memory()):  # a memory of its own: nothing kept from the reveal
-                    fresh = solve(after.position)
-                    expected = clue_spreads(fresh, after.position.covered_cells)
+                fresh = Engine().solve(after.position)  # an engine of its own: nothing kept from the reveal
+                expected = clue_spreads(fresh, after.position.covered_cells)
                 assert clue_spreads(after, after.position.covered_cells) == expected
                 checked += 1
     assert checked > 100

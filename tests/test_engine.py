@@ -117,7 +117,7 @@ def _entry_points():
     return {
         "solve": lambda **given: solve(position, **given),
         "sample_layouts": lambda **given: sample_layouts(position, 3, seed=1, **given),
-        "sample_mines": lambda **given: sample_mines(position, 3, seed=1, **given),
+        "sample_mines": lambda **given: sample_mines(position, 3, engine=Engine(), seed=1, **given),
         "certain_cells": lambda **given: certain_cells(position, **given),
         "clue_spreads": lambda **given: clue_spreads(analysis, [0, 2], **given),
         "clue_spread": lambda **given: clue_spread(analysis, 0, **given),

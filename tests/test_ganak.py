@@ -18,7 +18,7 @@ import pytest
 from cspmines import InconsistentPositionError, Position
 from cspmines.engine.backends import get_backend
 from cspmines.engine.backends.sat import chain_cnf
-from cspmines.engine.components import components_of, split_components
+from cspmines.engine.components import chains_of, split_chains
 from cspmines.engine.constraints import settle_position
 
 from randompositions import random_position
@@ -49,8 +49,8 @@ def test_random_fronts_count_as_ganak_counts_them():
     while len(chains) < 400:
         position = random_position(rng, max_covered=int(rng.integers(4, 24)), corrupt=bool(rng.random() < 0.2))
         try:
-            chains += components_of(position)
-            chains += split_components(settle_position(position).system)
+            chains += chains_of(position)
+            chains += split_chains(settle_position(position).system)
         except InconsistentPositionError:  # a clue that cannot be met makes no system
             continue
     counted = [(engine_layouts(chain), ganak_layouts(chain)) for chain in chains]
@@ -61,7 +61,7 @@ def test_random_fronts_count_as_ganak_counts_them():
 def test_the_reference_chains_count_as_ganak_counts_them():
     """Every chain of every reference position (mid-game fronts and the wide lattices, scatters,
     checkers and chains, up to about 10^13 layouts), as the clues give them."""
-    chains = [chain for path in sorted(DATA.glob("*.txt")) for chain in components_of(Position.from_file(path))]
+    chains = [chain for path in sorted(DATA.glob("*.txt")) for chain in chains_of(Position.from_file(path))]
     for chain in chains:
         assert engine_layouts(chain) == ganak_layouts(chain), chain.cells
     assert max(chain.n_cells for chain in chains) > 300

@@ -19,7 +19,7 @@ import pytest
 from cspmines import Position, native
 from cspmines.agents.exact.endgame import list_layouts
 from cspmines.agents.exact.objectives import MINES, OPENINGS, Prices, search_cost
-from cspmines.engine.memory import Memory, using
+from cspmines.engine.engine import default_engine
 from cspmines.native import table
 from cspmines.position import COVERED, FLAG
 
@@ -49,11 +49,13 @@ def both_ways(monkeypatch, name: str, run):
         calls.append(1)
         return compiled_function(*args)
 
-    with monkeypatch.context() as patched, using(Memory()):  # a memory of its own each way: nothing reused
+    default_engine().forget()  # the thread's memory emptied each way: nothing reused
+    with monkeypatch.context() as patched:
         patched.setitem(table._ON, name, counted)
         on = run()
     assert calls, f"the parity case of {name} never reached the kernel"
-    with native.pure_python(), using(Memory()):
+    default_engine().forget()
+    with native.pure_python():
         assert native.kernel(name) is None
         off = run()
     return on, off
@@ -167,7 +169,7 @@ def wide_chains() -> list:
     to a hundred cells and more, counts past 64 bits, keys past 64 bits, and some too wide for the kernel."""
     from pathlib import Path
 
-    from cspmines.engine.components import components_of
+    from cspmines.engine.components import chains_of
     from cspmines.engine.constraints import neighbour_sum
 
     positions = [Position.from_file(path) for path in sorted((Path(__file__).parent / "data").glob("*.txt"))]
@@ -180,7 +182,7 @@ def wide_chains() -> list:
         shown = rng.choice(np.flatnonzero(~mines), size=opened, replace=False)
         grid[shown] = clues[shown]
         positions.append(Position(grid.reshape(16, 30), mines=99))
-    return [component for position in positions for component in components_of(position)]
+    return [component for position in positions for component in chains_of(position)]
 
 
 def chain_counts():
@@ -203,12 +205,12 @@ parity("count_passes")(chain_counts)
 def random_chains(seed: int, count: int) -> list:
     from pathlib import Path
 
-    from cspmines.engine.components import components_of
+    from cspmines.engine.components import chains_of
 
-    chains = [c for path in sorted((Path(__file__).parent / "data").glob("*.txt")) for c in components_of(Position.from_file(path))]
+    chains = [c for path in sorted((Path(__file__).parent / "data").glob("*.txt")) for c in chains_of(Position.from_file(path))]
     rng = np.random.default_rng(seed)
     while len(chains) < count:
-        chains.extend(components_of(random_position(rng, max_covered=25)))
+        chains.extend(chains_of(random_position(rng, max_covered=25)))
     return chains
 
 
@@ -392,7 +394,7 @@ def combinations():
     the boards above, with the board's total and with others."""
     from cspmines.engine.backends import get_backend
     from cspmines.engine.combine import combine_with_total
-    from cspmines.engine.components import split_components
+    from cspmines.engine.components import split_chains
     from cspmines.engine.constraints import settle_position
 
     found = []
@@ -401,7 +403,7 @@ def combinations():
             system = settle_position(position).system
         except Exception:  # an inconsistent board: nothing to combine
             continue
-        components = split_components(system)
+        components = split_chains(system)
         counts = [get_backend("dp").count(component) for component in components]
         sizes = [[box.size for box in component.boxes] for component in components]
         rest = len(system.unconstrained_cells)
@@ -452,3 +454,41 @@ def local_rules():
         found.append((settle_board(clues, view, width, height, mines, start=start), bytes(view)))
     assert sum(opened > 10 for (opened, _), _ in found) > 100
     return found
+
+
+@parity("remembered")
+def remembered_reads():
+    """A property made with the descriptor the table gives (the C one, else the twin): worked out on
+    the first read only, kept in the instance's dictionary, its doc and name kept, an error raised
+    through and nothing kept."""
+    from dataclasses import dataclass
+
+    from cspmines.engine.memory import _Remembered
+
+    kind = native.kernel("remembered") or _Remembered
+    made = []
+
+    @dataclass(frozen=True)
+    class Square:
+        side: int
+
+        @kind
+        def area(self):
+            """The side squared."""
+            made.append(self.side)
+            return self.side**2
+
+    square = Square(3)
+    reads = (square.area, square.area, list(made), square.__dict__["area"], Square.__dict__["area"].__doc__,
+             Square.__dict__["area"].name)
+
+    class Failing:
+        @kind
+        def broken(self):
+            raise KeyError("inside")
+
+    failing = Failing()
+    with pytest.raises(KeyError, match="inside"):
+        _ = failing.broken
+    assert reads == (9, 9, [3], 9, "The side squared.", "area")
+    return reads, "broken" in failing.__dict__

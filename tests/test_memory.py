@@ -21,7 +21,7 @@ from cspmines.engine.backends import Budget, get_backend
 from cspmines.engine.backends.base import resident_bytes
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend, Sweep
 from cspmines.engine.backends.sat import SatBackend
-from cspmines.engine.components import components_of
+from cspmines.engine.components import chains_of
 from cspmines.engine.question import DEFAULT_MEMORY, check_board_size, parse_bytes
 
 DATA = Path(__file__).parent / "data"
@@ -74,7 +74,7 @@ def test_the_resident_backstop_stops_growth_no_estimate_saw():
 def test_the_sat_backend_no_longer_makes_a_row_per_box_and_cell():
     # 10,680 boxes of a 10,800-cell chain: dense tally rows were 10,680 x 10,801 slots, about 0.9 GB, made
     # before the first model; sparse, the count holds a few megabytes until its budget stops it
-    (component,) = components_of(lattice(120, 1100))
+    (component,) = chains_of(lattice(120, 1100))
     before = resident_bytes()
     with pytest.raises(BudgetExceededError, match="node limit"):
         SatBackend().count(component, budget=Budget(node_limit=3))
@@ -95,18 +95,18 @@ def test_the_dp_passes_keep_to_their_allowance_and_count_the_same_below_it(pure)
 def _dp_passes_keep_to_their_allowance():
     position = Position.from_file(DATA / "lattice11-2.txt")
     counter = DynamicProgrammingBackend()
-    for component in components_of(position):
+    for component in chains_of(position):
         free = counter.count(component)
         roomy = counter.count(component, budget=Budget(memory_limit=DEFAULT_MEMORY))
         assert (roomy.models, roomy.tallies) == (free.models, free.tallies)
-    widest = max(components_of(position), key=lambda c: c.n_cells)
+    widest = max(chains_of(position), key=lambda c: c.n_cells)
     with pytest.raises(MemoryBudgetError, match="memory allowance of 4 KiB"):
         counter.count(widest, budget=Budget(memory_limit=4096))
 
 
 def test_the_python_passes_stop_by_their_own_estimates_before_the_allowance():
     # the estimates ("would take"), not the resident backstop ("grew by"), stop the planning and the states
-    (component,) = components_of(lattice(60, 400))
+    (component,) = chains_of(lattice(60, 400))
     before = resident_bytes()
     with pytest.raises(MemoryBudgetError, match="would take"):
         Sweep.forward(component, Budget(memory_limit=20 * MIB))
@@ -151,15 +151,16 @@ def test_the_draw_sizes_its_products_of_the_chains_counts_first():
 
 def test_one_more_clues_layouts_never_read_as_none(monkeypatch):
     import cspmines.engine.reveal as reveal
-    from cspmines.engine.memory import Memory, using
+    from cspmines import Engine
 
-    analysis = solve(Position.from_string("3x1x1\n..."))
+    analysis = Engine().solve(Position.from_string("3x1x1\n..."))
 
     class Uncounted:
         model_count = None
 
     monkeypatch.setattr(reveal, "solve_revealed", lambda *args, **kwargs: Uncounted())
-    with using(Memory()), pytest.raises(MemoryBudgetError):  # nothing kept here: the fallback solve is asked
+    analysis.engine.forget()  # nothing kept: the fallback solve is asked
+    with pytest.raises(MemoryBudgetError):
         reveal.layouts_revealed(analysis, 0, 1)
 
 

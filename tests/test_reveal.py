@@ -11,12 +11,16 @@ import pytest
 from cspmines import Limit, Position, solve
 from cspmines.bench import Suite
 from cspmines.bench.runner import new_game
-from cspmines.engine.memory import current_memory
 from cspmines.engine.reveal import layouts_revealed, solve_revealed
 from cspmines.errors import InconsistentPositionError, MissingTotalError
 from cspmines.position import COVERED, FLAG
 
 from randompositions import random_position
+
+
+def kept(analysis):
+    """What the engine that solved ``analysis`` kept for it, or None."""
+    return analysis.engine.memory.kept.get(analysis)
 
 
 def full(position: Position, cell: int, clue: int, density):
@@ -41,7 +45,17 @@ def same(position: Position, analysis, cell: int, clue: int) -> str:
     assert got.probabilities(exact=True).tolist() == expected.probabilities(exact=True).tolist(), (str(position), cell, clue)
     assert got.safe_cells == expected.safe_cells and got.mine_cells == expected.mine_cells
     assert got.mines_left == expected.mines_left
+    assert parts_of(got) == parts_of(expected), (str(position), cell, clue)  # the parts too, not only the chances
     return "agree"
+
+
+def parts_of(analysis) -> tuple:
+    """What an analysis is made of, as comparable values: the settled cells, each chain's cells and
+    counts, the cells off the front, the question and what is left to place."""
+    parts = analysis.parts
+    return (parts.settled.safe_cells, parts.settled.mine_cells, [(chain.cells, count.models, count.tallies)
+            for chain, count in zip(parts.chains, parts.counts, strict=True)], parts.rest, parts.mines, parts.density,
+            parts.given_mines_left, parts.undecided, parts.mines_left)
 
 
 def solved_positions(seed: int, count: int):
@@ -60,7 +74,7 @@ def solved_positions(seed: int, count: int):
 def test_revealing_a_clue_equals_a_full_solve_on_random_small_positions():
     seen = {"agree": 0, "impossible": 0}
     for position, analysis in solved_positions(5, 400):
-        assert current_memory().kept.get(analysis) is not None
+        assert kept(analysis) is not None
         for cell in position.covered_cells:
             for clue in range(9):
                 seen[same(position, analysis, cell, clue)] += 1
@@ -93,14 +107,31 @@ def test_revealing_a_clue_equals_a_full_solve_on_expert_positions_from_play():
 def test_without_what_a_full_solve_keeps_it_solves_in_full():
     position = Position.from_string("4x2x2\n1...\n1...")
     unsettled = solve(position, settle=False)
-    assert current_memory().kept.get(unsettled) is None  # nothing settled: nothing kept to start from
+    assert kept(unsettled) is None  # nothing settled: nothing kept to start from
     assert solve_revealed(unsettled, 3, 1).model_count == full(position, 3, 1, None).model_count
     assert layouts_revealed(unsettled, 3, 1) == full(position, 3, 1, None).model_count
     budgeted = solve(position, limit=Limit(time=10))  # counted in full within its budget: kept as any full solve
-    assert current_memory().kept.get(budgeted) is not None
+    assert kept(budgeted) is not None
     assert solve_revealed(budgeted, 3, 1).probabilities(exact=True).tolist() == full(position, 3, 1, None).probabilities(exact=True).tolist()
     cut = solve(Position.from_file(Path(__file__).parent / "data" / "lattice13-2.txt"), limit=Limit(nodes=50))
-    assert not cut.exact and current_memory().kept.get(cut) is None  # a count cut short keeps nothing
+    assert not cut.exact and kept(cut) is None  # a count cut short keeps nothing
+
+
+def test_an_analysis_is_revealed_by_the_engine_that_solved_it():
+    """Revealed through another engine, an analysis is still revealed from what its own engine kept,
+    and the analysis after the clue is that engine's (none of the other's memories is touched)."""
+    from cspmines import Engine
+
+    position = Position.from_string("5x3x3\n1....\n1....\n.....")
+    solver, other = Engine(), Engine()
+    analysis = solver.solve(position)
+    assert analysis.engine is solver and kept(analysis) is not None
+    for via in (other.after, lambda a, cell, clue: solve_revealed(a, cell, clue)):
+        after = via(analysis, 3, 1)
+        assert after.engine is solver and kept(after) is not None
+        assert after.probabilities(exact=True).tolist() == full(position, 3, 1, None).probabilities(exact=True).tolist()
+    assert other.spread(analysis, 3) == solver.spread(analysis, 3)
+    assert len(other.memory.counts) == len(other.memory.splits) == len(other.memory.kept) == 0
 
 
 def test_a_revealed_analysis_can_be_revealed_again():
@@ -114,27 +145,32 @@ def test_a_revealed_analysis_can_be_revealed_again():
                     once = solve_revealed(analysis, first, clue)
                 except InconsistentPositionError:
                     continue
-                assert current_memory().kept.get(once) is not None
+                assert kept(once) is not None
                 for second in [c for c in once.position.covered_cells if once.probability(c) < 1][:4]:
                     for again in range(9):
                         seen[same(once.position, once, second, again)] += 1
     assert seen["agree"] > 1000 and seen["impossible"] > 1000, seen
 
 
-def test_the_agent_takes_its_look_aheads_analysis_as_the_next_solve(monkeypatch):
+def test_the_agent_takes_its_look_aheads_analysis_as_the_next_solve():
     """After a look-ahead guess shows a clue, the exact agent reads the analysis its look-ahead made
     of that board instead of solving it again; every analysis it reads is the full solve's."""
-    import cspmines.agents.exact.player as player
-    from cspmines.agents import make_agent
+    from cspmines import Engine
+    from cspmines.agents.exact import ExactAgent
     from cspmines.bench.runner import agent_seed
     from cspmines.games import play
 
     solves = []
-    monkeypatch.setattr(player, "solve", lambda *args, **kwargs: solves.append(1) or solve(*args, **kwargs))
+
+    class Counted(Engine):  # the agent's engine, its solves counted
+        def solve(self, *args, **kwargs):
+            solves.append(1)
+            return super().solve(*args, **kwargs)
+
     suite = Suite.create(agents=["exact"], size="expert", games=4, seed=9)
     analyses = []
     for i in range(4):
-        agent = make_agent("exact")
+        agent = ExactAgent(engine=Counted())
         shown = []  # the position each move was asked on
         act = agent.act
         agent.act = lambda position, shown=shown, act=act: shown.append(position) or act(position)

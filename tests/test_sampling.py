@@ -14,9 +14,9 @@ from scipy.stats import binom
 
 from cspmines import BudgetExceededError, InconsistentPositionError, Limit, MissingTotalError, Position, solve
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
-from cspmines.engine.components import split_components
+from cspmines.engine.components import split_chains
 from cspmines.engine.constraints import ConstraintSystem
-from cspmines.engine.sampling import sample_layouts
+from cspmines.engine.engine import sample_layouts
 from cspmines.position import COVERED
 
 from bruteforce import brute_force, mine_layouts
@@ -159,7 +159,7 @@ def test_a_chain_is_drawn_uniformly_for_each_mine_number():
     checked = 0
     while checked < 30:
         position = random_position(rng, max_covered=12)
-        for component in split_components(ConstraintSystem.from_position(position)):
+        for component in split_chains(ConstraintSystem.from_position(position)):
             if component.n_cells > 12:
                 continue
             layouts = component_layouts(component)
@@ -258,7 +258,7 @@ def test_every_entry_point_takes_a_density_value_as_solve_does():
     for density in (Density("0.2"), Density(0.2), Density(Fraction(1, 5)), 0.2):
         assert sample_layouts(position, 40, seed=5, density=density) == expected
         assert Engine().sample(position, 40, seed=5, density=density) == expected
-        assert [frozenset(np.flatnonzero(row).tolist()) for row in sample_mines(position, 40, seed=5, density=density)] == expected
+        assert [frozenset(np.flatnonzero(row).tolist()) for row in sample_mines(position, 40, engine=Engine(), seed=5, density=density)] == expected
         assert Engine().solve(position, density=density).probabilities(exact=True).tolist() == \
             solve(position, density=Fraction(1, 5)).probabilities(exact=True).tolist()
     with pytest.raises(ValueError, match="not both"):

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from cspmines import Engine, Memory, Position, solve
-from cspmines.engine.memory import current_memory, using
+from cspmines.engine.engine import default_engine
 
 from randompositions import random_position
 
@@ -63,20 +63,21 @@ def test_eight_threads_of_mixed_solves_equal_the_same_solves_in_turn():
 
 def test_each_thread_and_each_engine_has_a_memory_of_its_own():
     seen = []
-    thread = threading.Thread(target=lambda: seen.append(current_memory()))
+    thread = threading.Thread(target=lambda: seen.append(solve(Position.from_string("3x1x1\n.1.")).engine))
     thread.start()
     thread.join()
-    assert seen[0] is not current_memory()
+    assert seen[0] is not default_engine() and seen[0].memory is not default_engine().memory
+    assert solve(Position.from_string("3x1x1\n.1.")).engine is default_engine()
     position = Position.from_file(DATA / "expert-5-013.txt")
     with Engine() as engine:  # unbounded: counts are kept (a budgeted count is not)
-        before = len(current_memory().counts)
+        before = len(default_engine().memory.counts)
         analysis = engine.solve(position)
-        assert len(engine.memory.counts) > 0 and len(current_memory().counts) == before  # the engine's own, not the thread's
+        assert analysis.engine is engine
+        assert len(engine.memory.counts) > 0 and len(default_engine().memory.counts) == before  # the engine's own, not the thread's
     assert len(engine.memory.counts) == 0  # forgotten at the end of the with block
     assert analysis.probabilities(exact=True).tolist() == solve(position).probabilities(exact=True).tolist()
     memory = Memory()
-    with using(memory):
-        solve(position)
+    Engine(memory=memory).solve(position)
     assert len(memory.counts) > 0
 
 

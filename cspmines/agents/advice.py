@@ -25,8 +25,8 @@ from fractions import Fraction
 
 from ..actions import Rules
 from ..engine.analysis import Analysis
+from ..engine.engine import solve
 from ..engine.question import DEFAULT_MEMORY, Limit
-from ..engine.solver import solve
 from ..errors import CspminesError, MissingTotalError
 from ..games.play import AgentError, PlayerFault
 from ..position import COVERED, FLAG, MINE, Position

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ..agents import make_agent
 from ..agents.external import close_players, is_command, table_name
-from ..engine.memory import Memory, using
+from ..engine.engine import default_engine
 from ..engine.question import DEFAULT_MEMORY, Limit, check_board_size
 from ..games import Game, play
 from ..games.judge import JUDGE_LIMIT, judge_moves
@@ -80,10 +80,10 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Li
     base = {"agent": agent, "game": i, **suite.config}
     seen: list = []  # (position, action) before each move, judged after the game: the agent's time is its own
     observe = (lambda position, action: seen.append((position, action))) if judge else None
-    try:  # each game with memories of its own: timed from the same start, whichever players met this board before
-        with using(Memory()):
-            record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i), observe=observe)
-            judged = judge_moves(seen, limit=JUDGE_LIMIT if judge is True else judge) if judge else None
+    try:  # each game timed from empty memories (the thread's, its players' and judge's), whoever met this board before
+        default_engine().forget()
+        record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i), observe=observe)
+        judged = judge_moves(seen, limit=JUDGE_LIMIT if judge is True else judge) if judge else None
     except Exception as error:  # reported with its game; the suite goes on
         return {**base, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
     figures = {} if judged is None else {"judged": judged.record(), "judged_exact": judged.exact}

@@ -7,9 +7,9 @@ import sys
 import time
 
 from ..engine.clues import clue_spreads, covered_cells
+from ..engine.engine import solve
 from ..engine.insight import insight_of
 from ..engine.question import Limit
-from ..engine.solver import solve
 from ..errors import BudgetExceededError
 from ..position import Position
 from ..present.answers import analysis_json, insight_json, moves_json, outcomes_json
@@ -30,7 +30,7 @@ def run_solve(args, out) -> int:
     )
     # what is left of the time, or a sliver past it (no time is no limit at all), so the reveals say it ran out
     left = None if args.time_limit is None else max(0.001, args.time_limit - (time.monotonic() - started))
-    spreads = _outcomes(analysis, args.outcomes or [], args.backend, Limit(time=left, memory=None))
+    spreads = _outcomes(analysis, args.outcomes or [], Limit(time=left, memory=None))
     seen = _insight(analysis, args, started) if args.insight else None
     if args.svg:
         from ..present.picture import render_svg
@@ -69,10 +69,10 @@ def _insight(analysis, args, started: float):
     if analysis.model_count is None:
         raise ValueError("--insight needs every layout counted, and the budget cut counting short: raise --time-limit or pass none")
     left = None if args.time_limit is None else max(0.001, args.time_limit - (time.monotonic() - started))
-    return insight_of(analysis, backend=args.backend, limit=Limit(time=left, memory=args.memory))
+    return insight_of(analysis, limit=Limit(time=left, memory=args.memory))
 
 
-def _outcomes(analysis, cells: list, backend: str, limit: Limit) -> dict:
+def _outcomes(analysis, cells: list, limit: Limit) -> dict:
     """The clue spreads ``--outcomes`` asks for, each cell checked first, by flat cell, within
     what is left of ``--time-limit``."""
     if not cells:
@@ -87,14 +87,14 @@ def _outcomes(analysis, cells: list, backend: str, limit: Limit) -> dict:
     except ValueError as error:
         raise ValueError(f"--outcomes {error}") from None
     try:
-        return clue_spreads(analysis, flat, backend=backend, limit=limit)
+        return clue_spreads(analysis, flat, limit=limit)  # by the engine that solved it
     except BudgetExceededError as error:
         raise BudgetExceededError(f"--outcomes: {error}: raise --time-limit or pass none") from None
 
 
 def run_sample(args, out) -> int:
     """Each layout as a whole board: the position format with mines as ``*``, or board JSON."""
-    from ..engine.sampling import sample_layouts
+    from ..engine.engine import sample_layouts
     from ..errors import BudgetExceededError
     from ..games.board import Board
 

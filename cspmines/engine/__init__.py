@@ -3,14 +3,17 @@ exactly, and the counts combine under the mine total into every cell's chance.
 
 One module a step, as :func:`~cspmines.engine.solver.solve` takes them:
 :mod:`~cspmines.engine.constraints` (rules, settling), :mod:`~cspmines.engine.components` (boxes and chains),
-:mod:`~cspmines.engine.counting` and :mod:`~cspmines.engine.backends` (counting a chain),
+:mod:`~cspmines.engine.counting` and :mod:`~cspmines.engine.backends` (counting a chain; a solve's
+parts as one value, :class:`~cspmines.engine.counting.Parts`),
 :mod:`~cspmines.engine.bounded` (chains cut short), :mod:`~cspmines.engine.combine` (under the total),
 :mod:`~cspmines.engine.analysis` (the answer), :mod:`~cspmines.engine.prover` (certain cells by SAT);
 beside them :mod:`~cspmines.engine.reveal` (one more clue), :mod:`~cspmines.engine.clues` (what a
 cell will show), :mod:`~cspmines.engine.insight` (dead cells, 50/50s, endgame chances),
 :mod:`~cspmines.engine.endgame` (the game searched to its end), :mod:`~cspmines.engine.certain`,
 :mod:`~cspmines.engine.sampling`; :mod:`~cspmines.engine.memory` and :mod:`~cspmines.engine.question`
-(what an engine keeps and what it is asked, as values); :class:`Engine` holds them together.
+(what an engine keeps and what it is asked, as values); :class:`Engine` holds them together: it owns
+its memory and hands itself to each step, and :func:`solve` is a thin function over the calling
+thread's default engine (:func:`default_engine`).
 
 >>> from cspmines.engine import Engine
 >>> from cspmines import Position
@@ -21,13 +24,11 @@ cell will show), :mod:`~cspmines.engine.insight` (dead cells, 50/50s, endgame ch
 from .analysis import Analysis, ComponentReport
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
-from .engine import Engine
+from .engine import Engine, default_engine, sample_layouts, solve
 from .insight import Insight, insight_of
 from .memory import Memory
 from .question import Density, Limit
 from .reveal import solve_revealed
-from .sampling import sample_layouts
-from .solver import solve
 
-__all__ = ["Analysis", "ClueSpread", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
+__all__ = ["Analysis", "ClueSpread", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
            "sample_layouts", "solve", "solve_revealed"]

@@ -14,79 +14,17 @@ array([[0.5, nan, 0.5]])
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable
 
 import numpy as np
 
-from ..position import PICTURES, Position, is_whole
+from ..picture import render_svg
+from ..position import Position, is_whole
+from .counting import ComponentReport, Parts
 from .memory import remembered
 
-if TYPE_CHECKING:  # for annotations only: components import nothing from here, but stay below in the import order
-    from .components import Component
-
 __all__ = ["Analysis", "ComponentReport"]
-
-
-@dataclass(frozen=True)
-class ComponentReport:
-    """What one chain of influence looked like and what it cost.
-
-    Attributes
-    ----------
-    cells : tuple of int
-        Its covered cells.
-    clues : tuple of int
-        The clue cells whose rules join them.
-    n_boxes : int
-    mine_range : tuple of int
-        Fewest and most mines it can hold.
-    layouts : int
-        Its layouts, whatever their mine number (0 if not counted).
-    exact : bool
-        False when its count was cut short by the budget.
-    stats : dict
-        The backend's work figures (backend, states, seconds, ...).
-
-    Examples
-    --------
-    >>> from cspmines import Position, solve
-    >>> (chain,) = solve(Position.from_string("3x2x1\\n1..\\n...")).components
-    >>> chain.cells, chain.clues, chain.n_boxes, chain.mine_range, chain.layouts
-    ((1, 3, 4), (0,), 1, (1, 1), 3)
-    """
-
-    cells: tuple
-    clues: tuple
-    n_boxes: int
-    mine_range: tuple
-    layouts: int
-    exact: bool = True
-    stats: dict = field(default_factory=dict, compare=False)
-    component: Component | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def length(self) -> int:
-        """Diameter of the component's cell graph (computed on first use)."""
-        return self.component.length if self.component is not None else 0
-
-    @property
-    def width(self) -> int:
-        """Most rules open at once along the counting order (computed on first use)."""
-        if self.component is None:
-            return 0
-        from .backends.ordering import front_width
-
-        return front_width(self.component)
-
-    @property
-    def n_cells(self) -> int:
-        return len(self.cells)
-
-    @property
-    def n_clues(self) -> int:
-        return len(self.clues)
 
 
 class Analysis:
@@ -98,9 +36,16 @@ class Analysis:
     model_count : int
         Mine layouts consistent with the position (with a density instead of
         a total: consistent with the clues, any number of mines).
+    parts : Parts
+        What it was made from (:class:`~cspmines.engine.counting.Parts`): what was settled, the chains
+        and their counts, the cells off the front, the question.
     components : tuple of ComponentReport
+        The chains of influence, a report each (also as ``chains``).
     backend : str
         The backend name asked for.
+    engine : Engine
+        The :class:`~cspmines.engine.Engine` that solved it: its reveals, clue spreads and
+        insight are worked out by the same one, from what it kept in its memory.
     mines : int or None
         The mine total the counting used: the one asked for (``solve(mines=...)``), else the
         position's header; None with a density.
@@ -122,30 +67,30 @@ class Analysis:
     def __init__(
         self,
         position: Position,
+        parts: Parts,
         *,
         model_count: int | None,
-        groups: list,
-        components: tuple,
-        backend: str,
+        groups: list | Callable[[], list],
+        engine,
+        components: tuple | None = None,
         inexact_cells: frozenset = frozenset(),
-        mines_left: int | None = None,
-        density: Fraction | None = None,
-        approximate: bool = False,
-        mines: int | None = None,
         denominator: int | None = None,
     ):
         self.position = position
+        self.parts = parts
+        self.engine = engine
         self.model_count = model_count
-        # the chains' reports and the groups below: each given, or a function making it on first read (a solve's)
-        self._sources: dict[str, Any] = {"components": components, "_groups": groups}
+        # the chains' reports (its parts' unless given) and the groups below: each given, or a function
+        # making it on first read (a solve's)
+        self._sources: dict[str, Any] = {"components": parts.reports if components is None else components, "_groups": groups}
         self.__dict__.update((name, made) for name, made in self._sources.items() if not callable(made))
-        self.backend = backend
+        self.backend = engine.backend_name
         self.inexact_cells = frozenset(inexact_cells)
-        self.mines_left = mines_left
-        self.density = density
-        self.approximate = approximate  # chains were cut (max_chain): see inexact_cells
+        self.mines_left = parts.given_mines_left
+        self.density = parts.density
+        self.approximate = bool(parts.cut_cells)  # chains were cut (max_chain): see inexact_cells
         # the total counted with: the one asked for, else the position's (None with a density)
-        self.mines = mines if mines is not None else (position.mines if density is None else None)
+        self.mines = parts.mines
         # (cells, chance) sharing one probability: an integer over ``denominator`` (an exact
         # count with a total: integers compare and sum without a gcd at every step), else a
         # Fraction or, where estimated, a float; Fractions are made when a probability is read
@@ -164,7 +109,7 @@ class Analysis:
     def picture(self, *, components: bool = False) -> str:
         """An SVG picture: cells shaded by mine probability, certain cells marked,
         components outlined when asked."""
-        return PICTURES.svg(self, components=components)  # the drawer the picture module registered
+        return render_svg(self, components=components)
 
     def _repr_svg_(self) -> str:
         return self.picture()
@@ -187,8 +132,14 @@ class Analysis:
 
     @remembered
     def components(self) -> tuple:
-        """The chains of influence counted, a :class:`ComponentReport` each."""
+        """The chains of influence counted, a :class:`ComponentReport` each (the name the reports and
+        notebooks use; :attr:`chains` is the same)."""
         return self._sources["components"]()
+
+    @property
+    def chains(self) -> tuple:
+        """The chains of influence counted, a :class:`ComponentReport` each (:attr:`components`)."""
+        return self.components
 
     @remembered
     def _groups(self) -> list:

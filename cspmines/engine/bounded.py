@@ -9,9 +9,9 @@ system proves safe or a mine is truly so, and every other probability is an
 estimate.
 
 >>> from cspmines import Position
->>> from cspmines.engine.components import components_of
->>> (chain,) = components_of(Position.from_string("9x2x4\\n.1.1.1.1.\\n........."))
->>> pieces, orphans = bound_components([chain], max_boxes=3)
+>>> from cspmines.engine.components import chains_of
+>>> (chain,) = chains_of(Position.from_string("9x2x4\\n.1.1.1.1.\\n........."))
+>>> pieces, orphans = bound_chains([chain], max_boxes=3)
 >>> chain.n_boxes, [p.n_boxes for p in pieces], len(orphans)   # boxes left with no rule join the rest
 (7, [2, 3], 4)
 """
@@ -21,10 +21,10 @@ from __future__ import annotations
 from .backends.ordering import greedy_order
 from .components import Box, Component, LocalRule
 
-__all__ = ["bound_components"]
+__all__ = ["bound_chains"]
 
 
-def bound_components(components, *, max_boxes: int) -> tuple[list, list]:
+def bound_chains(components, *, max_boxes: int) -> tuple[list, list]:
     """(the components, long ones cut into pieces; cells left with no rule)."""
     if max_boxes < 1:
         raise ValueError(f"max_chain must be at least 1 box, got {max_boxes}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..errors import BudgetExceededError, InconsistentPositionError
 from ..position import Position
 from .backends import Budget
-from .components import split_components
+from .components import split_chains
 from .constraints import ConstraintSystem
 from .prover import find_certain
 from .question import NOT_GIVEN, Limit, check_board_size, read_limit
@@ -79,7 +79,7 @@ def certain_cells(
     limit = read_limit(limit, time_limit=time_limit, memory=memory)
     check_board_size(position.width, position.height, limit.memory)
     system = ConstraintSystem.from_position(position, mines=mines)
-    components = split_components(system)
+    components = split_chains(system)
     rest = system.unconstrained_cells
     budget = Budget(time_limit=limit.time, memory_limit=limit.memory)
     try:

@@ -41,7 +41,6 @@ from ..errors import BudgetExceededError, MissingTotalError
 from ..position import COVERED, FLAG, MINE
 from .combine import convolve
 from .constraints import neighbour_sum
-from .memory import current_memory
 from .question import Limit, read_limit
 from .reveal import layouts_revealed
 
@@ -70,9 +69,9 @@ class ClueSpread:
         return [w / self.total for w in (self.mine, *self.clues)]
 
 
-def clue_spread(analysis, cell: int, *, backend: str = "auto", limit: Limit | None = None) -> ClueSpread:
+def clue_spread(analysis, cell: int, *, limit: Limit | None = None) -> ClueSpread:
     """The exact distribution of what opening covered ``cell`` of ``analysis`` shows (a :class:`ClueSpread`),
-    within the ``limit``'s time as :func:`clue_spreads`.
+    counted by the engine that solved it, within the ``limit``'s time as :func:`clue_spreads`.
 
     Raises
     ------
@@ -89,7 +88,7 @@ def clue_spread(analysis, cell: int, *, backend: str = "auto", limit: Limit | No
     >>> spread.mine, spread.clues[1:3], spread.total   # then the rest's one mine is beside it half the time
     (4, (2, 2), 8)
     """
-    return clue_spreads(analysis, [cell], backend=backend, limit=limit)[cell]
+    return clue_spreads(analysis, [cell], limit=limit)[cell]
 
 
 def covered_cells(position, pairs) -> list[int]:
@@ -119,7 +118,7 @@ def covered_cells(position, pairs) -> list[int]:
     return cells
 
 
-def clue_spreads(analysis, cells, *, backend: str = "auto", limit: Limit | None = None, time_limit: float | None = None) -> dict:
+def clue_spreads(analysis, cells, *, limit: Limit | None = None, time_limit: float | None = None) -> dict:
     """:func:`clue_spread` of each of ``cells``, by cell: the closed form where it holds, the
     other cells' clues revealed and counted (what the position is read for is read once).
 
@@ -139,7 +138,7 @@ def clue_spreads(analysis, cells, *, backend: str = "auto", limit: Limit | None 
     spreads = {}
     for cell in cells:
         analysis.probability(cell)  # a KeyError naming the cell when it is not covered
-        spreads[cell] = state.closed_form(cell) or state.revealed(cell, backend, deadline)
+        spreads[cell] = state.closed_form(cell) or state.revealed(cell, deadline)
     return spreads
 
 
@@ -199,7 +198,7 @@ class _State:
 
     @classmethod
     def of(cls, analysis):
-        return cls(analysis, current_memory().kept.get(analysis))
+        return cls(analysis, analysis.engine.memory.kept.get(analysis))  # what its engine kept
 
     def clue_range(self, cell: int) -> tuple[int, int]:
         """The fewest and most mines ``cell`` can see."""
@@ -222,7 +221,7 @@ class _State:
         clues[known : known + len(counts)] = counts
         return ClueSpread(cell, self.total - sum(counts) if inside else 0, tuple(clues), self.total)
 
-    def revealed(self, cell: int, backend: str, deadline: float | None = None) -> ClueSpread:
+    def revealed(self, cell: int, deadline: float | None = None) -> ClueSpread:
         """The cell's spread by revealing each clue it can show and counting its layouts (by ``deadline``,
         a :func:`time.monotonic` time, checked before each)."""
         analysis = self.analysis
@@ -232,7 +231,7 @@ class _State:
             if deadline is not None and time.monotonic() >= deadline:
                 row, col = self.position.row_col(cell)
                 raise BudgetExceededError(f"the time limit ran out while counting the clues of ({row},{col})")
-            clues[clue] = layouts_revealed(analysis, cell, clue, backend=backend)
+            clues[clue] = layouts_revealed(analysis, cell, clue)
         mine = analysis.probability(cell) * self.total  # a whole number: the layouts with the cell a mine
         return ClueSpread(cell, int(mine), tuple(clues), self.total)
 

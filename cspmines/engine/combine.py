@@ -30,9 +30,10 @@ from math import comb
 
 from .. import native
 from ..errors import BudgetExceededError
-from .backends.base import Budget
+from .backends.base import Budget, trim_zeros
 
-__all__ = ["INT_BYTES", "Combination", "afford_combining", "binomials", "convolve", "combine_with_total", "combine_with_density", "count_with_total"]
+__all__ = ["INT_BYTES", "Combination", "afford_combining", "binomials", "convolve", "combine_chains", "combine_with_total", "combine_with_density",
+           "count_with_total"]
 
 
 def convolve(a, b) -> list:
@@ -48,13 +49,6 @@ def convolve(a, b) -> list:
                 if y:
                     out[i + j] += x * y
     return out
-
-
-def _trim(poly) -> list:
-    poly = list(poly)
-    while len(poly) > 1 and not poly[-1]:
-        poly.pop()
-    return poly
 
 
 class Combination:
@@ -142,6 +136,21 @@ def _mine_range(counts) -> tuple[int, int]:
     return (low, high)
 
 
+def combine_chains(counts, box_sizes, *, rest_size: int, mines_left: int | None, density) -> Combination:
+    """The chains' counts and ``rest_size`` cells off the front combined: under ``density`` when given
+    (:func:`combine_with_density`), else under the total ``mines_left`` (:func:`combine_with_total`).
+
+    >>> from cspmines.engine.backends.base import ComponentCount
+    >>> counts = [ComponentCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))]
+    >>> combine_chains(counts, [(1, 1)], rest_size=2, mines_left=2, density=None).model_count
+    4
+    """
+    if density is not None:
+        return combine_with_density(counts, box_sizes, rest_size=rest_size, density=density)
+    assert mines_left is not None  # a question has a total or a density
+    return combine_with_total(counts, box_sizes, rest_size=rest_size, mines_left=mines_left)
+
+
 def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) -> Combination:
     """Combine components when exactly ``mines_left`` mines remain among the unknown cells.
 
@@ -155,7 +164,7 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
     mines_left : int
         Mines among all unknown cells (front and rest).
     """
-    models = [_trim(c.models) for c in counts]
+    models = [list(trim_zeros(c.models)) for c in counts]  # lists, as the compiled sums take them
     everything = [1]  # the front's layouts by mine number: the product of every chain's
     for poly in models:
         everything = convolve(everything, poly)
@@ -207,7 +216,7 @@ def count_with_total(counts, *, rest_size: int, mines_left: int) -> int:
     """
     everything = [1]
     for count in counts:
-        everything = convolve(everything, _trim(count.models))
+        everything = convolve(everything, trim_zeros(count.models))
     low, window = _rest_window(rest_size, mines_left, len(everything) - 1)
     return _weight(everything, window, mines_left - low) if window else 0
 

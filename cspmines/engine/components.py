@@ -10,9 +10,9 @@ Examples
 >>> from cspmines import Position
 >>> from cspmines.engine.constraints import ConstraintSystem
 >>> system = ConstraintSystem.from_position(Position.from_string("5x1x2\\n.1.1."))
->>> [c.n_cells for c in split_components(system)]
+>>> [c.n_cells for c in split_chains(system)]
 [3]
->>> split_components(system)[0].boxes
+>>> split_chains(system)[0].boxes
 (Box(cells=(0,), rules=(0,)), Box(cells=(2,), rules=(0, 1)), Box(cells=(4,), rules=(1,)))
 """
 
@@ -24,9 +24,9 @@ import networkx as nx
 
 from .. import native
 from .constraints import ConstraintSystem
-from .memory import Hashed, current_memory, remembered
+from .memory import Hashed, Memory, remembered
 
-__all__ = ["Box", "LocalRule", "Component", "box_diameter", "components_of", "group_boxes", "split_components"]
+__all__ = ["Box", "LocalRule", "Component", "box_diameter", "chains_of", "group_boxes", "shape", "split_chains"]
 
 
 @dataclass(frozen=True)
@@ -203,25 +203,28 @@ def _without_duplicate_rules(system: ConstraintSystem) -> ConstraintSystem:
     return ConstraintSystem._checked_already(tuple(kept), system.cells, system.mines_left)  # fewer rules of a checked system
 
 
-def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
+def split_chains(system: ConstraintSystem, memory: Memory | None = None) -> tuple[Component, ...]:
     """The independent components of a system, in the order of their first cell.
 
     Each component's boxes and rules are renumbered locally, so backends see
-    only one component and never the grid.
+    only one component and never the grid. With a ``memory`` (an engine's), a
+    split met lately is not worked out again and its chains are the same objects.
 
     >>> from cspmines import Position
     >>> from cspmines.engine.constraints import ConstraintSystem
-    >>> left, right = split_components(ConstraintSystem.from_position(Position.from_string("5x2\\n1...1\\n.....")))
+    >>> left, right = split_chains(ConstraintSystem.from_position(Position.from_string("5x2\\n1...1\\n.....")))
     >>> left.cells, right.cells   # the two 1s share no cell: two chains
     ((1, 5, 6), (3, 8, 9))
     """
     system = _without_duplicate_rules(system)
     rules = system.rules
     key = Hashed(tuple((rule.cells, rule.label) for rule in rules))
-    recent = current_memory().splits
-    layout = recent.get(key)
+    recent = None if memory is None else memory.splits
+    layout = None if recent is None else recent.get(key)
     if layout is None:
-        layout = recent.put(key, [(*chain, {}) for chain in _split_layout(system)])
+        layout = [(*chain, {}) for chain in _split_layout(system)]
+        if recent is not None:
+            recent.put(key, layout)
     components = []
     for boxes, rule_ids, members, structure, made in layout:
         mines = tuple(rules[r].mines for r in rule_ids)
@@ -231,7 +234,8 @@ def split_components(system: ConstraintSystem) -> tuple[Component, ...]:
                 boxes=boxes,
                 rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members)),
             )
-            component.__dict__["structure"] = structure  # known already: spare the cached property its work
+            component.__dict__["structure"] = structure  # known already: spare the remembered properties their work
+            component.__dict__["n_cells"] = sum(size for size, _ in structure[0])
             if len(made) < _VARIANTS:
                 made[mines] = component
         components.append(component)
@@ -244,7 +248,7 @@ _VARIANTS = 16
 
 
 # How recent systems split, by their rules' cells and labels (the mines play no part), is kept in
-# the engine's memory (:class:`cspmines.engine.memory.Memory`, ``splits``): the look-ahead solves the
+# the memory an engine hands down (:class:`cspmines.engine.memory.Memory`, ``splits``): the look-ahead solves the
 # board with each clue a cell can show, the same rules each time but one rule's mines, so the same
 # chains.
 
@@ -307,12 +311,24 @@ def _joined(n: int, groups) -> list[list[int]]:
     return list(classes.values())
 
 
-def components_of(position) -> tuple[Component, ...]:
-    """The independent components of a position's clues (:func:`split_components` of its system):
+def shape(component: Component) -> tuple:
+    """What a chain's counts depend on, the key its counts and forward passes are remembered by: each
+    box's size and rules, each rule's boxes and mines (in the chain's local numbering; not the cells
+    or the clues' labels).
+
+    >>> left, right = chains_of(__import__("cspmines").Position.from_string("7x2\\n1.....1\\n......."))
+    >>> shape(left) == shape(right)   # a 1 in either corner: one shape
+    True
+    """
+    return component.structure, tuple(rule.mines for rule in component.rules)
+
+
+def chains_of(position) -> tuple[Component, ...]:
+    """The independent components of a position's clues (:func:`split_chains` of its system):
     the short way to a component for examples and studies.
 
     >>> from cspmines import Position
-    >>> [c.cells for c in components_of(Position.from_string("4x1\\n.1.1"))]   # both 1s see cell 2: one chain
+    >>> [c.cells for c in chains_of(Position.from_string("4x1\\n.1.1"))]   # both 1s see cell 2: one chain
     [(0, 2)]
     """
-    return split_components(ConstraintSystem.from_position(position))
+    return split_chains(ConstraintSystem.from_position(position))

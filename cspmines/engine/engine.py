@@ -1,11 +1,13 @@
-"""The exact engine as an object: a backend, a default :class:`~cspmines.engine.question.Limit`, and its own
-memories of recent chains.
+"""The exact engine as an object: a backend, a default :class:`~cspmines.engine.question.Limit`, and the
+:class:`~cspmines.engine.memory.Memory` it owns; and the module-level functions over a default engine.
 
-:func:`cspmines.solve` is a thin function over the calling thread's memory; an
-:class:`Engine` keeps its own, so two engines (two games, two workers, two
-threads) never share or clear each other's, and ``with Engine() as engine:``
-forgets them at the end (python-sat's solvers are objects with a context
-manager too).
+An :class:`Engine` owns its memory as a python-sat solver owns its handle, and
+hands itself (the backend that counts and the memory that remembers) to every
+step below it as an argument: nothing below looks a memory up. Two engines (two
+games, two workers, two threads) never share or clear each other's memories,
+and ``with Engine() as engine:`` forgets its memories at the end. Each analysis
+names the engine that solved it (``analysis.engine``): a reveal, a clue spread or
+an insight of it is worked out by that engine, from what it kept.
 
 >>> from cspmines import Engine, Limit, Position
 >>> with Engine(limit=Limit(time=10)) as engine:
@@ -13,28 +15,38 @@ manager too).
 ...     after = engine.after(analysis, 2, 0)   # (0, 2) shows 0: (0, 1), (1, 1), (1, 2) are safe
 >>> analysis.probability(3), after.mine_cells   # so the 1's mine is at (1, 0)
 (Fraction(1, 3), (3,))
+
+:func:`solve` and :func:`sample_layouts` (``cspmines.solve``, ``cspmines.sample_layouts``) are thin
+functions over the calling thread's default engine of the backend asked for (:func:`default_engine`):
+each thread has its own, so the web server's worker threads never share one, and a thread's default
+engines (one per backend name) share the thread's one memory.
+
+>>> default_engine() is default_engine(), default_engine().memory is default_engine("dp").memory
+(True, True)
 """
 
 from __future__ import annotations
 
+import random
+import threading
 from numbers import Real
 
 from ..position import Position
+from . import sampling, solver
 from .analysis import Analysis
+from .backends import get_backend
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
 from .insight import Insight, insight_of
-from .memory import Memory, using
-from .question import Density, Limit, read_limit
+from .memory import Memory
+from .question import NOT_GIVEN, Density, Limit, read_limit
 from .reveal import solve_revealed
-from .sampling import sample_layouts
-from .solver import solve
 
-__all__ = ["Engine"]
+__all__ = ["Engine", "default_engine", "sample_layouts", "solve"]
 
 
 class Engine:
-    """Solve positions with one backend under one default limit, with memories of their own.
+    """Solve positions with one backend under one default limit, with memories of its own.
 
     Parameters
     ----------
@@ -44,12 +56,22 @@ class Engine:
         The budget of every call that does not give its own.
     memory : Memory, optional
         The memories of recent chains (a new one by default).
+
+    Attributes
+    ----------
+    memory : Memory
+        What it remembers: counts of chains, splits, counting orders, forward passes, and
+        what each of its analyses keeps for one more clue.
+    counter : Backend
+        The backend that counts, keeping what it remembers in ``memory``.
     """
 
     def __init__(self, backend: str = "auto", *, limit: Limit | None = None, memory: Memory | None = None):
         self.backend = backend
         self.limit = None if limit is None else read_limit(limit)
-        self.memory = memory or Memory()
+        self.memory = memory if memory is not None else Memory()
+        self.counter = get_backend(backend, self.memory)
+        self.backend_name = backend if isinstance(backend, str) else self.counter.name  # what analyses report
 
     def __repr__(self) -> str:
         return f"Engine(backend={self.backend!r}, limit={self.limit!r})"
@@ -67,21 +89,19 @@ class Engine:
     def solve(self, position: Position, *, mines: int | None = None, density: Real | Density | None = None, limit: Limit | None = None,
               explain: bool = True, settle: bool = True) -> Analysis:
         """:func:`cspmines.solve` with this engine's backend, limit and memories."""
-        with using(self.memory):
-            return solve(position, backend=self.backend, mines=mines, density=density, limit=self._limit(limit),
-                         explain=explain, settle=settle)
+        return solver.solve(position, engine=self, mines=mines, density=density, limit=self._limit(limit), explain=explain, settle=settle)
 
     def after(self, analysis: Analysis, cell: int, clue: int) -> Analysis:
         """The analysis once covered ``cell`` shows ``clue``, recounting only the chains it touches
-        (:func:`cspmines.engine.reveal.solve_revealed`; no budget: it counts what the analysis counted)."""
-        with using(self.memory):
-            return solve_revealed(analysis, cell, clue, backend=self.backend)
+        (:func:`cspmines.engine.reveal.solve_revealed`; by the engine that solved ``analysis``; no
+        budget: it counts what the analysis counted)."""
+        return solve_revealed(analysis, cell, clue)
 
     def spread(self, analysis: Analysis, cell: int, *, limit: Limit | None = None) -> ClueSpread:
         """What opening covered ``cell`` ends in, exactly: a mine, or each clue it can show, in
-        layouts (:func:`cspmines.engine.clues.clue_spread`), within the limit's time."""
-        with using(self.memory):
-            return clue_spread(analysis, cell, backend=self.backend, limit=self._limit(limit))
+        layouts (:func:`cspmines.engine.clues.clue_spread`; by the engine that solved ``analysis``), within the
+        limit's time."""
+        return clue_spread(analysis, cell, limit=self._limit(limit))
 
     def insight(self, analysis: Analysis, *, limit: Limit | None = None) -> Insight:
         """Dead cells, 50/50s and (few layouts left) every cell's winning chance with best play, within the
@@ -92,8 +112,7 @@ class Engine:
         >>> engine.insight(engine.solve(Position.from_string("2x2x1\\n11\\n.."))).fifty_fifties[0].kind
         'unavoidable'
         """
-        with using(self.memory):
-            return insight_of(analysis, backend=self.backend, limit=self._limit(limit))
+        return insight_of(analysis, limit=self._limit(limit))
 
     def certain(self, position: Position, *, mines: int | None = None, limit: Limit | None = None) -> Certainty:
         """The cells proved safe or mines without counting (:func:`cspmines.certain_cells`), within the limit."""
@@ -102,10 +121,79 @@ class Engine:
     def sample(self, position: Position, count: int, *, seed=None, mines: int | None = None,
                density: Real | Density | None = None, limit: Limit | None = None):
         """Layouts drawn uniformly from those the position allows (:func:`cspmines.sample_layouts`), within the limit."""
-        with using(self.memory):
-            return sample_layouts(position, count, seed=seed, mines=mines, density=density, backend=self.backend,
-                                  limit=self._limit(limit))
+        return sampling.sample_layouts(position, count, engine=self, seed=seed, mines=mines, density=density,
+                                       limit=self._limit(limit))
 
     def forget(self) -> None:
         """Empty this engine's memories of recent chains (answers never depend on them)."""
         self.memory.forget()
+
+
+_threads = threading.local()
+
+
+def default_engine(backend: str = "auto") -> Engine:
+    """The calling thread's default engine of ``backend``, made on first use: what :func:`solve` and
+    :func:`sample_layouts` solve with. A thread's default engines share one memory; no two threads
+    share one (the web server's worker threads each have theirs). ``default_engine().forget()``
+    empties the thread's memory (a benchmark timing players one after another starts each so)."""
+    engines = getattr(_threads, "engines", None)
+    if engines is None:
+        engines = _threads.engines = {}
+    engine = engines.get(backend) if isinstance(backend, str) else None
+    if engine is None:
+        memory = next(iter(engines.values())).memory if engines else Memory()
+        engine = Engine(backend, memory=memory)
+        if isinstance(backend, str):  # a backend object is the caller's: its engine is not kept
+            engines[backend] = engine
+    return engine
+
+
+def solve(
+    position: Position,
+    *,
+    backend: str = "auto",
+    mines: int | None = None,
+    density: Real | Density | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    max_chain: int | None = None,
+    explain: bool = True,
+    settle: bool = True,
+    limit: Limit | None = None,
+) -> Analysis:
+    """Exact model counts and mine probabilities of a position, by the calling thread's default engine
+    of ``backend`` (:func:`default_engine`). The other parameters, what it returns and raises are
+    :func:`cspmines.engine.solver.solve`'s.
+
+    >>> from cspmines import Position, solve
+    >>> analysis = solve(Position.from_string("3x1x1\\n.1."))
+    >>> analysis.model_count, analysis.engine is default_engine()
+    (2, True)
+    """
+    return solver.solve(position, engine=default_engine(backend), mines=mines, density=density, time_limit=time_limit,
+                        node_limit=node_limit, max_chain=max_chain, explain=explain, settle=settle, limit=limit)
+
+
+def sample_layouts(
+    position: Position,
+    count: int,
+    *,
+    seed: int | random.Random | None = None,
+    mines: int | None = None,
+    density: Real | Density | None = None,
+    backend: str = "auto",
+    limit: Limit | None = None,
+    time_limit: float | None = None,
+    memory=NOT_GIVEN,
+) -> list[frozenset]:
+    """``count`` mine layouts drawn independently and uniformly from those ``position`` allows, by the
+    calling thread's default engine of ``backend`` (which explains an inconsistent position). The
+    other parameters, what it returns and raises are :func:`cspmines.engine.sampling.sample_layouts`'.
+
+    >>> from cspmines import Position, sample_layouts
+    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 3, seed=8)
+    [frozenset({2}), frozenset({0}), frozenset({2})]
+    """
+    return sampling.sample_layouts(position, count, engine=default_engine(backend), seed=seed, mines=mines, density=density,
+                                   limit=limit, time_limit=time_limit, memory=memory)

@@ -143,7 +143,7 @@ class Insight:
     missing: dict = field(default_factory=dict, hash=False)
 
 
-def dead_cells(analysis, *, backend: str = "auto", time_limit: float | None = None) -> tuple:
+def dead_cells(analysis, *, time_limit: float | None = None) -> tuple:
     """The covered cells whose opening can tell nothing, in flat order.
 
     A cell is dead when it is safe in some layout and shows the same clue in every layout where it is
@@ -166,11 +166,11 @@ def dead_cells(analysis, *, backend: str = "auto", time_limit: float | None = No
     """
     _check_counted(analysis)
     deadline = _deadline(time_limit)
-    spreads = clue_spreads(analysis, analysis.position.covered_cells, backend=backend, limit=Limit(time=_left(deadline), memory=None))
+    spreads = clue_spreads(analysis, analysis.position.covered_cells, limit=Limit(time=_left(deadline), memory=None))
     dead = []
     for cell, spread in spreads.items():
         shown = _shown(spread)
-        if len(shown) == 1 and (shown[0] or _quiet_cascade(analysis, cell, backend, deadline)):
+        if len(shown) == 1 and (shown[0] or _quiet_cascade(analysis, cell, deadline)):
             dead.append(cell)
     return tuple(dead)
 
@@ -180,11 +180,11 @@ def _shown(spread) -> list:
     return [clue for clue, layouts in enumerate(spread.clues) if layouts]
 
 
-def _quiet_cascade(analysis, cell: int, backend: str, deadline: float | None) -> bool:
+def _quiet_cascade(analysis, cell: int, deadline: float | None) -> bool:
     """Whether every cell the cascade of ``cell`` (a 0 whenever safe) opens shows one clue in every
     layout where ``cell`` is safe. Revealing a clue every one of those layouts shows leaves them all, so
     each cell of the cascade is read in the one analysis of ``cell`` revealed."""
-    after = solve_revealed(analysis, cell, 0, backend=backend)
+    after = solve_revealed(analysis, cell, 0)
     position = after.position
     flat = position.grid.ravel()
     seen = {cell}
@@ -192,7 +192,7 @@ def _quiet_cascade(analysis, cell: int, backend: str, deadline: float | None) ->
     seen.update(wave)
     while wave:
         following = []
-        for n, spread in clue_spreads(after, wave, backend=backend, limit=Limit(time=_left(deadline), memory=None)).items():
+        for n, spread in clue_spreads(after, wave, limit=Limit(time=_left(deadline), memory=None)).items():
             shown = _shown(spread)
             if len(shown) != 1:
                 return False
@@ -204,7 +204,7 @@ def _quiet_cascade(analysis, cell: int, backend: str, deadline: float | None) ->
     return True
 
 
-def fifty_fifties(analysis, *, backend: str = "auto", time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY) -> tuple:
+def fifty_fifties(analysis, *, time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY) -> tuple:
     """The position's 50/50s, unavoidable and pseudo (:class:`FiftyFifty`), by their first cell.
 
     A 50/50 is a set of covered cells split into two halves A and B of one size, such that in every
@@ -244,7 +244,7 @@ def fifty_fifties(analysis, *, backend: str = "auto", time_limit: float | None =
             continue
         if deadline is not None and time.monotonic() >= deadline:
             raise BudgetExceededError("the time limit ran out while looking for 50/50s")
-        same, other = _partners(analysis, a, halves, backend, deadline, memory)
+        same, other = _partners(analysis, a, halves, deadline, memory)
         classified.update(same, other)
         if not set(group_of[a]) <= same | other:
             # a cell of its group that varies apart from it: by the group's symmetry, no cell of the group
@@ -257,14 +257,14 @@ def fifty_fifties(analysis, *, backend: str = "auto", time_limit: float | None =
     return tuple(sorted(found, key=lambda fifty: fifty.cells))
 
 
-def _partners(analysis, a: int, halves: tuple, backend: str, deadline: float | None, memory: int | None) -> tuple[set, set]:
+def _partners(analysis, a: int, halves: tuple, deadline: float | None, memory: int | None) -> tuple[set, set]:
     """(the cells that are mines exactly when ``a`` is, ``a`` among them; those that are mines exactly
     when it is not): the position solved with ``a`` a mine proves them mines and safe."""
     position = analysis.position
     grid = position.grid.copy()
     grid.flat[a] = FLAG
     flagged = Position._trusted(grid, position.mines)  # a copy of a valid grid, one cell flagged
-    given = solve(flagged, mines=analysis.mines, backend=backend, explain=False, limit=Limit(time=_left(deadline), memory=memory))
+    given = solve(flagged, engine=analysis.engine, mines=analysis.mines, explain=False, limit=Limit(time=_left(deadline), memory=memory))
     if not given.exact:
         raise BudgetExceededError("the time limit or the memory allowance ran out while looking for 50/50s")
     same = {a} | {y for y in halves if y != a and given.probability(y) == 1}  # with P(y) = 1/2: y is a mine exactly when a is
@@ -338,10 +338,11 @@ def endgame_chances(analysis, *, most: int = ENDGAME_LAYOUTS, states: int = ENDG
     return Endgame(len(layouts), wins, best)
 
 
-def insight_of(analysis, *, backend: str = "auto", limit: Limit | None = None) -> Insight:
+def insight_of(analysis, *, limit: Limit | None = None) -> Insight:
     """:func:`dead_cells`, :func:`fifty_fifties` and :func:`endgame_chances` within ``limit`` (its time
     shared by the three in that order, its memory capping the endgame search's states); a part that
-    cannot be worked out is None, with the reason in ``Insight.missing``.
+    cannot be worked out is None, with the reason in ``Insight.missing``. The counting is done by the
+    engine that solved ``analysis``.
 
     >>> from cspmines import Position, solve
     >>> seen = insight_of(solve(Position.from_string("3x2x1\\n1..\\n1..")))
@@ -360,8 +361,8 @@ def insight_of(analysis, *, backend: str = "auto", limit: Limit | None = None) -
     parts: dict = {}
     states = ENDGAME_STATES if limit.memory is None else max(1, min(ENDGAME_STATES, limit.memory // BYTES_PER_STATE))
     work = {
-        "dead": lambda: dead_cells(analysis, backend=backend, time_limit=_left(deadline)),
-        "fifty_fifties": lambda: fifty_fifties(analysis, backend=backend, time_limit=_left(deadline), memory=limit.memory),
+        "dead": lambda: dead_cells(analysis, time_limit=_left(deadline)),
+        "fifty_fifties": lambda: fifty_fifties(analysis, time_limit=_left(deadline), memory=limit.memory),
         "endgame": lambda: endgame_chances(analysis, states=states, time_limit=_left(deadline)),
     }
     for part, run in work.items():

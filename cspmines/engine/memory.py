@@ -1,4 +1,4 @@
-"""The engine's memories of recent chains, owned by an object: one per thread unless an engine brings its own.
+"""The engine's memories of recent chains, owned by an :class:`~cspmines.engine.Engine` and handed down by it.
 
 Positions solved one after another mostly share their chains (each position a
 look-ahead imagines differs from the board in one chain, and so does the next
@@ -6,39 +6,41 @@ move's), so the engine keeps three memories of what it met recently: the counts
 of chains by shape, how systems of rules split into chains, and the counting
 order of each structure. Answers never depend on them, only the time taken.
 
-They live in a :class:`Memory`. Each thread has its own by default (the web
-server's worker threads never share one, so none sees another's entry vanish
-between a look-up and its use), and an :class:`~cspmines.engine.Engine` owns
-one and lends it to the code below it for the length of a call
-(:func:`using`), as :func:`decimal.localcontext` lends a context.
+They live in a :class:`Memory`, which an :class:`~cspmines.engine.Engine` owns
+(as a python-sat solver owns its handle) and hands to the code below it: each
+step is given the memory, or the engine that owns it, as an argument; none looks
+one up. :func:`cspmines.solve` and the other module-level functions use the
+calling thread's default engine (:func:`cspmines.engine.engine.default_engine`),
+so the web server's worker threads never share a memory and none sees another's
+entry vanish between a look-up and its use.
 
->>> memory = Memory()
->>> with using(memory):
-...     current_memory() is memory
-True
->>> current_memory() is memory   # outside, the thread's own again
-False
+>>> from cspmines import Engine, Position
+>>> engine = Engine()
+>>> analysis = engine.solve(Position.from_string("3x1x1\\n.1."))
+>>> len(engine.memory.counts), analysis.engine is engine   # the chain counted, kept in the engine's memory
+(1, True)
 """
 
 from __future__ import annotations
 
-import threading
 import weakref
 from collections import OrderedDict
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any, Callable, Generic, TypeVar, overload
 
-__all__ = ["Hashed", "Memory", "Recent", "current_memory", "remembered", "using"]
+from .. import native
+
+__all__ = ["Hashed", "Memory", "Recent", "remembered"]
 
 T = TypeVar("T")
 
 
-class remembered(Generic[T]):
-    """A property worked out on first read and kept in the instance's dictionary, as
+class _Remembered(Generic[T]):
+    """A property worked out on first read and kept in the instance's dictionary (``remembered``), as
     :func:`functools.cached_property` does but without its lock (Python 3.11 takes one at every
     first read, which costs more than the value on objects a solve makes by the thousand). Two
-    threads reading it at once may both work it out: the same value, kept once.
+    threads reading it at once may both work it out: the same value, kept once. With the compiled
+    kernels ``remembered`` is the same descriptor in C, whose first read calls the function straight
+    from its reader (cheaper, and no frame of this module between them).
 
     >>> class Square:
     ...     def __init__(self, side):
@@ -64,7 +66,7 @@ class remembered(Generic[T]):
         self.name = name
 
     @overload
-    def __get__(self, instance: None, owner=None) -> "remembered[T]": ...
+    def __get__(self, instance: None, owner=None) -> "_Remembered[T]": ...
 
     @overload
     def __get__(self, instance: object, owner=None) -> T: ...
@@ -74,6 +76,11 @@ class remembered(Generic[T]):
             return self
         value = instance.__dict__[self.name] = self.function(instance)  # read from the dictionary from now on
         return value
+
+
+# the same descriptor in C where the kernels are built (see _Remembered); picked once, as the classes
+# using it are made, so native.pure_python() does not switch it
+remembered = native.kernel("remembered") or _Remembered
 
 
 class Hashed:
@@ -152,8 +159,8 @@ class Memory:
         # the counting programme's kept forward passes by shape, for drawing layouts: a minesearch
         # player draws from every position of its game, and successive positions share most chains
         self.sweeps = Recent(sweeps)
-        # what a full solve keeps for one more clue (cspmines.engine.reveal), by analysis, for as long
-        # as the analysis lives: the incremental state is the engine's, not hung on the analysis
+        # the parts of each full solve one more clue may start from (cspmines.engine.reveal), by analysis,
+        # for as long as the analysis lives: an analysis is revealed by the engine that solved it, from here
         self.kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         # analyses of boards a look-ahead imagined, by board: the next solve is often one of them
         self.foreseen = Recent(foreseen)
@@ -179,28 +186,3 @@ class Memory:
 
 def _board_key(position, backend: str) -> tuple:
     return backend, position.mines, position.grid.shape, position.grid.tobytes()
-
-
-_lent: ContextVar[Memory | None] = ContextVar("cspmines_memory", default=None)
-_threads = threading.local()
-
-
-def current_memory() -> Memory:
-    """The memory in use: the one lent by :func:`using`, else this thread's own."""
-    memory = _lent.get()
-    if memory is not None:
-        return memory
-    mine = getattr(_threads, "memory", None)
-    if mine is None:
-        mine = _threads.memory = Memory()
-    return mine
-
-
-@contextmanager
-def using(memory: Memory):
-    """Lend ``memory`` to the engine for the length of a ``with`` block (in this thread and context)."""
-    token = _lent.set(memory)
-    try:
-        yield memory
-    finally:
-        _lent.reset(token)

@@ -8,8 +8,8 @@ uses it when counting is cut short, and :func:`cspmines.certain_cells`
 is its public face.
 
 >>> from cspmines import Position
->>> from cspmines.engine.components import components_of
->>> components = components_of(Position.from_string("4x1x1\\n1.1."))
+>>> from cspmines.engine.components import chains_of
+>>> components = chains_of(Position.from_string("4x1x1\\n1.1."))
 >>> safe, full, rest = find_certain(components, rest_size=0, mines_left=1)
 >>> sorted(full), rest    # the 1s share their one box's mine
 ([(0, 0)], None)
@@ -28,8 +28,8 @@ def satisfiable(components, *, solver: str = "minicard") -> bool:
     """Whether every component has at least one layout (one SAT call).
 
     >>> from cspmines import Position
-    >>> from cspmines.engine.components import components_of
-    >>> satisfiable(components_of(Position.from_string("5x1\\n.2.0.")))
+    >>> from cspmines.engine.components import chains_of
+    >>> satisfiable(chains_of(Position.from_string("5x1\\n.2.0.")))
     False
     """
     encoding = BoxEncoding(solver)

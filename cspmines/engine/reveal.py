@@ -6,7 +6,8 @@ the board is unchanged by it: the clue's rule joins the chains of its
 covered neighbours (and of the cell itself, which is now known safe), and
 every other chain keeps its rules, so its counts. :func:`solve_revealed`
 starts from the settled system, chains and counts that :func:`~cspmines.engine.solver.solve`
-keeps on its analysis, settles and splits only the touched part again,
+kept for the analysis in its engine's memory (the analysis names the engine that
+solved it, and the same engine reveals), settles and splits only the touched part again,
 counts only the chains that changed, and combines everything with the mine
 total as a full solve does. The answer is the full solve's, exactly (the
 tests compare the two on thousands of positions); where the first analysis
@@ -23,20 +24,19 @@ from __future__ import annotations
 
 from ..errors import InconsistentPositionError, MemoryBudgetError
 from ..position import COVERED, FLAG, MINE, Position
-from .combine import combine_with_density, combine_with_total, count_with_total
-from .components import split_components
+from .combine import count_with_total
+from .components import split_chains
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
-from .counting import count_chains
-from .kept import Kept
-from .memory import current_memory
-from .solver import exact_analysis, solve
+from .counting import Parts, count_chains
+from .solver import combine_parts, exact_analysis, solve
 
 __all__ = ["layouts_revealed", "solve_revealed"]
 
 
-def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
+def solve_revealed(analysis, cell: int, clue: int):
     """The analysis of ``analysis.position`` with covered ``cell`` showing ``clue``: what
-    ``solve(that position, density=analysis.density, backend=backend, explain=False)`` returns.
+    ``solve(that position, density=analysis.density, explain=False)`` returns, worked out by the
+    engine that solved ``analysis`` (``analysis.engine``) from what it kept.
 
     Raises
     ------
@@ -55,20 +55,23 @@ def solve_revealed(analysis, cell: int, clue: int, *, backend: str = "auto"):
     cspmines.errors.InconsistentPositionError: inconsistent position: clue 2 needs 2 more mines but has 1 covered neighbour; clue(s) at (0,0)
     """
     after = _with_clue(analysis.position, cell, clue)
-    kept = current_memory().kept.get(analysis)  # what the solve of ``analysis`` kept, in this engine's memory
-    if kept is None or kept.backend != backend:
-        total = None if analysis.density is not None else analysis.mines  # the total asked for, kept
-        return solve(after, mines=total, density=analysis.density, backend=backend, explain=False)
+    engine = analysis.engine
+    kept = engine.memory.kept.get(analysis)  # the parts of ``analysis`` if its engine kept them for one more clue
+    if kept is None:
+        return _solved_whole(analysis, after)
     try:
-        revealed = _update(kept, after, cell, clue)
+        return _update(engine, kept, after, cell, clue)
     except _Uncounted:  # a chain the clue made is past the memory allowance: the full solve says what it can
-        total = None if analysis.density is not None else analysis.mines
-        return solve(after, mines=total, density=analysis.density, backend=backend, explain=False)
-    revealed.mines = analysis.mines
-    return revealed
+        return _solved_whole(analysis, after)
 
 
-def layouts_revealed(analysis, cell: int, clue: int, *, backend: str = "auto") -> int:
+def _solved_whole(analysis, after: Position):
+    """``after`` solved from scratch by the engine of ``analysis``, with its question (total or density)."""
+    parts = analysis.parts
+    return solve(after, engine=analysis.engine, mines=parts.mines, density=parts.density, explain=False)
+
+
+def layouts_revealed(analysis, cell: int, clue: int) -> int:
     """The layouts of ``analysis.position`` in which covered ``cell`` is safe and shows ``clue``:
     ``solve_revealed(...).model_count`` (0 where none does), counted without making the analysis
     (no chance of any cell is worked out). Needs a mine total.
@@ -78,21 +81,22 @@ def layouts_revealed(analysis, cell: int, clue: int, *, backend: str = "auto") -
     >>> [layouts_revealed(analysis, 0, clue) for clue in (0, 1)]   # the corner safe: the mine beside it or not
     [1, 1]
     """
-    kept = current_memory().kept.get(analysis)
-    if kept is None or kept.backend != backend or kept.density is not None:
+    engine = analysis.engine
+    kept = engine.memory.kept.get(analysis)
+    if kept is None or kept.density is not None:
         try:
-            return _counted(solve_revealed(analysis, cell, clue, backend=backend))
+            return _counted(solve_revealed(analysis, cell, clue))
         except InconsistentPositionError:
             return 0
     after = _with_clue(analysis.position, cell, clue)
     try:
-        change = _Change(kept, after, cell, clue)
+        parts = _parts_after(engine, kept, after, cell, clue)
     except InconsistentPositionError:
         return 0
     except _Uncounted:
-        return _counted(solve_revealed(analysis, cell, clue, backend=backend))
-    assert change.mines_left is not None  # kept without a density: a total
-    return count_with_total(change.counts, rest_size=len(change.rest), mines_left=change.mines_left)
+        return _counted(solve_revealed(analysis, cell, clue))
+    assert parts.mines_left is not None  # kept without a density: a total
+    return count_with_total(parts.counts, rest_size=len(parts.rest), mines_left=parts.mines_left)
 
 
 def _with_clue(position: Position, cell: int, clue: int) -> Position:
@@ -101,54 +105,51 @@ def _with_clue(position: Position, cell: int, clue: int) -> Position:
     return Position._trusted(grid, position.mines)  # a copy of a valid grid, one clue changed
 
 
-class _Change:
-    """What one more clue changes in a kept solve: the chains it touches settled, split and counted
-    again (``components``, ``counts``, every chain's, in the board's order), the cells off the front
-    (``rest``), the settled cells (``safe``, ``mines``), and what is left to place (``undecided``
-    cells, ``mines_left`` among them). Raises InconsistentPositionError where no layout shows it."""
-
-    def __init__(self, kept, after: Position, cell: int, clue: int):
-        base = kept.bases.get(cell)
-        if base is None:
-            base = kept.bases[cell] = _Base(kept, after, cell)
-        need = clue - base.known
-        if not 0 <= need <= base.covered:
-            rules_from_position(after)  # raises, naming the clue as a full solve does
-        if base.mine:
-            raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
-        settled = kept.settled
-        # the new rule over the neighbours still undecided, the forced ones taken out as settling does
-        cells = base.cells
-        need -= base.forced_mines
-        if not 0 <= need <= len(cells):
-            raise InconsistentPositionError(f"clue {clue} at cell {cell} cannot be met")
-        if base.error is not None:
-            raise InconsistentPositionError(base.error)
-        rules = base.rules
-        if cells:
-            rules = rules.copy()
-            rules.insert(base.place, Rule(cells, need, cell))  # clue order, as a full solve has them: its chains come out the same
-        local_cells = base.local_cells
-        local = settle_forced(ConstraintSystem._checked_already(tuple(rules), local_cells, None))  # its cells are its rules'
-        if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
-            # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
-            # the system as it was: forced cells are sound, so no layout shows this clue
-            raise InconsistentPositionError(f"clue {clue} at cell {cell} contradicts the clues around it")
-        self.safe = (settled.safe_cells - {cell}) | local.safe_cells
-        self.mines = settled.mine_cells | local.mine_cells
-        self.rest = base.rest
-        self.undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
-        self.mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
-        if self.mines_left is not None and not 0 <= self.mines_left <= self.undecided:
-            raise InconsistentPositionError(f"{self.mines_left} mines are left for {self.undecided} covered cells")
-        fresh = split_components(local.system)
-        components = base.unchanged + list(fresh)
-        counts = base.unchanged_counts + count_chains(kept.engine, fresh)
-        if any(count is None for count in counts):
-            raise _Uncounted
-        order = sorted(range(len(components)), key=lambda i: components[i].boxes[0].cells[0])
-        self.components = [components[i] for i in order]
-        self.counts = [counts[i] for i in order]
+def _parts_after(engine, kept: Parts, after: Position, cell: int, clue: int) -> Parts:
+    """The parts of ``after`` (covered ``cell`` of the board ``kept`` was solved for, showing ``clue``):
+    the chains the clue touches settled, split and counted again by ``engine``, every other chain as
+    kept (every chain in the board's order, the cells off the front, the settled cells, and what is left
+    to place). Raises InconsistentPositionError where no layout shows it."""
+    base = kept.bases.get(cell)
+    if base is None:
+        base = kept.bases[cell] = _Base(kept, after, cell)
+    need = clue - base.known
+    if not 0 <= need <= base.covered:
+        rules_from_position(after)  # raises, naming the clue as a full solve does
+    if base.mine:
+        raise InconsistentPositionError(f"cell {cell} is a mine in every layout")
+    settled = kept.settled
+    # the new rule over the neighbours still undecided, the forced ones taken out as settling does
+    cells = base.cells
+    need -= base.forced_mines
+    if not 0 <= need <= len(cells):
+        raise InconsistentPositionError(f"clue {clue} at cell {cell} cannot be met")
+    if base.error is not None:
+        raise InconsistentPositionError(base.error)
+    rules = base.rules
+    if cells:
+        rules = rules.copy()
+        rules.insert(base.place, Rule(cells, need, cell))  # clue order, as a full solve has them: its chains come out the same
+    local_cells = base.local_cells
+    local = settle_forced(ConstraintSystem._checked_already(tuple(rules), local_cells, None))  # its cells are its rules'
+    if any(rule.mines in (0, len(rule.cells)) for rule in local.system.rules):
+        # settling met a contradiction (a cell forced both ways, a rule that cannot be met) and kept
+        # the system as it was: forced cells are sound, so no layout shows this clue
+        raise InconsistentPositionError(f"clue {clue} at cell {cell} contradicts the clues around it")
+    undecided = kept.undecided - 1 - len(local.safe_cells) - len(local.mine_cells) + (cell in settled.safe_cells)
+    mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
+    if mines_left is not None and not 0 <= mines_left <= undecided:
+        raise InconsistentPositionError(f"{mines_left} mines are left for {undecided} covered cells")
+    fresh = split_chains(local.system, engine.memory)
+    chains = base.unchanged + list(fresh)
+    counts = base.unchanged_counts + count_chains(engine.counter, fresh, engine.memory)
+    if any(count is None for count in counts):
+        raise _Uncounted
+    order = sorted(range(len(chains)), key=lambda i: chains[i].boxes[0].cells[0])
+    # the system's rules now live in the chains: the settled system is the first solve's
+    now = Settled(settled.system, (settled.safe_cells - {cell}) | local.safe_cells, settled.mine_cells | local.mine_cells)
+    return Parts(now, tuple(chains[i] for i in order), tuple(counts[i] for i in order), base.rest, kept.mines, kept.density,
+                 kept.given_mines_left, undecided, mines_left)
 
 
 class _Base:
@@ -191,8 +192,8 @@ class _Base:
                 kept_rest.remove(c)
             rest = tuple(kept_rest)
         self.rest = rest
-        unchanged = [i for i in range(len(kept.components)) if i not in hit]
-        self.unchanged = [kept.components[i] for i in unchanged]
+        unchanged = [i for i in range(len(kept.chains)) if i not in hit]
+        self.unchanged = [kept.chains[i] for i in unchanged]
         self.unchanged_counts = [kept.counts[i] for i in unchanged]
 
 
@@ -207,20 +208,12 @@ class _Uncounted(Exception):
     """A chain the new clue made could not be counted within the memory allowance."""
 
 
-def _update(kept, after: Position, cell: int, clue: int):
-    change = _Change(kept, after, cell, clue)
-    components, counts, rest, mines_left = change.components, change.counts, change.rest, change.mines_left
-    box_sizes = [[box.size for box in c.boxes] for c in components]
-    if kept.density is not None:
-        combination = combine_with_density(counts, box_sizes, rest_size=len(rest), density=kept.density)
-    else:
-        assert mines_left is not None  # a solve without a density had a total
-        combination = combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
+def _update(engine, kept: Parts, after: Position, cell: int, clue: int):
+    """The analysis of ``after`` (``cell`` showing ``clue``) from the parts ``kept``, kept in turn."""
+    parts = _parts_after(engine, kept, after, cell, clue)
+    combination = combine_parts(parts)
     if combination.model_count == 0:
         raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-    now = Settled(kept.settled.system, frozenset(change.safe), frozenset(change.mines))  # the system's rules now live in the chains
-    analysis = exact_analysis(after, now, kept.given_mines_left, components, counts, rest, combination, kept.density, kept.backend, kept.engine)
-    current_memory().kept[analysis] = Kept(
-        now, kept.given_mines_left, components, counts, rest, kept.density, kept.backend, kept.engine, after=(change.undecided, mines_left)
-    )
+    analysis = exact_analysis(after, parts, combination, engine)
+    engine.memory.kept[analysis] = parts
     return analysis

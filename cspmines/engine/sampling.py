@@ -17,9 +17,9 @@ weight is an exact integer drawn against an exact random integer, so the
 draw is uniform, not merely close to it, and a layout after the first
 costs no count at all.
 
->>> from cspmines import Position
+>>> from cspmines import Engine, Position
 >>> position = Position.from_string("4x2x2\\n1...\\n1...")
->>> layouts = sample_layouts(position, 4, seed=1)
+>>> layouts = sample_layouts(position, 4, engine=Engine(), seed=1)
 >>> [sorted(layout) for layout in layouts]
 [[1, 2], [5, 7], [5, 7], [1, 7]]
 >>> all(len(layout & {1, 5}) == 1 for layout in layouts)   # the 1s see exactly one mine
@@ -41,7 +41,7 @@ from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
 from .backends.sampler import weighted_picks
 from .combine import INT_BYTES, binomials, convolve
-from .components import split_components
+from .components import split_chains
 from .constraints import settle_position
 from .question import NOT_GIVEN, Density, Limit, check_board_size, format_bytes, read_limit
 from .solver import solve, total_or_density
@@ -53,21 +53,26 @@ def sample_layouts(
     position: Position,
     count: int,
     *,
+    engine,
     seed: int | random.Random | None = None,
     mines: int | None = None,
     density: Real | Density | None = None,
-    backend: str = "auto",
     limit: Limit | None = None,
     time_limit: float | None = None,
     memory=NOT_GIVEN,
 ) -> list[frozenset]:
-    """``count`` mine layouts drawn independently and uniformly from those ``position`` allows.
+    """``count`` mine layouts drawn independently and uniformly from those ``position`` allows, by
+    ``engine`` (:func:`cspmines.sample_layouts` passes the calling thread's default engine).
 
     Parameters
     ----------
     position : Position
     count : int
         How many layouts to draw.
+    engine : Engine, keyword-only
+        Its memory keeps the chains' programmes for later draws; its backend explains an
+        inconsistent position (as :func:`~cspmines.engine.solver.solve` does). The layouts
+        themselves are drawn from the ``dp`` backend's dynamic programme, whatever its backend.
     seed : int, random.Random or None, keyword-only
         The source of randomness (networkx's convention): the same seed gives
         the same layouts.
@@ -76,10 +81,6 @@ def sample_layouts(
         no total (``density`` a number or a :class:`~cspmines.engine.question.Density`): with ``density``
         each layout is weighted by
         ``density**k * (1 - density)**(n - k)`` for its ``k`` mines.
-    backend : str, keyword-only
-        The backend that explains an inconsistent position (as
-        :func:`~cspmines.engine.solver.solve` does). The layouts themselves are drawn
-        from the ``dp`` backend's dynamic programme, whatever the name.
     limit : Limit, keyword-only
         Its ``time``: stop after this many seconds with a
         :class:`~cspmines.errors.BudgetExceededError` whose ``layouts``
@@ -110,21 +111,21 @@ def sample_layouts(
 
     Examples
     --------
-    >>> from cspmines import Position
-    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 3, seed=8)
+    >>> from cspmines import Engine, Limit, Position
+    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 3, engine=Engine(), seed=8)
     [frozenset({2}), frozenset({0}), frozenset({2})]
-    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), -1)
+    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), -1, engine=Engine())
     Traceback (most recent call last):
     ...
     ValueError: count must be >= 0, got -1
-    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 5, limit=Limit(time=0))
+    >>> sample_layouts(Position.from_string("3x1x1\\n.1."), 5, engine=Engine(), limit=Limit(time=0))
     Traceback (most recent call last):
     ...
     ValueError: the time limit must be a number of seconds above 0, got 0
     """
     limit = read_limit(limit, time_limit=time_limit, memory=memory)
     try:
-        mine_rows = sample_mines(position, count, seed=seed, mines=mines, density=density, backend=backend, limit=limit)
+        mine_rows = sample_mines(position, count, engine=engine, seed=seed, mines=mines, density=density, limit=limit)
     except BudgetExceededError as stopped:
         stopped.layouts = _as_sets(stopped.layouts)
         raise
@@ -135,10 +136,10 @@ def sample_mines(
     position: Position,
     count: int,
     *,
+    engine,
     seed: int | random.Random | None = None,
     mines: int | None = None,
     density: Real | Density | None = None,
-    backend: str = "auto",
     limit: Limit | None = None,
     time_limit: float | None = None,
     memory=NOT_GIVEN,
@@ -146,8 +147,8 @@ def sample_mines(
     """The layouts of :func:`sample_layouts` (the same ones for the same seed) as a boolean array:
     a row a layout, a column a flat cell, True where the layout puts a mine.
 
-    >>> from cspmines import Position
-    >>> sample_mines(Position.from_string("3x1x1\\n.1."), 3, seed=8).astype(int).tolist()
+    >>> from cspmines import Engine, Position
+    >>> sample_mines(Position.from_string("3x1x1\\n.1."), 3, engine=Engine(), seed=8).astype(int).tolist()
     [[0, 0, 1], [1, 0, 0], [0, 0, 1]]
     """
     limit = read_limit(limit, time_limit=time_limit, memory=memory)
@@ -171,7 +172,7 @@ def sample_mines(
         return error
 
     try:
-        draw = _Draw(position, mines=mines, density=density, backend=backend, time_limit=time_limit, memory=memory)
+        draw = _Draw(position, engine, mines=mines, density=density, time_limit=time_limit, memory=memory)
     except MemoryBudgetError as error:
         error.layouts = _stacked([], position.size)  # none drawn: the count came first
         raise
@@ -203,15 +204,15 @@ class _Draw:
     """Everything a draw needs, counted once: the forced cells, each chain's kept
     programme, and the weights that share the mines among the chains and the rest."""
 
-    def __init__(self, position: Position, *, mines, density, backend, time_limit, memory):
+    def __init__(self, position: Position, engine, *, mines, density, time_limit, memory):
         mines, density = total_or_density(position, mines, density)
         settled = settle_position(position, mines=mines)
         system = settled.system
         budget = Budget(time_limit=time_limit, memory_limit=memory) if time_limit is not None or memory is not None else None
-        counter = DynamicProgrammingBackend()
-        components = split_components(system)
-        self.samplers = [counter.sampler(component, budget=budget) for component in components]
-        self.sizes = [component.n_cells for component in components]
+        counter = DynamicProgrammingBackend(engine.memory)  # its forward passes kept in the engine's memory
+        chains = split_chains(system, engine.memory)
+        self.samplers = [counter.sampler(chain, budget=budget) for chain in chains]
+        self.sizes = [chain.n_cells for chain in chains]
         self.size = position.size
         self.rest = np.asarray(system.unconstrained_cells, dtype=np.intp)
         self.known = np.asarray(sorted(frozenset(position.known_mine_cells) | settled.mine_cells), dtype=np.intp)
@@ -222,7 +223,7 @@ class _Draw:
             assert system.mines_left is not None  # total_or_density gave a total
             consistent = self._prepare_total(system.mines_left, budget)
         if not consistent:
-            solve(position, mines=mines, density=density, backend=backend)  # raises, naming the clues
+            solve(position, engine=engine, mines=mines, density=density)  # raises, naming the clues
             raise InconsistentPositionError("no mine layout fits the position")
 
     def _prepare_total(self, mines_left: int, budget: Budget | None) -> bool:

@@ -1,4 +1,5 @@
-"""The solver: a position in, an exact :class:`~cspmines.engine.analysis.Analysis` out (``cspmines.solve``).
+"""The solver: a position in, an exact :class:`~cspmines.engine.analysis.Analysis` out, by an engine
+(:meth:`cspmines.Engine.solve`; ``cspmines.solve`` uses the calling thread's default engine).
 
 Examples
 --------
@@ -9,7 +10,7 @@ Examples
 ... 1...
 ... 1...
 ... ''')
->>> analysis = cspmines.solve(position)
+>>> analysis = solve(position, engine=cspmines.Engine())
 >>> analysis.model_count          # (1,1) is the front's mine; the other hides in 6 cells
 6
 >>> analysis.probabilities(exact=True)[1, 1], analysis.probabilities(exact=True)[0, 3]
@@ -21,28 +22,27 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import partial
 from numbers import Real
+from typing import Any
 
 from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, MissingTotalError
 from ..position import Position, is_whole
-from .analysis import Analysis, ComponentReport
-from .backends import Budget, ComponentCount, get_backend
-from .bounded import bound_components
-from .combine import afford_combining, combine_with_density, combine_with_total
-from .components import Component, split_components
+from .analysis import Analysis
+from .backends import Budget
+from .bounded import bound_chains
+from .combine import Combination, afford_combining, combine_chains, combine_with_density
+from .components import split_chains
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
-from .counting import count_smallest_first
-from .kept import Kept
-from .memory import current_memory
+from .counting import Parts, count_smallest_first
 from .prover import find_certain, satisfiable
 from .question import Density, Limit, check_board_size, read_density, read_limit
 
-__all__ = ["exact_analysis", "solve"]
+__all__ = ["combine_parts", "exact_analysis", "solve"]
 
 
 def solve(
     position: Position,
     *,
-    backend: str = "auto",
+    engine,
     mines: int | None = None,
     density: Real | Density | None = None,
     time_limit: float | None = None,
@@ -52,13 +52,14 @@ def solve(
     settle: bool = True,
     limit: Limit | None = None,
 ) -> Analysis:
-    """Exact model counts and mine probabilities of a position.
+    """Exact model counts and mine probabilities of a position, by ``engine``.
 
     Parameters
     ----------
     position : Position
-    backend : str, keyword-only
-        A registered backend name (see :func:`cspmines.engine.backends.backend_names`).
+    engine : Engine, keyword-only
+        The :class:`~cspmines.engine.Engine` that counts (its backend) and remembers (its memory);
+        :func:`cspmines.solve` passes the calling thread's default engine of the backend asked for.
     mines : int, keyword-only
         The board's mine total, overriding the position's header.
     density : float, Fraction or Density, keyword-only
@@ -79,7 +80,7 @@ def solve(
         Before splitting into chains, take out the cells that single clues
         force, repeatedly (:func:`~cspmines.engine.constraints.settle_position`): a
         forced cell carries no influence, and positions from real play are
-        full of them. The answer is the same either way; the components are
+        full of them. The answer is the same either way; the chains are
         then the chains of the undecided cells. False keeps every clue's
         chain as the clues give it (studies of the raw constraint graph).
 
@@ -96,10 +97,10 @@ def solve(
 
     Examples
     --------
-    >>> from cspmines import Position, solve
-    >>> solve(Position.from_string("3x1\\n.1."), density=0.2).probability(0)
+    >>> from cspmines import Engine, Position
+    >>> solve(Position.from_string("3x1\\n.1."), engine=Engine(), density=0.2).probability(0)
     Fraction(1, 2)
-    >>> solve(Position.from_string("3x1x2\\n.0."))
+    >>> solve(Position.from_string("3x1x2\\n.0."), engine=Engine())
     Traceback (most recent call last):
     ...
     cspmines.errors.InconsistentPositionError: inconsistent position: the clues leave room for 0 mines, but 2 remain
@@ -110,118 +111,79 @@ def solve(
     time_limit, node_limit, max_chain = limit.time, limit.nodes, limit.max_chain
     check_board_size(position.width, position.height, limit.memory)
     mines, density = total_or_density(position, mines, density)
-    engine = get_backend(backend)
+    counter, memory = engine.counter, engine.memory
     counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit,
                       memory_limit=limit.memory)
 
     settled = settle_position(position, mines=mines) if settle else Settled.unchanged(ConstraintSystem.from_position(position, mines=mines))
     system = settled.system
-    given_mines_left = None if system.mines_left is None else system.mines_left + len(settled.mine_cells)  # before settling
-    components = split_components(system)
-    components, rest, cut_cells = _bound_chains(components, system.unconstrained_cells, max_chain)
-    counts = count_smallest_first(engine, components, counting, cache=isinstance(backend, str) and not counting.limited)
-    if density is None and not any(count is None for count in counts):
-        afford_combining(counts, components, counting)  # marks the counting budget spent when it cannot
-    if any(count is None for count in counts) or counting.exhausted:
+    chains = split_chains(system, memory)
+    chains, rest, cut_cells = _cut_long_chains(chains, system.unconstrained_cells, max_chain)
+    # a budgeted count spends its budget as asked, reading no kept count (nor one a backend object may share a name with)
+    keeping = not counting.limited and isinstance(engine.backend, str)
+    counts = count_smallest_first(counter, chains, counting, memory=memory if keeping else None)
+    total = None if density is not None else (mines if mines is not None else position.mines)  # the total counted with
+    parts = Parts.of_solve(settled, chains, counts, rest, mines=total, density=density, cut_cells=cut_cells)
+    if density is None and parts.counted:
+        afford_combining(counts, chains, counting)  # marks the counting budget spent when it cannot
+    if not parts.counted or counting.exhausted:
         deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()),
                           memory_limit=limit.memory)
-        partial = _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, deciding, backend, engine,
-                                    cut=_cut_reason(counting))
-        partial.mines = mines if mines is not None else partial.mines
-        return partial
-    combination = _combine(counts, components, rest, system.mines_left, density)
+        return _partial_analysis(position, parts, deciding, engine, cut=_cut_reason(counting))
+    combination = combine_parts(parts)
     if combination.model_count == 0:
         if not explain:
             raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-        given = ConstraintSystem.from_position(position, mines=mines)
-        if system != given:  # explain on the clues as given: a settled conflict may rest on other clues
-            components = split_components(given)
-            counts = [engine.count(component) for component in components]
-            rest = given.unconstrained_cells
-        raise _explain_inconsistency(position, given, components, counts, rest, density)
-    analysis = exact_analysis(
-        position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells
-    )
-    # what solve_revealed starts from (cspmines.engine.reveal): every chain was counted, so a budget that
-    # was not spent changes nothing kept (the counts' own memory still skips budgeted counts, above)
+        raise _explain_inconsistency(position, ConstraintSystem.from_position(position, mines=mines), parts, counter)
+    analysis = exact_analysis(position, parts, combination, engine)
+    # what solve_revealed starts from (cspmines.engine.reveal), in the engine's memory: every chain was
+    # counted, so a budget that was not spent changes nothing kept (the counts' own memory still skips
+    # budgeted counts, above)
     if settle and not cut_cells:
-        current_memory().kept[analysis] = Kept(settled, given_mines_left, components, counts, rest, density, backend, engine)
-    analysis.mines = mines if mines is not None else analysis.mines  # the total counted with, as asked
+        memory.kept[analysis] = parts
     return analysis
 
 
-def _forced_groups(settled: Settled, denominator: int | None = None) -> list:
-    """The cells settled before counting, as (cells, chance) groups: chances over ``denominator``
-    when given, else Fractions."""
-    groups = []
-    if settled.safe_cells:
-        groups.append((tuple(sorted(settled.safe_cells)), 0 if denominator else Fraction(0)))
-    if settled.mine_cells:
-        groups.append((tuple(sorted(settled.mine_cells)), denominator if denominator else Fraction(1)))
-    return groups
-
-
-def _bound_chains(components, rest: tuple, max_chain: int | None):
-    """(components, rest, cells of the chains cut): cut chains longer than ``max_chain`` boxes."""
-    if max_chain is None or all(c.n_boxes <= max_chain for c in components):
-        return components, rest, frozenset()
-    long_chains = [c for c in components if c.n_boxes > max_chain]
+def _cut_long_chains(chains, rest: tuple, max_chain: int | None):
+    """(chains, rest, cells of the chains cut): cut chains longer than ``max_chain`` boxes."""
+    if max_chain is None or all(c.n_boxes <= max_chain for c in chains):
+        return chains, rest, frozenset()
+    long_chains = [c for c in chains if c.n_boxes > max_chain]
     if not satisfiable(long_chains):  # a relaxation must not hide an inconsistency
         raise InconsistentPositionError("no mine layout satisfies the clues of a chain that max_chain would cut")
     cut_cells = frozenset(cell for c in long_chains for cell in c.cells)
-    components, orphans = bound_components(components, max_boxes=max_chain)
-    return components, rest + tuple(orphans), cut_cells
+    chains, orphans = bound_chains(chains, max_boxes=max_chain)
+    return chains, rest + tuple(orphans), cut_cells
 
 
-def _combine(counts, components, rest: tuple, mines_left: int | None, density):
-    box_sizes = [[box.size for box in c.boxes] for c in components]
-    if density is not None:
-        return combine_with_density(counts, box_sizes, rest_size=len(rest), density=density)
-    assert mines_left is not None  # total_or_density gave one or the other
-    return combine_with_total(counts, box_sizes, rest_size=len(rest), mines_left=mines_left)
+def combine_parts(parts: Parts) -> Combination:
+    """The chains' counts and the rest combined under the question: the density, else the total."""
+    box_sizes = [[box.size for box in chain.boxes] for chain in parts.chains]
+    return combine_chains(parts.counts, box_sizes, rest_size=len(parts.rest), mines_left=parts.mines_left, density=parts.density)
 
 
-def exact_analysis(position, settled, given_mines_left, components, counts, rest, combination, density, backend, engine, cut_cells=frozenset()):
+def exact_analysis(position, parts: Parts, combination, engine) -> Analysis:
     """The analysis of a fully counted position from its parts (exact unless chains were cut). Its
     chances and chain reports are worked out when first read: a caller that reads only the model
     count (a question about one outcome) or one cell's chance skips the rest."""
-    groups = partial(_groups, settled, components, rest, combination, bool(cut_cells))
-    inexact = frozenset()
+    cut_cells = parts.cut_cells
+    groups: Any = partial(parts.groups, combination)  # made when first read, or now
+    inexact: frozenset = frozenset()
     if cut_cells:
         # certainties survive a relaxation; with a total every other cell feels the cut
         groups = groups()
         uncertain = {cell for cells, p in groups if p not in (0, 1) for cell in cells}
-        inexact = frozenset(uncertain if density is None else uncertain & (cut_cells | set(rest)))
+        inexact = frozenset(uncertain if parts.density is None else uncertain & (cut_cells | set(parts.rest)))
     return Analysis(
         position,
+        parts,
         model_count=None if cut_cells else combination.model_count,
         groups=groups,
         # the chances' common one (None: they are Fractions, as every inexact analysis has them)
         denominator=None if cut_cells else combination.denominator,
-        components=partial(_reports, components, counts),
-        backend=backend if isinstance(backend, str) else engine.name,
         inexact_cells=inexact,
-        mines_left=given_mines_left,
-        density=density,
-        approximate=bool(cut_cells),
+        engine=engine,
     )
-
-
-def _groups(settled, components, rest: tuple, combination, cut: bool) -> list:
-    """The (cells, chance) groups of :func:`exact_analysis`: each box's, the settled cells', the rest's."""
-    if cut and combination.denominator:  # estimates follow: as Fractions, the way every inexact analysis has them
-        chances, rest_chance, denominator = combination.box_probabilities, combination.rest_probability, None
-    else:
-        chances, rest_chance, denominator = combination.box_chances, combination.rest_chance, combination.denominator
-    made = [(box.cells, p) for component, ps in zip(components, chances) for box, p in zip(component.boxes, ps)]
-    made += _forced_groups(settled, denominator)
-    if rest:
-        made.append((rest, rest_chance))
-    return made
-
-
-def _reports(components, counts) -> tuple:
-    return tuple(_report(c, n) for c, n in zip(components, counts))
 
 
 #: With a time limit, counting may use this share; the rest is kept for the certain-cells check.
@@ -233,35 +195,38 @@ def _cut_reason(budget: Budget) -> str:
     return "memory" if isinstance(budget.stopped_by, MemoryBudgetError) else "budget"
 
 
-def _partial_analysis(position, settled, given_mines_left, components, counts, rest, density, budget, backend, engine,
-                      cut: str = "budget") -> Analysis:
-    """What can still be said when some component was not counted within the budget.
+def _partial_analysis(position, parts: Parts, budget, engine, cut: str = "budget") -> Analysis:
+    """What can still be said when some chain was not counted within the budget.
 
     Certain cells come from the SAT check (the mine total included) and are
     exact. Every other probability is an estimate and is listed in
-    ``inexact_cells``: with a density, counted components stay exact (they
-    are independent) and a cut component's cells take the density; with a
+    ``inexact_cells``: with a density, counted chains stay exact (they
+    are independent) and a cut chain's cells take the density; with a
     known total, which couples everything, every uncertain cell is estimated
     as if the total were the density it implies.
     """
-    system = settled.system
+    chains, counts, rest, density = parts.chains, parts.counts, parts.rest, parts.density
     try:
-        certain = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget)
+        certain = find_certain(chains, rest_size=len(rest), mines_left=parts.mines_left, budget=budget)
     except (BudgetExceededError, MemoryError):  # nothing proved: every uncertain cell stays an estimate
         certain = (set(), set(), None)
     if certain is None:
         raise InconsistentPositionError("no mine layout satisfies the clues and the mine total together")
     safe, full, rest_verdict = certain
     exact_density = density is not None
-    estimate = density if exact_density else Fraction(system.mines_left, max(1, len(system.cells)))
-    groups, inexact = _forced_groups(settled), set()
-    for c, (component, count) in enumerate(zip(components, counts)):
+    if density is None:
+        assert parts.mines_left is not None  # a question has a total or a density
+        estimate = Fraction(parts.mines_left, max(1, parts.undecided))
+    else:
+        estimate = density
+    groups, inexact = parts.forced_groups(), set()
+    for c, (chain, count) in enumerate(zip(chains, counts)):
         if count is not None:
-            sizes = [[box.size for box in component.boxes]]
+            sizes = [[box.size for box in chain.boxes]]
             (probabilities,) = combine_with_density([count], sizes, rest_size=0, density=estimate).box_probabilities
         else:
-            probabilities = [estimate] * component.n_boxes
-        for b, (box, p) in enumerate(zip(component.boxes, probabilities)):
+            probabilities = [estimate] * chain.n_boxes
+        for b, (box, p) in enumerate(zip(chain.boxes, probabilities)):
             if (c, b) in safe or (c, b) in full:
                 groups.append((box.cells, Fraction(int((c, b) in full))))
             elif count is not None and exact_density:
@@ -279,28 +244,12 @@ def _partial_analysis(position, settled, given_mines_left, components, counts, r
             inexact.update(rest)
     return Analysis(
         position,
+        parts,
         model_count=None,
         groups=groups,
-        components=tuple(
-            _report(c, n) if n is not None else _report_cut(c, cut) for c, n in zip(components, counts)
-        ),
-        backend=backend if isinstance(backend, str) else engine.name,
+        components=parts.reports(cut),
         inexact_cells=frozenset(inexact),
-        mines_left=given_mines_left,
-        density=density,
-    )
-
-
-def _report_cut(component: Component, cut: str) -> ComponentReport:
-    return ComponentReport(
-        cells=component.cells,
-        clues=component.labels,
-        n_boxes=component.n_boxes,
-        mine_range=(0, -1),
-        layouts=0,
-        exact=False,
-        stats={"backend": None, "cut": cut},
-        component=component,
+        engine=engine,
     )
 
 
@@ -328,6 +277,7 @@ def total_or_density(position: Position, mines: int | None, density) -> tuple[in
     :class:`~cspmines.engine.question.Density`), read exactly, sets the total aside; without one, a
     total must be known. Every entry point that takes a density reads it here.
 
+    >>> from cspmines import Position
     >>> total_or_density(Position.from_string("3x1\\n.1."), None, 0.2)
     (None, Fraction(1, 5))
     >>> total_or_density(Position.from_string("3x1\\n.1."), None, Density("0.2"))
@@ -346,27 +296,18 @@ def total_or_density(position: Position, mines: int | None, density) -> tuple[in
     return mines, None
 
 
-def _report(component: Component, count: ComponentCount) -> ComponentReport:
-    nonzero = [k for k, w in enumerate(count.models) if w]
-    return ComponentReport(
-        cells=component.cells,
-        clues=component.labels,
-        n_boxes=component.n_boxes,
-        mine_range=(nonzero[0], nonzero[-1]) if nonzero else (0, -1),
-        layouts=count.total,
-        stats=count.stats,
-        component=component,
-    )
-
-
-def _explain_inconsistency(position, system, components, counts, rest, density) -> InconsistentPositionError:
-    """An error naming a small set of clues that no layout satisfies together
-    (``components`` and ``counts`` are those of ``system``, the clues as given)."""
-    mine_range = _combine(counts, components, rest, system.mines_left, density).mine_range
-    rest_size = len(rest)
-    for component, count in zip(components, counts):
+def _explain_inconsistency(position, system: ConstraintSystem, parts: Parts, counter) -> InconsistentPositionError:
+    """An error naming a small set of clues that no layout satisfies together, read on ``system``, the
+    clues as given (a conflict the settling met may rest on other clues): ``parts`` where they are its."""
+    if parts.settled.system != system:
+        chains = split_chains(system)
+        parts = Parts.of_solve(Settled.unchanged(system), chains, [counter.count(chain) for chain in chains],
+                               system.unconstrained_cells, mines=parts.mines, density=parts.density)
+    mine_range = combine_parts(parts).mine_range
+    rest_size, density = len(parts.rest), parts.density
+    for chain, count in zip(parts.chains, parts.counts):
         if count.total == 0:
-            labels = _minimal_conflict(system, set(component.labels))
+            labels = _minimal_conflict(system, set(chain.labels))
             return InconsistentPositionError(
                 "no mine layout satisfies these clues together",
                 clues=tuple(position.row_col(label) for label in sorted(labels)),
@@ -394,7 +335,7 @@ def _minimal_conflict(system: ConstraintSystem, labels: set, *, max_rules: int =
     def conflicting(subset: set) -> bool:
         rules = tuple(rule for rule in system.rules if rule.label in subset)
         sub = ConstraintSystem(rules, system.cells, None)
-        return any(counter.count(c).total == 0 for c in split_components(sub))
+        return any(counter.count(c).total == 0 for c in split_chains(sub))
 
     kept = set(labels)
     for label in sorted(labels):

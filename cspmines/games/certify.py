@@ -38,7 +38,7 @@ import numpy as np
 
 from ..engine.analysis import Analysis
 from ..engine.constraints import neighbour_sum
-from ..engine.solver import solve
+from ..engine.engine import solve
 from ..errors import CspminesError
 from ..position import COVERED, FLAG, Position
 from .board import Board

@@ -51,8 +51,8 @@ import numpy as np
 from ..actions import Action, Vocabulary
 from ..engine.analysis import Analysis
 from ..engine.constraints import settle_position
+from ..engine.engine import solve
 from ..engine.question import Limit
-from ..engine.solver import solve
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, WITHHELD, Position
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import Action
+from ..engine.engine import solve
 from ..engine.question import Limit
-from ..engine.solver import solve
 from ..games.judge import JUDGE_LIMIT, as_seen
 from ..position import COVERED, FLAG, MINE, Position
 

@@ -29,9 +29,13 @@
  *      mine total; twin cspmines.engine.combine._chances.
  *  closed_off_places: where a 50/50 may form, closed-off pairs and 2x2 blocks of hidden cells;
  *      twin cspmines.agents.exact.fifty_fifty._closed_off_places.
+ *  remembered: a property worked out on first read and kept in the instance's dictionary (a
+ *      descriptor type, picked when the engine's classes are made); twin
+ *      cspmines.engine.memory._Remembered.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -2108,6 +2112,115 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* cspmines.engine.memory.remembered: a property worked out on first read and kept in the instance's
+ * dictionary (a non-data descriptor, so later reads find the dictionary's value without it). In C the
+ * first read calls the function straight from the reader, with no Python frame of its own between. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *function;
+    PyObject *name;
+    PyObject *doc;
+} Remembered;
+
+static int remembered_init(Remembered *self, PyObject *args, PyObject *kwds) {
+    PyObject *function;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "remembered() takes no keyword arguments");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "O:remembered", &function)) return -1;
+    PyObject *name = PyObject_GetAttrString(function, "__name__");
+    if (name == NULL) return -1;
+    PyObject *doc = PyObject_GetAttrString(function, "__doc__");
+    if (doc == NULL) {
+        PyErr_Clear();
+        doc = Py_NewRef(Py_None);
+    }
+    Py_XSETREF(self->function, Py_NewRef(function));
+    Py_XSETREF(self->name, name);
+    Py_XSETREF(self->doc, doc);
+    return 0;
+}
+
+static PyObject *remembered_get(PyObject *self_, PyObject *instance, PyObject *owner) {
+    Remembered *self = (Remembered *)self_;
+    if (instance == NULL || instance == Py_None) return Py_NewRef(self_);
+    PyObject *value = PyObject_CallOneArg(self->function, instance);
+    if (value == NULL) return NULL;
+    PyObject *dict = PyObject_GenericGetDict(instance, NULL); /* read from the dictionary from now on */
+    if (dict == NULL || PyDict_SetItem(dict, self->name, value) < 0) {
+        Py_XDECREF(dict);
+        Py_DECREF(value);
+        return NULL;
+    }
+    Py_DECREF(dict);
+    return value;
+}
+
+static PyObject *remembered_set_name(PyObject *self_, PyObject *args) {
+    PyObject *owner, *name;
+    if (!PyArg_ParseTuple(args, "OU:__set_name__", &owner, &name)) return NULL;
+    Py_XSETREF(((Remembered *)self_)->name, Py_NewRef(name));
+    Py_RETURN_NONE;
+}
+
+static int remembered_traverse(Remembered *self, visitproc visit, void *arg) {
+    Py_VISIT(self->function);
+    Py_VISIT(self->name);
+    Py_VISIT(self->doc);
+    return 0;
+}
+
+static int remembered_clear(Remembered *self) {
+    Py_CLEAR(self->function);
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->doc);
+    return 0;
+}
+
+static void remembered_dealloc(Remembered *self) {
+    PyObject_GC_UnTrack(self);
+    remembered_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef remembered_members[] = {
+    {"function", T_OBJECT, offsetof(Remembered, function), READONLY, "the function that works the value out"},
+    {"name", T_OBJECT, offsetof(Remembered, name), READONLY, "the attribute it is kept under"},
+    {"__doc__", T_OBJECT, offsetof(Remembered, doc), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMethodDef remembered_methods[] = {
+    {"__set_name__", remembered_set_name, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RememberedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "cspmines.native._kernels.remembered",
+    .tp_basicsize = sizeof(Remembered),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "remembered(function): a property worked out on first read and kept in the instance's dictionary.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)remembered_init,
+    .tp_dealloc = (destructor)remembered_dealloc,
+    .tp_traverse = (traverseproc)remembered_traverse,
+    .tp_clear = (inquiry)remembered_clear,
+    .tp_descr_get = remembered_get,
+    .tp_members = remembered_members,
+    .tp_methods = remembered_methods,
+};
+
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernels", "cspmines' compiled kernels.", -1, methods};
 
-PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__kernels(void) {
+    if (PyType_Ready(&RememberedType) < 0) return NULL;
+    PyObject *made = PyModule_Create(&module);
+    if (made == NULL) return NULL;
+    if (PyModule_AddObjectRef(made, "remembered", (PyObject *)&RememberedType) < 0) {
+        Py_DECREF(made);
+        return NULL;
+    }
+    return made;
+}

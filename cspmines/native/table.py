@@ -96,6 +96,9 @@ KERNELS: tuple[Kernel, ...] = (
            "each box's and the rest's layouts with a mine, the chains combined under the mine total"),
     Kernel("closed_off_places", "cspmines.agents.exact.fifty_fifty._closed_off_places",
            "where a 50/50 may form: closed-off pairs and 2x2 blocks of hidden cells"),
+    Kernel("remembered", "cspmines.engine.memory._Remembered",
+           "a property worked out on first read and kept in the instance's dictionary (a descriptor type, "
+           "picked once, when the classes using it are made)"),
 )
 
 BY_NAME = {row.name: row for row in KERNELS}

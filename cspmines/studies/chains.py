@@ -28,7 +28,7 @@ import numpy as np
 
 from ..agents.exact import ExactAgent
 from ..bench import play_game
-from ..engine.solver import solve
+from ..engine.engine import solve
 
 __all__ = ["chain_game", "component_rows", "summarize_chains", "zero_cut", "plot_chains"]
 

@@ -48,9 +48,9 @@ from ..agents.advice import NotCountedError, advise
 from ..agents.external import is_outside
 from ..bench import Suite, agent_seed, new_game
 from ..engine.clues import clue_spreads, covered_cells
+from ..engine.engine import solve
 from ..engine.insight import insight_of
 from ..engine.question import Limit
-from ..engine.solver import solve
 from ..errors import BudgetExceededError, CspminesError, TooLargeError
 from ..games import Board, draw_no_guess, play
 from ..games.board import FIRST_CLICKS, parse_size

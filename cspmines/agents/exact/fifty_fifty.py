@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 from ... import native
-from ...engine.solver import solve
+from ...engine.engine import solve
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, MINE, WITHHELD, Position
 from .hotspots import HOTSPOT_ENABLER_RISK, Hotspot

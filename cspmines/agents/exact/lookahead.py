@@ -145,7 +145,7 @@ def look_ahead(
         if exact_weights and (secondary + left * ceiling) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
             return Lookahead(cell, safety, secondary + left * ceiling, progress + left, False, pruned=True, influence=influence)
         try:
-            after = solve_revealed(analysis, cell, clue, backend=options.backend)
+            after = solve_revealed(analysis, cell, clue)  # by the engine that solved it (the agent's)
         except InconsistentPositionError:
             continue
         next_safe = _next_safety(after, options.blend, options.living) ** next_power

@@ -43,10 +43,9 @@ import numpy as np
 
 from ...actions import Vocabulary
 from ...engine.clues import clue_spreads, off_front_spreads
-from ...engine.memory import current_memory
+from ...engine.engine import Engine, default_engine
 from ...engine.question import Limit
 from ...engine.sampling import layouts_still_possible, sample_mines
-from ...engine.solver import solve
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, Position, neighbour_table
 from ..base import Action, SeededAgent
@@ -122,6 +121,9 @@ class ExactAgent(SeededAgent):
     on_guess : callable, keyword-only
         Called with a :class:`Guess` for every move not proved safe (for
         studies of where games are lost).
+    engine : Engine, keyword-only
+        The engine it solves with (of the options' ``backend``); by default the thread's default
+        engine of that backend when each game starts (:func:`cspmines.engine.engine.default_engine`).
     **changes
         Options changed from ``options`` by name (as ``make_agent("exact:lookahead=3")`` passes them).
 
@@ -138,13 +140,16 @@ class ExactAgent(SeededAgent):
 
     name = "exact"
 
-    def __init__(self, options: ExactOptions | None = None, *, on_analysis=None, on_guess=None, **changes):
+    def __init__(self, options: ExactOptions | None = None, *, on_analysis=None, on_guess=None, engine: Engine | None = None, **changes):
         self.options = (options or DEFAULT).with_changes(**changes) if changes else (options or DEFAULT)
         self.on_analysis = on_analysis  # called with every Analysis the agent computes (studies)
         self.on_guess = on_guess  # called with every Guess (where games are lost)
+        self._given_engine = engine
+        self._limit = None if self.options.max_chain is None else Limit(max_chain=self.options.max_chain)
         super().__init__()
 
     def start(self) -> None:
+        self.engine = self._given_engine or default_engine(self.options.backend)  # the thread's that plays, unless given
         self.safe: set = set()
         self.mines: set = set()
         self.search_failed_at: int | None = None  # layouts when the cost search last ran out of budget
@@ -206,18 +211,18 @@ class ExactAgent(SeededAgent):
     def _solve(self, position: Position):
         """The engine's analysis, the mines this agent proved shown as flags: the look-ahead's own
         analysis of the board when the guess showed a clue it weighed and nothing else changed."""
-        backend, max_chain = self.options.backend, self.options.max_chain
+        engine = self.engine
         seen = self._seen_by_engine(position)
-        if max_chain is None:  # a cut solve is not what the look-ahead counted
-            foreseen = current_memory().foreseen_analysis(seen, backend)
+        if self._limit is None:  # a cut solve is not what the look-ahead counted
+            foreseen = engine.memory.foreseen_analysis(seen, self.options.backend)
             if foreseen is not None:
                 return foreseen
         try:
-            return solve(seen, backend=backend, limit=Limit(max_chain=max_chain))
+            return engine.solve(seen, limit=self._limit)
         except InconsistentPositionError:
             # only a wrong flag of the caller's can do this; fall back to the position alone
             self.mines.clear()
-            return solve(position, backend=backend, limit=Limit(max_chain=max_chain))
+            return engine.solve(position, limit=self._limit)
 
     def _seen_by_engine(self, position: Position) -> Position:
         if not self.mines:
@@ -297,7 +302,7 @@ class ExactAgent(SeededAgent):
             if corner is not None:
                 return corner
             # the next solve is one of these when the cell shows a clue: the engine keeps them
-            current_memory().foresee(chosen.afters.values(), self.options.backend)
+            self.engine.memory.foresee(chosen.afters.values(), self.options.backend)
             return chosen.cell, Reason.LOOK_AHEAD
         return choice, Reason.LEAST_RISK
 
@@ -353,7 +358,7 @@ class ExactAgent(SeededAgent):
             reusing = options.reuse and self.drawn is not None
             kept = layouts_still_possible(analysis.position, self.drawn)[: options.clue_samples] if reusing else None
             fresh = options.clue_samples - (0 if kept is None else len(kept))
-            layouts = sample_mines(analysis.position, fresh, seed=seed, backend=options.backend)
+            layouts = sample_mines(analysis.position, fresh, engine=self.engine, seed=seed)
             self.drawn = layouts = layouts if kept is None else np.concatenate([kept, layouts])
         ratios = information_per_cost(analysis, cells, layouts=layouts, spreads=spreads, cost_power=options.cost_power)
         return max(ratios, key=lambda c: (ratios[c], -c)), Reason.INFORMATION
@@ -364,7 +369,7 @@ class ExactAgent(SeededAgent):
         if analysis.model_count is None or analysis.mines is None:  # estimates (max_chain, a budget): no count to share
             return {}
         if where == "exact":
-            return clue_spreads(analysis, cells, backend=self.options.backend)
+            return clue_spreads(analysis, cells)  # by the engine that solved it
         return off_front_spreads(analysis, cells) if where == "off_front" else {}
 
     def _influence_spread(self, analysis):

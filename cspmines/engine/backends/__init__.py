@@ -12,8 +12,8 @@ Each counts a component to the same exact answer (here one mine in the
 middle cell, or one at each end):
 
 >>> from cspmines import Position
->>> from cspmines.engine.components import components_of
->>> (chain,) = components_of(Position.from_string("5x1\\n.1.1."))
+>>> from cspmines.engine.components import chains_of
+>>> (chain,) = chains_of(Position.from_string("5x1\\n.1.1."))
 >>> for name in backend_names():
 ...     counted = get_backend(name).count(chain)
 ...     print(name, counted.models, counted.tallies)
@@ -50,6 +50,6 @@ __all__ = [
 ]
 
 register_backend("dp", DynamicProgrammingBackend)
-register_backend("sat", SatBackend)
-register_backend("cpsat", CpSatBackend)
+register_backend("sat", lambda memory: SatBackend())  # the enumerating backends keep nothing between counts
+register_backend("cpsat", lambda memory: CpSatBackend())
 register_backend("auto", AutoBackend)

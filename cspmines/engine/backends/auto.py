@@ -19,7 +19,8 @@ so the line is drawn on the safe side.
 from __future__ import annotations
 
 from ..components import Component
-from .base import Budget, ComponentCount
+from ..memory import Memory
+from .base import Backend, Budget, ComponentCount
 from .cpsat import CpSatBackend
 from .dynamic import DynamicProgrammingBackend
 from .sat import SatBackend
@@ -45,7 +46,8 @@ def slack(component: Component) -> int:
 
 
 class AutoBackend:
-    """Counts each component with the backend the measured crossovers pick for it.
+    """Counts each component with the backend the measured crossovers pick for it (``memory``: what its
+    ``dp`` keeps, see :class:`~cspmines.engine.backends.dynamic.DynamicProgrammingBackend`).
 
     Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
 
@@ -55,8 +57,8 @@ class AutoBackend:
 
     name = "auto"
 
-    def __init__(self):
-        self._backends = {"dp": DynamicProgrammingBackend(), "sat": SatBackend(), "cpsat": CpSatBackend()}
+    def __init__(self, memory: Memory | None = None):
+        self._backends: dict[str, Backend] = {"dp": DynamicProgrammingBackend(memory), "sat": SatBackend(), "cpsat": CpSatBackend()}
 
     def choose(self, *, n_boxes: int, n_rules: int, slack: int) -> str:
         """The backend name for a component with these features."""

@@ -24,6 +24,7 @@ from typing import Callable, Protocol
 
 from ...errors import BudgetExceededError, MemoryBudgetError, UnknownBackendError
 from ..components import Component
+from ..memory import Memory
 from ..question import format_bytes
 
 __all__ = ["ComponentCount", "trim_zeros", "dense_coefficients", "Budget", "Backend", "register_backend", "get_backend", "backend_names",
@@ -214,15 +215,17 @@ class Backend(Protocol):
         """Exact counts of ``component``; raises BudgetExceededError when out of budget."""
 
 
-_REGISTRY: dict[str, Callable[[], Backend]] = {}
+_REGISTRY: dict[str, Callable[[Memory | None], Backend]] = {}
 
 
 #: Former names still accepted: ``enumerate`` was the dynamic programme's name before ``dp``.
 ALIASES = {"enumerate": "dp"}
 
 
-def register_backend(name: str, factory: Callable[[], Backend]) -> None:
-    """Make ``factory()`` available as ``solve(..., backend=name)``."""
+def register_backend(name: str, factory: Callable[[Memory | None], Backend]) -> None:
+    """Make ``factory(memory)`` available as ``solve(..., backend=name)``: it is called with the
+    :class:`~cspmines.engine.memory.Memory` of the engine that will count with it (or None), which
+    a backend that remembers nothing between counts ignores."""
     _REGISTRY[name] = factory
 
 
@@ -231,8 +234,9 @@ def backend_names() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
-def get_backend(name: str | Backend) -> Backend:
-    """The backend registered under ``name``.
+def get_backend(name: str | Backend, memory: Memory | None = None) -> Backend:
+    """The backend registered under ``name``, made to keep what it remembers in ``memory`` (an
+    engine's; None: nothing kept, each count works everything out afresh, to the same answer).
 
     Raises
     ------
@@ -244,7 +248,7 @@ def get_backend(name: str | Backend) -> Backend:
     if isinstance(name, str):
         name = ALIASES.get(name, name)
         if name in _REGISTRY:
-            return _REGISTRY[name]()
+            return _REGISTRY[name](memory)
     elif hasattr(name, "count") and hasattr(name, "name"):
         return name  # an instance that follows the protocol
     raise UnknownBackendError(f"unknown backend {name!r}; choose one of {', '.join(backend_names())}")

@@ -8,8 +8,8 @@ a count trusted only when the status is OPTIMAL (the enumeration finished).
 Examples
 --------
 >>> from cspmines import Position
->>> from cspmines.engine.components import components_of
->>> (component,) = components_of(Position.from_string("3x1\\n.1."))
+>>> from cspmines.engine.components import chains_of
+>>> (component,) = chains_of(Position.from_string("3x1\\n.1."))
 >>> CpSatBackend().count(component).models
 (0, 2)
 """
@@ -143,8 +143,8 @@ def front_mine_range(components, *, budget: Budget | None = None) -> tuple[int, 
         The deadline passed before both bounds were proved optimal.
 
     >>> from cspmines import Position
-    >>> from cspmines.engine.components import components_of
-    >>> front_mine_range(components_of(Position.from_string("5x1\\n.1.1.")))
+    >>> from cspmines.engine.components import chains_of
+    >>> front_mine_range(chains_of(Position.from_string("5x1\\n.1.1.")))
     (1, 2)
     """
     if budget is not None:

@@ -26,7 +26,7 @@ Two encodings keep the inner loop in C:
 Examples
 --------
 >>> import cspmines.engine.components
->>> (component,) = cspmines.engine.components.components_of(cspmines.Position.from_string("3x1\\n.1."))
+>>> (component,) = cspmines.engine.components.chains_of(cspmines.Position.from_string("3x1\\n.1."))
 >>> counts = DynamicProgrammingBackend().count(component)
 >>> component.boxes           # cells 0 and 2 share the one rule: a box of two cells
 (Box(cells=(0, 2), rules=(0,)),)
@@ -41,8 +41,8 @@ import time
 
 from ... import native
 from ...errors import MemoryBudgetError
-from ..components import Component
-from ..memory import current_memory
+from ..components import Component, shape
+from ..memory import Memory, Recent
 from ..question import format_bytes
 from .base import Budget, ComponentCount
 from .ordering import greedy_unless_raced, plan_steps
@@ -59,19 +59,25 @@ class DynamicProgrammingBackend:
     state visited in either pass.
 
     Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
+    With a ``memory`` (an engine's), it keeps its counting orders and forward passes of recent
+    structures there; without one it works each out afresh (the same answers).
     """
 
     name = "dp"
 
+    def __init__(self, memory: Memory | None = None):
+        self.memory = memory
+        self._orders = None if memory is None else memory.orders
+
     def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
         started = time.perf_counter()
         if budget is None or not budget.limited:
-            compiled = _compiled_count(component, budget)
+            compiled = _compiled_count(component, budget, self._orders)
             if compiled is not None:
                 models, tallies, peak, states = compiled
                 stats = {"backend": self.name, "peak_states": peak, "states": states, "seconds": time.perf_counter() - started}
                 return ComponentCount(models=models, tallies=tallies, stats=stats)
-        sweep = Sweep.forward(component, budget)
+        sweep = Sweep.forward(component, budget, self._orders)
         tallies, completion_offset, total = sweep.backward(component.n_boxes, budget)
         bits = sweep.bits
         return ComponentCount(
@@ -86,20 +92,20 @@ class DynamicProgrammingBackend:
         )
 
     def sampler(self, component: Component, *, budget: Budget | None = None) -> LayoutSampler:
-        """A :class:`LayoutSampler` of ``component``: one forward pass, kept (in the engine's memory,
+        """A :class:`LayoutSampler` of ``component``: one forward pass, kept (in this backend's memory,
         by the component's shape, for a later component of the same shape: without a time or node
         limit only, which must be spent as asked)."""
-        if budget is not None and budget.limited:
-            return LayoutSampler(component, Sweep.forward(component, budget))
-        recent = current_memory().sweeps
-        key = (component.structure, tuple(rule.mines for rule in component.rules))
+        if budget is not None and budget.limited or self.memory is None:
+            return LayoutSampler(component, Sweep.forward(component, budget, self._orders))
+        recent = self.memory.sweeps
+        key = shape(component)
         sweep = recent.get(key)
         if sweep is None:  # a budget here holds memory alone: it cannot cut a pass short part way
-            sweep = recent.put(key, Sweep.forward(component, budget))
+            sweep = recent.put(key, Sweep.forward(component, budget, self._orders))
         return LayoutSampler(component, sweep)
 
 
-def _compiled_count(component: Component, budget: Budget | None):
+def _compiled_count(component: Component, budget: Budget | None, orders: Recent | None = None):
     """The two passes compiled (:mod:`cspmines.native`), where every key and count fits in 127 bits:
     (models, tallies, peak states, states), the same as the Python passes give; None otherwise.
     Only for an unlimited budget (the compiled passes cannot stop half way); it is charged the
@@ -114,7 +120,7 @@ def _compiled_count(component: Component, budget: Budget | None):
         return None
     # the greedy order's steps planned in C too, unless plan_steps would race it (False) or a key
     # could pass 127 bits (None)
-    order, cap = greedy_unless_raced(component)
+    order, cap = greedy_unless_raced(component, orders)
     # the memory allowance as a number of states: every layer is kept for the backward pass
     held = None if budget is None or budget.memory_limit is None else budget.memory_limit // _compiled_state_bytes(n_cells)
     cheap = -1 if cap is None else cap
@@ -130,7 +136,7 @@ def _compiled_count(component: Component, budget: Budget | None):
         if budget is not None:
             budget.spend(2 * states)
         return models, tallies, max(peak, 1), states
-    _order, steps, live = plan_steps(component, budget=budget, costly=True)  # count_ordered found it past the cap
+    _order, steps, live = plan_steps(component, budget=budget, costly=True, orders=orders)  # count_ordered found it past the cap
     if max((shift for step in steps for shift, _ in step.rules), default=0) + key_digit_bits(component) > 126:
         return None  # a key could pass 127 bits
     plan = [
@@ -203,11 +209,11 @@ class Sweep:
         self.walks: dict = {}  # what a backward walk met, kept by the samplers that walk this pass
 
     @classmethod
-    def forward(cls, component: Component, budget: Budget | None) -> Sweep:
+    def forward(cls, component: Component, budget: Budget | None, orders: Recent | None = None) -> Sweep:
         n_cells = component.n_cells
         largest_box = max(len(box.cells) for box in component.boxes)
         bits = -(-(n_cells + largest_box.bit_length() + 1) // 8) * 8  # coefficient slot, whole bytes
-        _order, steps, live = plan_steps(component, budget=budget)
+        _order, steps, live = plan_steps(component, budget=budget, orders=orders)
         layers = []
         offset, layer = 0, {0: 1}
         held = 0  # bytes of the layers kept so far (the backward pass and the samplers read them all)

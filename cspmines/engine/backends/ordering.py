@@ -26,7 +26,7 @@ import numpy as np
 
 from ... import native
 from ..components import Component
-from ..memory import Hashed, current_memory
+from ..memory import Hashed, Recent
 from .base import Budget
 from .steps import Step, advance_array, advance_set, key_digit_bits, live_states, plan_order
 
@@ -39,7 +39,8 @@ def elimination_order(component: Component, *, budget: Budget | None = None) -> 
     return plan_steps(component, budget=budget)[0]
 
 
-def plan_steps(component: Component, *, budget: Budget | None = None, costly: bool = False) -> tuple[list[int], list, list | None]:
+def plan_steps(component: Component, *, budget: Budget | None = None, costly: bool = False,
+               orders: Recent | None = None) -> tuple[list[int], list, list | None]:
     """The box order to count in, the cheapest of a few candidates found by a race,
     and for a raced order the states before each step that can still reach the end.
 
@@ -52,9 +53,10 @@ def plan_steps(component: Component, *, budget: Budget | None = None, costly: bo
     can still reach the end: about half, on wide fronts, can not, and the
     weighted passes skip them. ``costly``: the caller has found the greedy order
     past the cheapness cap already (the compiled planner stops there), so the
-    race starts without that test again.
+    race starts without that test again. ``orders``: greedy orders of recent
+    structures (an engine's memory), kept there.
     """
-    greedy = _greedy_order_of_structure(component)
+    greedy = _greedy_order_of_structure(component, orders)
     if not costly:
         steps = plan_order(component, greedy, key_digit_bits(component))
         if component.n_boxes < _RACE_FROM_BOXES or _cheap(steps, cap=_CHEAP_STATES_PER_BOX * component.n_boxes):
@@ -66,7 +68,7 @@ def plan_steps(component: Component, *, budget: Budget | None = None, costly: bo
     return order, plan_order(component, order, key_digit_bits(component)), live
 
 
-def greedy_unless_raced(component: Component) -> tuple[list[int], int | None]:
+def greedy_unless_raced(component: Component, orders: Recent | None = None) -> tuple[list[int], int | None]:
     """The greedy order :func:`plan_steps` keeps, and the states (those after each step, summed)
     past which it races other orders instead; None for a component too small to race.
 
@@ -75,15 +77,15 @@ def greedy_unless_raced(component: Component) -> tuple[list[int], int | None]:
     ([0, 1], None)
     """
     cap = None if component.n_boxes < _RACE_FROM_BOXES else _CHEAP_STATES_PER_BOX * component.n_boxes
-    return _greedy_order_of_structure(component), cap
+    return _greedy_order_of_structure(component, orders), cap
 
 
-def _greedy_order_of_structure(component: Component) -> list[int]:
-    """:func:`greedy_order`, kept for recent structures (it reads no cell and no mine count): a
-    clue's possible values make chains of one structure, counted one after another."""
-    if component.n_boxes < _REMEMBERED_FROM_BOXES and native.kernel("greedy_order") is not None:  # in C, a few boxes cost less than a look-up
+def _greedy_order_of_structure(component: Component, recent: Recent | None = None) -> list[int]:
+    """:func:`greedy_order`, kept in ``recent`` (structure -> order, an engine's memory) for recent
+    structures (it reads no cell and no mine count): a clue's possible values make chains of one
+    structure, counted one after another."""
+    if recent is None or component.n_boxes < _REMEMBERED_FROM_BOXES and native.kernel("greedy_order") is not None:  # in C, a few boxes cost less than a look-up
         return greedy_order(component)
-    recent = current_memory().orders  # structure -> greedy order, in the engine's memory
     key = Hashed(component.structure)
     order = recent.get(key)
     if order is None:
@@ -120,7 +122,7 @@ def front_width(component: Component) -> int:
     remaining = [len(rule.boxes) for rule in component.rules]
     open_rules: set = set()
     widest = 0
-    for b in _greedy_order_of_structure(component):  # the order the counter used, kept by structure
+    for b in _greedy_order_of_structure(component):  # the order the counter uses
         for r in component.boxes[b].rules:
             remaining[r] -= 1
             if remaining[r]:

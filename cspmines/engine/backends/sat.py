@@ -12,8 +12,8 @@ once however the auxiliaries fall.
 Examples
 --------
 >>> from cspmines import Position
->>> from cspmines.engine.components import components_of
->>> (component,) = components_of(Position.from_string("4x1\\n.1.1"))
+>>> from cspmines.engine.components import chains_of
+>>> (component,) = chains_of(Position.from_string("4x1\\n.1.1"))
 >>> SatBackend().count(component).models
 (0, 1)
 >>> SatBackend(solver="cadical153").count(component).models
@@ -138,8 +138,8 @@ def chain_cnf(component: Component) -> tuple[list[list[int]], range]:
     returned) are the chain's layouts, one each: how an independent counter such as Ganak checks ours.
 
     >>> from cspmines import Position
-    >>> from cspmines.engine.components import components_of
-    >>> (chain,) = components_of(Position.from_string("3x1\\n.1."))
+    >>> from cspmines.engine.components import chains_of
+    >>> (chain,) = chains_of(Position.from_string("3x1\\n.1."))
     >>> clauses, cells = chain_cnf(chain)
     >>> list(cells), [1, 2] in clauses
     ([1, 2], True)
