@@ -48,7 +48,7 @@ import numpy as np
 from cspmines import sample_layouts, solve
 from cspmines.agents import make_agent
 from cspmines.agents.exact import ExactAgent
-from cspmines.agents.exact.objectives import clue_spreads, information_per_cost
+from cspmines.agents.exact.objectives import drawn_clue_counts, information_per_cost
 from cspmines.bench import Suite, paired_means, parallel_map
 from cspmines.bench.runner import agent_seed, new_game
 from cspmines.games import play
@@ -102,7 +102,7 @@ def one_step_values(analysis, cells, layouts, per_bit: float, per_square: float)
     chances = np.nan_to_num(analysis.probabilities().ravel(), nan=0.0)
     known_mine = (flat == FLAG) | (flat == MINE) | ((flat == COVERED) & (chances >= 1))
     bits = information_per_cost(analysis, cells, layouts=layouts, cost_power=0.0)  # the entropy itself
-    spreads = clue_spreads(position, layouts)
+    spreads = drawn_clue_counts(position, layouts)
     values = {}
     for cell, entropy in bits.items():
         chance = float(chances[cell])

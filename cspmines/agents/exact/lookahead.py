@@ -175,7 +175,7 @@ def look_ahead(
     if not outcomes:
         return Lookahead(cell, 0.0, 0.0, 0.0, True, influence=influence)
     implied = implied or set()  # some clue was looked at, so it is a set
-    if options.linked:  # the linked cells are the ones proved whatever the clue
+    if options.research.linked:  # the linked cells are the ones proved whatever the clue
         progress = sum(weight for weight, count in proofs if count > len(implied))
     if not exact_weights:  # weights are relative: scale them to the cell's safety
         secondary = safety * secondary / total
@@ -317,7 +317,7 @@ def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None
             bound=best_score + SCORE_TIE,
             influence=1.0 if influence is None else influence.get(cell, 1.0),
             hotspots=hotspots,
-            follow_next=options.dominance,
+            follow_next=options.research.dominance,
         )
         if view.pruned:
             continue
@@ -326,7 +326,7 @@ def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None
         elif view.score(progress_weight) > best_score + SCORE_TIE:
             best, best_score = view, view.score(progress_weight)
     best = best if best is not None else ranked(dead, lambda view: view.secondary)[0]
-    if options.dominance:
+    if options.research.dominance:
         safer = [c for c in best.implied_safe if 1.0 - analysis.probability(c, exact=False) > best.safety + 1e-9]
         after_every_clue = best.next_cell
         if not safer and after_every_clue in cells and 1.0 - analysis.probability(after_every_clue, exact=False) > best.safety + 1e-9:

@@ -55,7 +55,7 @@ from .endgame import best_move, pocket_move
 from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
 from .lookahead import PLAIN, best_guess, look_ahead, ranked
 from .objectives import MINES, OPENINGS, cheapest_move, information_per_cost
-from .options import DEFAULT, ExactOptions
+from .options import DEFAULT, ExactOptions, Objective, Spreads
 
 __all__ = ["ExactAgent", "Guess", "Reason", "single_clue_deductions"]
 
@@ -262,12 +262,12 @@ class ExactAgent(SeededAgent):
         if self.rules == "minesearch":
             return self._minesearch_guess(position, analysis, objective)
         count = analysis.model_count
-        if objective == "mines" and self._worth_searching(count):
+        if objective is Objective.MINES and self._worth_searching(count):
             searched = self._cheapest(analysis.position, MINES, count)
             if searched is not None:
                 return searched[0], Reason.FEWEST_MINES
         choice = self._least_risky(analysis)
-        if objective == "win" and options.searches_endgame and count is not None and count <= options.endgame:
+        if objective is Objective.WIN and options.searches_endgame and count is not None and count <= options.endgame:
             searched = best_move(analysis.position, limit=options.endgame)  # the engine's view, flags added
             if searched is not None:
                 return searched[0], Reason.ENDGAME
@@ -304,9 +304,9 @@ class ExactAgent(SeededAgent):
         """(a corner, the rule) that takes the look-ahead's guess at ``cell``, or None: Hill's habits,
         each an option, off by default (``first_corner``, ``corners``)."""
         options = self.options
-        if first and options.goes_to_corner_first and self._bottom_left_instead(analysis, cell):
+        if first and options.research.goes_to_corner_first and self._bottom_left_instead(analysis, cell):
             return self._bottom_left(analysis.position), Reason.FIRST_CORNER
-        if options.opens_corners and self.guesses >= options.corners and self._off_front(analysis, cell):
+        if options.research.opens_corners and self.guesses >= options.research.corners and self._off_front(analysis, cell):
             opening = likeliest_opening(analysis, exclude=self.mines)
             if opening is not None and opening != cell and analysis.probability(opening) == analysis.probability(cell):
                 return opening, Reason.CORNER
@@ -324,18 +324,18 @@ class ExactAgent(SeededAgent):
             return False
         if not self._off_front(analysis, corner):
             return False
-        return analysis.probability(corner) <= analysis.probability(cell) + self.options.first_corner
+        return analysis.probability(corner) <= analysis.probability(cell) + self.options.research.first_corner
 
     @staticmethod
     def _off_front(analysis, cell: int) -> bool:
         return not any(cell in report.cells for report in analysis.components)
 
-    def _minesearch_guess(self, position: Position, analysis, objective: str) -> tuple[int, Reason]:
+    def _minesearch_guess(self, position: Position, analysis, objective: Objective) -> tuple[int, Reason]:
         """Minesearch: the square of least expected safe openings by exhaustive search once few
         layouts are left, else the one that tells most for what it is expected to cost (``openings``);
         the likeliest mine otherwise."""
         table = position.neighbours
-        if objective != "openings":
+        if objective is not Objective.OPENINGS:
             unproved = [c for c in position.covered_cells if c not in self.safe]
             return max(unproved, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), Reason.LIKELIEST_MINE
         options = self.options
@@ -349,7 +349,7 @@ class ExactAgent(SeededAgent):
         layouts = None
         if options.clue_samples and len(spreads) < len(cells):  # some square's spread is read from layouts
             seed = int(self.rng.integers(2**63))
-            reusing = options.reuse and self.drawn is not None
+            reusing = options.research.reuse and self.drawn is not None
             kept = layouts_still_possible(analysis.position, self.drawn)[: options.clue_samples] if reusing else None
             fresh = options.clue_samples - (0 if kept is None else len(kept))
             layouts = sample_mines(analysis.position, fresh, seed=seed, backend=options.backend)
@@ -362,9 +362,9 @@ class ExactAgent(SeededAgent):
         where = self.options.spreads
         if analysis.model_count is None or analysis.mines is None:  # estimates (max_chain, a budget): no count to share
             return {}
-        if where == "exact":
+        if where is Spreads.EXACT:
             return clue_spreads(analysis, cells, backend=self.options.backend)
-        return off_front_spreads(analysis, cells) if where == "off_front" else {}
+        return off_front_spreads(analysis, cells) if where is Spreads.OFF_FRONT else {}
 
     def _influence_spread(self, analysis):
         """The position's 50/50 influence when the look-ahead weighs it, else None."""
@@ -372,7 +372,7 @@ class ExactAgent(SeededAgent):
 
     def _hotspots(self, spread) -> tuple:
         """The risk hotspots the look-ahead charges for (none unless ``hotspots`` is on)."""
-        return spread.hotspots if self.options.hotspots and spread is not None else ()
+        return spread.hotspots if self.options.research.hotspots and spread is not None else ()
 
     def _least_risky(self, analysis) -> int:
         """The cell least likely to be a mine, ties to the one with fewest neighbours (a corner
@@ -384,7 +384,7 @@ class ExactAgent(SeededAgent):
         table = neighbour_table(position.width, position.height)  # every cell's neighbours, kept
         (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
         tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
-        sign = -1 if self.options.objective_for(self.rules) == "mines" else 1
+        sign = -1 if self.options.objective_for(self.rules) is Objective.MINES else 1
         return min(tied, key=lambda c: (sign * len(table[c]), c))
 
     def weigh(self, analysis) -> list:
