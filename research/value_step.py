@@ -122,21 +122,22 @@ def one_step_values(analysis, cells, layouts, per_bit: float, per_square: float)
 class OneStepAgent(ExactAgent):
     """The exact agent with its minesearch information rule replaced by one step of improvement on a fitted value."""
 
-    if not hasattr(ExactAgent, "_minesearch_guess"):  # the method replaced below: without it this player is the agent
-        raise ImportError("the exact agent no longer chooses its minesearch guess in _minesearch_guess")
+    if ExactAgent.MINESEARCH_RULES[-1] is not ExactAgent._most_information:  # the rule replaced below
+        raise ImportError("the exact agent's last minesearch rule is no longer _most_information")
 
     def __init__(self, per_bit: float, per_square: float):
         super().__init__()
         self.per_bit, self.per_square = per_bit, per_square
 
-    def _minesearch_guess(self, position, analysis, objective):
-        cell, reason = super()._minesearch_guess(position, analysis, objective)
-        if reason != "information":
-            return cell, reason  # searched exhaustively, or not playing for openings
-        layouts = sample_layouts(analysis.position, self.options.clue_samples, seed=int(self.rng.integers(2**63)))
-        cells = [c for c in position.covered_cells if c not in self.mines]
-        values = one_step_values(analysis, cells, layouts, self.per_bit, self.per_square)
+    def _one_step(self, turn):
+        """The information rule's place: the square of best one-step value on the fitted value."""
+        ExactAgent._most_information(self, turn)  # its draws from the agent's seed kept: the games stay those measured
+        layouts = sample_layouts(turn.analysis.position, self.options.clue_samples, seed=int(self.rng.integers(2**63)))
+        cells = [c for c in turn.position.covered_cells if c not in self.mines]
+        values = one_step_values(turn.analysis, cells, layouts, self.per_bit, self.per_square)
         return min(values, key=lambda c: (values[c], c)), "one step"
+
+    MINESEARCH_RULES = (*ExactAgent.MINESEARCH_RULES[:-1], _one_step)
 
 
 def play_one(task) -> float:
