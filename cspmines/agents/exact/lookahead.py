@@ -116,81 +116,133 @@ def look_ahead(
     >>> look_ahead(analysis, 3, bound=0.9).pruned   # it cannot reach 0.9
     True
     """
-    progress_weight, next_power = options.progress, options.next_power
+    safety = 1.0 - analysis.probability(cell, exact=False)
+    exact_weights = _exact_weights(analysis)
+    before = _survival(analysis, hotspots)  # the chance of getting past the hotspots as the board stands
+    if any(cell in hotspot.cells for hotspot in hotspots):
+        influence = 1.0  # its coin flip is counted by the hotspots
+    # only exact weights bound what the clues not yet looked at can add
+    reach = _Reach(safety, 1.0 / before, influence, options.progress) if exact_weights else None
+    outcomes = {}
+    for clue in _clues_likeliest_first(analysis, cell):  # so that a cell that cannot win is cut after fewer solves
+        if reach is not None and reach.at_most() <= bound:
+            return reach.pruned(cell)
+        outcome = _outcome(analysis, cell, clue, options, hotspots, before, exact_weights)
+        if outcome is not None:  # (None: the cell cannot show this clue)
+            outcomes[clue] = outcome
+            if reach is not None:
+                reach.add(outcome)
+    return _summed_up(analysis, cell, safety, outcomes, options, influence, follow_next)
+
+
+def _exact_weights(analysis) -> bool:
+    """Whether a clue's layouts weigh it exactly (a mine total, and a count): else only relatively."""
+    return analysis.position.mines is not None and bool(analysis.model_count)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """One clue the cell can show: its weight (its share of the layouts, or its count without exact
+    weights), the value of the position it leaves, the cells it proves safe and that position's analysis."""
+
+    weight: float
+    next_safe: float
+    proved: set
+    after: object
+
+
+def _survival(analysis, hotspots) -> float:
+    """The chance of getting past every one of ``hotspots`` as ``analysis`` sees the board."""
+    before = 1.0
+    for hotspot in hotspots:
+        before *= hotspot.survival(analysis)
+    return before
+
+
+def _clues_likeliest_first(analysis, cell: int) -> list[int]:
+    """The clues ``cell`` may show, the nearest to the expected one first (ties to the lower clue)."""
     seen = analysis.position
     flat = seen.grid.ravel()
     around = seen.neighbours(cell)
     known = sum(1 for n in around if flat[n] in (FLAG, MINE))
     unknown = sum(1 for n in around if flat[n] == COVERED)
-    safety = 1.0 - analysis.probability(cell, exact=False)
-    exact_weights = seen.mines is not None and bool(analysis.model_count)
-    left = safety  # chance of this cell being safe with a clue not yet looked at
-    secondary = progress = 0.0
-    implied = None  # cells proved safe whatever the clue: safe wherever this cell is
-    next_cells = set()  # the single safest cell after each clue (None: no single one)
-    proofs = []  # (weight, number of cells proved) of each clue
-    before = 1.0  # the chance of getting past the hotspots as the board stands
-    for hotspot in hotspots:
-        before *= hotspot.survival(analysis)
-    if any(cell in hotspot.cells for hotspot in hotspots):
-        influence = 1.0
-    ceiling = 1.0 / before  # the most a hotspot ratio can be
-    # The likeliest clues first, so that a cell that cannot win is cut after fewer solves; the sums
-    # are taken in clue order at the end all the same, so a cell's score does not depend on it.
     expected = known + sum(analysis.probability(n, exact=False) for n in around if flat[n] == COVERED)
-    looked = {}  # clue -> (weight, next safety, cells it proves)
-    afters = {}  # clue -> the analysis after it
-    for clue in sorted(range(known, known + unknown + 1), key=lambda v: (abs(v - expected), v)):
-        # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
-        if exact_weights and (secondary + left * ceiling) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
-            return Lookahead(cell, safety, secondary + left * ceiling, progress + left, False, pruned=True, influence=influence)
-        try:
-            after = solve_revealed(analysis, cell, clue, backend=options.backend)
-        except InconsistentPositionError:
-            continue
-        next_safe = _next_safety(after, options.blend, options.living) ** next_power
-        if hotspots:
-            next_safe *= hotspot_ratio(hotspots, cell, after, before)
-        proved = after.decided[0]  # the proved safe cells, as a set
-        if follow_next:
-            next_cells.add(_single_safest(after))
-        implied = set(proved) if implied is None else implied.intersection(proved)
-        if exact_weights:
-            weight = after.model_count / analysis.model_count
-            left -= weight
-        else:
-            weight = after.model_count
-        secondary += weight * next_safe  # running sums, for the cut above
-        progress += weight * bool(proved)
-        looked[clue] = (weight, next_safe, len(proved))
-        afters[clue] = after
-    outcomes = len(looked)  # clues the cell can show
-    secondary = progress = total = 0.0
-    for clue in sorted(looked):
-        weight, next_safe, count = looked[clue]
-        total += weight
-        secondary += weight * next_safe
-        progress += weight * bool(count)
-        proofs.append((weight, count))
+    return sorted(range(known, known + unknown + 1), key=lambda v: (abs(v - expected), v))
+
+
+def _outcome(analysis, cell: int, clue: int, options: ExactOptions, hotspots, before: float, exact_weights: bool) -> _Outcome | None:
+    """What ``cell`` showing ``clue`` leads to, solved exactly; None when no layout shows it."""
+    try:
+        after = solve_revealed(analysis, cell, clue, backend=options.backend)
+    except InconsistentPositionError:
+        return None
+    next_safe = _next_safety(after, options.blend, options.living) ** options.next_power
+    if hotspots:
+        next_safe *= hotspot_ratio(hotspots, cell, after, before)
+    weight = after.model_count / analysis.model_count if exact_weights else after.model_count
+    return _Outcome(weight, next_safe, after.decided[0], after)  # decided[0]: the proved safe cells, a set
+
+
+class _Reach:
+    """The most a cell's score can still reach while its clues are looked at: each clue not yet
+    looked at adds at most its share (``left``, of the cell's safety) to both the secondary safety
+    (times ``ceiling``, the most a hotspot ratio can be) and the progress."""
+
+    def __init__(self, safety: float, ceiling: float, influence: float, progress_weight: float):
+        self.safety, self.ceiling, self.influence, self.progress_weight = safety, ceiling, influence, progress_weight
+        self.left = safety  # the chance of the cell being safe with a clue not yet looked at
+        self.secondary = self.progress = 0.0  # running sums over the clues looked at
+
+    def add(self, outcome: _Outcome) -> None:
+        self.left -= outcome.weight
+        self.secondary += outcome.weight * outcome.next_safe
+        self.progress += outcome.weight * bool(outcome.proved)
+
+    def at_most(self) -> float:
+        """The best score the cell may still have."""
+        return (self.secondary + self.left * self.ceiling) * self.influence * (1.0 + self.progress_weight * (self.progress + self.left))
+
+    def pruned(self, cell: int) -> Lookahead:
+        """The view of a cell cut short: its secondary safety and progress as upper bounds."""
+        return Lookahead(cell, self.safety, self.secondary + self.left * self.ceiling, self.progress + self.left, False, pruned=True,
+                         influence=self.influence)
+
+
+def _summed_up(analysis, cell: int, safety: float, outcomes: dict, options: ExactOptions, influence: float, follow_next: bool) -> Lookahead:
+    """The view of ``cell`` from every clue it can show (``outcomes``, by clue), summed in clue order,
+    so that a cell's score does not depend on the order the clues were looked at in."""
     if not outcomes:
         return Lookahead(cell, 0.0, 0.0, 0.0, True, influence=influence)
-    implied = implied or set()  # some clue was looked at, so it is a set
+    secondary = progress = total = 0.0
+    for clue in sorted(outcomes):
+        outcome = outcomes[clue]
+        total += outcome.weight
+        secondary += outcome.weight * outcome.next_safe
+        progress += outcome.weight * bool(outcome.proved)
+    implied = _safe_whatever_it_shows(outcomes)
     if options.research.linked:  # the linked cells are the ones proved whatever the clue
-        progress = sum(weight for weight, count in proofs if count > len(implied))
-    if not exact_weights:  # weights are relative: scale them to the cell's safety
+        progress = sum(outcomes[clue].weight for clue in sorted(outcomes) if len(outcomes[clue].proved) > len(implied))
+    if not _exact_weights(analysis):  # weights are relative: scale them to the cell's safety
         secondary = safety * secondary / total
         progress = safety * progress / total
+    next_cells = {_single_safest(outcome.after) for outcome in outcomes.values()} if follow_next else set()
     return Lookahead(
         cell,
         safety,
         secondary,
         progress,
-        dead=outcomes == 1,
+        dead=len(outcomes) == 1,
         influence=influence,
         implied_safe=frozenset(implied),
         next_cell=next(iter(next_cells)) if len(next_cells) == 1 else None,
-        afters=afters,
+        afters={clue: outcome.after for clue, outcome in outcomes.items()},
     )
+
+
+def _safe_whatever_it_shows(outcomes: dict) -> set:
+    """The cells proved safe whatever clue the cell shows: safe wherever it is."""
+    first, *others = (outcome.proved for outcome in outcomes.values())
+    return set(first).intersection(*others)
 
 
 def _single_safest(after) -> int | None:
@@ -326,14 +378,17 @@ def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None
         elif view.score(progress_weight) > best_score + SCORE_TIE:
             best, best_score = view, view.score(progress_weight)
     best = best if best is not None else ranked(dead, lambda view: view.secondary)[0]
-    if options.research.dominance:
-        safer = [c for c in best.implied_safe if 1.0 - analysis.probability(c, exact=False) > best.safety + 1e-9]
-        after_every_clue = best.next_cell
-        if not safer and after_every_clue in cells and 1.0 - analysis.probability(after_every_clue, exact=False) > best.safety + 1e-9:
-            safer = [after_every_clue]  # it would be the next move whatever this one shows, and it is safer: open it now
-        if safer:
-            cell = min(safer, key=lambda c: (analysis.probability(c), c))
-            return look_ahead(analysis, cell, options, hotspots=hotspots)
-    return best
+    dominating = _dominating(analysis, best, cells) if options.research.dominance else None
+    return best if dominating is None else look_ahead(analysis, dominating, options, hotspots=hotspots)
 
 
+def _dominating(analysis, best: Lookahead, cells) -> int | None:
+    """A cell to open before ``best`` (``dominance``): the safest of those that ``best``'s safety
+    proves safe and that are safer still, else the cell of ``cells`` that is the single safest after
+    every clue ``best`` can show, if it is safer now; else None."""
+    floor = best.safety + 1e-9  # safer than ``best`` by more than rounding
+    candidates = [c for c in best.implied_safe if 1.0 - analysis.probability(c, exact=False) > floor]
+    after_every_clue = best.next_cell
+    if not candidates and after_every_clue in cells and 1.0 - analysis.probability(after_every_clue, exact=False) > floor:
+        candidates = [after_every_clue]  # it would be the next move whatever this one shows, and it is safer: open it now
+    return min(candidates, key=lambda c: (analysis.probability(c), c)) if candidates else None
