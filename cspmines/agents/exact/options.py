@@ -75,7 +75,7 @@ class Spreads(Vocabulary):
 
 #: The objectives' words.
 OBJECTIVES = Objective.words()
-_BY_RULES = {Rules.CLASSIC: Objective.WIN, Rules.MINESEARCH: Objective.OPENINGS, Rules.SCORE: Objective.MINES}
+_BY_RULES: dict[str, Objective] = {Rules.CLASSIC: Objective.WIN, Rules.MINESEARCH: Objective.OPENINGS, Rules.SCORE: Objective.MINES}
 
 
 # -- one option's declaration ----------------------------------------------------------------
