@@ -89,3 +89,14 @@ def test_every_option_reads_its_own_default_from_a_spec_and_refuses_nonsense(nam
     if name != "backend":  # a backend's name is checked where the engine is asked for it
         with pytest.raises(OptionError, match=f"exact option {name}=.* is invalid: it takes"):
             ExactOptions.parse(f"{name}=-7.5x")
+
+
+@pytest.mark.parametrize("command", ["move", "bench"])
+def test_help_lists_every_option_at_its_default(command, capsys):
+    from cspmines.cli import main
+
+    assert main([command, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for name in ExactOptions.names():
+        assert re.search(rf"\b{name}=\S", text), name
+    assert "lookahead=30" in text and "objective=auto" in text and "dominance=false" in text

@@ -49,7 +49,7 @@ from typing import Any, Callable
 from ...actions import Rules, Vocabulary
 from ...errors import CspminesError
 
-__all__ = ["OBJECTIVES", "ExactOptions", "Objective", "Option", "OptionError", "ResearchSwitches", "Spreads", "options_table"]
+__all__ = ["OBJECTIVES", "ExactOptions", "Objective", "Option", "OptionError", "ResearchSwitches", "Spreads", "options_table", "spec_defaults"]
 
 
 class OptionError(CspminesError, ValueError):
@@ -528,6 +528,16 @@ def options_table(*, research: bool = False) -> str:
         option = _option(each)
         rows.append(f"| `{key}` | `{_spec_word(each.default)}` | {option.takes} | {_first_sentence(option.doc)} |")
     return "\n".join(rows)
+
+
+def spec_defaults(*, research: bool = False) -> str:
+    """The tuned options (or with ``research``, the research switches) as an agent spec writes
+    them, at their defaults (``cspmines move --help`` lists them).
+
+    >>> spec_defaults(research=True)
+    'first_corner=0, corners=0, dominance=false, linked=false, reuse=false, hotspots=false, space=0'
+    """
+    return ", ".join(f"{key}={_spec_word(each.default)}" for key, each in (_RESEARCH if research else _TUNED).items())
 
 
 def _spec_word(value) -> str:
