@@ -32,6 +32,7 @@ cspmines.agents.exact.fifty_fifty : the 50/50s whose influence the score can tak
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ...engine.reveal import solve_revealed
 from ...errors import InconsistentPositionError
@@ -140,8 +141,7 @@ def _exact_weights(analysis) -> bool:
     return analysis.position.mines is not None and bool(analysis.model_count)
 
 
-@dataclass(frozen=True)
-class _Outcome:
+class _Outcome(NamedTuple):  # a tuple: made for every clue of every candidate, it must cost little
     """One clue the cell can show: its weight (its share of the layouts, or its count without exact
     weights), the value of the position it leaves, the cells it proves safe and that position's analysis."""
 
