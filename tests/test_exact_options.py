@@ -10,16 +10,8 @@ from pathlib import Path
 import pytest
 
 from cspmines.agents import make_agent
-from cspmines.agents.exact.options import (
-    ExactOptions,
-    Objective,
-    OptionError,
-    ResearchSwitches,
-    Spreads,
-    count,
-    declared,
-    options_table,
-)
+from cspmines.agents.exact.declared import count, declared
+from cspmines.agents.exact.options import ExactOptions, Objective, OptionError, ResearchSwitches, Spreads, options_table
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "agents.md"
 RESEARCH = {each.name for each in dataclasses.fields(ResearchSwitches)}

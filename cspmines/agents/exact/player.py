@@ -44,12 +44,10 @@ to cost.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-from ...actions import Vocabulary
 from ...engine.clues import clue_spreads, off_front_spreads
 from ...engine.memory import current_memory
 from ...engine.sampling import layouts_still_possible, sample_mines
@@ -57,10 +55,12 @@ from ...engine.solver import solve
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, Position, neighbour_table
 from ..base import Action, SeededAgent
-from .candidates import candidates, likeliest_opening
+from .candidates import candidates
+from .corners import corner_instead
 from .deductions import SingleClueWatch, single_clue_deductions
 from .endgame import best_move, pocket_move
 from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
+from .guesses import Guess, Reason
 from .lookahead import PLAIN, best_guess, look_ahead, ranked
 from .objectives import MINES, OPENINGS, cheapest_move, information_per_cost
 from .options import DEFAULT, ExactOptions, Objective, Spreads
@@ -71,57 +71,11 @@ __all__ = ["ExactAgent", "Guess", "Reason", "single_clue_deductions"]
 _RETRY_SHARE = 0.7
 
 
-class Reason(Vocabulary):
-    """The rule that chose a guess (see :class:`Guess`)."""
-
-    FEWEST_MINES = "fewest mines"
-    ENDGAME = "endgame"
-    FIFTY_FIFTY = "fifty-fifty"
-    PSEUDO_FIFTY_FIFTY = "pseudo fifty-fifty"
-    POCKET = "pocket"
-    LOOK_AHEAD = "look-ahead"
-    LEAST_RISK = "least risk"
-    FIRST_CORNER = "first corner"
-    CORNER = "corner"
-    LIKELIEST_MINE = "likeliest mine"
-    FEWEST_OPENINGS = "fewest openings"
-    INFORMATION = "information"
-
-
-@dataclass(frozen=True)
-class Guess:
-    """One move of the exact agent that was not proved safe.
-
-    ``reason`` names the rule that chose it: ``"endgame"``, ``"fifty-fifty"``,
-    ``"pseudo fifty-fifty"``, ``"pocket"``, ``"look-ahead"``, ``"least risk"``
-    (every option off), ``"first corner"`` and ``"corner"`` (the research
-    switches ``first_corner`` and ``corners``); under score ``"fewest mines"`` (the
-    exhaustive search for the fewest mines set off); under minesearch ``"fewest openings"``
-    (its search), ``"information"`` (the most told for the cost) or, with
-    ``objective=win``, ``"likeliest mine"``;
-    ``safety`` is its exact chance of being safe and ``covered`` the number
-    of covered cells when it was made (how far the game had gone).
-
-    >>> from cspmines.games import Board, Game, play
-    >>> guesses = []
-    >>> play(ExactAgent(on_guess=guesses.append), Game(Board.random("expert", seed=1)), seed=0).status
-    'lost'
-    >>> guesses
-    [Guess(cell=427, reason='endgame', safety=0.5, covered=101)]
-    """
-
-    cell: int
-    reason: Reason
-    safety: float
-    covered: int
-
-
 class _Turn:
     """One guess being chosen: what the guessing rules read, each part worked out once, when a rule first asks."""
 
-    def __init__(self, agent: ExactAgent, position: Position, analysis, objective: Objective, *, first: bool):
+    def __init__(self, agent: ExactAgent, position: Position, analysis, objective: Objective):
         self.agent, self.position, self.analysis, self.objective = agent, position, analysis, objective
-        self.first = first  # the game's first guess (``first_corner`` reads it)
 
     @cached_property
     def least_risky(self) -> int:
@@ -283,7 +237,7 @@ class ExactAgent(SeededAgent):
         """(the cell to guess, which rule chose it: see :class:`Guess`): the first answer of the
         game's rules, walked in order (:attr:`GUESS_RULES`, or under minesearch :attr:`MINESEARCH_RULES`)."""
         self.guesses += 1
-        turn = _Turn(self, position, analysis, self.options.objective_for(self.rules), first=self.guesses == 1)
+        turn = _Turn(self, position, analysis, self.options.objective_for(self.rules))
         rules = self.MINESEARCH_RULES if self.rules == "minesearch" else self.GUESS_RULES
         for rule in rules:
             chosen = rule(self, turn)
@@ -338,7 +292,7 @@ class ExactAgent(SeededAgent):
         spread = turn.influence
         cells, multipliers = candidates(analysis, turn.least_risky, spread, options, exclude=self.mines)
         chosen = best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread))
-        corner = self._corner_instead(analysis, chosen.cell, turn.first)
+        corner = corner_instead(analysis, chosen.cell, options.research, guesses=self.guesses, mines=self.mines)
         if corner is not None:
             return corner
         # the next solve is one of these when the cell shows a clue: the engine keeps them
@@ -391,36 +345,6 @@ class ExactAgent(SeededAgent):
         layouts = sample_mines(analysis.position, fresh, seed=seed, backend=options.backend)
         self.drawn = layouts = layouts if kept is None else np.concatenate([kept, layouts])
         return layouts
-
-    def _corner_instead(self, analysis, cell: int, first: bool) -> tuple[int, Reason] | None:
-        """(a corner, the rule) that takes the look-ahead's guess at ``cell``, or None: Hill's habits,
-        each an option, off by default (``first_corner``, ``corners``)."""
-        options = self.options
-        if first and options.research.goes_to_corner_first and self._bottom_left_instead(analysis, cell):
-            return self._bottom_left(analysis.position), Reason.FIRST_CORNER
-        if options.research.opens_corners and self.guesses >= options.research.corners and self._off_front(analysis, cell):
-            opening = likeliest_opening(analysis, exclude=self.mines)
-            if opening is not None and opening != cell and analysis.probability(opening) == analysis.probability(cell):
-                return opening, Reason.CORNER
-        return None
-
-    @staticmethod
-    def _bottom_left(position: Position) -> int:
-        return (position.height - 1) * position.width  # Hill's solver's first guess
-
-    def _bottom_left_instead(self, analysis, cell: int) -> bool:
-        """Whether ``first_corner`` sends the guess at ``cell`` to the bottom-left corner: covered,
-        off the front, not proved a mine and at most ``first_corner`` less safe."""
-        corner = self._bottom_left(analysis.position)
-        if corner == cell or corner in self.mines or analysis.position.grid.flat[corner] != COVERED:
-            return False
-        if not self._off_front(analysis, corner):
-            return False
-        return analysis.probability(corner) <= analysis.probability(cell) + self.options.research.first_corner
-
-    @staticmethod
-    def _off_front(analysis, cell: int) -> bool:
-        return not any(cell in report.cells for report in analysis.components)
 
     def _exact_spreads(self, analysis, cells) -> dict:
         """The clue spreads the information rule reads exactly (``spreads``), by square."""
