@@ -30,6 +30,7 @@ cspmines.agents.exact.declared.OptionError: exact option width=0 is invalid: it 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from dataclasses import Field, dataclass, field, fields
@@ -137,9 +138,9 @@ def named(default: str, doc: str, *, what: str) -> Any:
 
 
 def group(default, doc: str) -> Any:
-    """A nested value of options (:class:`ResearchSwitches`), its own options set by their own names."""
+    """A nested value of declared options (as :class:`~cspmines.agents.exact.options.ResearchSwitches`)."""
     kind = type(default)
-    return _declare(default, Option(kind.__name__, f"a {kind.__name__} value", _instance_of(kind), _any, doc))
+    return _declare(default, Option(kind.__name__, f"a {kind.__name__} value", functools.partial(_of_kind, kind), _any, doc))
 
 
 def _whole(value) -> int:
@@ -182,13 +183,10 @@ def _text(value) -> str:
     return value
 
 
-def _instance_of(kind: type) -> Callable[[Any], Any]:
-    def read(value):
-        if not isinstance(value, kind):
-            raise TypeError(f"not a {kind.__name__}")
-        return value
-
-    return read
+def _of_kind(kind: type, value):
+    if not isinstance(value, kind):
+        raise TypeError(f"not a {kind.__name__}")
+    return value
 
 
 # -- a class of declared options -------------------------------------------------------------

@@ -168,12 +168,13 @@ class _Board:
     def missing_flanks(self, top_left: int, offsets) -> list | None:
         """The flanking cells (``offsets`` from ``top_left``) still to be mines, or None if one is
         opened or two are still to be (no place needs more than one: stop looking early, most fail)."""
-        r, c = divmod(top_left, self.width)
+        width, height, flat = self.width, self.height, self.flat  # (read for every flank of every place)
+        r, c = divmod(top_left, width)
         missing: list[int] = []
         for fr, fc in offsets:
-            if 0 <= r + fr < self.height and 0 <= c + fc < self.width:
-                cell = (r + fr) * self.width + c + fc
-                if self.flat[cell] not in (COVERED, FLAG, MINE):
+            if 0 <= r + fr < height and 0 <= c + fc < width:
+                cell = (r + fr) * width + c + fc
+                if flat[cell] not in (COVERED, FLAG, MINE):
                     return None
                 if self.hidden(cell):
                     if missing:

@@ -32,7 +32,6 @@ cspmines.agents.exact.fifty_fifty : the 50/50s whose influence the score can tak
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ...engine.reveal import solve_revealed
 from ...errors import InconsistentPositionError
@@ -118,37 +117,26 @@ def look_ahead(
     True
     """
     safety = 1.0 - analysis.probability(cell, exact=False)
-    exact_weights = _exact_weights(analysis)
-    before = _survival(analysis, hotspots)  # the chance of getting past the hotspots as the board stands
-    if any(cell in hotspot.cells for hotspot in hotspots):
+    exact_weights = analysis.position.mines is not None and bool(analysis.model_count)
+    before = _survival(analysis, hotspots) if hotspots else 1.0  # the chance of getting past the hotspots as the board stands
+    if hotspots and any(cell in hotspot.cells for hotspot in hotspots):
         influence = 1.0  # its coin flip is counted by the hotspots
-    # only exact weights bound what the clues not yet looked at can add
-    reach = _Reach(safety, 1.0 / before, influence, options.progress) if exact_weights else None
-    outcomes = {}
+    ceiling, progress_weight = 1.0 / before, options.progress  # (the most a hotspot ratio can be)
+    left = safety  # the chance of the cell being safe with a clue not yet looked at
+    secondary = progress = 0.0  # running sums, for the cut
+    outcomes = {}  # clue -> (weight, next safety, cells it proves safe, the analysis after it)
     for clue in _clues_likeliest_first(analysis, cell):  # so that a cell that cannot win is cut after fewer solves
-        if reach is not None and reach.at_most() <= bound:
-            return reach.pruned(cell)
+        # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
+        if exact_weights and (secondary + left * ceiling) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
+            return Lookahead(cell, safety, secondary + left * ceiling, progress + left, False, pruned=True, influence=influence)
         outcome = _outcome(analysis, cell, clue, options, hotspots, before, exact_weights)
-        if outcome is not None:  # (None: the cell cannot show this clue)
-            outcomes[clue] = outcome
-            if reach is not None:
-                reach.add(outcome)
-    return _summed_up(analysis, cell, safety, outcomes, options, influence, follow_next)
-
-
-def _exact_weights(analysis) -> bool:
-    """Whether a clue's layouts weigh it exactly (a mine total, and a count): else only relatively."""
-    return analysis.position.mines is not None and bool(analysis.model_count)
-
-
-class _Outcome(NamedTuple):  # a tuple: made for every clue of every candidate, it must cost little
-    """One clue the cell can show: its weight (its share of the layouts, or its count without exact
-    weights), the value of the position it leaves, the cells it proves safe and that position's analysis."""
-
-    weight: float
-    next_safe: float
-    proved: set
-    after: object
+        if outcome is None:
+            continue  # no layout shows this clue
+        weight, next_safe, proved, _ = outcomes[clue] = outcome
+        left -= weight
+        secondary += weight * next_safe
+        progress += weight * bool(proved)
+    return _summed_up(cell, safety, outcomes, options, influence, exact_weights, follow_next)
 
 
 def _survival(analysis, hotspots) -> float:
@@ -170,8 +158,10 @@ def _clues_likeliest_first(analysis, cell: int) -> list[int]:
     return sorted(range(known, known + unknown + 1), key=lambda v: (abs(v - expected), v))
 
 
-def _outcome(analysis, cell: int, clue: int, options: ExactOptions, hotspots, before: float, exact_weights: bool) -> _Outcome | None:
-    """What ``cell`` showing ``clue`` leads to, solved exactly; None when no layout shows it."""
+def _outcome(analysis, cell: int, clue: int, options: ExactOptions, hotspots, before: float, exact_weights: bool) -> tuple | None:
+    """What ``cell`` showing ``clue`` leads to, solved exactly: (its weight, the value of the position
+    it leaves, the cells it proves safe, that position's analysis); None when no layout shows it. The
+    weight is the clue's share of the layouts, or with no exact weights its count of them."""
     try:
         after = solve_revealed(analysis, cell, clue, backend=options.backend)
     except InconsistentPositionError:
@@ -180,52 +170,28 @@ def _outcome(analysis, cell: int, clue: int, options: ExactOptions, hotspots, be
     if hotspots:
         next_safe *= hotspot_ratio(hotspots, cell, after, before)
     weight = after.model_count / analysis.model_count if exact_weights else after.model_count
-    return _Outcome(weight, next_safe, after.decided[0], after)  # decided[0]: the proved safe cells, a set
+    return weight, next_safe, after.decided[0], after  # decided[0]: the proved safe cells, a set
 
 
-class _Reach:
-    """The most a cell's score can still reach while its clues are looked at: each clue not yet
-    looked at adds at most its share (``left``, of the cell's safety) to both the secondary safety
-    (times ``ceiling``, the most a hotspot ratio can be) and the progress."""
-
-    def __init__(self, safety: float, ceiling: float, influence: float, progress_weight: float):
-        self.safety, self.ceiling, self.influence, self.progress_weight = safety, ceiling, influence, progress_weight
-        self.left = safety  # the chance of the cell being safe with a clue not yet looked at
-        self.secondary = self.progress = 0.0  # running sums over the clues looked at
-
-    def add(self, outcome: _Outcome) -> None:
-        self.left -= outcome.weight
-        self.secondary += outcome.weight * outcome.next_safe
-        self.progress += outcome.weight * bool(outcome.proved)
-
-    def at_most(self) -> float:
-        """The best score the cell may still have."""
-        return (self.secondary + self.left * self.ceiling) * self.influence * (1.0 + self.progress_weight * (self.progress + self.left))
-
-    def pruned(self, cell: int) -> Lookahead:
-        """The view of a cell cut short: its secondary safety and progress as upper bounds."""
-        return Lookahead(cell, self.safety, self.secondary + self.left * self.ceiling, self.progress + self.left, False, pruned=True,
-                         influence=self.influence)
-
-
-def _summed_up(analysis, cell: int, safety: float, outcomes: dict, options: ExactOptions, influence: float, follow_next: bool) -> Lookahead:
+def _summed_up(cell: int, safety: float, outcomes: dict, options: ExactOptions, influence: float, exact_weights: bool,
+               follow_next: bool) -> Lookahead:
     """The view of ``cell`` from every clue it can show (``outcomes``, by clue), summed in clue order,
     so that a cell's score does not depend on the order the clues were looked at in."""
     if not outcomes:
         return Lookahead(cell, 0.0, 0.0, 0.0, True, influence=influence)
+    shown = [outcomes[clue] for clue in sorted(outcomes)]  # in clue order
     secondary = progress = total = 0.0
-    for clue in sorted(outcomes):
-        outcome = outcomes[clue]
-        total += outcome.weight
-        secondary += outcome.weight * outcome.next_safe
-        progress += outcome.weight * bool(outcome.proved)
-    implied = _safe_whatever_it_shows(outcomes)
+    for weight, next_safe, proved, _ in shown:
+        total += weight
+        secondary += weight * next_safe
+        progress += weight * bool(proved)
+    implied = set(shown[0][2]).intersection(*[proved for _, _, proved, _ in shown[1:]])  # safe whatever it shows
     if options.research.linked:  # the linked cells are the ones proved whatever the clue
-        progress = sum(outcomes[clue].weight for clue in sorted(outcomes) if len(outcomes[clue].proved) > len(implied))
-    if not _exact_weights(analysis):  # weights are relative: scale them to the cell's safety
+        progress = sum(weight for weight, _, proved, _ in shown if len(proved) > len(implied))
+    if not exact_weights:  # weights are relative: scale them to the cell's safety
         secondary = safety * secondary / total
         progress = safety * progress / total
-    next_cells = {_single_safest(outcome.after) for outcome in outcomes.values()} if follow_next else set()
+    next_cells = {_single_safest(after) for _, _, _, after in outcomes.values()} if follow_next else set()
     return Lookahead(
         cell,
         safety,
@@ -235,14 +201,8 @@ def _summed_up(analysis, cell: int, safety: float, outcomes: dict, options: Exac
         influence=influence,
         implied_safe=frozenset(implied),
         next_cell=next(iter(next_cells)) if len(next_cells) == 1 else None,
-        afters={clue: outcome.after for clue, outcome in outcomes.items()},
+        afters={clue: after for clue, (_, _, _, after) in outcomes.items()},
     )
-
-
-def _safe_whatever_it_shows(outcomes: dict) -> set:
-    """The cells proved safe whatever clue the cell shows: safe wherever it is."""
-    first, *others = (outcome.proved for outcome in outcomes.values())
-    return set(first).intersection(*others)
 
 
 def _single_safest(after) -> int | None:

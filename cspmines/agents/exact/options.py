@@ -47,6 +47,8 @@ from ...actions import Rules, Vocabulary
 from .declared import Checked, OptionError, choice, count, declared, flag, group, named, number, optional_count, spec_word, table
 
 __all__ = ["OBJECTIVES", "ExactOptions", "Objective", "OptionError", "ResearchSwitches", "Spreads", "options_table", "spec_defaults"]
+
+
 class Objective(Vocabulary):
     """What the agent plays for: ``auto`` picks by the game's rules (see :meth:`ExactOptions.objective_for`)."""
 
@@ -67,6 +69,7 @@ class Spreads(Vocabulary):
 #: The objectives' words.
 OBJECTIVES = Objective.words()
 _BY_RULES: dict[str, Objective] = {Rules.CLASSIC: Objective.WIN, Rules.MINESEARCH: Objective.OPENINGS, Rules.SCORE: Objective.MINES}
+
 
 # -- the options --------------------------------------------------------------------------
 
@@ -108,8 +111,8 @@ class ResearchSwitches(Checked):
         """)
     reuse: bool = flag(False, doc="""
         Keep the layouts drawn for the last information move that the board still allows, and draw
-        only the rest of ``clue_samples``. They stay uniform (rejection sampling); faster, but not
-        shown level in paired play.
+        only the rest of ``clue_samples``. They stay uniform (rejection sampling). Faster; off by
+        default until paired play shows it level.
         """)
     hotspots: bool = flag(False, doc="""
         Weight each clue's next safety by the pairs one more mine would seal into a 50/50.

@@ -44,8 +44,6 @@ to cost.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 
 from ...engine.clues import clue_spreads, off_front_spreads
@@ -69,23 +67,31 @@ __all__ = ["ExactAgent", "Guess", "Reason", "single_clue_deductions"]
 
 #: After the least-cost search runs out of budget on n layouts, it is tried again at 0.7 n or fewer.
 _RETRY_SHARE = 0.7
+_NOT_YET = object()  # a memo not yet filled
 
 
 class _Turn:
-    """One guess being chosen: what the guessing rules read, each part worked out once, when a rule first asks."""
+    """One guess being chosen: what the guessing rules read, each part worked out once, when a rule
+    first asks (plain memos: a cached_property takes a lock on every read)."""
 
     def __init__(self, agent: ExactAgent, position: Position, analysis, objective: Objective):
         self.agent, self.position, self.analysis, self.objective = agent, position, analysis, objective
+        self._least_risky: int | None = None
+        self._influence: object = _NOT_YET  # (None is an answer: influence not weighed)
 
-    @cached_property
+    @property
     def least_risky(self) -> int:
         """The cell least likely to be a mine (:meth:`ExactAgent._least_risky`)."""
-        return self.agent._least_risky(self.analysis)
+        if self._least_risky is None:
+            self._least_risky = self.agent._least_risky(self.analysis)
+        return self._least_risky
 
-    @cached_property
+    @property
     def influence(self):
         """The position's 50/50 influence when the look-ahead weighs it, else None."""
-        return self.agent._influence_spread(self.analysis)
+        if self._influence is _NOT_YET:
+            self._influence = self.agent._influence_spread(self.analysis)
+        return self._influence
 
 
 class ExactAgent(SeededAgent):
