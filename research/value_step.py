@@ -48,7 +48,7 @@ import numpy as np
 from cspmines import sample_layouts, solve
 from cspmines.agents import make_agent
 from cspmines.agents.exact import ExactAgent
-from cspmines.agents.exact.objectives import clue_spreads, information_per_cost
+from cspmines.agents.exact.objectives import drawn_clue_counts, information_per_cost
 from cspmines.bench import Suite, paired_means, parallel_map
 from cspmines.bench.runner import agent_seed, new_game
 from cspmines.games import play
@@ -102,7 +102,7 @@ def one_step_values(analysis, cells, layouts, per_bit: float, per_square: float)
     chances = np.nan_to_num(analysis.probabilities().ravel(), nan=0.0)
     known_mine = (flat == FLAG) | (flat == MINE) | ((flat == COVERED) & (chances >= 1))
     bits = information_per_cost(analysis, cells, layouts=layouts, cost_power=0.0)  # the entropy itself
-    spreads = clue_spreads(position, layouts)
+    spreads = drawn_clue_counts(position, layouts)
     values = {}
     for cell, entropy in bits.items():
         chance = float(chances[cell])
@@ -122,21 +122,22 @@ def one_step_values(analysis, cells, layouts, per_bit: float, per_square: float)
 class OneStepAgent(ExactAgent):
     """The exact agent with its minesearch information rule replaced by one step of improvement on a fitted value."""
 
-    if not hasattr(ExactAgent, "_minesearch_guess"):  # the method replaced below: without it this player is the agent
-        raise ImportError("the exact agent no longer chooses its minesearch guess in _minesearch_guess")
+    if ExactAgent.MINESEARCH_RULES[-1] is not ExactAgent._most_information:  # the rule replaced below
+        raise ImportError("the exact agent's last minesearch rule is no longer _most_information")
 
     def __init__(self, per_bit: float, per_square: float):
         super().__init__()
         self.per_bit, self.per_square = per_bit, per_square
 
-    def _minesearch_guess(self, position, analysis, objective):
-        cell, reason = super()._minesearch_guess(position, analysis, objective)
-        if reason != "information":
-            return cell, reason  # searched exhaustively, or not playing for openings
-        layouts = sample_layouts(analysis.position, self.options.clue_samples, seed=int(self.rng.integers(2**63)))
-        cells = [c for c in position.covered_cells if c not in self.mines]
-        values = one_step_values(analysis, cells, layouts, self.per_bit, self.per_square)
+    def _one_step(self, turn):
+        """The information rule's place: the square of best one-step value on the fitted value."""
+        ExactAgent._most_information(self, turn)  # its draws from the agent's seed kept: the games stay those measured
+        layouts = sample_layouts(turn.analysis.position, self.options.clue_samples, seed=int(self.rng.integers(2**63)))
+        cells = [c for c in turn.position.covered_cells if c not in self.mines]
+        values = one_step_values(turn.analysis, cells, layouts, self.per_bit, self.per_square)
         return min(values, key=lambda c: (values[c], c)), "one step"
+
+    MINESEARCH_RULES = (*ExactAgent.MINESEARCH_RULES[:-1], _one_step)
 
 
 def play_one(task) -> float:

@@ -89,14 +89,14 @@ def test_agent_options_are_parsed_and_checked():
     with pytest.raises(ValueError, match="lookahead"):
         make_agent("exact:lookahead=-1")
     options = make_agent("exact:blend=0,influence=0,dominance=true").options
-    assert (options.blend, options.influence, options.dominance) == (0, 0, True)
+    assert (options.blend, options.influence, options.research.dominance) == (0, 0, True)
     for bad in ("blend=1.5", "influence=-0.1"):
         with pytest.raises(ValueError, match=bad.split("=")[0]):
             make_agent(f"exact:{bad}")
     options = make_agent("exact:linked=true,living=true,off_front=8,space=8").options
-    assert (options.linked, options.living, options.off_front, options.space) == (True, True, 8, 8)
+    assert (options.research.linked, options.living, options.off_front, options.research.space) == (True, True, 8, 8)
     options = make_agent("exact:hotspots=true,next_power=2").options
-    assert (options.hotspots, options.next_power) == (True, 2)
+    assert (options.research.hotspots, options.next_power) == (True, 2)
     for bad in ("off_front=-1", "space=-2", "next_power=-1"):
         with pytest.raises(ValueError, match=bad):
             make_agent(f"exact:{bad}")

@@ -7,10 +7,12 @@ import difflib
 import os
 import re
 import sys
+import textwrap
 
 from .. import __version__
 from ..actions import RULES
 from ..agents import agent_names
+from ..agents.exact.options import spec_defaults
 from ..engine.backends import backend_names
 from ..engine.question import DEFAULT_MEMORY, parse_bytes
 from ..games.board import FIRST_CLICKS, PRESETS
@@ -132,11 +134,18 @@ def seconds_or_none(text: str):
     return None if text.strip().lower() == "none" else seconds(text)
 
 
+def _exact_options() -> str:
+    """The exact agent's options at their defaults, for the help of the commands that name agents."""
+    tuned, research = (textwrap.fill(spec_defaults(research=r), width=88, initial_indent="  ", subsequent_indent="  ") for r in (False, True))
+    return f"exact options (docs/agents.md):\n{tuned}\nexact research switches:\n{research}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="cspmines", description="Exact Minesweeper analysis: probabilities, agents, benchmarks.")
     parser.add_argument("--version", action="version", version=f"cspmines {__version__} ({BUILD})")
     commands = parser.add_subparsers(dest="command", required=True)
     agents = ", ".join(agent_names())
+    exact_options = _exact_options()
     workers = os.cpu_count() or 1
 
     solve = commands.add_parser("solve", help="mine probabilities of a position file", description=SOLVE_HELP, formatter_class=_Help)
@@ -171,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     sample.add_argument("--json", action="store_true", help="one board JSON object per line (as Board.from_json reads)")
 
     move = commands.add_parser("move", help="the move agents would make on a position, judged by the exact engine",
-                               description=MOVE_HELP.format(agents=agents), formatter_class=_Help)
+                               description=MOVE_HELP.format(agents=agents, exact_options=exact_options), formatter_class=_Help)
     move.add_argument("file", help="position file, or - for standard input")
     move.add_argument("--agent", action="append", metavar="SPEC", help="NAME or NAME:key=value,... (repeat for several; default: exact)")
     move.add_argument("--rules", choices=RULES, default="classic", help="the game the agents play")
@@ -185,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     move.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
 
     bench = commands.add_parser("bench", help="play seeded benchmark suites of agents",
-                                description=BENCH_HELP.format(agents=agents), formatter_class=_Help)
+                                description=BENCH_HELP.format(agents=agents, exact_options=exact_options), formatter_class=_Help)
     bench.add_argument("--agent", action="append", metavar="SPEC", help="NAME or NAME:key=value,... (repeat for several; default: exact)")
     _move_timeout(bench)
     _board_options(bench, workers)

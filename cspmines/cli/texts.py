@@ -28,6 +28,8 @@ agents: {agents}
   (options after a colon: exact:lookahead=3,endgame=0; players from outside:
   "cmd:COMMAND LINE" speaking docs/protocol.md, FILE.py:CLASS, an installed plugin's name)
 
+{exact_options}
+
 examples:
   cspmines move board.txt
   cspmines move board.txt --agent exact --agent greedy --explain
@@ -41,6 +43,8 @@ Play seeded games: every agent meets the same boards (game i's board depends on
 agents: {agents}
   (players from outside: "cmd:COMMAND LINE" speaking docs/protocol.md, one process
   a worker, named in the tables as it names itself; FILE.py:CLASS; a plugin's name)
+
+{exact_options}
 
 examples:
   cspmines bench --preset expert --games 1000

@@ -2,12 +2,16 @@
 
 One module per subject:
 
-* :mod:`~cspmines.agents.exact.options`: :class:`ExactOptions`, every rule's switch and weight;
-* :mod:`~cspmines.agents.exact.player`: :class:`ExactAgent`, proofs kept, the engine called, the guessing chain;
+* :mod:`~cspmines.agents.exact.options`: :class:`ExactOptions`, every rule's switch and weight, each declared
+  once (:mod:`~cspmines.agents.exact.declared`);
+* :mod:`~cspmines.agents.exact.player`: :class:`ExactAgent`, proofs kept, the engine called, the guessing rules;
+* :mod:`~cspmines.agents.exact.guesses`: :class:`Guess` and :class:`Reason`, what a guess reports;
 * :mod:`~cspmines.agents.exact.candidates`: which cells a guess weighs;
 * :mod:`~cspmines.agents.exact.lookahead`: what opening a cell leads to, clue by clue;
 * :mod:`~cspmines.agents.exact.fifty_fifty` and :mod:`~cspmines.agents.exact.hotspots`: 50/50s, forced and forming;
-* :mod:`~cspmines.agents.exact.endgame`: the exhaustive search once few layouts remain.
+* :mod:`~cspmines.agents.exact.endgame`: the exhaustive search once few layouts remain;
+* :mod:`~cspmines.agents.exact.objectives`: play for the fewest openings or the fewest mines set off;
+* :mod:`~cspmines.agents.exact.corners`: Hill's corner habits, research switches.
 
 >>> from cspmines.agents import make_agent
 >>> agent = make_agent("exact:lookahead=3,endgame=0")

@@ -49,9 +49,9 @@ def candidates(analysis, choice: int, spread, options: ExactOptions, *, exclude=
         extra = [c for c, chance in spread.chance.items() if c not in exclude and safety(c) + chance >= floor]
         cells += sorted(set(extra) - set(cells), key=lambda c: (-(safety(c) + spread.chance[c]), c))
         multipliers = spread.multipliers(analysis, options.influence)
-    if options.spares_small_spaces:
+    if options.research.spares_small_spaces:
         position = analysis.position
-        roomy = [c for c in cells if not in_small_space(position, c, mines=exclude, threshold=options.space)]
+        roomy = [c for c in cells if not in_small_space(position, c, mines=exclude, threshold=options.research.space)]
         cells = roomy or cells  # a guess in a small space waits while one elsewhere remains
     return cells, multipliers
 

@@ -31,7 +31,6 @@ from fractions import Fraction
 import numpy as np
 
 from ... import native
-from ...engine.engine import solve
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, MINE, WITHHELD, Position
 from .hotspots import HOTSPOT_ENABLER_RISK, Hotspot
@@ -77,7 +76,7 @@ def _exactly_one_mine(analysis, a: int, b: int) -> bool:
     grid = position.grid.copy()
     grid.flat[a] = FLAG
     try:
-        with_a = solve(Position(grid, mines=position.mines), density=analysis.density, explain=False)
+        with_a = analysis.engine.solve(Position(grid, mines=position.mines), density=analysis.density, explain=False)
     except InconsistentPositionError:
         return False
     # a mine at a forces b safe, so P(a and b) = 0 and P(a or b) = 1/2 + 1/2 = 1
@@ -116,7 +115,7 @@ class Influence:
         return out
 
 
-def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
+def fifty_fifty_influence(analysis) -> Influence:
     """Where 50/50s may form: two side-by-side cells, or a 2x2 block, whose
     flanks are all known mines or the board's edge but for at most one cell.
 
@@ -135,88 +134,123 @@ def fifty_fifty_influence(analysis, *, backend: str = "auto") -> Influence:
     >>> sorted(influence.chance.items()), influence.pseudo
     ([(3, 0.5), (4, 0.5)], 3)
     """
-    position = analysis.position
-    if position.mines is None or not analysis.model_count:
+    if analysis.position.mines is None or not analysis.model_count:
         return Influence({})
-    width, height = position.width, position.height
-    flat = position.grid.ravel()
-    total = analysis.model_count
-    mine = set(analysis.mine_cells)  # exact here: a model count was asked for above
-    mines_left = analysis.mines_left - len(mine)
+    board = _Board(analysis)
+    tally = _Tally(analysis)
+    # numpy marks the few places closed off enough to be looked at; missing_flanks has the last word
+    across, down, square = _closed_off_places(analysis.position.grid, board.mine)
+    for a in np.flatnonzero(across | down | square).tolist():  # row by row: the first pseudo cell found wins
+        if across.flat[a]:
+            _weigh_pair(board, tally, a, a + 1, _ACROSS_FLANKS)
+        if down.flat[a]:
+            _weigh_pair(board, tally, a, a + board.width, _DOWN_FLANKS)
+        if square.flat[a] and board.mines_left >= 2:
+            _weigh_block(board, tally, a)
+    return tally.influence()
 
-    def hidden(cell: int) -> bool:
-        return flat[cell] == COVERED and cell not in mine
 
-    def missing_flanks(cells) -> list | None:
-        """The flanking cells still to be mines, or None if one is opened or two are
-        still to be (no place needs more than one: stop looking early, most fail)."""
+class _Board:
+    """The board as the search for forming 50/50s reads it: which cells are hidden (covered, not
+    known mines), which places are closed off, and how many layouts make a place a 50/50."""
+
+    def __init__(self, analysis) -> None:
+        self.position, self.engine = analysis.position, analysis.engine  # its solves by the engine that solved it
+        self.width, self.height = self.position.width, self.position.height
+        self.flat = self.position.grid.ravel()
+        self.mine = set(analysis.mine_cells)  # exact here: a model count was asked for
+        self.mines_left = analysis.mines_left - len(self.mine)
+
+    def hidden(self, cell: int) -> bool:
+        return self.flat[cell] == COVERED and cell not in self.mine
+
+    def missing_flanks(self, top_left: int, offsets) -> list | None:
+        """The flanking cells (``offsets`` from ``top_left``) still to be mines, or None if one is
+        opened or two are still to be (no place needs more than one: stop looking early, most fail)."""
+        width, height, flat = self.width, self.height, self.flat  # (read for every flank of every place)
+        r, c = divmod(top_left, width)
         missing: list[int] = []
-        for r, c in cells:
-            if 0 <= r < height and 0 <= c < width:
-                cell = r * width + c
+        for fr, fc in offsets:
+            if 0 <= r + fr < height and 0 <= c + fc < width:
+                cell = (r + fr) * width + c + fc
                 if flat[cell] not in (COVERED, FLAG, MINE):
                     return None
-                if hidden(cell):
+                if self.hidden(cell):
                     if missing:
                         return None
                     missing.append(cell)
         return missing
 
-    def layouts_with(mines, safes) -> int:
-        grid = position.grid.copy()
+    def layouts_with(self, mines, safes) -> int:
+        """The layouts with a mine at each of ``mines`` and none at ``safes``."""
+        grid = self.position.grid.copy()
         grid.flat[list(mines)] = FLAG
         grid.flat[list(safes)] = WITHHELD
         try:
-            count = solve(Position(grid, mines=position.mines), backend=backend, explain=False).model_count
+            count = self.engine.solve(Position(grid, mines=self.position.mines), explain=False).model_count
         except InconsistentPositionError:
             return 0
         assert count is not None  # no budget: the count is exact
         return count
 
-    pairs: dict = {}  # cell -> layouts where a side-by-side 50/50 takes it in
-    blocks: dict = {}  # cell -> most layouts where a 2x2 50/50 takes it in
-    enabling: dict = {}  # flanking cell -> layouts where it completes a 50/50
-    pseudo = None
-    hotspots = []
-    # numpy marks the few places closed off enough to be looked at; missing_flanks has the last word
-    across, down, square = _closed_off_places(position.grid, mine)
-    for a in np.flatnonzero(across | down | square).tolist():  # row by row: the first pseudo cell found wins
-        r, c = divmod(a, width)
-        for (dr, dc), place in (((0, 1), across), ((1, 0), down)):
-            if not place.flat[a]:
-                continue
-            b = a + dr * width + dc
-            flanks = _ACROSS_FLANKS if dc else _DOWN_FLANKS
-            missing = missing_flanks([(r + fr, c + fc) for fr, fc in flanks])
-            if missing is None or len(missing) + 1 > mines_left:
-                continue
-            layouts = layouts_with(missing + [a], [b])  # the same with b the mine: a symmetry
-            if not layouts:
-                continue
-            halves = analysis.probability(a) == analysis.probability(b) == HALF
-            if len(missing) == 1 and halves and analysis.probability(missing[0]) > HOTSPOT_ENABLER_RISK:
-                hotspots.append(Hotspot(missing[0], frozenset((a, b, missing[0]))))
-            for cell in (a, b):
-                pairs[cell] = pairs.get(cell, 0) + layouts
-                if pseudo is None and layouts == analysis.probability(cell) * total:
-                    pseudo = cell  # a mine only as half of this 50/50
-            for cell in missing:
-                enabling[cell] = enabling.get(cell, 0) + layouts
-        if square.flat[a] and mines_left >= 2:
-            block = (a, a + 1, a + width, a + width + 1)
-            corners = [(r + fr, c + fc) for fr, fc in _BLOCK_CORNERS]
-            if all(hidden(cell) for cell in block) and missing_flanks(corners) == []:
-                layouts = layouts_with([block[0], block[3]], [block[1], block[2]])
-                for cell in block:
-                    blocks[cell] = max(blocks.get(cell, 0), layouts)
-    chance = {}
-    for cell in set(pairs) | set(blocks) | set(enabling):
-        mine_layouts = analysis.probability(cell) * total
-        cap = min(mine_layouts, total - mine_layouts)
-        layouts = min(pairs.get(cell, 0) + blocks.get(cell, 0) + enabling.get(cell, 0), cap)
-        if layouts > 0:
-            chance[cell] = float(layouts / total)
-    return Influence(chance, pseudo, tuple(hotspots))
+
+class _Tally:
+    """The layouts found so far in which a 50/50 takes each cell in, by kind of place, the first
+    pseudo 50/50 cell and the hotspots; :meth:`influence` makes them chances."""
+
+    def __init__(self, analysis) -> None:
+        self.analysis = analysis
+        self.pairs: dict = {}  # cell -> layouts where a side-by-side 50/50 takes it in
+        self.blocks: dict = {}  # cell -> most layouts where a 2x2 50/50 takes it in
+        self.enabling: dict = {}  # flanking cell -> layouts where it completes a 50/50
+        self.pseudo: int | None = None
+        self.hotspots: list = []
+
+    def add_pair(self, a: int, b: int, missing: list, layouts: int) -> None:
+        """The pair ``a``, ``b`` is a 50/50 in ``layouts`` layouts once ``missing`` are mines."""
+        analysis = self.analysis
+        halves = analysis.probability(a) == analysis.probability(b) == HALF
+        if len(missing) == 1 and halves and analysis.probability(missing[0]) > HOTSPOT_ENABLER_RISK:
+            self.hotspots.append(Hotspot(missing[0], frozenset((a, b, missing[0]))))
+        for cell in (a, b):
+            self.pairs[cell] = self.pairs.get(cell, 0) + layouts
+            if self.pseudo is None and layouts == analysis.probability(cell) * analysis.model_count:
+                self.pseudo = cell  # a mine only as half of this 50/50
+        for cell in missing:
+            self.enabling[cell] = self.enabling.get(cell, 0) + layouts
+
+    def add_block(self, block: tuple, layouts: int) -> None:
+        for cell in block:
+            self.blocks[cell] = max(self.blocks.get(cell, 0), layouts)
+
+    def influence(self) -> Influence:
+        """Each cell's chance of a 50/50 forming around it, at most its chance of being a mine and of being safe."""
+        total = self.analysis.model_count
+        chance = {}
+        for cell in set(self.pairs) | set(self.blocks) | set(self.enabling):
+            mine_layouts = self.analysis.probability(cell) * total
+            cap = min(mine_layouts, total - mine_layouts)
+            layouts = min(self.pairs.get(cell, 0) + self.blocks.get(cell, 0) + self.enabling.get(cell, 0), cap)
+            if layouts > 0:
+                chance[cell] = float(layouts / total)
+        return Influence(chance, self.pseudo, tuple(self.hotspots))
+
+
+def _weigh_pair(board: _Board, tally: _Tally, a: int, b: int, flanks) -> None:
+    """Count the layouts in which the pair ``a``, ``b`` (``b`` right of or below ``a``) becomes a 50/50."""
+    missing = board.missing_flanks(a, flanks)
+    if missing is None or len(missing) + 1 > board.mines_left:
+        return
+    layouts = board.layouts_with(missing + [a], [b])  # the same with b the mine: a symmetry
+    if layouts:
+        tally.add_pair(a, b, missing, layouts)
+
+
+def _weigh_block(board: _Board, tally: _Tally, a: int) -> None:
+    """Count the layouts in which the 2x2 block at ``a`` (its top left) becomes a 50/50."""
+    block = (a, a + 1, a + board.width, a + board.width + 1)
+    if all(board.hidden(cell) for cell in block) and board.missing_flanks(a, _BLOCK_CORNERS) == []:
+        tally.add_block(block, board.layouts_with([block[0], block[3]], [block[1], block[2]]))
 
 
 # offsets from a pair's or block's top-left cell: the cells beside a pair across (two columns

@@ -116,80 +116,92 @@ def look_ahead(
     >>> look_ahead(analysis, 3, bound=0.9).pruned   # it cannot reach 0.9
     True
     """
-    progress_weight, next_power = options.progress, options.next_power
+    safety = 1.0 - analysis.probability(cell, exact=False)
+    exact_weights = analysis.position.mines is not None and bool(analysis.model_count)
+    before = _survival(analysis, hotspots) if hotspots else 1.0  # the chance of getting past the hotspots as the board stands
+    if hotspots and any(cell in hotspot.cells for hotspot in hotspots):
+        influence = 1.0  # its coin flip is counted by the hotspots
+    ceiling, progress_weight = 1.0 / before, options.progress  # (the most a hotspot ratio can be)
+    left = safety  # the chance of the cell being safe with a clue not yet looked at
+    secondary = progress = 0.0  # running sums, for the cut
+    outcomes = {}  # clue -> (weight, next safety, cells it proves safe, the analysis after it)
+    for clue in _clues_likeliest_first(analysis, cell):  # so that a cell that cannot win is cut after fewer solves
+        # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
+        if exact_weights and (secondary + left * ceiling) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
+            return Lookahead(cell, safety, secondary + left * ceiling, progress + left, False, pruned=True, influence=influence)
+        outcome = _outcome(analysis, cell, clue, options, hotspots, before, exact_weights)
+        if outcome is None:
+            continue  # no layout shows this clue
+        weight, next_safe, proved, _ = outcomes[clue] = outcome
+        left -= weight
+        secondary += weight * next_safe
+        progress += weight * bool(proved)
+    return _summed_up(cell, safety, outcomes, options, influence, exact_weights, follow_next)
+
+
+def _survival(analysis, hotspots) -> float:
+    """The chance of getting past every one of ``hotspots`` as ``analysis`` sees the board."""
+    before = 1.0
+    for hotspot in hotspots:
+        before *= hotspot.survival(analysis)
+    return before
+
+
+def _clues_likeliest_first(analysis, cell: int) -> list[int]:
+    """The clues ``cell`` may show, the nearest to the expected one first (ties to the lower clue)."""
     seen = analysis.position
     flat = seen.grid.ravel()
     around = seen.neighbours(cell)
     known = sum(1 for n in around if flat[n] in (FLAG, MINE))
     unknown = sum(1 for n in around if flat[n] == COVERED)
-    safety = 1.0 - analysis.probability(cell, exact=False)
-    exact_weights = seen.mines is not None and bool(analysis.model_count)
-    left = safety  # chance of this cell being safe with a clue not yet looked at
-    secondary = progress = 0.0
-    implied = None  # cells proved safe whatever the clue: safe wherever this cell is
-    next_cells = set()  # the single safest cell after each clue (None: no single one)
-    proofs = []  # (weight, number of cells proved) of each clue
-    before = 1.0  # the chance of getting past the hotspots as the board stands
-    for hotspot in hotspots:
-        before *= hotspot.survival(analysis)
-    if any(cell in hotspot.cells for hotspot in hotspots):
-        influence = 1.0
-    ceiling = 1.0 / before  # the most a hotspot ratio can be
-    # The likeliest clues first, so that a cell that cannot win is cut after fewer solves; the sums
-    # are taken in clue order at the end all the same, so a cell's score does not depend on it.
     expected = known + sum(analysis.probability(n, exact=False) for n in around if flat[n] == COVERED)
-    looked = {}  # clue -> (weight, next safety, cells it proves)
-    afters = {}  # clue -> the analysis after it
-    for clue in sorted(range(known, known + unknown + 1), key=lambda v: (abs(v - expected), v)):
-        # the clues not yet looked at can add at most ``left`` to both the secondary safety and the progress
-        if exact_weights and (secondary + left * ceiling) * influence * (1.0 + progress_weight * (progress + left)) <= bound:
-            return Lookahead(cell, safety, secondary + left * ceiling, progress + left, False, pruned=True, influence=influence)
-        try:
-            after = solve_revealed(analysis, cell, clue)  # by the engine that solved it (the agent's)
-        except InconsistentPositionError:
-            continue
-        next_safe = _next_safety(after, options.blend, options.living) ** next_power
-        if hotspots:
-            next_safe *= hotspot_ratio(hotspots, cell, after, before)
-        proved = after.decided[0]  # the proved safe cells, as a set
-        if follow_next:
-            next_cells.add(_single_safest(after))
-        implied = set(proved) if implied is None else implied.intersection(proved)
-        if exact_weights:
-            weight = after.model_count / analysis.model_count
-            left -= weight
-        else:
-            weight = after.model_count
-        secondary += weight * next_safe  # running sums, for the cut above
-        progress += weight * bool(proved)
-        looked[clue] = (weight, next_safe, len(proved))
-        afters[clue] = after
-    outcomes = len(looked)  # clues the cell can show
-    secondary = progress = total = 0.0
-    for clue in sorted(looked):
-        weight, next_safe, count = looked[clue]
-        total += weight
-        secondary += weight * next_safe
-        progress += weight * bool(count)
-        proofs.append((weight, count))
+    return sorted(range(known, known + unknown + 1), key=lambda v: (abs(v - expected), v))
+
+
+def _outcome(analysis, cell: int, clue: int, options: ExactOptions, hotspots, before: float, exact_weights: bool) -> tuple | None:
+    """What ``cell`` showing ``clue`` leads to, solved exactly: (its weight, the value of the position
+    it leaves, the cells it proves safe, that position's analysis); None when no layout shows it. The
+    weight is the clue's share of the layouts, or with no exact weights its count of them."""
+    try:
+        after = solve_revealed(analysis, cell, clue)  # by the engine that solved it (the agent's)
+    except InconsistentPositionError:
+        return None
+    next_safe = _next_safety(after, options.blend, options.living) ** options.next_power
+    if hotspots:
+        next_safe *= hotspot_ratio(hotspots, cell, after, before)
+    weight = after.model_count / analysis.model_count if exact_weights else after.model_count
+    return weight, next_safe, after.decided[0], after  # decided[0]: the proved safe cells, a set
+
+
+def _summed_up(cell: int, safety: float, outcomes: dict, options: ExactOptions, influence: float, exact_weights: bool,
+               follow_next: bool) -> Lookahead:
+    """The view of ``cell`` from every clue it can show (``outcomes``, by clue), summed in clue order,
+    so that a cell's score does not depend on the order the clues were looked at in."""
     if not outcomes:
         return Lookahead(cell, 0.0, 0.0, 0.0, True, influence=influence)
-    implied = implied or set()  # some clue was looked at, so it is a set
-    if options.linked:  # the linked cells are the ones proved whatever the clue
-        progress = sum(weight for weight, count in proofs if count > len(implied))
+    shown = [outcomes[clue] for clue in sorted(outcomes)]  # in clue order
+    secondary = progress = total = 0.0
+    for weight, next_safe, proved, _ in shown:
+        total += weight
+        secondary += weight * next_safe
+        progress += weight * bool(proved)
+    implied = set(shown[0][2]).intersection(*[proved for _, _, proved, _ in shown[1:]])  # safe whatever it shows
+    if options.research.linked:  # the linked cells are the ones proved whatever the clue
+        progress = sum(weight for weight, _, proved, _ in shown if len(proved) > len(implied))
     if not exact_weights:  # weights are relative: scale them to the cell's safety
         secondary = safety * secondary / total
         progress = safety * progress / total
+    next_cells = {_single_safest(after) for _, _, _, after in outcomes.values()} if follow_next else set()
     return Lookahead(
         cell,
         safety,
         secondary,
         progress,
-        dead=outcomes == 1,
+        dead=len(outcomes) == 1,
         influence=influence,
         implied_safe=frozenset(implied),
         next_cell=next(iter(next_cells)) if len(next_cells) == 1 else None,
-        afters=afters,
+        afters={clue: after for clue, (_, _, _, after) in outcomes.items()},
     )
 
 
@@ -317,7 +329,7 @@ def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None
             bound=best_score + SCORE_TIE,
             influence=1.0 if influence is None else influence.get(cell, 1.0),
             hotspots=hotspots,
-            follow_next=options.dominance,
+            follow_next=options.research.dominance,
         )
         if view.pruned:
             continue
@@ -326,14 +338,17 @@ def best_guess(analysis, cells, options: ExactOptions = PLAIN, *, influence=None
         elif view.score(progress_weight) > best_score + SCORE_TIE:
             best, best_score = view, view.score(progress_weight)
     best = best if best is not None else ranked(dead, lambda view: view.secondary)[0]
-    if options.dominance:
-        safer = [c for c in best.implied_safe if 1.0 - analysis.probability(c, exact=False) > best.safety + 1e-9]
-        after_every_clue = best.next_cell
-        if not safer and after_every_clue in cells and 1.0 - analysis.probability(after_every_clue, exact=False) > best.safety + 1e-9:
-            safer = [after_every_clue]  # it would be the next move whatever this one shows, and it is safer: open it now
-        if safer:
-            cell = min(safer, key=lambda c: (analysis.probability(c), c))
-            return look_ahead(analysis, cell, options, hotspots=hotspots)
-    return best
+    dominating = _dominating(analysis, best, cells) if options.research.dominance else None
+    return best if dominating is None else look_ahead(analysis, dominating, options, hotspots=hotspots)
 
 
+def _dominating(analysis, best: Lookahead, cells) -> int | None:
+    """A cell to open before ``best`` (``dominance``): the safest of those that ``best``'s safety
+    proves safe and that are safer still, else the cell of ``cells`` that is the single safest after
+    every clue ``best`` can show, if it is safer now; else None."""
+    floor = best.safety + 1e-9  # safer than ``best`` by more than rounding
+    candidates = [c for c in best.implied_safe if 1.0 - analysis.probability(c, exact=False) > floor]
+    after_every_clue = best.next_cell
+    if not candidates and after_every_clue in cells and 1.0 - analysis.probability(after_every_clue, exact=False) > floor:
+        candidates = [after_every_clue]  # it would be the next move whatever this one shows, and it is safer: open it now
+    return min(candidates, key=lambda c: (analysis.probability(c), c)) if candidates else None

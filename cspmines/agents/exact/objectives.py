@@ -36,7 +36,7 @@ from ...engine.endgame import MemoisedSearch, list_layouts, split_by_count
 from ...engine.sampling import mine_rows
 from ...position import COVERED, FLAG, MINE, Position
 
-__all__ = ["MINES", "OPENINGS", "Prices", "cheapest_move", "clue_spreads", "information_per_cost", "search_cost"]
+__all__ = ["MINES", "OPENINGS", "Prices", "cheapest_move", "drawn_clue_counts", "information_per_cost", "search_cost"]
 
 
 @dataclass(frozen=True)
@@ -163,21 +163,22 @@ def cheapest_move(position: Position, prices: Prices, *, limit: int, budget: int
     return search_cost(position, layouts, prices, budget=budget)
 
 
-def clue_spreads(position: Position, layouts: list) -> dict:
-    """For each covered cell: how often it is safe in ``layouts`` and shows each clue, as a
-    length-9 array of counts (index = the clue), all cells at once.
+def drawn_clue_counts(position: Position, layouts: list) -> dict:
+    """For each covered cell: how often it is safe in ``layouts`` (drawn ones, as a rule) and shows
+    each clue, as a length-9 array of counts (index = the clue), all cells at once. (The exact
+    spread of a clue over every layout is :func:`cspmines.engine.clues.clue_spreads`'.)
 
     >>> position = Position.from_string("3x1x1\\n...")
-    >>> spreads = clue_spreads(position, [frozenset({0}), frozenset({1}), frozenset({2})])
-    >>> spreads[0].tolist()   # safe in two layouts: beside the mine once (clue 1), not beside it once
+    >>> counts = drawn_clue_counts(position, [frozenset({0}), frozenset({1}), frozenset({2})])
+    >>> counts[0].tolist()   # safe in two layouts: beside the mine once (clue 1), not beside it once
     [1, 1, 0, 0, 0, 0, 0, 0, 0]
     """
     cells = position.covered_cells
-    return dict(zip(cells, _spread_table(position, layouts, cells)))
+    return dict(zip(cells, _clue_count_table(position, layouts, cells)))
 
 
-def _spread_table(position: Position, layouts: list, cells) -> np.ndarray:
-    """The clue counts of :func:`clue_spreads` for ``cells``, one row each (one bincount for all)."""
+def _clue_count_table(position: Position, layouts: list, cells) -> np.ndarray:
+    """The clue counts of :func:`drawn_clue_counts` for ``cells``, one row each (one bincount for all)."""
     mines = mine_rows(layouts, position.size)
     clues = neighbour_sum(mines.reshape(len(layouts), position.height, position.width)).reshape(len(layouts), -1)
     safe = ~mines[:, cells]
@@ -223,7 +224,7 @@ def information_per_cost(analysis, cells, *, layouts=None, spreads=None, cost_po
     drawn = [cell for cell, known in zip(cells, exact) if not known]
     if layouts is not None and len(layouts) and drawn:
         rows = np.flatnonzero(~exact)
-        counts = _spread_table(position, layouts, drawn)
+        counts = _clue_count_table(position, layouts, drawn)
         totals = counts.sum(axis=1)
         seen = totals > 0
         table[rows[seen], :9] = counts[seen] / totals[seen, None]

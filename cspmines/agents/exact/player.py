@@ -2,33 +2,40 @@
 
 Each move: open a cell already proved safe (proofs are kept between moves);
 otherwise try single-clue deductions, which are cheap; otherwise call the
-full engine, keep every proved cell, and if nothing is proved guess, in
-this order of preference (each rule switched by
+full engine, keep every proved cell, and if nothing is proved guess by the
+first of these rules that chooses, in this order (:attr:`ExactAgent.GUESS_RULES`,
+each a method returning a choice or None; each switched by
 :class:`~cspmines.agents.exact.options.ExactOptions`):
 
-1. with few layouts left, the move of an exhaustive search of the game tree
-   (``endgame``);
-2. a forced 50/50, which must be guessed some time (``fifty_fifty``), or a
-   cell that is a mine only as half of a 50/50 (``influence``);
-3. the best move inside an isolated pocket, a game of its own played
+1. played for the fewest mines set off (``objective``, as under ``score``),
+   with few layouts left: the move of least expected mines, by exhaustive
+   search of the game tree (``cost_search``);
+2. played to win, with few layouts left: the move of the best chance of
+   winning, by exhaustive search of the game tree (``endgame``);
+3. a forced 50/50, which must be guessed some time (``fifty_fifty``);
+4. a cell that is a mine only as half of a 50/50, unless it is dead
+   (``fifty_fifty`` and ``influence``);
+5. the best move inside an isolated pocket, a game of its own played
    exactly (``pockets``);
-4. the candidate of best secondary safety (the next move's safety blended
+6. the candidate of best secondary safety (the next move's safety blended
    with the second best's), with a bonus for progress and for 50/50
    influence, dead cells last (``lookahead`` and the options it reads; see
-   :mod:`~cspmines.agents.exact.lookahead`);
-5. with every option off: the cell least likely to be a mine, ties broken
+   :mod:`~cspmines.agents.exact.lookahead`), or a corner in its place where
+   a research switch says so (``first_corner``, ``corners``);
+7. with every option off: the cell least likely to be a mine, ties broken
    towards cells with fewer neighbours (a corner is likelier to open a zero).
 
 Mines it has proved are remembered and shown to the engine as flags.
 
 Each game is played for its own measure (the ``objective`` option,
-:mod:`~cspmines.agents.exact.objectives`). Under ``minesearch`` it opens
-proved mines (each must be opened anyway, and costs nothing more) and, with
-nothing proved, the square of fewest expected safe openings by exhaustive
-search once few layouts are left, else the square that tells most for the
-safe openings it is expected to cost. Under ``score`` it flags proved mines
-(they score), searches for the fewest mines set off once few layouts are
-left, and otherwise plays as in ``classic``.
+:mod:`~cspmines.agents.exact.objectives`). Under ``score`` it flags proved
+mines (they score) and guesses by the rules above. Under ``minesearch`` it
+opens proved mines (each must be opened anyway, and costs nothing more) and,
+with nothing proved, guesses by its own rules (:attr:`ExactAgent.MINESEARCH_RULES`):
+1. not played for the fewest openings, the likeliest mine; 2. with few
+layouts left, the square of fewest expected safe openings by exhaustive
+search; 3. the square that tells most for the safe openings it is expected
+to cost.
 
 >>> from cspmines.games import Board, Game, play
 >>> play(ExactAgent(), Game(Board.random("beginner", seed=11)), seed=0).status
@@ -37,11 +44,8 @@ left, and otherwise plays as in ``classic``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ...actions import Vocabulary
 from ...engine.clues import clue_spreads, off_front_spreads
 from ...engine.engine import Engine, default_engine
 from ...engine.question import Limit
@@ -49,63 +53,45 @@ from ...engine.sampling import layouts_still_possible, sample_mines
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, Position, neighbour_table
 from ..base import Action, SeededAgent
-from .candidates import candidates, likeliest_opening
+from .candidates import candidates
+from .corners import corner_instead
 from .deductions import SingleClueWatch, single_clue_deductions
 from .endgame import best_move, pocket_move
 from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
+from .guesses import Guess, Reason
 from .lookahead import PLAIN, best_guess, look_ahead, ranked
 from .objectives import MINES, OPENINGS, cheapest_move, information_per_cost
-from .options import DEFAULT, ExactOptions
+from .options import DEFAULT, ExactOptions, Objective, Spreads
 
 __all__ = ["ExactAgent", "Guess", "Reason", "single_clue_deductions"]
 
 #: After the least-cost search runs out of budget on n layouts, it is tried again at 0.7 n or fewer.
 _RETRY_SHARE = 0.7
+_NOT_YET = object()  # a memo not yet filled
 
 
-class Reason(Vocabulary):
-    """The rule that chose a guess (see :class:`Guess`)."""
+class _Turn:
+    """One guess being chosen: what the guessing rules read, each part worked out once, when a rule
+    first asks (plain memos: a cached_property takes a lock on every read)."""
 
-    FEWEST_MINES = "fewest mines"
-    ENDGAME = "endgame"
-    FIFTY_FIFTY = "fifty-fifty"
-    PSEUDO_FIFTY_FIFTY = "pseudo fifty-fifty"
-    POCKET = "pocket"
-    LOOK_AHEAD = "look-ahead"
-    LEAST_RISK = "least risk"
-    FIRST_CORNER = "first corner"
-    CORNER = "corner"
-    LIKELIEST_MINE = "likeliest mine"
-    FEWEST_OPENINGS = "fewest openings"
-    INFORMATION = "information"
+    def __init__(self, agent: ExactAgent, position: Position, analysis, objective: Objective):
+        self.agent, self.position, self.analysis, self.objective = agent, position, analysis, objective
+        self._least_risky: int | None = None
+        self._influence: object = _NOT_YET  # (None is an answer: influence not weighed)
 
+    @property
+    def least_risky(self) -> int:
+        """The cell least likely to be a mine (:meth:`ExactAgent._least_risky`)."""
+        if self._least_risky is None:
+            self._least_risky = self.agent._least_risky(self.analysis)
+        return self._least_risky
 
-@dataclass(frozen=True)
-class Guess:
-    """One move of the exact agent that was not proved safe.
-
-    ``reason`` names the rule that chose it: ``"endgame"``, ``"fifty-fifty"``,
-    ``"pseudo fifty-fifty"``, ``"pocket"``, ``"look-ahead"``, ``"least risk"``
-    (every option off), ``"first corner"`` and ``"corner"`` (the options
-    ``first_corner`` and ``corners``); under score ``"fewest mines"`` (the
-    exhaustive search for the fewest mines set off); under minesearch ``"fewest openings"``
-    (its search), ``"information"`` (the most told for the cost) or, with
-    ``objective=win``, ``"likeliest mine"``;
-    ``safety`` is its exact chance of being safe and ``covered`` the number
-    of covered cells when it was made (how far the game had gone).
-
-    >>> from cspmines.games import Board, Game, play
-    >>> guesses = []
-    >>> play(ExactAgent(on_guess=guesses.append), Game(Board.random("expert", seed=1)), seed=0).status
-    'lost'
-    >>> guesses
-    [Guess(cell=427, reason='endgame', safety=0.5, covered=101)]
-    """
-
-    cell: int
-    reason: Reason
-    safety: float
-    covered: int
+    @property
+    def influence(self):
+        """The position's 50/50 influence when the look-ahead weighs it, else None."""
+        if self._influence is _NOT_YET:
+            self._influence = self.agent._influence_spread(self.analysis)
+        return self._influence
 
 
 class ExactAgent(SeededAgent):
@@ -260,125 +246,134 @@ class ExactAgent(SeededAgent):
         return cell
 
     def _choose_guess(self, position: Position, analysis) -> tuple[int, Reason]:
-        """(the cell to guess, which rule chose it: see :class:`Guess`)."""
-        options = self.options
-        objective = options.objective_for(self.rules)
+        """(the cell to guess, which rule chose it: see :class:`Guess`): the first answer of the
+        game's rules, walked in order (:attr:`GUESS_RULES`, or under minesearch :attr:`MINESEARCH_RULES`)."""
         self.guesses += 1
-        first = self.guesses == 1
-        if self.rules == "minesearch":
-            return self._minesearch_guess(position, analysis, objective)
-        count = analysis.model_count
-        if objective == "mines" and self._worth_searching(count):
-            searched = self._cheapest(analysis.position, MINES, count)
-            if searched is not None:
-                return searched[0], Reason.FEWEST_MINES
-        choice = self._least_risky(analysis)
-        if objective == "win" and options.searches_endgame and count is not None and count <= options.endgame:
-            searched = best_move(analysis.position, limit=options.endgame)  # the engine's view, flags added
-            if searched is not None:
-                return searched[0], Reason.ENDGAME
-        if options.fifty_fifty:
-            pair = forced_fifty_fifty(analysis)
-            if pair is not None:
-                return min(pair), Reason.FIFTY_FIFTY
-        spread = self._influence_spread(analysis)
-        if spread is not None:
-            pseudo = spread.pseudo
-            if (
-                options.fifty_fifty
-                and pseudo is not None
-                and pseudo not in self.mines
-                and not look_ahead(analysis, pseudo, PLAIN.with_changes(backend=options.backend)).dead  # a dead one tells nothing
-            ):
-                return pseudo, Reason.PSEUDO_FIFTY_FIFTY
-        if options.plays_pockets:
-            played = pocket_move(analysis, limit=options.pockets)
-            if played is not None:
-                return played[0], Reason.POCKET
-        if options.looks_ahead:
-            cells, multipliers = candidates(analysis, choice, spread, options, exclude=self.mines)
-            chosen = best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread))
-            corner = self._corner_instead(analysis, chosen.cell, first)
-            if corner is not None:
-                return corner
-            # the next solve is one of these when the cell shows a clue: the engine keeps them
-            self.engine.memory.foresee(chosen.afters.values(), self.options.backend)
-            return chosen.cell, Reason.LOOK_AHEAD
-        return choice, Reason.LEAST_RISK
+        turn = _Turn(self, position, analysis, self.options.objective_for(self.rules))
+        rules = self.MINESEARCH_RULES if self.rules == "minesearch" else self.GUESS_RULES
+        for rule in rules:
+            chosen = rule(self, turn)
+            if chosen is not None:
+                return chosen
+        raise AssertionError("the last guessing rule always chooses")  # pragma: no cover
 
-    def _corner_instead(self, analysis, cell: int, first: bool) -> tuple[int, Reason] | None:
-        """(a corner, the rule) that takes the look-ahead's guess at ``cell``, or None: Hill's habits,
-        each an option, off by default (``first_corner``, ``corners``)."""
-        options = self.options
-        if first and options.goes_to_corner_first and self._bottom_left_instead(analysis, cell):
-            return self._bottom_left(analysis.position), Reason.FIRST_CORNER
-        if options.opens_corners and self.guesses >= options.corners and self._off_front(analysis, cell):
-            opening = likeliest_opening(analysis, exclude=self.mines)
-            if opening is not None and opening != cell and analysis.probability(opening) == analysis.probability(cell):
-                return opening, Reason.CORNER
-        return None
+    # -- the guessing rules, in the module docs' order: each a choice or None (not its turn) --------
 
-    @staticmethod
-    def _bottom_left(position: Position) -> int:
-        return (position.height - 1) * position.width  # Hill's solver's first guess
+    def _fewest_mines(self, turn: _Turn) -> tuple[int, Reason] | None:
+        """1. Played for the fewest mines set off, with few layouts left: the move of least expected mines."""
+        count = turn.analysis.model_count
+        if turn.objective is not Objective.MINES or not self._worth_searching(count):
+            return None
+        searched = self._cheapest(turn.analysis.position, MINES, count)
+        return None if searched is None else (searched[0], Reason.FEWEST_MINES)
 
-    def _bottom_left_instead(self, analysis, cell: int) -> bool:
-        """Whether ``first_corner`` sends the guess at ``cell`` to the bottom-left corner: covered,
-        off the front, not proved a mine and at most ``first_corner`` less safe."""
-        corner = self._bottom_left(analysis.position)
-        if corner == cell or corner in self.mines or analysis.position.grid.flat[corner] != COVERED:
-            return False
-        if not self._off_front(analysis, corner):
-            return False
-        return analysis.probability(corner) <= analysis.probability(cell) + self.options.first_corner
+    def _endgame(self, turn: _Turn) -> tuple[int, Reason] | None:
+        """2. Played to win, with at most ``endgame`` layouts left: the move of the best chance of winning."""
+        options, count = self.options, turn.analysis.model_count
+        if turn.objective is not Objective.WIN or not options.searches_endgame or count is None or count > options.endgame:
+            return None
+        searched = best_move(turn.analysis.position, limit=options.endgame)  # the engine's view, flags added
+        return None if searched is None else (searched[0], Reason.ENDGAME)
 
-    @staticmethod
-    def _off_front(analysis, cell: int) -> bool:
-        return not any(cell in report.cells for report in analysis.components)
+    def _forced_fifty_fifty(self, turn: _Turn) -> tuple[int, Reason] | None:
+        """3. A forced 50/50: a coin flip that must be taken some time, so it loses nothing now."""
+        pair = forced_fifty_fifty(turn.analysis) if self.options.fifty_fifty else None
+        return None if pair is None else (min(pair), Reason.FIFTY_FIFTY)
 
-    def _minesearch_guess(self, position: Position, analysis, objective: str) -> tuple[int, Reason]:
-        """Minesearch: the square of least expected safe openings by exhaustive search once few
-        layouts are left, else the one that tells most for what it is expected to cost (``openings``);
-        the likeliest mine otherwise."""
+    def _pseudo_fifty_fifty(self, turn: _Turn) -> tuple[int, Reason] | None:
+        """4. A cell that is a mine only as half of a 50/50, unless it is dead (it would tell nothing)."""
+        spread = turn.influence if self.options.fifty_fifty else None
+        pseudo = None if spread is None else spread.pseudo
+        if pseudo is None or pseudo in self.mines:
+            return None
+        if look_ahead(turn.analysis, pseudo, PLAIN.with_changes(backend=self.options.backend)).dead:
+            return None
+        return pseudo, Reason.PSEUDO_FIFTY_FIFTY
+
+    def _pocket(self, turn: _Turn) -> tuple[int, Reason] | None:
+        """5. The best move inside an isolated pocket of at most ``pockets`` layouts, played exactly."""
+        played = pocket_move(turn.analysis, limit=self.options.pockets) if self.options.plays_pockets else None
+        return None if played is None else (played[0], Reason.POCKET)
+
+    def _look_ahead(self, turn: _Turn) -> tuple[int, Reason] | None:
+        """6. The candidate of best score (:func:`~cspmines.agents.exact.lookahead.best_guess`), or a
+        corner in its place where a research switch sends it there."""
+        options, analysis = self.options, turn.analysis
+        if not options.looks_ahead:
+            return None
+        spread = turn.influence
+        cells, multipliers = candidates(analysis, turn.least_risky, spread, options, exclude=self.mines)
+        chosen = best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread))
+        corner = corner_instead(analysis, chosen.cell, options.research, guesses=self.guesses, mines=self.mines)
+        if corner is not None:
+            return corner
+        # the next solve is one of these when the cell shows a clue: the engine keeps them
+        self.engine.memory.foresee(chosen.afters.values(), self.options.backend)
+        return chosen.cell, Reason.LOOK_AHEAD
+
+    def _least_risk(self, turn: _Turn) -> tuple[int, Reason]:
+        """7. The cell least likely to be a mine (see :meth:`_least_risky`): always a choice."""
+        return turn.least_risky, Reason.LEAST_RISK
+
+    def _likeliest_mine(self, turn: _Turn) -> tuple[int, Reason] | None:
+        """Minesearch 1. Not played for the fewest openings: the likeliest mine, ties to fewer neighbours."""
+        if turn.objective is Objective.OPENINGS:
+            return None
+        position, analysis = turn.position, turn.analysis
         table = position.neighbours
-        if objective != "openings":
-            unproved = [c for c in position.covered_cells if c not in self.safe]
-            return max(unproved, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), Reason.LIKELIEST_MINE
-        options = self.options
-        count = analysis.model_count
-        if self._worth_searching(count):
-            searched = self._cheapest(analysis.position, OPENINGS, count)
-            if searched is not None:
-                return searched[0], Reason.FEWEST_OPENINGS
-        cells = [c for c in position.covered_cells if c not in self.mines]
+        unproved = [c for c in position.covered_cells if c not in self.safe]
+        return max(unproved, key=lambda c: (analysis.probability(c), -len(table(c)), -c)), Reason.LIKELIEST_MINE
+
+    def _fewest_openings(self, turn: _Turn) -> tuple[int, Reason] | None:
+        """Minesearch 2. With few layouts left: the square of least expected safe openings, by exhaustive search."""
+        count = turn.analysis.model_count
+        if not self._worth_searching(count):
+            return None
+        searched = self._cheapest(turn.analysis.position, OPENINGS, count)
+        return None if searched is None else (searched[0], Reason.FEWEST_OPENINGS)
+
+    def _most_information(self, turn: _Turn) -> tuple[int, Reason]:
+        """Minesearch 3. The square that tells most for the safe openings it is expected to cost."""
+        options, analysis = self.options, turn.analysis
+        cells = [c for c in turn.position.covered_cells if c not in self.mines]
         spreads = self._exact_spreads(analysis, cells)
-        layouts = None
-        if options.clue_samples and len(spreads) < len(cells):  # some square's spread is read from layouts
-            seed = int(self.rng.integers(2**63))
-            reusing = options.reuse and self.drawn is not None
-            kept = layouts_still_possible(analysis.position, self.drawn)[: options.clue_samples] if reusing else None
-            fresh = options.clue_samples - (0 if kept is None else len(kept))
-            layouts = sample_mines(analysis.position, fresh, engine=self.engine, seed=seed)
-            self.drawn = layouts = layouts if kept is None else np.concatenate([kept, layouts])
+        layouts = self._drawn_layouts(analysis) if options.clue_samples and len(spreads) < len(cells) else None
         ratios = information_per_cost(analysis, cells, layouts=layouts, spreads=spreads, cost_power=options.cost_power)
         return max(ratios, key=lambda c: (ratios[c], -c)), Reason.INFORMATION
+
+    #: The rules of classic and score games, in order: the first that chooses makes the guess.
+    GUESS_RULES = (_fewest_mines, _endgame, _forced_fifty_fifty, _pseudo_fifty_fifty, _pocket, _look_ahead, _least_risk)
+    #: Minesearch's rules, in order.
+    MINESEARCH_RULES = (_likeliest_mine, _fewest_openings, _most_information)
+
+    def _drawn_layouts(self, analysis) -> np.ndarray:
+        """``clue_samples`` layouts drawn uniformly from the position with the agent's seed, a row each
+        (with ``reuse``, those of the last information move still possible, and only the rest drawn)."""
+        options = self.options
+        seed = int(self.rng.integers(2**63))
+        reusing = options.research.reuse and self.drawn is not None
+        kept = layouts_still_possible(analysis.position, self.drawn)[: options.clue_samples] if reusing else None
+        fresh = options.clue_samples - (0 if kept is None else len(kept))
+        layouts = sample_mines(analysis.position, fresh, engine=self.engine, seed=seed)
+        self.drawn = layouts = layouts if kept is None else np.concatenate([kept, layouts])
+        return layouts
 
     def _exact_spreads(self, analysis, cells) -> dict:
         """The clue spreads the information rule reads exactly (``spreads``), by square."""
         where = self.options.spreads
         if analysis.model_count is None or analysis.mines is None:  # estimates (max_chain, a budget): no count to share
             return {}
-        if where == "exact":
+        if where is Spreads.EXACT:
             return clue_spreads(analysis, cells)  # by the engine that solved it
-        return off_front_spreads(analysis, cells) if where == "off_front" else {}
+        return off_front_spreads(analysis, cells) if where is Spreads.OFF_FRONT else {}
 
     def _influence_spread(self, analysis):
         """The position's 50/50 influence when the look-ahead weighs it, else None."""
-        return fifty_fifty_influence(analysis, backend=self.options.backend) if self.options.weighs_influence else None
+        return fifty_fifty_influence(analysis) if self.options.weighs_influence else None
 
     def _hotspots(self, spread) -> tuple:
         """The risk hotspots the look-ahead charges for (none unless ``hotspots`` is on)."""
-        return spread.hotspots if self.options.hotspots and spread is not None else ()
+        return spread.hotspots if self.options.research.hotspots and spread is not None else ()
 
     def _least_risky(self, analysis) -> int:
         """The cell least likely to be a mine, ties to the one with fewest neighbours (a corner
@@ -390,7 +385,7 @@ class ExactAgent(SeededAgent):
         table = neighbour_table(position.width, position.height)  # every cell's neighbours, kept
         (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
         tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
-        sign = -1 if self.options.objective_for(self.rules) == "mines" else 1
+        sign = -1 if self.options.objective_for(self.rules) is Objective.MINES else 1
         return min(tied, key=lambda c: (sign * len(table[c]), c))
 
     def weigh(self, analysis) -> list:
