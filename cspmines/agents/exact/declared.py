@@ -33,8 +33,9 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import Field, dataclass, field, fields
-from typing import Any, Callable
+from typing import Any
 
 from ...actions import Vocabulary
 from ...errors import CspminesError

@@ -122,7 +122,7 @@ class SingleClueWatch:
             need = view[clue]
             for n in table(clue):
                 state = view[n]
-                if state == FLAG or state == MINE or (state == COVERED and n in known_mines):
+                if state in (FLAG, MINE) or (state == COVERED and n in known_mines):
                     need -= 1
                 elif state == COVERED:
                     covered.append(n)

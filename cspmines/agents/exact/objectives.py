@@ -174,7 +174,7 @@ def drawn_clue_counts(position: Position, layouts: list) -> dict:
     [1, 1, 0, 0, 0, 0, 0, 0, 0]
     """
     cells = position.covered_cells
-    return dict(zip(cells, _clue_count_table(position, layouts, cells)))
+    return dict(zip(cells, _clue_count_table(position, layouts, cells), strict=True))
 
 
 def _clue_count_table(position: Position, layouts: list, cells) -> np.ndarray:
@@ -221,7 +221,7 @@ def information_per_cost(analysis, cells, *, layouts=None, spreads=None, cost_po
         safe = spread.total - spread.mine
         table[row, :9] = [w / safe for w in spread.clues]  # given safe: scaled by the chance below, as sampled rows are
     sampled = exact.copy()
-    drawn = [cell for cell, known in zip(cells, exact) if not known]
+    drawn = [cell for cell, known in zip(cells, exact, strict=True) if not known]
     if layouts is not None and len(layouts) and drawn:
         rows = np.flatnonzero(~exact)
         counts = _clue_count_table(position, layouts, drawn)
@@ -241,4 +241,4 @@ def information_per_cost(analysis, cells, *, layouts=None, spreads=None, cost_po
     table[:, 9] = p
     logs = np.log2(np.where(table > 1e-12, table, 1.0))
     bits = -(table * logs).sum(axis=1)
-    return dict(zip(cells, (bits / (1 - p) ** cost_power).tolist()))
+    return dict(zip(cells, (bits / (1 - p) ** cost_power).tolist(), strict=True))

@@ -249,7 +249,7 @@ class ExactOptions(Checked):
         return tuple(sorted((*_TUNED, *_RESEARCH)))
 
     @classmethod
-    def from_mapping(cls, values: dict) -> "ExactOptions":
+    def from_mapping(cls, values: dict) -> ExactOptions:
         """Options from a mapping of names to values (unknown names are refused by name).
 
         >>> ExactOptions.from_mapping({"lookahead": "4", "space": "8"}).research.space
@@ -258,7 +258,7 @@ class ExactOptions(Checked):
         return DEFAULT.with_changes(**values)
 
     @classmethod
-    def parse(cls, text: str) -> "ExactOptions":
+    def parse(cls, text: str) -> ExactOptions:
         """Options from ``"key=value,key=value"`` (the part after ``exact:`` in an agent spec).
 
         >>> ExactOptions.parse("")  == ExactOptions()
@@ -272,7 +272,7 @@ class ExactOptions(Checked):
             values[key.strip()] = value.strip()
         return cls.from_mapping(values)
 
-    def with_changes(self, **changes) -> "ExactOptions":
+    def with_changes(self, **changes) -> ExactOptions:
         """A copy with some options changed, research switches by their own names too (unknown
         names are refused by name).
 
