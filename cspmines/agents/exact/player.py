@@ -304,9 +304,11 @@ class ExactAgent(SeededAgent):
         spread = turn.influence
         cells, multipliers = candidates(analysis, turn.least_risky, spread, options, exclude=self.mines)
         chosen = best_guess(analysis, cells, options, influence=multipliers, hotspots=self._hotspots(spread))
-        corner = corner_instead(analysis, chosen.cell, options.research, guesses=self.guesses, mines=self.mines)
-        if corner is not None:
-            return corner
+        research = options.research
+        if research.goes_to_corner_first or research.opens_corners:  # Hill's corner habits, research switches
+            corner = corner_instead(analysis, chosen.cell, research, guesses=self.guesses, mines=self.mines)
+            if corner is not None:
+                return corner
         # the next solve is one of these when the cell shows a clue: the engine keeps them
         self.engine.memory.foresee(chosen.afters.values(), self.options.backend)
         return chosen.cell, Reason.LOOK_AHEAD
