@@ -14,8 +14,9 @@ array([[0.5, nan, 0.5]])
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
