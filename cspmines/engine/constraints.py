@@ -307,7 +307,7 @@ def settle_position(position: Position, *, mines: int | None = None) -> Settled:
     mines_left = None if total is None else total - len(position.known_mine_cells)
     if mines_left is not None and not 0 <= mines_left <= len(covered):
         ConstraintSystem.from_position(position, mines=mines)  # raises, saying which way
-    triples = list(zip(*_clue_rows(position)))
+    triples = list(zip(*_clue_rows(position), strict=True))
     rounds = _settle_rounds(triples)
     settled = _settled(covered, mines_left, *rounds) if rounds is not None and (rounds[1] or rounds[2]) else None
     if settled is None:
