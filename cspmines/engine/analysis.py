@@ -14,8 +14,9 @@ array([[0.5, nan, 0.5]])
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -209,10 +210,7 @@ class Analysis:
             budget made the value an estimate).
         """
         shape = (self.position.height, self.position.width)
-        if exact:
-            grid = np.full(shape, None, dtype=object)
-        else:
-            grid = np.full(shape, np.nan)
+        grid = np.full(shape, None, dtype=object) if exact else np.full(shape, np.nan)
         flat = grid.reshape(-1)
         denominator = self._denominator
         for cells, p in self._groups:

@@ -197,12 +197,12 @@ def _chances(counts, box_sizes, models, everything, window, low, mines_left, res
         suffix.append(convolve(suffix[-1], poly))
     suffix.reverse()
     box_chances = []
-    for index, (count, sizes) in enumerate(zip(counts, box_sizes)):
+    for index, (count, sizes) in enumerate(zip(counts, box_sizes, strict=True)):
         others = convolve(prefix[index], suffix[index + 1])
         # weight_of[k]: layouts of everything else when this component holds k mines
         weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
         # a tally counts the box's mines, each cell of the box alike: one cell's share is exact
-        box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes)])
+        box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes, strict=True)])
     return box_chances, rest_chance
 
 
@@ -268,15 +268,16 @@ def combine_with_density(counts, box_sizes, *, rest_size: int, density: Fraction
     p, q = density, 1 - density
     box_probabilities = []
     model_count = 2**rest_size
-    for count, sizes in zip(counts, box_sizes):
+    for count, sizes in zip(counts, box_sizes, strict=True):
         n = sum(sizes)  # the component's cells: models may stop at its last nonzero k
         weights = [p**k * q ** (n - k) for k in range(len(count.models))]
-        norm = sum(w * m for w, m in zip(weights, count.models) if m)
+        norm = sum(w * m for w, m in zip(weights, count.models, strict=True) if m)
         model_count *= count.total
         if norm == 0:
             return Combination(0, [], None, _mine_range(counts))
+        # a tally stops at its last nonzero k, at or before the models' last: the weights past it meet no mines
         box_probabilities.append(
-            [sum(w * t for w, t in zip(weights, tally) if t) / (size * norm) for tally, size in zip(count.tallies, sizes)]
+            [sum(w * t for w, t in zip(weights, tally, strict=False) if t) / (size * norm) for tally, size in zip(count.tallies, sizes, strict=True)]
         )
     return Combination(
         model_count, box_probabilities, (Fraction(density) if rest_size else None), _mine_range(counts)
@@ -299,7 +300,7 @@ def afford_combining(counts, components, budget: Budget) -> None:
     total_degree, total_cells = sum(degrees), sum(cells)
     held = products = 0.0
     degree = bits = 0
-    for chain_degree, chain_cells in zip(degrees, cells):
+    for chain_degree, chain_cells in zip(degrees, cells, strict=True):
         degree, bits = degree + chain_degree, bits + chain_cells
         # this prefix and the suffix after it, each coefficient an int of at most as many bits as cells
         held += 2 * (degree + 1) * (INT_BYTES + bits // 8)

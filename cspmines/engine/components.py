@@ -126,49 +126,60 @@ def box_diameter(n_boxes: int, rules) -> int:
     >>> box_diameter(4, [LocalRule((0, 1), 1), LocalRule((1, 2), 1), LocalRule((2, 3), 1)])
     3
     """
-    around: list[set] = [set() for _ in range(n_boxes)]
-    for rule in rules:
-        for box in rule.boxes:
-            around[box].update(rule.boxes)
-    adjacency = [tuple(b for b in around[a] if b != a) for a in range(n_boxes)]
-
-    def eccentricity_from(start: int) -> tuple[list, int]:
-        distance = [-1] * n_boxes
-        distance[start] = 0
-        frontier, depth = [start], 0
-        while frontier:
-            reached = []
-            for a in frontier:
-                for b in adjacency[a]:
-                    if distance[b] < 0:
-                        distance[b] = depth + 1
-                        reached.append(b)
-            if reached:
-                depth += 1
-            frontier = reached
-        return distance, depth
-
+    adjacency = _box_adjacency(n_boxes, rules)
     lower = [0] * n_boxes
     upper = [n_boxes] * n_boxes
     candidates = set(range(n_boxes))
     longest, bound = 0, n_boxes  # the diameter lies in [longest, bound]
     from_upper = True
     while candidates and longest < bound:
-        if from_upper:  # alternate: the box that could be farthest, then the most central
-            box = max(candidates, key=lambda w: (upper[w], -w))
-        else:
-            box = min(candidates, key=lambda w: (lower[w], w))
+        # alternate: the box that could be farthest, then the most central
+        box = max(candidates, key=lambda w: (upper[w], -w)) if from_upper else min(candidates, key=lambda w: (lower[w], w))
         from_upper = not from_upper
-        distance, eccentricity = eccentricity_from(box)
+        distance, eccentricity = _eccentricity_from(adjacency, box)
         longest, bound = max(longest, eccentricity), min(bound, 2 * eccentricity)
         candidates.discard(box)
-        for w in list(candidates):
-            d = distance[w]
-            lower[w] = max(lower[w], d, eccentricity - d)
-            upper[w] = min(upper[w], eccentricity + d)
-            if upper[w] <= longest:  # its eccentricity cannot be the diameter's
-                candidates.discard(w)
+        _tighten_bounds(candidates, distance, eccentricity, lower, upper, longest)
     return longest
+
+
+def _box_adjacency(n_boxes: int, rules) -> list[tuple]:
+    """Each box's neighbours: the other boxes some rule covers with it."""
+    around: list[set] = [set() for _ in range(n_boxes)]
+    for rule in rules:
+        for box in rule.boxes:
+            around[box].update(rule.boxes)
+    return [tuple(b for b in around[a] if b != a) for a in range(n_boxes)]
+
+
+def _eccentricity_from(adjacency: list[tuple], start: int) -> tuple[list, int]:
+    """A breadth-first search from ``start``: every box's distance from it (-1 when unreached) and
+    the farthest distance."""
+    distance = [-1] * len(adjacency)
+    distance[start] = 0
+    frontier, depth = [start], 0
+    while frontier:
+        reached = []
+        for a in frontier:
+            for b in adjacency[a]:
+                if distance[b] < 0:
+                    distance[b] = depth + 1
+                    reached.append(b)
+        if reached:
+            depth += 1
+        frontier = reached
+    return distance, depth
+
+
+def _tighten_bounds(candidates: set, distance: list, eccentricity: int, lower: list, upper: list, longest: int) -> None:
+    """Bound each candidate's eccentricity by its distance from a box of ``eccentricity`` (the
+    triangle inequality), and drop the candidates that cannot beat ``longest``."""
+    for w in list(candidates):
+        d = distance[w]
+        lower[w] = max(lower[w], d, eccentricity - d)
+        upper[w] = min(upper[w], eccentricity + d)
+        if upper[w] <= longest:  # its eccentricity cannot be the diameter's
+            candidates.discard(w)
 
 
 def group_boxes(system: ConstraintSystem) -> list[tuple[tuple, tuple]]:
@@ -232,7 +243,7 @@ def split_chains(system: ConstraintSystem, memory: Memory | None = None) -> tupl
         if component is None:
             component = Component(
                 boxes=boxes,
-                rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members)),
+                rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members, strict=True)),
             )
             component.__dict__["structure"] = structure  # known already: spare the remembered properties their work
             component.__dict__["n_cells"] = sum(size for size, _ in structure[0])
@@ -261,7 +272,7 @@ def _split_layout(system: ConstraintSystem) -> list[tuple]:
         layout = []
         for box_cells, box_rules, rule_ids, rule_boxes in compiled([rule.cells for rule in system.rules]):
             local_boxes = tuple(map(Box, box_cells, box_rules))
-            layout.append((local_boxes, rule_ids, rule_boxes, (tuple(zip(map(len, box_cells), box_rules)), rule_boxes)))
+            layout.append((local_boxes, rule_ids, rule_boxes, (tuple(zip(map(len, box_cells), box_rules, strict=True)), rule_boxes)))
         return layout
     boxes = group_boxes(system)
     boxes_of_rule: dict[int, list[int]] = {}

@@ -199,7 +199,7 @@ class ConstraintSystem:
             )
 
     @classmethod
-    def _checked_already(cls, rules: tuple, cells: tuple, mines_left: int | None) -> "ConstraintSystem":
+    def _checked_already(cls, rules: tuple, cells: tuple, mines_left: int | None) -> ConstraintSystem:
         """A system whose maker has already checked what ``__post_init__`` checks (every rule's cells among
         ``cells``, the mines left in range): settling and splitting make one each time, over hundreds of cells."""
         system = object.__new__(cls)
@@ -209,7 +209,7 @@ class ConstraintSystem:
         return system
 
     @classmethod
-    def from_position(cls, position: Position, *, mines: int | None = None) -> "ConstraintSystem":
+    def from_position(cls, position: Position, *, mines: int | None = None) -> ConstraintSystem:
         """The system of a position; ``mines`` overrides the position's total."""
         total = position.mines if mines is None else mines
         mines_left = None if total is None else total - len(position.known_mine_cells)
@@ -307,7 +307,7 @@ def settle_position(position: Position, *, mines: int | None = None) -> Settled:
     mines_left = None if total is None else total - len(position.known_mine_cells)
     if mines_left is not None and not 0 <= mines_left <= len(covered):
         ConstraintSystem.from_position(position, mines=mines)  # raises, saying which way
-    triples = list(zip(*_clue_rows(position)))
+    triples = list(zip(*_clue_rows(position), strict=True))
     rounds = _settle_rounds(triples)
     settled = _settled(covered, mines_left, *rounds) if rounds is not None and (rounds[1] or rounds[2]) else None
     if settled is None:

@@ -275,7 +275,7 @@ class Parts:
             chances, rest_chance, denominator = combination.box_probabilities, combination.rest_probability, None
         else:
             chances, rest_chance, denominator = combination.box_chances, combination.rest_chance, combination.denominator
-        made = [(box.cells, p) for chain, ps in zip(self.chains, chances) for box, p in zip(chain.boxes, ps)]
+        made = [(box.cells, p) for chain, ps in zip(self.chains, chances, strict=True) for box, p in zip(chain.boxes, ps, strict=True)]
         made += self.forced_groups(denominator)
         if self.rest:
             made.append((self.rest, rest_chance))
@@ -283,7 +283,7 @@ class Parts:
 
     def reports(self, cut: str = "budget") -> tuple:
         """A :class:`ComponentReport` of each chain; one a budget cut short says which (``cut``)."""
-        return tuple(_report(chain, count) if count is not None else _report_cut(chain, cut) for chain, count in zip(self.chains, self.counts))
+        return tuple(_report(chain, count) if count is not None else _report_cut(chain, cut) for chain, count in zip(self.chains, self.counts, strict=True))
 
 
 def _report(chain: Component, count) -> ComponentReport:

@@ -76,7 +76,7 @@ class Engine:
     def __repr__(self) -> str:
         return f"Engine(backend={self.backend!r}, limit={self.limit!r})"
 
-    def __enter__(self) -> "Engine":
+    def __enter__(self) -> Engine:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
-from typing import Any, Callable, Generic, TypeVar, overload
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, overload
 
 from .. import native
 
@@ -66,7 +67,7 @@ class _Remembered(Generic[T]):
         self.name = name
 
     @overload
-    def __get__(self, instance: None, owner=None) -> "_Remembered[T]": ...
+    def __get__(self, instance: None, owner=None) -> _Remembered[T]: ...
 
     @overload
     def __get__(self, instance: object, owner=None) -> T: ...

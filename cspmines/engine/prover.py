@@ -99,44 +99,62 @@ def _decide_boxes(components, *, window, budget, solver, known=(frozenset(), fro
         budget.reserve(encoding_bytes(components), "the SAT encoding")
     encoding = BoxEncoding(solver)
     try:
-        groups = {}
-        every = []
-        for c, component in enumerate(components):
-            for b, lits in enumerate(encode_component(encoding, component, group=c)):
-                groups[(c, b)] = lits
-                every.extend(lits)
-        if window is not None:
-            low, high = window
-            encoding.at_most(every, high)
-            encoding.at_most([-lit for lit in every], len(every) - low)
+        groups = _encode_front(encoding, components, window)
         safe, full = set(known[0]), set(known[1])
-        can_have_mine = set(full)  # known answers need no check
-        can_have_room = set(safe)
-
-        def learn(true: set) -> None:
-            for key, lits in groups.items():
-                if lits[0] in true:
-                    can_have_mine.add(key)
-                if lits[-1] not in true:
-                    can_have_room.add(key)
-
-        answer = encoding.solve(budget=budget)
-        if answer is None:
-            raise out_of_time(budget)
-        if not answer:
+        seen = _Seen(groups, can_have_mine=set(full), can_have_room=set(safe))  # known answers need no check
+        if not _solve(encoding, [], budget):
             return None
-        learn(encoding.model_set())
+        seen.learn(encoding.model_set())
         for key, lits in groups.items():
-            for seen, assumption, verdict in ((can_have_mine, lits[0], safe), (can_have_room, -lits[-1], full)):
-                if key in seen or key in verdict:
+            for met, assumption, verdict in ((seen.can_have_mine, lits[0], safe), (seen.can_have_room, -lits[-1], full)):
+                if key in met or key in verdict:
                     continue
-                answer = encoding.solve([assumption], budget=budget)
-                if answer is None:
-                    raise out_of_time(budget)
-                if answer:
-                    learn(encoding.model_set())
+                if _solve(encoding, [assumption], budget):
+                    seen.learn(encoding.model_set())
                 else:
                     verdict.add(key)
         return safe, full
     finally:
         encoding.close()
+
+
+def _encode_front(encoding: BoxEncoding, components, window) -> dict:
+    """Encode every component's boxes, each ``(component, box)`` to its literals; with ``window``,
+    the front's mine count bounded to it."""
+    groups = {}
+    every = []
+    for c, component in enumerate(components):
+        for b, lits in enumerate(encode_component(encoding, component, group=c)):
+            groups[(c, b)] = lits
+            every.extend(lits)
+    if window is not None:
+        low, high = window
+        encoding.at_most(every, high)
+        encoding.at_most([-lit for lit in every], len(every) - low)
+    return groups
+
+
+def _solve(encoding: BoxEncoding, assumptions: list, budget: Budget | None) -> bool:
+    """Whether a layout fits under ``assumptions``; the budget's error when it ran out first."""
+    answer = encoding.solve(assumptions, budget=budget)
+    if answer is None:
+        raise out_of_time(budget)
+    return answer
+
+
+class _Seen:
+    """The boxes some fitting layout was seen to give a mine (so not certainly safe) or to leave
+    room in (so not certainly full)."""
+
+    __slots__ = ("groups", "can_have_mine", "can_have_room")
+
+    def __init__(self, groups: dict, *, can_have_mine: set, can_have_room: set):
+        self.groups, self.can_have_mine, self.can_have_room = groups, can_have_mine, can_have_room
+
+    def learn(self, true: set) -> None:
+        """Take in a layout found (``true``: the literals it sets)."""
+        for key, lits in self.groups.items():
+            if lits[0] in true:
+                self.can_have_mine.add(key)
+            if lits[-1] not in true:
+                self.can_have_room.add(key)

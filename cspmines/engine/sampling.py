@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 import time
+from itertools import pairwise
 from numbers import Real
 
 import numpy as np
@@ -197,7 +198,7 @@ def _as_sets(mine_rows: np.ndarray) -> list[frozenset]:
     rows, cells = np.nonzero(mine_rows)
     ends = np.searchsorted(rows, np.arange(1, len(mine_rows) + 1)).tolist()
     flat = cells.tolist()
-    return [frozenset(flat[start:end]) for start, end in zip([0] + ends[:-1], ends)]
+    return [frozenset(flat[start:end]) for start, end in pairwise([0, *ends])]
 
 
 class _Draw:
@@ -238,7 +239,7 @@ class _Draw:
         cells, held = len(self.rest), 0
         polynomial = binomials(len(self.rest), 0, min(len(self.rest), mines_left))
         self.after = [polynomial]
-        for sampler, size in zip(reversed(self.samplers), reversed(self.sizes)):
+        for sampler, size in zip(reversed(self.samplers), reversed(self.sizes), strict=True):
             cells += size
             if budget is not None:
                 held += (min(len(polynomial) + len(sampler.models), mines_left + 1)) * (INT_BYTES + cells // 8)
@@ -255,7 +256,7 @@ class _Draw:
         a, b = self.density.numerator, self.density.denominator
         self.weights = [
             [w * a**k * (b - a) ** (n - k) for k, w in enumerate(sampler.models)]
-            for sampler, n in zip(self.samplers, self.sizes)
+            for sampler, n in zip(self.samplers, self.sizes, strict=True)
         ]
         return all(any(weights) for weights in self.weights)
 
@@ -289,7 +290,7 @@ class _Draw:
                 chosen = np.arange(len(self.rest)) < left[:, None]
                 out[np.nonzero(chosen)[0], order[chosen]] = True
         else:
-            for sampler, weights in zip(self.samplers, self.weights):
+            for sampler, weights in zip(self.samplers, self.weights, strict=True):
                 self._fill(sampler, out, weighted_picks(generator, weights, sum(weights), count), generator)
             a, b = self.density.numerator, self.density.denominator
             out[:, self.rest] = _below(generator, b, (count, len(self.rest))) < a
@@ -338,7 +339,7 @@ def layouts_still_possible(position: Position, layouts):
         fits &= mines.sum(axis=1) == position.mines
     if isinstance(layouts, np.ndarray):
         return layouts[fits]
-    return [layout for layout, keep in zip(layouts, fits) if keep]
+    return [layout for layout, keep in zip(layouts, fits, strict=True) if keep]
 
 
 def mine_rows(layouts, size: int) -> np.ndarray:

@@ -220,13 +220,13 @@ def _partial_analysis(position, parts: Parts, budget, engine, cut: str = "budget
     else:
         estimate = density
     groups, inexact = parts.forced_groups(), set()
-    for c, (chain, count) in enumerate(zip(chains, counts)):
+    for c, (chain, count) in enumerate(zip(chains, counts, strict=True)):
         if count is not None:
             sizes = [[box.size for box in chain.boxes]]
             (probabilities,) = combine_with_density([count], sizes, rest_size=0, density=estimate).box_probabilities
         else:
             probabilities = [estimate] * chain.n_boxes
-        for b, (box, p) in enumerate(zip(chain.boxes, probabilities)):
+        for b, (box, p) in enumerate(zip(chain.boxes, probabilities, strict=True)):
             if (c, b) in safe or (c, b) in full:
                 groups.append((box.cells, Fraction(int((c, b) in full))))
             elif count is not None and exact_density:
@@ -305,7 +305,7 @@ def _explain_inconsistency(position, system: ConstraintSystem, parts: Parts, cou
                                system.unconstrained_cells, mines=parts.mines, density=parts.density)
     mine_range = combine_parts(parts).mine_range
     rest_size, density = len(parts.rest), parts.density
-    for chain, count in zip(parts.chains, parts.counts):
+    for chain, count in zip(parts.chains, parts.counts, strict=True):
         if count.total == 0:
             labels = _minimal_conflict(system, set(chain.labels))
             return InconsistentPositionError(

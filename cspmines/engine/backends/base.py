@@ -19,8 +19,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 from ...errors import BudgetExceededError, MemoryBudgetError, UnknownBackendError
 from ..components import Component

@@ -61,7 +61,7 @@ def _tally_callback(cp_model, variables, sizes, n_cells, budget):
         def on_solution_callback(self):
             mines = [self.value(v) for v in variables]
             weight = 1
-            for size, m in zip(sizes, mines):
+            for size, m in zip(sizes, mines, strict=True):
                 weight *= comb(size, m)
             k = sum(mines)
             self.models[k] = self.models.get(k, 0) + weight

@@ -47,7 +47,7 @@ from ..question import format_bytes
 from .base import Budget, ComponentCount
 from .ordering import greedy_unless_raced, plan_steps
 from .sampler import LayoutSampler
-from .steps import choices, coefficients, divide_out_x, key_digit_bits
+from .steps import Step, choices, coefficients, divide_out_x, key_digit_bits
 
 __all__ = ["DynamicProgrammingBackend", "Sweep"]
 
@@ -115,7 +115,7 @@ def _compiled_count(component: Component, budget: Budget | None, orders: Recent 
         return None
     n_cells = component.n_cells
     box_entries, rule_boxes = component.structure  # each box's size and rules, each rule's boxes (made by the split)
-    sizes, box_rules = zip(*box_entries)
+    sizes, box_rules = zip(*box_entries, strict=True)
     if n_cells + max(sizes).bit_length() + 1 > 127:  # a count could pass 127 bits
         return None
     # the greedy order's steps planned in C too, unless plan_steps would race it (False) or a key
@@ -182,6 +182,19 @@ def _chunks(items):
         yield chunk
 
 
+def _advance(states, step: Step, keep: set | None, following: dict[int, int], bits: int) -> None:
+    """Place ``step``'s box from each of ``states`` ((key, packed weights) pairs), adding what each
+    reaches into ``following``; with ``keep``, only the states in it (the others cannot finish)."""
+    opening, mask, weights = step.opening, step.mask, step.weights
+    get = following.get
+    for key, poly in states:
+        key += opening
+        for m in choices(key, step):
+            after = key - m * mask
+            if keep is None or after in keep:
+                following[after] = get(after, 0) + ((poly * weights[m]) << (m * bits))
+
+
 def _compiled_state_bytes(n_cells: int) -> int:
     """What the compiled passes hold for a state: its key and one 128-bit coefficient a mine number,
     and its slot in the key map."""
@@ -224,30 +237,19 @@ class Sweep:
         for index, step in enumerate(steps):
             layers.append((offset, layer))
             following: dict[int, int] = {}
-            get = following.get
-            opening, mask, weights = step.opening, step.mask, step.weights
             keep = live[index + 1] if live is not None and index + 1 < len(steps) else None
-
-            def advance(states) -> None:
-                for key, poly in states:
-                    key += opening
-                    for m in choices(key, step):
-                        after = key - m * mask
-                        if keep is None or after in keep:
-                            following[after] = get(after, 0) + ((poly * weights[m]) << (m * bits))
-
             bound += len(layer) * most
             if budget is None:
-                advance(layer.items())
+                _advance(layer.items(), step, keep, following, bits)
             elif budget.memory_limit is None or bound + len(layer) * (step.size + 1) * most <= budget.memory_limit:
                 budget.spend(len(layer))
-                advance(layer.items())
+                _advance(layer.items(), step, keep, following, bits)
                 held += len(layer) * most  # a bound, not a measure: a later step may measure instead
             else:  # a few hundred states at a time, the next layer's size checked between them
                 held += layer_bytes(layer)
                 state_bytes = _STATE_BYTES + (max((poly.bit_length() for poly in layer.values()), default=0) + step.size * bits) // 8
                 for chunk in _chunks(layer.items()):
-                    advance(chunk)
+                    _advance(chunk, step, keep, following, bits)
                     budget.spend(len(chunk))
                     budget.reserve(held + len(following) * state_bytes, "the counting programme's states")
             low, layer = divide_out_x(following, bits)
@@ -267,7 +269,7 @@ class Sweep:
         states = sum(len(layer) for _, layer in self.layers)
         roomy = budget is None or budget.memory_limit is None or (2 * states + n_boxes) * most <= budget.memory_limit
         held = 0 if roomy else sum(layer_bytes(layer) for _, layer in self.layers)
-        for step, (forward_offset, layer) in zip(reversed(self.steps), reversed(self.layers)):
+        for step, (forward_offset, layer) in zip(reversed(self.steps), reversed(self.layers), strict=True):
             if budget is not None:
                 budget.spend(len(layer))
             if budget is not None and not roomy:

@@ -196,23 +196,8 @@ def greedy_order(component: Component, *, start: int | None = None) -> list[int]
     compiled = native.kernel("greedy_order")
     if compiled is not None:  # the same sweep compiled: the same order
         return compiled([box.rules for box in boxes], [rule.boxes for rule in rules], start)
-    unplaced_in_rule = [len(rule.boxes) for rule in rules]
-    is_open = [False] * len(rules)
-    n_open = 0
-
-    def score(b: int) -> tuple:
-        closes = opens = touches = 0
-        for r in boxes[b].rules:
-            if unplaced_in_rule[r] == 1:
-                closes += 1
-            elif not is_open[r]:
-                opens += 1
-            if is_open[r]:
-                touches += 1
-        detached = 0 if touches or not n_open else 1  # jumping away from the front opens a second one
-        return (opens - closes + detached, -closes, -touches, b)
-
-    heap = [score(b) for b in range(len(boxes))]
+    front = _Front(component)
+    heap = [front.score(b) for b in range(len(boxes))]
     if start is not None:
         heap.append((-1, 0, 0, start))  # ahead of every real score
     heapq.heapify(heap)
@@ -223,24 +208,55 @@ def greedy_order(component: Component, *, start: int | None = None) -> list[int]
         b = entry[-1]
         if placed[b]:
             continue
-        current = score(b)
+        current = front.score(b)
         if current != entry and entry[0] != -1:  # stale: push back with its fresh score
             heapq.heappush(heap, current)
             continue
         placed[b] = True
         order.append(b)
-        touched = set()
-        for r in boxes[b].rules:
-            unplaced_in_rule[r] -= 1
-            now_open = unplaced_in_rule[r] > 0
-            n_open += now_open - is_open[r]
-            is_open[r] = now_open
-            touched.update(rules[r].boxes)
         # Only neighbours' scores changed. The "detached" term also flips when the front
         # appears or vanishes, yet needs no rescore: an entry too low is caught when popped,
         # and when the front vanishes every unplaced box carried the same +1, so their
         # order stands.
-        for other in touched:
+        for other in front.place(b):
             if not placed[other]:
-                heapq.heappush(heap, score(other))
+                heapq.heappush(heap, front.score(other))
     return order
+
+
+class _Front:
+    """The rules open while boxes are placed one by one (some of their boxes placed, some not)."""
+
+    __slots__ = ("boxes", "rules", "unplaced_in_rule", "is_open", "n_open")
+
+    def __init__(self, component: Component):
+        self.boxes, self.rules = component.boxes, component.rules
+        self.unplaced_in_rule = [len(rule.boxes) for rule in self.rules]
+        self.is_open = [False] * len(self.rules)
+        self.n_open = 0
+
+    def score(self, b: int) -> tuple:
+        """Box ``b``'s place in the greedy order, lowest first: the rules placing it would leave open,
+        then the rules it closes, the open rules it touches, its number."""
+        unplaced_in_rule, is_open = self.unplaced_in_rule, self.is_open
+        closes = opens = touches = 0
+        for r in self.boxes[b].rules:
+            if unplaced_in_rule[r] == 1:
+                closes += 1
+            elif not is_open[r]:
+                opens += 1
+            if is_open[r]:
+                touches += 1
+        detached = 0 if touches or not self.n_open else 1  # jumping away from the front opens a second one
+        return (opens - closes + detached, -closes, -touches, b)
+
+    def place(self, b: int) -> set[int]:
+        """Place box ``b``: its rules open or close; the boxes sharing a rule with it (their scores changed)."""
+        touched: set[int] = set()
+        for r in self.boxes[b].rules:
+            self.unplaced_in_rule[r] -= 1
+            now_open = self.unplaced_in_rule[r] > 0
+            self.n_open += now_open - self.is_open[r]
+            self.is_open[r] = now_open
+            touched.update(self.rules[r].boxes)
+        return touched

@@ -163,7 +163,7 @@ def _big_picks(generator: np.random.Generator, weights: list[int], total: int, c
         again = [todo[~inside & ~straddling]]
         if straddling.any():
             source = source or random.Random(int(generator.integers(_EXACT_BELOW)))
-            for row, u in zip(todo[straddling].tolist(), leading[straddling].tolist()):
+            for row, u in zip(todo[straddling].tolist(), leading[straddling].tolist(), strict=True):
                 r = (u << shift) + source.randrange(1 << shift)
                 if r < total:
                     picks[row] = bisect.bisect_right(edges, r)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
+from itertools import pairwise
 from math import comb
 
 from ...errors import BackendUnavailableError
@@ -71,7 +72,7 @@ class BoxEncoding:
     def unary(self, key, size: int) -> list[int]:
         """``size`` ordered variables for a group of interchangeable cells."""
         lits = [self.pool.id(("y", key, j)) for j in range(1, size + 1)]
-        for higher, lower in zip(lits[1:], lits):
+        for lower, higher in pairwise(lits):
             self.solver.add_clause([-higher, lower])  # at least j+1 mines implies at least j
         self.primary.extend(lits)
         return lits
@@ -210,7 +211,7 @@ class SatBackend:
                 true = encoding.model_set()
                 mines = [sum(1 for lit in lits if lit in true) for lits in boxes]
                 weight = 1
-                for size, m in zip(sizes, mines):
+                for size, m in zip(sizes, mines, strict=True):
                     weight *= comb(size, m)
                 k = sum(mines)
                 models[k] = models.get(k, 0) + weight
