@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -83,6 +84,12 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         sources = {"this tree": ROOT}
         if args.against:
+            # this tree's package copied and built by the same command as the revision's: the kernels' build
+            # flags (an installed build adds Python's own) must not tell the two apart
+            here = Path(scratch) / "this"
+            shutil.copytree(ROOT / "cspmines", here / "cspmines", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+            build_kernels(here)
+            sources["this tree"] = here
             worktree = Path(scratch) / "against"
             subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(worktree), args.against], check=True)
             sources[args.against] = worktree
