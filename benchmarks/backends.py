@@ -33,7 +33,7 @@ import cspmines
 from cspmines.engine.backends import Budget, backend_names, get_backend
 from cspmines.engine.backends.ordering import front_width
 from cspmines.engine.backends.sat import chain_cnf
-from cspmines.engine.components import split_chains
+from cspmines.engine.chains import split_chains
 from cspmines.engine.constraints import ConstraintSystem
 from cspmines.errors import BudgetExceededError
 

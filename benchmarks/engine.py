@@ -154,7 +154,7 @@ def main(argv=None) -> int:
         ratio = cold / peer_seconds if peer_seconds else None
         peer_text = f"{peer_seconds * 1e3:14.3f}" if peer_seconds else (f"{'>' + format(args.peer_timeout, 'g') + ' s':>14}" if have_peer else f"{'-':>14}")
         print(
-            f"{path.stem:22} {len(position.covered_cells):5d} {len(analysis.components):5d} {cold * 1e3:10.3f} {warm * 1e3:10.3f} {read * 1e3:10.3f} "
+            f"{path.stem:22} {len(position.covered_cells):5d} {len(analysis.chains):5d} {cold * 1e3:10.3f} {warm * 1e3:10.3f} {read * 1e3:10.3f} "
             f"{peer_text} {f'{ratio:7.2f}' if ratio else '      -'}  {'yes' if ok else 'NO'}"
         )
         rows.append(
@@ -162,7 +162,7 @@ def main(argv=None) -> int:
                 "position": path.stem,
                 "family": family(path.stem),
                 "covered": len(position.covered_cells),
-                "components": len(analysis.components),
+                "components": len(analysis.chains),
                 "cspmines_seconds": cold,
                 "cspmines_warm_seconds": warm,
                 "cspmines_read_seconds": read,

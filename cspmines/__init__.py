@@ -6,7 +6,7 @@
 (2, Fraction(1, 2))
 """
 
-from .engine.analysis import Analysis, ComponentReport
+from .engine.analysis import Analysis, ChainReport, ComponentReport
 from .engine.certain import Certainty, certain_cells
 from .engine.clues import ClueSpread, clue_spread
 from .engine.engine import Engine, sample_layouts, solve
@@ -32,6 +32,7 @@ __all__ = [
     "Engine",
     "Limit",
     "Memory",
+    "ChainReport",
     "ComponentReport",
     "Position",
     "solve",

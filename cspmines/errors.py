@@ -97,7 +97,7 @@ class UnknownBackendError(CspminesError, ValueError):
 
 
 class BudgetExceededError(CspminesError):
-    """Work stopped at a time or node limit; :func:`cspmines.solve` catches it per component.
+    """Work stopped at a time or node limit; :func:`cspmines.solve` catches it per chain.
 
     So a bounded solve does not raise: it says what it could not count exactly.
 
@@ -124,7 +124,7 @@ class MemoryBudgetError(BudgetExceededError):
     >>> rows = ["1." * 30 if row % 2 == 0 else ".." * 30 for row in range(60)]   # a lattice of 1s
     >>> lattice = Position.from_string("60x60x400\\n" + "\\n".join(rows))
     >>> analysis = solve(lattice, limit=Limit(memory="8M"))   # its chain's states need far more
-    >>> analysis.exact, analysis.components[0].stats["cut"]
+    >>> analysis.exact, analysis.chains[0].stats["cut"]
     (False, 'memory')
     """
 

@@ -39,7 +39,7 @@ def shade(p: float) -> str:
 
 def scene(subject, *, components: bool = False) -> dict:
     """What to draw, independent of the output format: cells with fill, text and mark;
-    outline edges per component. ``subject`` is a Position or an Analysis.
+    outline edges per chain. ``subject`` is a Position or an Analysis.
 
     >>> from cspmines import Position, solve
     >>> drawn = scene(solve(Position.from_string("3x2x1\\n1..\\n...")), components=True)

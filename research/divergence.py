@@ -170,7 +170,7 @@ def agent_advice(spec: str, suite: Suite, game: dict) -> dict:
 
 def both_off_front(analysis, *cells: int) -> bool:
     """Whether every one of ``cells`` is off the front (no clue touches it: all are equally likely mines)."""
-    front = {cell for report in analysis.components for cell in report.cells}
+    front = {cell for report in analysis.chains for cell in report.cells}
     return not any(cell in front for cell in cells)
 
 

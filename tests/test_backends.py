@@ -17,7 +17,7 @@ import pytest
 import cspmines
 from cspmines import BackendUnavailableError, InconsistentPositionError, Limit, Position, certain_cells, solve
 from cspmines.engine.backends import SatBackend, backend_names, get_backend
-from cspmines.engine.components import split_chains
+from cspmines.engine.chains import split_chains
 from cspmines.engine.constraints import ConstraintSystem
 
 from bruteforce import brute_force
@@ -109,7 +109,7 @@ def test_node_limit_gives_partial_exact_certainties(backend):
     position = Position.from_file(DATA / "lattice15-2.txt")
     analysis = solve(position, backend=backend, limit=Limit(nodes=50))
     assert not analysis.exact and analysis.model_count is None
-    assert any(not report.exact for report in analysis.components)  # the wide chain was cut short
+    assert any(not report.exact for report in analysis.chains)  # the wide chain was cut short
     proved = certain_cells(position)
     assert analysis.safe_cells == proved.safe and analysis.mine_cells == proved.mines
     floats = analysis.probabilities()

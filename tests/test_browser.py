@@ -93,7 +93,7 @@ def test_clicking_a_covered_cell_outside_a_game_shows_what_it_will_show(page):
     page.click("#solve")
     page.wait_for_function("document.querySelector('#status').textContent.includes('layouts')")
     analysis = solve(Position.from_string(text))
-    cell = analysis.components[0].cells[0]  # by the front: its clues revealed and counted
+    cell = analysis.chains[0].cells[0]  # by the front: its clues revealed and counted
     row, col = analysis.position.row_col(cell)
     page.evaluate("document.querySelector('#advice').textContent = ''")
     page.click(f"#board .cell[data-row='{row}'][data-col='{col}']")

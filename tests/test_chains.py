@@ -141,7 +141,7 @@ def test_the_box_diameter_equals_networkx_on_random_chains():
 
     import networkx as nx
 
-    from cspmines.engine.components import LocalRule, box_diameter
+    from cspmines.engine.chains import LocalRule, box_diameter
 
     rng = random.Random(7)
     for _ in range(2000):

@@ -29,7 +29,7 @@ def test_solve_prints_board_and_summary(capsys):
     assert lines[0].split() == [str(c) for c in range(9)]  # the column ruler
     assert lines[1].split()[:5] == ["0", "4", "4", "4", "M"]  # row 0: 1/23 rounds to 4%, then a certain mine
     assert all(line.split()[0] == str(r) for r, line in enumerate(lines[1:10]))  # each row numbered
-    assert "safe:" in out and "components: 1" in out and "\x1b[" not in out
+    assert "safe:" in out and "chains: 1" in out and "\x1b[" not in out
 
 
 def test_color_always_uses_ansi(capsys):
@@ -80,7 +80,7 @@ def test_outcomes_are_what_each_clue_revealed_counts(capsys):
 
     path = DATA / "expert-5-012.txt"
     analysis = solve(Position.from_file(path))
-    cell = analysis.components[0].cells[0]
+    cell = analysis.chains[0].cells[0]
     row, col = analysis.position.row_col(cell)
     assert main(["solve", str(path), "--json", "--exact", "--outcomes", f"{row},{col}"]) == 0
     (outcome,) = json.loads(capsys.readouterr().out)["outcomes"]

@@ -228,11 +228,11 @@ def test_inconsistency_names_a_minimal_conflicting_set():
 
 def test_components_report_chain_statistics():
     analysis = solve(Position.from_file(DATA / "scatter15-2.txt"), settle=False)
-    assert len(analysis.components) == 11
-    for component in analysis.components:
+    assert len(analysis.chains) == 11
+    for component in analysis.chains:
         assert component.layouts > 0 and component.n_cells >= component.n_boxes >= 1
         assert component.mine_range[0] <= component.mine_range[1]
-    assert sum(c.n_cells for c in analysis.components) <= len(analysis.position.covered_cells)
+    assert sum(c.n_cells for c in analysis.chains) <= len(analysis.position.covered_cells)
 
 
 def test_analysis_is_consistent_between_exact_and_float():
@@ -333,7 +333,7 @@ def test_recent_chains_are_not_counted_again_and_never_skip_a_budget():
 def test_boxes_join_into_the_classes_networkx_finds():
     import networkx as nx
 
-    from cspmines.engine.components import _joined
+    from cspmines.engine.chains import _joined
 
     rng = np.random.default_rng(5)
     for _ in range(500):

@@ -4,7 +4,7 @@ counting (the engine shares no code with it).
 Each chain's clues become CNF, one variable a cell and each rule "exactly m of these cells" by a
 sequential-counter cardinality encoding (``pysat.card``); Ganak counts the models projected on the
 cells (the encoding's auxiliary variables are existential), which must be the chain's layout count,
-:attr:`ComponentCount.total`. Skipped, saying so, where ``pyganak`` is not installed (the ``test``
+:attr:`ChainCount.total`. Skipped, saying so, where ``pyganak`` is not installed (the ``test``
 extra installs it).
 """
 
@@ -18,7 +18,7 @@ import pytest
 from cspmines import InconsistentPositionError, Position
 from cspmines.engine.backends import get_backend
 from cspmines.engine.backends.sat import chain_cnf
-from cspmines.engine.components import chains_of, split_chains
+from cspmines.engine.chains import chains_of, split_chains
 from cspmines.engine.constraints import settle_position
 
 from randompositions import random_position

@@ -128,7 +128,7 @@ def test_shortlist_keeps_the_safe_enough_cells_safest_first():
 def test_shortlist_off_front_adds_the_cells_off_the_front_fewest_covered_neighbours_first():
     analysis = solve(Position.from_string("6x4x5\n......\n.2....\n......\n...1.."))
     position = analysis.position
-    front = {cell for report in analysis.components for cell in report.cells}
+    front = {cell for report in analysis.chains for cell in report.cells}
     plain = shortlist(analysis, size=2, margin=0.3)
     wide = shortlist(analysis, size=2, margin=0.3, off_front=5)
     assert wide[:2] == plain and len(wide) == 7
@@ -285,7 +285,7 @@ def test_pocket_move_plays_a_closed_pocket_as_the_whole_board_search_would(seed)
         # a chain's cells and the cells its clues force (settled out of the chain)
         pockets = [
             set(report.cells) | {n for clue in report.clues for n in position.neighbours(clue) if n in covered}
-            for report in analysis.components
+            for report in analysis.chains
         ]
         pocket = next(pocket for pocket in pockets if cell in pocket)
         assert all(n in pocket for c in pocket for n in position.neighbours(c) if n in covered)

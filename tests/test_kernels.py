@@ -169,7 +169,7 @@ def wide_chains() -> list:
     to a hundred cells and more, counts past 64 bits, keys past 64 bits, and some too wide for the kernel."""
     from pathlib import Path
 
-    from cspmines.engine.components import chains_of
+    from cspmines.engine.chains import chains_of
     from cspmines.engine.constraints import neighbour_sum
 
     positions = [Position.from_file(path) for path in sorted((Path(__file__).parent / "data").glob("*.txt"))]
@@ -205,7 +205,7 @@ parity("count_passes")(chain_counts)
 def random_chains(seed: int, count: int) -> list:
     from pathlib import Path
 
-    from cspmines.engine.components import chains_of
+    from cspmines.engine.chains import chains_of
 
     chains = [c for path in sorted((Path(__file__).parent / "data").glob("*.txt")) for c in chains_of(Position.from_file(path))]
     rng = np.random.default_rng(seed)
@@ -333,7 +333,7 @@ def test_the_compiled_settling_gives_the_twins_rules_and_cells():
 def splits():
     """_split_layout's chains, boxes, rules and local numbering, on the raw and the settled systems of
     the boards above (one chain to hundreds, fronts of one cell to the whole board)."""
-    from cspmines.engine.components import _split_layout, _without_duplicate_rules
+    from cspmines.engine.chains import _split_layout, _without_duplicate_rules
     from cspmines.engine.constraints import ConstraintSystem, settle_position
 
     systems = []
@@ -393,8 +393,8 @@ def combinations():
     """combine_with_total's box chances (integers of up to a hundred digits and more) on the chains of
     the boards above, with the board's total and with others."""
     from cspmines.engine.backends import get_backend
+    from cspmines.engine.chains import split_chains
     from cspmines.engine.combine import combine_with_total
-    from cspmines.engine.components import split_chains
     from cspmines.engine.constraints import settle_position
 
     found = []

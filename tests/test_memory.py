@@ -21,7 +21,7 @@ from cspmines.engine.backends import Budget, get_backend
 from cspmines.engine.backends.base import resident_bytes
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend, Sweep
 from cspmines.engine.backends.sat import SatBackend
-from cspmines.engine.components import chains_of
+from cspmines.engine.chains import chains_of
 from cspmines.engine.question import DEFAULT_MEMORY, check_board_size, parse_bytes
 
 DATA = Path(__file__).parent / "data"
@@ -118,7 +118,7 @@ def test_a_solve_cut_by_memory_answers_not_exact_and_says_so():
     position = lattice(60, 400)
     analysis = solve(position, limit=Limit(memory="8M", time=20))
     assert not analysis.exact and analysis.model_count is None
-    assert [report.stats["cut"] for report in analysis.components] == ["memory"]
+    assert [report.stats["cut"] for report in analysis.chains] == ["memory"]
     assert set(analysis.inexact_cells) == set(position.covered_cells)  # every chance an estimate, and marked
 
 
@@ -314,7 +314,7 @@ def test_an_unforeseen_memory_error_while_counting_is_a_cut_not_a_crash(monkeypa
     position = Position.from_file(DATA / "lattice7-2.txt")
     analysis = solve(position, backend=Exhausted(), limit=Limit(time=5))
     assert not analysis.exact
-    assert "memory" in [report.stats.get("cut") for report in analysis.components]
+    assert "memory" in [report.stats.get("cut") for report in analysis.chains]
 
 
 def test_replay_honours_the_memory_allowance(capsys):

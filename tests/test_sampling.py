@@ -14,7 +14,7 @@ from scipy.stats import binom
 
 from cspmines import BudgetExceededError, InconsistentPositionError, Limit, MissingTotalError, Position, solve
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
-from cspmines.engine.components import split_chains
+from cspmines.engine.chains import split_chains
 from cspmines.engine.constraints import ConstraintSystem
 from cspmines.engine.engine import sample_layouts
 from cspmines.position import COVERED
@@ -172,7 +172,7 @@ def test_a_chain_is_drawn_uniformly_for_each_mine_number():
                 assert set(draws) <= set(allowed), (component, k)
                 for layout in allowed:
                     assert within(draws[layout], DRAWS / len(allowed), DRAWS), (component, k, sorted(layout), draws[layout])
-            with pytest.raises(ValueError, match="no layout of this component holds"):
+            with pytest.raises(ValueError, match="no layout of this chain holds"):
                 sampler.draw(len(sampler.models), random.Random(0))
             checked += 1
 

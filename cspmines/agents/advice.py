@@ -210,7 +210,7 @@ def advise(position: Position, agents=("exact",), *, rules: str = "classic", see
         raise MissingTotalError("the position's mine total is unknown: agents play games, where it is known")
     analysis = solve(position, limit=Limit(time=time_limit, memory=memory))
     if not analysis.exact:
-        raise NotCountedError(time_limit, memory=any(report.stats.get("cut") == "memory" for report in analysis.components))
+        raise NotCountedError(time_limit, memory=any(report.stats.get("cut") == "memory" for report in analysis.chains))
     suggestions = tuple(suggest(position, spec, rules=rules, seed=seed, analysis=analysis, explain=explain,
                                 move_timeout=move_timeout) for spec in agents)
     return Advice(position, analysis, suggestions, rules)

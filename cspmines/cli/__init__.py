@@ -15,7 +15,7 @@ Examples
 safe: none
 mines: none
 least mine chance: 0.5000 at 2 cells, first (0,0)
-components: 1 (cells: 2)
+chains: 1 (cells: 2)
 0
 """
 

@@ -78,7 +78,7 @@ columns:
   board       width x height x mines
   games       games played
   positions   positions the exact agent met, each solved again
-  chains      chains of influence counted in them (the components as the clues
+  chains      chains of influence counted in them (the chains as the clues
               give them, cells a single clue forces kept)
   mean-len    a chain's length, averaged: the diameter of its cell graph (cells
               joined when one clue covers both), how far influence travels

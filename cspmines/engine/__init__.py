@@ -2,7 +2,7 @@
 exactly, and the counts combine under the mine total into every cell's chance.
 
 One module a step, as :func:`~cspmines.engine.solver.solve` takes them:
-:mod:`~cspmines.engine.constraints` (rules, settling), :mod:`~cspmines.engine.components` (boxes and chains),
+:mod:`~cspmines.engine.constraints` (rules, settling), :mod:`~cspmines.engine.chains` (boxes and chains),
 :mod:`~cspmines.engine.counting` and :mod:`~cspmines.engine.backends` (counting a chain; a solve's
 parts as one value, :class:`~cspmines.engine.counting.Parts`),
 :mod:`~cspmines.engine.bounded` (chains cut short), :mod:`~cspmines.engine.combine` (under the total),
@@ -21,7 +21,7 @@ thread's default engine (:func:`default_engine`).
 2
 """
 
-from .analysis import Analysis, ComponentReport
+from .analysis import Analysis, ChainReport, ComponentReport
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
 from .engine import Engine, default_engine, sample_layouts, solve
@@ -30,5 +30,5 @@ from .memory import Memory
 from .question import Density, Limit
 from .reveal import solve_revealed
 
-__all__ = ["Analysis", "ClueSpread", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
+__all__ = ["Analysis", "ClueSpread", "ChainReport", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
            "sample_layouts", "solve", "solve_revealed"]

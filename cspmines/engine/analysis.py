@@ -22,10 +22,10 @@ import numpy as np
 
 from ..picture import render_svg
 from ..position import Position, is_whole
-from .counting import ComponentReport, Parts
+from .counting import ChainReport, ComponentReport, Parts
 from .memory import remembered
 
-__all__ = ["Analysis", "ComponentReport"]
+__all__ = ["Analysis", "ChainReport", "ComponentReport"]
 
 
 class Analysis:
@@ -40,7 +40,7 @@ class Analysis:
     parts : Parts
         What it was made from (:class:`~cspmines.engine.counting.Parts`): what was settled, the chains
         and their counts, the cells off the front, the question.
-    components : tuple of ComponentReport
+    chains : tuple of ChainReport
         The chains of influence, a report each (also as ``chains``).
     backend : str
         The backend name asked for.
@@ -51,7 +51,7 @@ class Analysis:
         The mine total the counting used: the one asked for (``solve(mines=...)``), else the
         position's header; None with a density.
     exact : bool
-        False when a budget cut some component short, or ``max_chain`` cut a
+        False when a budget cut some chain short, or ``max_chain`` cut a
         chain (then ``approximate`` is True): those probabilities are estimates
         (see :attr:`inexact_cells`) and ``model_count`` is ``None``.
 
@@ -73,7 +73,7 @@ class Analysis:
         model_count: int | None,
         groups: list | Callable[[], list],
         engine,
-        components: tuple | None = None,
+        chains: tuple | None = None,
         inexact_cells: frozenset = frozenset(),
         denominator: int | None = None,
     ):
@@ -83,7 +83,7 @@ class Analysis:
         self.model_count = model_count
         # the chains' reports (its parts' unless given) and the groups below: each given, or a function
         # making it on first read (a solve's)
-        self._sources: dict[str, Any] = {"components": parts.reports if components is None else components, "_groups": groups}
+        self._sources: dict[str, Any] = {"chains": parts.reports if chains is None else chains, "_groups": groups}
         self.__dict__.update((name, made) for name, made in self._sources.items() if not callable(made))
         self.backend = engine.backend_name
         self.inexact_cells = frozenset(inexact_cells)
@@ -104,7 +104,7 @@ class Analysis:
         exact = "exact" if self.exact else f"{len(self.inexact_cells)} cells inexact"
         return (
             f"<Analysis of {self.position.width}x{self.position.height}: {self.model_count} models, "
-            f"{len(self.components)} components, {len(self.safe_cells)} safe, {len(self.mine_cells)} mines, {exact}>"
+            f"{len(self.chains)} chains, {len(self.safe_cells)} safe, {len(self.mine_cells)} mines, {exact}>"
         )
 
     def picture(self, *, components: bool = False) -> str:
@@ -121,7 +121,7 @@ class Analysis:
             ("models", "unknown" if self.model_count is None else f"{self.model_count:,}"),
             ("certain safe", len(self.safe_cells)),
             ("certain mines", len(self.mine_cells)),
-            ("components", len(self.components)),
+            ("chains", len(self.chains)),
             ("answer", exact),
         ]
         rows = "".join(f"<tr><th style='text-align:left'>{k}</th><td>{v}</td></tr>" for k, v in facts)
@@ -132,15 +132,14 @@ class Analysis:
         return not self.inexact_cells
 
     @remembered
-    def components(self) -> tuple:
-        """The chains of influence counted, a :class:`ComponentReport` each (the name the reports and
-        notebooks use; :attr:`chains` is the same)."""
-        return self._sources["components"]()
+    def chains(self) -> tuple:
+        """The chains of influence counted, a :class:`ChainReport` each."""
+        return self._sources["chains"]()
 
     @property
-    def chains(self) -> tuple:
-        """The chains of influence counted, a :class:`ComponentReport` each (:attr:`components`)."""
-        return self.components
+    def components(self) -> tuple:
+        """The earlier name of :attr:`chains` (reports and notebooks written against it read it)."""
+        return self.chains
 
     @remembered
     def _groups(self) -> list:

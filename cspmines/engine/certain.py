@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..errors import BudgetExceededError, InconsistentPositionError
 from ..position import Position
 from .backends import Budget
-from .components import split_chains
+from .chains import split_chains
 from .constraints import ConstraintSystem
 from .prover import find_certain
 from .question import NOT_GIVEN, Limit, check_board_size, read_limit
@@ -79,18 +79,18 @@ def certain_cells(
     limit = read_limit(limit, time_limit=time_limit, memory=memory)
     check_board_size(position.width, position.height, limit.memory)
     system = ConstraintSystem.from_position(position, mines=mines)
-    components = split_chains(system)
+    chains = split_chains(system)
     rest = system.unconstrained_cells
     budget = Budget(time_limit=limit.time, memory_limit=limit.memory)
     try:
-        found = find_certain(components, rest_size=len(rest), mines_left=system.mines_left, budget=budget, solver=solver)
+        found = find_certain(chains, rest_size=len(rest), mines_left=system.mines_left, budget=budget, solver=solver)
     except BudgetExceededError:
         return Certainty((), (), complete=False)
     if found is None:
         raise InconsistentPositionError("no mine layout satisfies the clues and the mine total together")
     safe_boxes, full_boxes, rest_verdict = found
-    safe = [cell for c, b in safe_boxes for cell in components[c].boxes[b].cells]
-    mine = [cell for c, b in full_boxes for cell in components[c].boxes[b].cells]
+    safe = [cell for c, b in safe_boxes for cell in chains[c].boxes[b].cells]
+    mine = [cell for c, b in full_boxes for cell in chains[c].boxes[b].cells]
     if rest_verdict == "safe":
         safe.extend(rest)
     elif rest_verdict == "mines":

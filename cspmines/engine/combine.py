@@ -1,20 +1,20 @@
-"""Combining component counts with the unconstrained rest: exact integers to the end.
+"""Combining chain counts with the unconstrained rest: exact integers to the end.
 
 With a known number of mines left, M', and R unconstrained cells::
 
     Z = sum_k (conv of all models)[k] * C(R, M' - k)
     P(cell in box b of c) = sum_k tally_c[k][b] * W_c(M' - k) / (|b| * Z)
-    W_c(t) = sum_j (conv of the other components' models)[j] * C(R, t - j)
+    W_c(t) = sum_j (conv of the other chains' models)[j] * C(R, t - j)
     P(cell in R) = sum_k conv[k] * C(R, M' - k) * (M' - k) / (R * Z)
 
 With an unknown total and a density p every layout of m mines over n cells
-weighs p**m (1-p)**(n-m): components are then independent and R is p.
+weighs p**m (1-p)**(n-m): chains are then independent and R is p.
 
 Examples
 --------
->>> from cspmines.engine.backends.base import ComponentCount
->>> # one component: two single-cell boxes, one mine between them; 2 free cells; 2 mines left
->>> counts = [ComponentCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))]
+>>> from cspmines.engine.backends.base import ChainCount
+>>> # one chain: two single-cell boxes, one mine between them; 2 free cells; 2 mines left
+>>> counts = [ChainCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))]
 >>> result = combine_with_total(counts, [(1, 1)], rest_size=2, mines_left=2)
 >>> result.model_count, result.box_probabilities, result.rest_probability
 (4, [[Fraction(1, 2), Fraction(1, 2)]], Fraction(1, 2))
@@ -52,7 +52,7 @@ def convolve(a, b) -> list:
 
 
 class Combination:
-    """Exact results of combining components with the rest.
+    """Exact results of combining chains with the rest.
 
     With a mine total every chance has one denominator, the model count, so
     the chances are kept as their integer numerators (the layouts in which a
@@ -67,7 +67,7 @@ class Combination:
     model_count : int
         Mine layouts of the whole position consistent with everything (0: inconsistent).
     box_chances : list of list of int or Fraction
-        ``[component][box]``: the chance that one cell of that box is a mine, over
+        ``[chain][box]``: the chance that one cell of that box is a mine, over
         ``denominator`` (with a total: the layouts in which that cell is a mine).
     rest_chance : int, Fraction or None
         The same for an unconstrained cell (``None`` when there are none).
@@ -116,7 +116,7 @@ class Combination:
 
     @property
     def box_probabilities(self) -> list:
-        """``box_chances`` as Fractions: ``[component][box]``."""
+        """``box_chances`` as Fractions: ``[chain][box]``."""
         return [[self.probability(c) for c in chances] for chances in self.box_chances]
 
     @property
@@ -140,8 +140,8 @@ def combine_chains(counts, box_sizes, *, rest_size: int, mines_left: int | None,
     """The chains' counts and ``rest_size`` cells off the front combined: under ``density`` when given
     (:func:`combine_with_density`), else under the total ``mines_left`` (:func:`combine_with_total`).
 
-    >>> from cspmines.engine.backends.base import ComponentCount
-    >>> counts = [ComponentCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))]
+    >>> from cspmines.engine.backends.base import ChainCount
+    >>> counts = [ChainCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))]
     >>> combine_chains(counts, [(1, 1)], rest_size=2, mines_left=2, density=None).model_count
     4
     """
@@ -152,13 +152,13 @@ def combine_chains(counts, box_sizes, *, rest_size: int, mines_left: int | None,
 
 
 def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) -> Combination:
-    """Combine components when exactly ``mines_left`` mines remain among the unknown cells.
+    """Combine chains when exactly ``mines_left`` mines remain among the unknown cells.
 
     Parameters
     ----------
-    counts : sequence of ComponentCount
+    counts : sequence of ChainCount
     box_sizes : sequence of sequence of int
-        ``box_sizes[c][b]``: the number of cells of box b of component c.
+        ``box_sizes[c][b]``: the number of cells of box b of chain c.
     rest_size : int
         Unconstrained cells.
     mines_left : int
@@ -199,7 +199,7 @@ def _chances(counts, box_sizes, models, everything, window, low, mines_left, res
     box_chances = []
     for index, (count, sizes) in enumerate(zip(counts, box_sizes, strict=True)):
         others = convolve(prefix[index], suffix[index + 1])
-        # weight_of[k]: layouts of everything else when this component holds k mines
+        # weight_of[k]: layouts of everything else when this chain holds k mines
         weight_of = [_weight(others, window, mines_left - k - low) if count.models[k] else 0 for k in range(len(count.models))]
         # a tally counts the box's mines, each cell of the box alike: one cell's share is exact
         box_chances.append([sum(t * weight_of[k] for k, t in enumerate(tally) if t) // size for tally, size in zip(count.tallies, sizes, strict=True)])
@@ -210,8 +210,8 @@ def count_with_total(counts, *, rest_size: int, mines_left: int) -> int:
     """The layouts of the whole position, as :func:`combine_with_total` counts them, and nothing else
     (no chance of any cell): what a question about one outcome needs.
 
-    >>> from cspmines.engine.backends.base import ComponentCount
-    >>> count_with_total([ComponentCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))], rest_size=2, mines_left=2)
+    >>> from cspmines.engine.backends.base import ChainCount
+    >>> count_with_total([ChainCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))], rest_size=2, mines_left=2)
     4
     """
     everything = [1]
@@ -254,13 +254,13 @@ def _weight(others: list, window: list, top: int) -> int:
 
 
 def combine_with_density(counts, box_sizes, *, rest_size: int, density: Fraction) -> Combination:
-    """Combine components when every cell is a mine independently with chance ``density``.
+    """Combine chains when every cell is a mine independently with chance ``density``.
 
     ``model_count`` is then the number of layouts consistent with the clues,
     whatever their number of mines.
 
-    >>> from cspmines.engine.backends.base import ComponentCount
-    >>> counts = [ComponentCount(models=(0, 2, 1), tallies=((0, 1, 1), (0, 1, 1)))]
+    >>> from cspmines.engine.backends.base import ChainCount
+    >>> counts = [ChainCount(models=(0, 2, 1), tallies=((0, 1, 1), (0, 1, 1)))]
     >>> r = combine_with_density(counts, [(1, 1)], rest_size=1, density=Fraction(1, 2))
     >>> r.model_count, r.box_probabilities, r.rest_probability
     (6, [[Fraction(2, 3), Fraction(2, 3)]], Fraction(1, 2))
@@ -269,7 +269,7 @@ def combine_with_density(counts, box_sizes, *, rest_size: int, density: Fraction
     box_probabilities = []
     model_count = 2**rest_size
     for count, sizes in zip(counts, box_sizes, strict=True):
-        n = sum(sizes)  # the component's cells: models may stop at its last nonzero k
+        n = sum(sizes)  # the chain's cells: models may stop at its last nonzero k
         weights = [p**k * q ** (n - k) for k in range(len(count.models))]
         norm = sum(w * m for w, m in zip(weights, count.models, strict=True) if m)
         model_count *= count.total
@@ -289,14 +289,14 @@ def combine_with_density(counts, box_sizes, *, rest_size: int, density: Fraction
 _PRODUCTS_PER_SECOND = 5e6
 
 
-def afford_combining(counts, components, budget: Budget) -> None:
+def afford_combining(counts, chains, budget: Budget) -> None:
     """Whether the chains' counts can be combined under the mine total within what is left of ``budget``:
     the combination holds each chain's polynomial times those before it and those after it, and works out
     each chain's product of the others; a board of thousands of small chains makes both grow as the cube
     of their number. When it cannot, the budget is marked spent (``stopped_by`` says why) and the solve
     answers NOT EXACT with estimates, as when a chain cannot be counted."""
     degrees = [len(count.models) - 1 for count in counts]
-    cells = [component.n_cells for component in components]
+    cells = [chain.n_cells for chain in chains]
     total_degree, total_cells = sum(degrees), sum(cells)
     held = products = 0.0
     degree = bits = 0

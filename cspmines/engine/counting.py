@@ -8,7 +8,7 @@ in the memory an engine hands them, so a chain met again, here or elsewhere on
 the board, costs a look-up.
 
 >>> from cspmines.engine.backends import get_backend
->>> from cspmines.engine.components import chains_of
+>>> from cspmines.engine.chains import chains_of
 >>> from cspmines.engine.memory import Memory
 >>> from cspmines.position import Position
 >>> left, right = chains_of(Position.from_string("7x2\\n1.....1\\n......."))
@@ -21,7 +21,7 @@ the board, costs a look-up.
 A solve's parts (:class:`Parts`: what is settled, the chains and their counts, the cells off the
 front, and the question, the total or the density counted with) are one value:
 :func:`~cspmines.engine.solver.solve` makes it, the :class:`~cspmines.engine.analysis.Analysis` is
-made from it (``analysis.parts``: its chances and chain reports, a :class:`ComponentReport` each),
+made from it (``analysis.parts``: its chances and chain reports, a :class:`ChainReport` each),
 :mod:`~cspmines.engine.reveal` starts one more clue from it and makes the next one, and
 :mod:`~cspmines.engine.clues` reads the closed form from it. A full solve keeps it in its engine's
 memory too (``Memory.kept``, by analysis): that is what says one more clue may start from it.
@@ -41,13 +41,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..errors import BudgetExceededError, MemoryBudgetError
-from .backends import Budget, ComponentCount
-from .components import Component, shape
+from .backends import Budget, ChainCount
+from .chains import Chain, shape
 from .constraints import Rule, Settled
 from .memory import Hashed, Memory, remembered
 from .question import DEFAULT_MEMORY
 
-__all__ = ["ComponentReport", "Parts", "count_chains", "count_smallest_first", "shape"]
+__all__ = ["ChainReport", "ComponentReport", "Parts", "count_chains", "count_smallest_first", "shape"]
 
 
 def count_chains(counter, chains, memory: Memory | None) -> list:
@@ -63,7 +63,7 @@ def count_smallest_first(counter, chains, budget: Budget, *, memory: Memory | No
     ``memory``, a chain counted lately by the same backend is not counted again (the
     budget then has no time or node limit: such a count is never cut short, but it may meet
     the memory allowance, and is then None and not kept)."""
-    counts: list[ComponentCount | None] = [None] * len(chains)
+    counts: list[ChainCount | None] = [None] * len(chains)
     for index in sorted(range(len(chains)), key=lambda i: chains[i].n_boxes):
         chain = chains[index]
         if memory is None:
@@ -95,7 +95,7 @@ def count_smallest_first(counter, chains, budget: Budget, *, memory: Memory | No
 # wherever it is). Solves under a budget do not use it (their budget must be spent as asked).
 
 
-def _count_or_none(counter, chain: Component, budget: Budget) -> ComponentCount | None:
+def _count_or_none(counter, chain: Chain, budget: Budget) -> ChainCount | None:
     """The chain's counts, or None once the budget is spent (later chains are not tried)."""
     if budget.exhausted:
         return None
@@ -113,7 +113,7 @@ def _count_or_none(counter, chain: Component, budget: Budget) -> ComponentCount 
 
 
 @dataclass(frozen=True)
-class ComponentReport:
+class ChainReport:
     """What one chain of influence looked like and what it cost.
 
     Attributes
@@ -135,7 +135,7 @@ class ComponentReport:
     Examples
     --------
     >>> from cspmines import Position, solve
-    >>> (chain,) = solve(Position.from_string("3x2x1\\n1..\\n...")).components
+    >>> (chain,) = solve(Position.from_string("3x2x1\\n1..\\n...")).chains
     >>> chain.cells, chain.clues, chain.n_boxes, chain.mine_range, chain.layouts
     ((1, 3, 4), (0,), 1, (1, 1), 3)
     """
@@ -147,21 +147,26 @@ class ComponentReport:
     layouts: int
     exact: bool = True
     stats: dict = field(default_factory=dict, compare=False)
-    component: Component | None = field(default=None, compare=False, repr=False)
+    chain: Chain | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def component(self) -> Chain | None:
+        """The earlier name of :attr:`chain`."""
+        return self.chain
 
     @property
     def length(self) -> int:
-        """Diameter of the component's cell graph (computed on first use)."""
-        return self.component.length if self.component is not None else 0
+        """Diameter of the chain's cell graph (computed on first use)."""
+        return self.chain.length if self.chain is not None else 0
 
     @property
     def width(self) -> int:
         """Most rules open at once along the counting order (computed on first use)."""
-        if self.component is None:
+        if self.chain is None:
             return 0
         from .backends.ordering import front_width
 
-        return front_width(self.component)
+        return front_width(self.chain)
 
     @property
     def n_cells(self) -> int:
@@ -170,6 +175,10 @@ class ComponentReport:
     @property
     def n_clues(self) -> int:
         return len(self.clues)
+
+
+#: The earlier name of :class:`ChainReport`, kept for code written against it.
+ComponentReport = ChainReport
 
 
 @dataclass(frozen=True, eq=False, init=False)
@@ -181,9 +190,9 @@ class Parts:
     settled : Settled
         The cells single clues forced (``safe_cells``, ``mine_cells``); after a reveal its system's
         rules are not read (the chains hold them).
-    chains : tuple of Component
+    chains : tuple of Chain
         The chains of influence, in the board's order.
-    counts : tuple of ComponentCount
+    counts : tuple of ChainCount
         Each chain's counts (None for one a budget cut short).
     rest : tuple of int
         The covered cells no clue touches.
@@ -282,25 +291,25 @@ class Parts:
         return made
 
     def reports(self, cut: str = "budget") -> tuple:
-        """A :class:`ComponentReport` of each chain; one a budget cut short says which (``cut``)."""
+        """A :class:`ChainReport` of each chain; one a budget cut short says which (``cut``)."""
         return tuple(_report(chain, count) if count is not None else _report_cut(chain, cut) for chain, count in zip(self.chains, self.counts, strict=True))
 
 
-def _report(chain: Component, count) -> ComponentReport:
+def _report(chain: Chain, count) -> ChainReport:
     nonzero = [k for k, w in enumerate(count.models) if w]
-    return ComponentReport(
+    return ChainReport(
         cells=chain.cells,
         clues=chain.labels,
         n_boxes=chain.n_boxes,
         mine_range=(nonzero[0], nonzero[-1]) if nonzero else (0, -1),
         layouts=count.total,
         stats=count.stats,
-        component=chain,
+        chain=chain,
     )
 
 
-def _report_cut(chain: Component, cut: str) -> ComponentReport:
-    return ComponentReport(
+def _report_cut(chain: Chain, cut: str) -> ChainReport:
+    return ChainReport(
         cells=chain.cells,
         clues=chain.labels,
         n_boxes=chain.n_boxes,
@@ -308,5 +317,5 @@ def _report_cut(chain: Component, cut: str) -> ComponentReport:
         layouts=0,
         exact=False,
         stats={"backend": None, "cut": cut},
-        component=chain,
+        chain=chain,
     )

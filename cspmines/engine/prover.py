@@ -8,9 +8,9 @@ uses it when counting is cut short, and :func:`cspmines.certain_cells`
 is its public face.
 
 >>> from cspmines import Position
->>> from cspmines.engine.components import chains_of
->>> components = chains_of(Position.from_string("4x1x1\\n1.1."))
->>> safe, full, rest = find_certain(components, rest_size=0, mines_left=1)
+>>> from cspmines.engine.chains import chains_of
+>>> chains = chains_of(Position.from_string("4x1x1\\n1.1."))
+>>> safe, full, rest = find_certain(chains, rest_size=0, mines_left=1)
 >>> sorted(full), rest    # the 1s share their one box's mine
 ([(0, 0)], None)
 """
@@ -19,30 +19,30 @@ from __future__ import annotations
 
 from .backends.base import Budget, out_of_time
 from .backends.cpsat import front_mine_range
-from .backends.sat import BoxEncoding, encode_component, encoding_bytes
+from .backends.sat import BoxEncoding, encode_chain, encoding_bytes
 
 __all__ = ["find_certain", "satisfiable"]
 
 
-def satisfiable(components, *, solver: str = "minicard") -> bool:
-    """Whether every component has at least one layout (one SAT call).
+def satisfiable(chains, *, solver: str = "minicard") -> bool:
+    """Whether every chain has at least one layout (one SAT call).
 
     >>> from cspmines import Position
-    >>> from cspmines.engine.components import chains_of
+    >>> from cspmines.engine.chains import chains_of
     >>> satisfiable(chains_of(Position.from_string("5x1\\n.2.0.")))
     False
     """
     encoding = BoxEncoding(solver)
     try:
-        for c, component in enumerate(components):
-            encode_component(encoding, component, group=c)
+        for c, chain in enumerate(chains):
+            encode_chain(encoding, chain, group=c)
         return bool(encoding.solve())
     finally:
         encoding.close()
 
 
 def find_certain(
-    components, *, rest_size: int, mines_left: int | None, budget: Budget | None = None, solver: str = "minicard"
+    chains, *, rest_size: int, mines_left: int | None, budget: Budget | None = None, solver: str = "minicard"
 ):
     """Which boxes (and whether the rest) are certainly safe or certainly mines, without counting.
 
@@ -58,7 +58,7 @@ def find_certain(
 
     Returns
     -------
-    (safe, full, rest) : (set of (component, box), set of (component, box), str or None)
+    (safe, full, rest) : (set of (chain, box), set of (chain, box), str or None)
         ``rest`` is ``"safe"``, ``"mines"`` or ``None`` (undecided or no rest).
         ``None`` instead of the tuple when no layout fits at all.
 
@@ -67,20 +67,20 @@ def find_certain(
     BudgetExceededError
         The deadline passed before every box was decided.
     """
-    found = _decide_boxes(components, window=None, budget=budget, solver=solver)
+    found = _decide_boxes(chains, window=None, budget=budget, solver=solver)
     if found is None:
         return None
     safe, full = found
     if mines_left is None:
         return safe, full, None
-    front = front_mine_range(components, budget=budget)
+    front = front_mine_range(chains, budget=budget)
     if front is None:
         return None
     low, high = max(front[0], mines_left - rest_size), min(front[1], mines_left)
     if low > high:
         return None
     if (low, high) != front:
-        found = _decide_boxes(components, window=(low, high), budget=budget, solver=solver, known=(safe, full))
+        found = _decide_boxes(chains, window=(low, high), budget=budget, solver=solver, known=(safe, full))
         if found is None:
             return None
         safe, full = found
@@ -92,14 +92,14 @@ def find_certain(
     return safe, full, rest_verdict
 
 
-def _decide_boxes(components, *, window, budget, solver, known=(frozenset(), frozenset())):
+def _decide_boxes(chains, *, window, budget, solver, known=(frozenset(), frozenset())):
     """(certainly safe boxes, certainly full boxes) under the clues and, with ``window``,
     the front's mine count bounded to ``window``; ``None`` when unsatisfiable."""
     if budget is not None:
-        budget.reserve(encoding_bytes(components), "the SAT encoding")
+        budget.reserve(encoding_bytes(chains), "the SAT encoding")
     encoding = BoxEncoding(solver)
     try:
-        groups = _encode_front(encoding, components, window)
+        groups = _encode_front(encoding, chains, window)
         safe, full = set(known[0]), set(known[1])
         seen = _Seen(groups, can_have_mine=set(full), can_have_room=set(safe))  # known answers need no check
         if not _solve(encoding, [], budget):
@@ -118,13 +118,13 @@ def _decide_boxes(components, *, window, budget, solver, known=(frozenset(), fro
         encoding.close()
 
 
-def _encode_front(encoding: BoxEncoding, components, window) -> dict:
-    """Encode every component's boxes, each ``(component, box)`` to its literals; with ``window``,
+def _encode_front(encoding: BoxEncoding, chains, window) -> dict:
+    """Encode every chain's boxes, each ``(chain, box)`` to its literals; with ``window``,
     the front's mine count bounded to it."""
     groups = {}
     every = []
-    for c, component in enumerate(components):
-        for b, lits in enumerate(encode_component(encoding, component, group=c)):
+    for c, chain in enumerate(chains):
+        for b, lits in enumerate(encode_chain(encoding, chain, group=c)):
             groups[(c, b)] = lits
             every.extend(lits)
     if window is not None:

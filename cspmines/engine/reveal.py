@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from ..errors import InconsistentPositionError, MemoryBudgetError
 from ..position import COVERED, FLAG, MINE, Position
+from .chains import split_chains
 from .combine import count_with_total
-from .components import split_chains
 from .constraints import ConstraintSystem, Rule, Settled, rules_from_position, settle_forced
 from .counting import Parts, count_chains
 from .solver import combine_parts, exact_analysis, solve

@@ -41,8 +41,8 @@ from ..position import Position
 from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
 from .backends.sampler import weighted_picks
+from .chains import split_chains
 from .combine import INT_BYTES, binomials, convolve
-from .components import split_chains
 from .constraints import settle_position
 from .question import NOT_GIVEN, Density, Limit, check_board_size, format_bytes, read_limit
 from .solver import solve, total_or_density

@@ -29,8 +29,8 @@ from ..position import Position, is_whole
 from .analysis import Analysis
 from .backends import Budget
 from .bounded import bound_chains
+from .chains import split_chains
 from .combine import Combination, afford_combining, combine_chains, combine_with_density
-from .components import split_chains
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import Parts, count_smallest_first
 from .prover import find_certain, satisfiable
@@ -247,7 +247,7 @@ def _partial_analysis(position, parts: Parts, budget, engine, cut: str = "budget
         parts,
         model_count=None,
         groups=groups,
-        components=parts.reports(cut),
+        chains=parts.reports(cut),
         inexact_cells=frozenset(inexact),
         engine=engine,
     )

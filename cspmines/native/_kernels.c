@@ -16,13 +16,13 @@
  *  count_ordered: a chain counted whole: its steps planned for a box order, then the two passes;
  *      twin DynamicProgrammingBackend.count.
  *  box_diameter: a chain's length, the diameter of its box graph; twin
- *      cspmines.engine.components.box_diameter.
+ *      cspmines.engine.chains.box_diameter.
  *  settle_board: a board opened and marked by the one- and two-clue rules from a cell, as a game's
  *      deduction does; twin cspmines.games.deduce._Settler.
  *  settle_clues: a position's clue rules with the cells single rules force taken out, round after
  *      round; twin cspmines.engine.constraints._clue_rows and _settle_rounds.
  *  split_rules: a system's rules grouped into boxes and joined into chains, each with its own
- *      numbering; twin cspmines.engine.components._split_layout.
+ *      numbering; twin cspmines.engine.chains._split_layout.
  *  single_clues: what the clues at and next to the changed cells prove alone, move after move;
  *      twin cspmines.agents.exact.deductions.SingleClueWatch._read_around.
  *  combine_chances: each box's and the rest's layouts with a mine, the chains combined under the
@@ -1173,7 +1173,7 @@ done:
 
 /* ---- A chain's length: the diameter of its box graph ----
  * Boxes joined when a rule covers both; a breadth-first search from every box. The diameter is one
- * number whatever finds it, so this is cspmines.engine.components.box_diameter's answer. */
+ * number whatever finds it, so this is cspmines.engine.chains.box_diameter's answer. */
 static PyObject *box_diameter(PyObject *self, PyObject *args) {
     int n;
     PyObject *rule_boxes_in;
@@ -1565,7 +1565,7 @@ done:
 }
 
 /* ---- Splitting rules into chains ----
- * cspmines.engine.components._split_layout's chains: cells under the same rules grouped into boxes
+ * cspmines.engine.chains._split_layout's chains: cells under the same rules grouped into boxes
  * (each box's cells in increasing order, boxes in the order of their first cell), boxes joined by the
  * rules that cover them, each chain in the order of its first box with its boxes, its rules and the
  * local numbering of both as the Python makes them. */
@@ -2089,7 +2089,7 @@ static PyMethodDef methods[] = {
      "as cspmines.engine.constraints settles them; None where the Python must raise or keep them all."},
     {"split_rules", split_rules, METH_VARARGS,
      "split_rules(rule_cells) -> [(box cells, box rules, rule ids, rule boxes), ...]\n\n"
-     "The chains of a system's rules (given by their cells) as cspmines.engine.components splits them."},
+     "The chains of a system's rules (given by their cells) as cspmines.engine.chains splits them."},
     {"single_clues", single_clues, METH_VARARGS,
      "single_clues(grid, width, height, changed, known_mines) -> (safe, mines) or None\n\n"
      "What the clues at and next to the changed cells prove alone, as cspmines.agents.exact.deductions\n"

@@ -55,16 +55,16 @@ def analysis_json(analysis: Analysis, *, exact: bool = False) -> dict:
         "inexact": rc(sorted(analysis.inexact_cells)),
         "components": [
             {
-                "cells": rc(component.cells),
-                "clues": rc(component.clues),
-                "boxes": component.n_boxes,
-                "mine_range": list(component.mine_range),
-                "layouts": decimal(component.layouts),
-                "exact": component.exact,
-                "backend": component.stats.get("backend"),
-                "seconds": component.stats.get("seconds"),
+                "cells": rc(chain.cells),
+                "clues": rc(chain.clues),
+                "boxes": chain.n_boxes,
+                "mine_range": list(chain.mine_range),
+                "layouts": decimal(chain.layouts),
+                "exact": chain.exact,
+                "backend": chain.stats.get("backend"),
+                "seconds": chain.stats.get("seconds"),
             }
-            for component in analysis.components
+            for chain in analysis.chains
         ],
     }
     if exact:

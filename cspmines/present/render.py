@@ -127,7 +127,7 @@ def board_text(analysis: Analysis, *, color: bool = False, insight: Insight | No
 
 
 def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
-    """A few lines: certain cells, best guess, components, and (``exact``) counts and fractions
+    """A few lines: certain cells, best guess, chains, and (``exact``) counts and fractions
     (a grid aligned as the board, uncovered cells shown as they are).
 
     >>> from cspmines import Position, solve
@@ -135,7 +135,7 @@ def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
     safe: (0,2) (1,2)
     mines: none
     least mine chance: 0.0000 at 2 cells, first (0,2)
-    components: 1 (cells: 3)
+    chains: 1 (cells: 3)
     models: 3
           0   1   2
     0   [1] 1/3   0
@@ -151,9 +151,9 @@ def summary_text(analysis: Analysis, *, exact: bool = False) -> str:
     if best:
         p = analysis.probability(best[0])
         lines.append(f"least mine chance: {float(p):.4f} at {_count(len(best), 'cell')}, first {coords(best[:1])}")
-    sizes = ", ".join(str(c.n_cells) for c in analysis.components) or "none"
-    lines.append(f"components: {len(analysis.components)} (cells: {sizes})")
-    by_memory = any(component.stats.get("cut") == "memory" for component in analysis.components)
+    sizes = ", ".join(str(c.n_cells) for c in analysis.chains) or "none"
+    lines.append(f"chains: {len(analysis.chains)} (cells: {sizes})")
+    by_memory = any(chain.stats.get("cut") == "memory" for chain in analysis.chains)
     budget = "the memory allowance (--memory)" if by_memory else "the budget"
     if not analysis.exact:
         lines.append(f"NOT EXACT: {budget} cut counting short; {len(analysis.inexact_cells)} cells are estimates (marked ~)")

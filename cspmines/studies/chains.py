@@ -3,7 +3,7 @@
 Seed 001 asks what the longest chain of influence is and what determines it,
 how the cost of solving grows with it, where long chains form, and whether
 keeping chains short is the better trade. :func:`chain_game` plays one seeded
-game with the exact agent and records every component of every position
+game with the exact agent and records every chain of every position
 the engine solves: cells, boxes, clues, length (the diameter of its cell
 graph), width (most rules open at once while counting), layouts and time,
 and whether a full row or column of revealed zeros cuts the board in two.
@@ -30,7 +30,7 @@ from ..agents.exact import ExactAgent
 from ..bench import play_game
 from ..engine.engine import solve
 
-__all__ = ["chain_game", "component_rows", "summarize_chains", "zero_cut", "plot_chains"]
+__all__ = ["chain_game", "chain_rows", "summarize_chains", "zero_cut", "plot_chains"]
 
 
 def zero_cut(position) -> bool:
@@ -46,12 +46,12 @@ def zero_cut(position) -> bool:
     return bool(inner_rows.any() or inner_cols.any())
 
 
-def component_rows(analysis) -> list[dict]:
-    """One row per component of an analysis: its size, ``length`` (how far influence travels),
+def chain_rows(analysis) -> list[dict]:
+    """One row per chain of an analysis: its size, ``length`` (how far influence travels),
     ``width`` and counting cost.
 
     >>> from cspmines import Position, solve
-    >>> (row,) = component_rows(solve(Position.from_string("3x2x1\\n1..\\n...")))
+    >>> (row,) = chain_rows(solve(Position.from_string("3x2x1\\n1..\\n...")))
     >>> row["cells"], row["boxes"], row["clues"], row["length"]   # three cells all beside the one clue
     (3, 1, 1, 1)
     """
@@ -66,7 +66,7 @@ def component_rows(analysis) -> list[dict]:
             "seconds": c.stats.get("seconds"),
             "backend": c.stats.get("backend"),
         }
-        for c in analysis.components
+        for c in analysis.chains
     ]
 
 
@@ -107,7 +107,7 @@ def chain_game(suite, agent: str, i: int) -> dict:
         nonlocal positions, cuts
         positions += 1
         cuts += zero_cut(analysis.position)
-        for row in component_rows(analysis):
+        for row in chain_rows(analysis):
             chains.append({**row, "move": positions})
 
     result = play_game(suite, "exact", i, player=_Surveyor(record))
@@ -176,7 +176,7 @@ def plot_chains(summary: list, records: list, path, *, x_key: str = "density", x
     middle.scatter([c["width"] for c in chains], [c["seconds"] * 1e3 for c in chains], s=4, alpha=0.4, label="by width")
     middle.set_yscale("log")
     middle.set_xlabel("chain length / front width")
-    middle.set_ylabel("solve ms (component)")
+    middle.set_ylabel("solve ms (chain)")
     middle.legend(fontsize=8)
     right.plot(xs, [s["zero_cut_fraction"] for s in summary], marker="o")
     right.set_xlabel(x_label)

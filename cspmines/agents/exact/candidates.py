@@ -83,7 +83,7 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     if size < 0 or off_front < 0:
         raise ValueError(f"size and off_front must be >= 0, got size={size}, off_front={off_front}")
     position = analysis.position
-    front = {cell for report in analysis.components for cell in report.cells}
+    front = {cell for report in analysis.chains for cell in report.cells}
     safety: dict[int, float] = {}
     for group, p in analysis.groups():  # one float a group, not one a cell
         if p != 1:
@@ -134,7 +134,7 @@ def likeliest_opening(analysis, *, exclude=frozenset()) -> int | None:
     3
     """
     position = analysis.position
-    front = {cell for report in analysis.components for cell in report.cells}
+    front = {cell for report in analysis.chains for cell in report.cells}
     flat = position.grid.ravel()
     off = [c for c in range(position.size) if flat[c] == COVERED and c not in front and c not in exclude]
     if not off:

@@ -52,4 +52,4 @@ def _bottom_left_instead(analysis, cell: int, most_less_safe: float, mines) -> b
 
 
 def _off_front(analysis, cell: int) -> bool:
-    return not any(cell in report.cells for report in analysis.components)
+    return not any(cell in report.cells for report in analysis.chains)

@@ -38,7 +38,7 @@ def pocket_move(analysis, *, limit: int = 150, budget: int = 200_000) -> tuple[i
     position = analysis.position
     flat = position.grid.ravel()
     best = None
-    for report in analysis.components:
+    for report in analysis.chains:
         low, high = report.mine_range
         if low != high or not 2 <= report.layouts <= limit:
             continue

@@ -1,18 +1,18 @@
-"""Backends: one component in, exact counts by mine number out, chosen by name.
+"""Backends: one chain in, exact counts by mine number out, chosen by name.
 
-Every backend has the same ``count(component, *, budget=None)`` method and
-returns the same exact :class:`ComponentCount`; they differ in how they get
+Every backend has the same ``count(chain, *, budget=None)`` method and
+returns the same exact :class:`ChainCount`; they differ in how they get
 there (see each module).
 
 >>> from cspmines.engine.backends import backend_names, get_backend
 >>> backend_names()
 ('auto', 'cpsat', 'dp', 'sat')
 
-Each counts a component to the same exact answer (here one mine in the
+Each counts a chain to the same exact answer (here one mine in the
 middle cell, or one at each end):
 
 >>> from cspmines import Position
->>> from cspmines.engine.components import chains_of
+>>> from cspmines.engine.chains import chains_of
 >>> (chain,) = chains_of(Position.from_string("5x1\\n.1.1."))
 >>> for name in backend_names():
 ...     counted = get_backend(name).count(chain)
@@ -28,7 +28,7 @@ cspmines.errors.UnknownBackendError: unknown backend 'nope'; choose one of auto,
 """
 
 from .auto import AutoBackend
-from .base import Backend, Budget, ComponentCount, backend_names, get_backend, register_backend, trim_zeros
+from .base import Backend, Budget, ChainCount, ComponentCount, backend_names, get_backend, register_backend, trim_zeros
 from .cpsat import CpSatBackend
 from .dynamic import DynamicProgrammingBackend
 from .sampler import LayoutSampler
@@ -37,6 +37,7 @@ from .sat import SatBackend
 __all__ = [
     "Backend",
     "Budget",
+    "ChainCount",
     "ComponentCount",
     "backend_names",
     "get_backend",

@@ -1,9 +1,9 @@
-"""The ``"auto"`` backend: picks a backend per component from measured crossovers.
+"""The ``"auto"`` backend: picks a backend per chain from measured crossovers.
 
-``benchmarks/backends.py`` times every backend on every component of the
-reference positions. ``dp`` wins every component below 40 boxes and
+``benchmarks/backends.py`` times every backend on every chain of the
+reference positions. ``dp`` wins every chain below 40 boxes and
 every wide, loose front (where the enumerating backends are 100x slower or
-never finish); ``sat`` wins large components whose rules leave little
+never finish); ``sat`` wins large chains whose rules leave little
 freedom, which have few layouts to list. ``cpsat`` wins none of them. The
 feature that separates the two is the slack per box: for each rule the
 smaller of its need and its room (``min(v, cells - v)``), summed, over the
@@ -18,9 +18,9 @@ so the line is drawn on the safe side.
 
 from __future__ import annotations
 
-from ..components import Component
+from ..chains import Chain
 from ..memory import Memory
-from .base import Backend, Budget, ComponentCount
+from .base import Backend, Budget, ChainCount
 from .cpsat import CpSatBackend
 from .dynamic import DynamicProgrammingBackend
 from .sat import SatBackend
@@ -35,18 +35,18 @@ SAT_MAX_SLACK_PER_BOX = 0.4
 SAT_MAX_SLACK_PER_BOX_OVERDETERMINED = 0.2
 
 
-def slack(component: Component) -> int:
+def slack(chain: Chain) -> int:
     """How much freedom the rules leave: sum of ``min(need, room)`` over rules."""
-    sizes = [len(box.cells) for box in component.boxes]
+    sizes = [len(box.cells) for box in chain.boxes]
     total = 0
-    for rule in component.rules:
+    for rule in chain.rules:
         cells = sum(sizes[b] for b in rule.boxes)
         total += min(rule.mines, cells - rule.mines)
     return total
 
 
 class AutoBackend:
-    """Counts each component with the backend the measured crossovers pick for it (``memory``: what its
+    """Counts each chain with the backend the measured crossovers pick for it (``memory``: what its
     ``dp`` keeps, see :class:`~cspmines.engine.backends.dynamic.DynamicProgrammingBackend`).
 
     Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
@@ -61,17 +61,17 @@ class AutoBackend:
         self._backends: dict[str, Backend] = {"dp": DynamicProgrammingBackend(memory), "sat": SatBackend(), "cpsat": CpSatBackend()}
 
     def choose(self, *, n_boxes: int, n_rules: int, slack: int) -> str:
-        """The backend name for a component with these features."""
+        """The backend name for a chain with these features."""
         if n_boxes < SAT_FROM_BOXES:
             return "dp"
         limit = SAT_MAX_SLACK_PER_BOX if n_rules <= n_boxes else SAT_MAX_SLACK_PER_BOX_OVERDETERMINED
         return "sat" if slack <= limit * n_boxes else "dp"
 
-    def choose_for(self, component: Component) -> str:
-        """The backend name :meth:`count` uses for ``component``."""
-        if component.n_boxes < SAT_FROM_BOXES:
+    def choose_for(self, chain: Chain) -> str:
+        """The backend name :meth:`count` uses for ``chain``."""
+        if chain.n_boxes < SAT_FROM_BOXES:
             return "dp"
-        return self.choose(n_boxes=component.n_boxes, n_rules=component.n_rules, slack=slack(component))
+        return self.choose(n_boxes=chain.n_boxes, n_rules=chain.n_rules, slack=slack(chain))
 
-    def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
-        return self._backends[self.choose_for(component)].count(component, budget=budget)
+    def count(self, chain: Chain, *, budget: Budget | None = None) -> ChainCount:
+        return self._backends[self.choose_for(chain)].count(chain, budget=budget)

@@ -1,6 +1,6 @@
 """What every backend returns, the work budget, and the registry of backends by name.
 
-A backend counts one :class:`~cspmines.engine.components.Component`: for every mine
+A backend counts one :class:`~cspmines.engine.chains.Chain`: for every mine
 number k, the weighted number of box assignments with k mines (``models[k]``)
 and each box's mine tally over them (``tallies[box][k]``). Weights are
 binomials: a box of s cells holding m mines stands for C(s, m) layouts.
@@ -24,22 +24,22 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ...errors import BudgetExceededError, MemoryBudgetError, UnknownBackendError
-from ..components import Component
+from ..chains import Chain
 from ..memory import Memory
 from ..question import format_bytes
 
-__all__ = ["ComponentCount", "trim_zeros", "dense_coefficients", "Budget", "Backend", "register_backend", "get_backend", "backend_names",
+__all__ = ["ChainCount", "ComponentCount", "trim_zeros", "dense_coefficients", "Budget", "Backend", "register_backend", "get_backend", "backend_names",
            "resident_bytes"]
 
 
 @dataclass(frozen=True)
-class ComponentCount:
-    """Exact counts of one component, indexed by mine number k = 0..n_cells.
+class ChainCount:
+    """Exact counts of one chain, indexed by mine number k = 0..n_cells.
 
     Attributes
     ----------
     models : tuple of int
-        ``models[k]``: weighted number of layouts of the component with k mines.
+        ``models[k]``: weighted number of layouts of the chain with k mines.
     tallies : tuple of tuple of int
         ``tallies[box][k]``: sum over those layouts of the mines in ``box``.
     stats : dict
@@ -50,7 +50,7 @@ class ComponentCount:
     Two single-cell boxes with one mine between them: no layout with 0 or
     2 mines, two with 1, each box holding the mine in one of them.
 
-    >>> ComponentCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0))).models[1]
+    >>> ChainCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0))).models[1]
     2
     """
 
@@ -60,8 +60,12 @@ class ComponentCount:
 
     @property
     def total(self) -> int:
-        """Layouts of the component, whatever their mine number."""
+        """Layouts of the chain, whatever their mine number."""
         return sum(self.models)
+
+
+#: The earlier name of :class:`ChainCount`, kept for backends written against it.
+ComponentCount = ChainCount
 
 
 def trim_zeros(values) -> tuple:
@@ -212,8 +216,8 @@ class Backend(Protocol):
 
     name: str
 
-    def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
-        """Exact counts of ``component``; raises BudgetExceededError when out of budget."""
+    def count(self, chain: Chain, *, budget: Budget | None = None) -> ChainCount:
+        """Exact counts of ``chain``; raises BudgetExceededError when out of budget."""
 
 
 _REGISTRY: dict[str, Callable[[Memory | None], Backend]] = {}

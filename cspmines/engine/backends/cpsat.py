@@ -8,9 +8,9 @@ a count trusted only when the status is OPTIMAL (the enumeration finished).
 Examples
 --------
 >>> from cspmines import Position
->>> from cspmines.engine.components import chains_of
->>> (component,) = chains_of(Position.from_string("3x1\\n.1."))
->>> CpSatBackend().count(component).models
+>>> from cspmines.engine.chains import chains_of
+>>> (chain,) = chains_of(Position.from_string("3x1\\n.1."))
+>>> CpSatBackend().count(chain).models
 (0, 2)
 """
 
@@ -20,8 +20,8 @@ import time
 from math import comb
 
 from ...errors import BackendUnavailableError, BudgetExceededError
-from ..components import Component
-from .base import Budget, ComponentCount, dense_coefficients, out_of_time
+from ..chains import Chain
+from .base import Budget, ChainCount, dense_coefficients, out_of_time
 
 __all__ = ["CpSatBackend", "front_mine_range"]
 
@@ -33,9 +33,9 @@ _TALLY_BYTES = 16
 _CPSAT_BYTES_PER_TERM = 2048
 
 
-def _terms(component: Component) -> int:
-    """The variables and constraint terms of a component's model: one a box, one a box in a rule."""
-    return component.n_boxes + sum(len(rule.boxes) for rule in component.rules)
+def _terms(chain: Chain) -> int:
+    """The variables and constraint terms of a chain's model: one a box, one a box in a rule."""
+    return chain.n_boxes + sum(len(rule.boxes) for rule in chain.rules)
 
 
 def _cp_model():
@@ -90,16 +90,16 @@ class CpSatBackend:
 
     name = "cpsat"
 
-    def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
+    def count(self, chain: Chain, *, budget: Budget | None = None) -> ChainCount:
         cp_model = _cp_model()
         started = time.perf_counter()
         # model, variables, constraints
         if budget is not None:  # CP-SAT's own copy of the model, sized before it is made
-            budget.reserve(_CPSAT_BYTES_PER_TERM * _terms(component), "the CP-SAT model")
+            budget.reserve(_CPSAT_BYTES_PER_TERM * _terms(chain), "the CP-SAT model")
         model = cp_model.CpModel()
-        sizes = [len(box.cells) for box in component.boxes]
+        sizes = [len(box.cells) for box in chain.boxes]
         variables = [model.new_int_var(0, size, f"box{b}") for b, size in enumerate(sizes)]
-        for rule in component.rules:
+        for rule in chain.rules:
             model.add(sum(variables[b] for b in rule.boxes) == rule.mines)
         # solve
         solver = cp_model.CpSolver()
@@ -119,7 +119,7 @@ class CpSatBackend:
             tally.models, tally.tallies = {}, [{} for _ in variables]
         elif status != cp_model.OPTIMAL:
             raise BudgetExceededError(f"CP-SAT stopped before enumerating every solution ({solver.status_name(status)})")
-        return ComponentCount(
+        return ChainCount(
             models=dense_coefficients(tally.models),
             tallies=tuple(dense_coefficients(t) for t in tally.tallies),
             stats={
@@ -132,10 +132,10 @@ class CpSatBackend:
 
 
 
-def front_mine_range(components, *, budget: Budget | None = None) -> tuple[int, int] | None:
-    """The fewest and most mines the components can hold together, by CP-SAT optimisation.
+def front_mine_range(chains, *, budget: Budget | None = None) -> tuple[int, int] | None:
+    """The fewest and most mines the chains can hold together, by CP-SAT optimisation.
 
-    Returns ``None`` when some component has no layout at all.
+    Returns ``None`` when some chain has no layout at all.
 
     Raises
     ------
@@ -143,18 +143,18 @@ def front_mine_range(components, *, budget: Budget | None = None) -> tuple[int, 
         The deadline passed before both bounds were proved optimal.
 
     >>> from cspmines import Position
-    >>> from cspmines.engine.components import chains_of
+    >>> from cspmines.engine.chains import chains_of
     >>> front_mine_range(chains_of(Position.from_string("5x1\\n.1.1.")))
     (1, 2)
     """
     if budget is not None:
-        budget.reserve(_CPSAT_BYTES_PER_TERM * sum(_terms(component) for component in components), "the CP-SAT model")
+        budget.reserve(_CPSAT_BYTES_PER_TERM * sum(_terms(chain) for chain in chains), "the CP-SAT model")
     cp_model = _cp_model()
     model = cp_model.CpModel()
     total = []
-    for c, component in enumerate(components):
-        variables = [model.new_int_var(0, len(box.cells), f"c{c}b{b}") for b, box in enumerate(component.boxes)]
-        for rule in component.rules:
+    for c, chain in enumerate(chains):
+        variables = [model.new_int_var(0, len(box.cells), f"c{c}b{b}") for b, box in enumerate(chain.boxes)]
+        for rule in chain.rules:
             model.add(sum(variables[b] for b in rule.boxes) == rule.mines)
         total.extend(variables)
     if not total:

@@ -11,24 +11,24 @@ and the forward pass kept draws layouts uniformly
 Two encodings keep the inner loop in C:
 
 * the state is one int with a digit of 4 bits per open rule (a board's need
-  is at most 8; components built by hand get wider digits). A rule takes a
+  is at most 8; chains built by hand get wider digits). A rule takes a
   digit when its first box is placed (its need is added in) and gives it back
   when its last box is placed (its digit is then 0), so a key is as wide as
-  the front, not as the component. Placing m mines in a box is
+  the front, not as the chain. Placing m mines in a box is
   ``key - m * mask``, where ``mask`` has a 1 in the digit of every rule
   covering the box;
 * the weight of a state is a polynomial in the mine number k, packed into one
   int (Kronecker substitution) with ``bits`` bits per coefficient. A
-  component of n cells has at most 2**n layouts and tallies at most s * 2**n
+  chain of n cells has at most 2**n layouts and tallies at most s * 2**n
   for boxes of at most s cells, so ``n + bit_length(s) + 1`` bits never
   carry into the next coefficient.
 
 Examples
 --------
->>> import cspmines.engine.components
->>> (component,) = cspmines.engine.components.chains_of(cspmines.Position.from_string("3x1\\n.1."))
->>> counts = DynamicProgrammingBackend().count(component)
->>> component.boxes           # cells 0 and 2 share the one rule: a box of two cells
+>>> import cspmines.engine.chains
+>>> (chain,) = cspmines.engine.chains.chains_of(cspmines.Position.from_string("3x1\\n.1."))
+>>> counts = DynamicProgrammingBackend().count(chain)
+>>> chain.boxes           # cells 0 and 2 share the one rule: a box of two cells
 (Box(cells=(0, 2), rules=(0,)),)
 >>> counts.models, counts.tallies    # C(2, 1) = 2 layouts with one mine, each 1 mine in the box
 ((0, 2), ((0, 2),))
@@ -41,10 +41,10 @@ import time
 
 from ... import native
 from ...errors import MemoryBudgetError
-from ..components import Component, shape
+from ..chains import Chain, shape
 from ..memory import Memory, Recent
 from ..question import format_bytes
-from .base import Budget, ComponentCount
+from .base import Budget, ChainCount
 from .ordering import greedy_unless_raced, plan_steps
 from .sampler import LayoutSampler
 from .steps import Step, choices, coefficients, divide_out_x, key_digit_bits
@@ -69,18 +69,18 @@ class DynamicProgrammingBackend:
         self.memory = memory
         self._orders = None if memory is None else memory.orders
 
-    def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
+    def count(self, chain: Chain, *, budget: Budget | None = None) -> ChainCount:
         started = time.perf_counter()
         if budget is None or not budget.limited:
-            compiled = _compiled_count(component, budget, self._orders)
+            compiled = _compiled_count(chain, budget, self._orders)
             if compiled is not None:
                 models, tallies, peak, states = compiled
                 stats = {"backend": self.name, "peak_states": peak, "states": states, "seconds": time.perf_counter() - started}
-                return ComponentCount(models=models, tallies=tallies, stats=stats)
-        sweep = Sweep.forward(component, budget, self._orders)
-        tallies, completion_offset, total = sweep.backward(component.n_boxes, budget)
+                return ChainCount(models=models, tallies=tallies, stats=stats)
+        sweep = Sweep.forward(chain, budget, self._orders)
+        tallies, completion_offset, total = sweep.backward(chain.n_boxes, budget)
         bits = sweep.bits
-        return ComponentCount(
+        return ChainCount(
             models=coefficients(completion_offset, total, bits),
             tallies=tuple(coefficients(low, t, bits) for low, t in tallies),
             stats={
@@ -91,21 +91,21 @@ class DynamicProgrammingBackend:
             },
         )
 
-    def sampler(self, component: Component, *, budget: Budget | None = None) -> LayoutSampler:
-        """A :class:`LayoutSampler` of ``component``: one forward pass, kept (in this backend's memory,
-        by the component's shape, for a later component of the same shape: without a time or node
+    def sampler(self, chain: Chain, *, budget: Budget | None = None) -> LayoutSampler:
+        """A :class:`LayoutSampler` of ``chain``: one forward pass, kept (in this backend's memory,
+        by the chain's shape, for a later chain of the same shape: without a time or node
         limit only, which must be spent as asked)."""
         if budget is not None and budget.limited or self.memory is None:
-            return LayoutSampler(component, Sweep.forward(component, budget, self._orders))
+            return LayoutSampler(chain, Sweep.forward(chain, budget, self._orders))
         recent = self.memory.sweeps
-        key = shape(component)
+        key = shape(chain)
         sweep = recent.get(key)
         if sweep is None:  # a budget here holds memory alone: it cannot cut a pass short part way
-            sweep = recent.put(key, Sweep.forward(component, budget, self._orders))
-        return LayoutSampler(component, sweep)
+            sweep = recent.put(key, Sweep.forward(chain, budget, self._orders))
+        return LayoutSampler(chain, sweep)
 
 
-def _compiled_count(component: Component, budget: Budget | None, orders: Recent | None = None):
+def _compiled_count(chain: Chain, budget: Budget | None, orders: Recent | None = None):
     """The two passes compiled (:mod:`cspmines.native`), where every key and count fits in 127 bits:
     (models, tallies, peak states, states), the same as the Python passes give; None otherwise.
     Only for an unlimited budget (the compiled passes cannot stop half way); it is charged the
@@ -113,19 +113,19 @@ def _compiled_count(component: Component, budget: Budget | None, orders: Recent 
     count_ordered = native.kernel("count_ordered")
     if count_ordered is None:
         return None
-    n_cells = component.n_cells
-    box_entries, rule_boxes = component.structure  # each box's size and rules, each rule's boxes (made by the split)
+    n_cells = chain.n_cells
+    box_entries, rule_boxes = chain.structure  # each box's size and rules, each rule's boxes (made by the split)
     sizes, box_rules = zip(*box_entries, strict=True)
     if n_cells + max(sizes).bit_length() + 1 > 127:  # a count could pass 127 bits
         return None
     # the greedy order's steps planned in C too, unless plan_steps would race it (False) or a key
     # could pass 127 bits (None)
-    order, cap = greedy_unless_raced(component, orders)
+    order, cap = greedy_unless_raced(chain, orders)
     # the memory allowance as a number of states: every layer is kept for the backward pass
     held = None if budget is None or budget.memory_limit is None else budget.memory_limit // _compiled_state_bytes(n_cells)
     cheap = -1 if cap is None else cap
-    counted = count_ordered(sizes, box_rules, rule_boxes, [rule.mines for rule in component.rules], order, n_cells,
-                                    key_digit_bits(component),
+    counted = count_ordered(sizes, box_rules, rule_boxes, [rule.mines for rule in chain.rules], order, n_cells,
+                                    key_digit_bits(chain),
                                     cheap if held is None else (held if cheap < 0 else min(cheap, held)))
     if counted is None:
         return None
@@ -136,8 +136,8 @@ def _compiled_count(component: Component, budget: Budget | None, orders: Recent 
         if budget is not None:
             budget.spend(2 * states)
         return models, tallies, max(peak, 1), states
-    _order, steps, live = plan_steps(component, budget=budget, costly=True, orders=orders)  # count_ordered found it past the cap
-    if max((shift for step in steps for shift, _ in step.rules), default=0) + key_digit_bits(component) > 126:
+    _order, steps, live = plan_steps(chain, budget=budget, costly=True, orders=orders)  # count_ordered found it past the cap
+    if max((shift for step in steps for shift, _ in step.rules), default=0) + key_digit_bits(chain) > 126:
         return None  # a key could pass 127 bits
     plan = [
         (step.box, step.size, step.opening, step.mask, step.digit, step.rules, step.weights,
@@ -147,7 +147,7 @@ def _compiled_count(component: Component, budget: Budget | None, orders: Recent 
     count_passes = native.kernel("count_passes")
     if count_passes is None:
         return None
-    counted = count_passes(plan, component.n_boxes, n_cells, -1 if held is None else held)
+    counted = count_passes(plan, chain.n_boxes, n_cells, -1 if held is None else held)
     if counted is False:
         assert held is not None  # only a cap makes the passes stop part way
         raise _states_past(budget, held, n_cells)
@@ -222,11 +222,11 @@ class Sweep:
         self.walks: dict = {}  # what a backward walk met, kept by the samplers that walk this pass
 
     @classmethod
-    def forward(cls, component: Component, budget: Budget | None, orders: Recent | None = None) -> Sweep:
-        n_cells = component.n_cells
-        largest_box = max(len(box.cells) for box in component.boxes)
+    def forward(cls, chain: Chain, budget: Budget | None, orders: Recent | None = None) -> Sweep:
+        n_cells = chain.n_cells
+        largest_box = max(len(box.cells) for box in chain.boxes)
         bits = -(-(n_cells + largest_box.bit_length() + 1) // 8) * 8  # coefficient slot, whole bytes
-        _order, steps, live = plan_steps(component, budget=budget, orders=orders)
+        _order, steps, live = plan_steps(chain, budget=budget, orders=orders)
         layers = []
         offset, layer = 0, {0: 1}
         held = 0  # bytes of the layers kept so far (the backward pass and the samplers read them all)

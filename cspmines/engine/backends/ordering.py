@@ -2,13 +2,13 @@
 
 The programme's cost is the number of states it visits, which the order
 decides: :func:`greedy_order` keeps the open rules few; :func:`plan_steps`
-races it against a Cuthill-McKee order on larger components and keeps the
+races it against a Cuthill-McKee order on larger chains and keeps the
 first to finish; :func:`front_width` reports the width an order reaches.
 
 A chain of four boxes, each rule over two neighbours, is counted end to end:
 
->>> from cspmines.engine.components import Box, LocalRule
->>> chain = Component(
+>>> from cspmines.engine.chains import Box, LocalRule
+>>> chain = Chain(
 ...     boxes=tuple(Box((i,), r) for i, r in enumerate([(0,), (0, 1), (1, 2), (2,)])),
 ...     rules=(LocalRule((0, 1), 1), LocalRule((1, 2), 1), LocalRule((2, 3), 1)))
 >>> elimination_order(chain), greedy_order(chain), greedy_order(chain, start=3)
@@ -25,7 +25,7 @@ import networkx as nx
 import numpy as np
 
 from ... import native
-from ..components import Component
+from ..chains import Chain
 from ..memory import Hashed, Recent
 from .base import Budget
 from .steps import Step, advance_array, advance_set, key_digit_bits, live_states, plan_order
@@ -33,20 +33,20 @@ from .steps import Step, advance_array, advance_set, key_digit_bits, live_states
 __all__ = ["elimination_order", "front_width", "greedy_order", "greedy_unless_raced", "plan_steps"]
 
 
-def elimination_order(component: Component, *, budget: Budget | None = None) -> list[int]:
+def elimination_order(chain: Chain, *, budget: Budget | None = None) -> list[int]:
     """The box order to count in (see :func:`plan_steps`, which also returns the plan and live
     states); the module's example shows one."""
-    return plan_steps(component, budget=budget)[0]
+    return plan_steps(chain, budget=budget)[0]
 
 
-def plan_steps(component: Component, *, budget: Budget | None = None, costly: bool = False,
+def plan_steps(chain: Chain, *, budget: Budget | None = None, costly: bool = False,
                orders: Recent | None = None) -> tuple[list[int], list, list | None]:
     """The box order to count in, the cheapest of a few candidates found by a race,
     and for a raced order the states before each step that can still reach the end.
 
     No single ordering heuristic wins everywhere: the greedy sweep below is
     best on lattices, a Cuthill-McKee order from a peripheral box is up to 14x
-    better on scattered fronts. Small components take the greedy order; larger
+    better on scattered fronts. Small chains take the greedy order; larger
     ones race the candidates on keys alone (no weights), always advancing the
     one that has visited the fewest states, and keep the first to finish.
     The winner's states then cost one more sweep, backwards, to find those that
@@ -56,40 +56,40 @@ def plan_steps(component: Component, *, budget: Budget | None = None, costly: bo
     race starts without that test again. ``orders``: greedy orders of recent
     structures (an engine's memory), kept there.
     """
-    greedy = _greedy_order_of_structure(component, orders)
+    greedy = _greedy_order_of_structure(chain, orders)
     if not costly:
-        steps = plan_order(component, greedy, key_digit_bits(component))
-        if component.n_boxes < _RACE_FROM_BOXES or _cheap(steps, cap=_CHEAP_STATES_PER_BOX * component.n_boxes):
+        steps = plan_order(chain, greedy, key_digit_bits(chain))
+        if chain.n_boxes < _RACE_FROM_BOXES or _cheap(steps, cap=_CHEAP_STATES_PER_BOX * chain.n_boxes):
             return greedy, steps, None
-    graph = component.box_graph
+    graph = chain.box_graph
     peripheral = _farthest(graph, 0)
     candidates = [greedy, list(nx.utils.cuthill_mckee_ordering(graph, heuristic=lambda _graph: peripheral))]
-    order, live = _race(component, candidates, budget)
-    return order, plan_order(component, order, key_digit_bits(component)), live
+    order, live = _race(chain, candidates, budget)
+    return order, plan_order(chain, order, key_digit_bits(chain)), live
 
 
-def greedy_unless_raced(component: Component, orders: Recent | None = None) -> tuple[list[int], int | None]:
+def greedy_unless_raced(chain: Chain, orders: Recent | None = None) -> tuple[list[int], int | None]:
     """The greedy order :func:`plan_steps` keeps, and the states (those after each step, summed)
-    past which it races other orders instead; None for a component too small to race.
+    past which it races other orders instead; None for a chain too small to race.
 
-    >>> from cspmines.engine.components import Box, LocalRule
-    >>> greedy_unless_raced(Component(boxes=(Box((0,), (0,)), Box((1,), (0,))), rules=(LocalRule((0, 1), 1),)))
+    >>> from cspmines.engine.chains import Box, LocalRule
+    >>> greedy_unless_raced(Chain(boxes=(Box((0,), (0,)), Box((1,), (0,))), rules=(LocalRule((0, 1), 1),)))
     ([0, 1], None)
     """
-    cap = None if component.n_boxes < _RACE_FROM_BOXES else _CHEAP_STATES_PER_BOX * component.n_boxes
-    return _greedy_order_of_structure(component, orders), cap
+    cap = None if chain.n_boxes < _RACE_FROM_BOXES else _CHEAP_STATES_PER_BOX * chain.n_boxes
+    return _greedy_order_of_structure(chain, orders), cap
 
 
-def _greedy_order_of_structure(component: Component, recent: Recent | None = None) -> list[int]:
+def _greedy_order_of_structure(chain: Chain, recent: Recent | None = None) -> list[int]:
     """:func:`greedy_order`, kept in ``recent`` (structure -> order, an engine's memory) for recent
     structures (it reads no cell and no mine count): a clue's possible values make chains of one
     structure, counted one after another."""
-    if recent is None or component.n_boxes < _REMEMBERED_FROM_BOXES and native.kernel("greedy_order") is not None:  # in C, a few boxes cost less than a look-up
-        return greedy_order(component)
-    key = Hashed(component.structure)
+    if recent is None or chain.n_boxes < _REMEMBERED_FROM_BOXES and native.kernel("greedy_order") is not None:  # in C, a few boxes cost less than a look-up
+        return greedy_order(chain)
+    key = Hashed(chain.structure)
     order = recent.get(key)
     if order is None:
-        order = recent.put(key, tuple(greedy_order(component)))
+        order = recent.put(key, tuple(greedy_order(chain)))
     return list(order)  # a copy: callers may keep or change it
 
 
@@ -111,19 +111,19 @@ def _cheap(steps: list, *, cap: int) -> bool:
     return True
 
 
-def front_width(component: Component) -> int:
+def front_width(chain: Chain) -> int:
     """The most rules open at once along the greedy order: the counter's width.
 
-    >>> from cspmines.engine.components import Box, LocalRule
-    >>> front_width(Component(boxes=(Box((0,), (0,)), Box((1,), (0, 1)), Box((2,), (1,))),
+    >>> from cspmines.engine.chains import Box, LocalRule
+    >>> front_width(Chain(boxes=(Box((0,), (0,)), Box((1,), (0, 1)), Box((2,), (1,))),
     ...                       rules=(LocalRule((0, 1), 1), LocalRule((1, 2), 1))))
     1
     """
-    remaining = [len(rule.boxes) for rule in component.rules]
+    remaining = [len(rule.boxes) for rule in chain.rules]
     open_rules: set = set()
     widest = 0
-    for b in _greedy_order_of_structure(component):  # the order the counter uses
-        for r in component.boxes[b].rules:
+    for b in _greedy_order_of_structure(chain):  # the order the counter uses
+        for r in chain.boxes[b].rules:
             remaining[r] -= 1
             if remaining[r]:
                 open_rules.add(r)
@@ -145,9 +145,9 @@ _SET_KEY_BYTES = 100
 _ARRAY_KEY_BYTES = 32
 
 
-def _race(component: Component, orders: list, budget: Budget | None) -> tuple[list[int], list | None]:
-    digit_bits = key_digit_bits(component)
-    plans = [plan_order(component, order, digit_bits) for order in orders]
+def _race(chain: Chain, orders: list, budget: Budget | None) -> tuple[list[int], list | None]:
+    digit_bits = key_digit_bits(chain)
+    plans = [plan_order(chain, order, digit_bits) for order in orders]
     width = max(shift for plan in plans for step in plan for shift, _ in step.rules) + digit_bits
     advance: Callable[[Any, Step], Any]  # keys as a set of ints, or as an int64 array
     start: Any
@@ -179,7 +179,7 @@ def _race(component: Component, orders: list, budget: Budget | None) -> tuple[li
         heapq.heappush(runners, (visited + len(following), i))
 
 
-def greedy_order(component: Component, *, start: int | None = None) -> list[int]:
+def greedy_order(chain: Chain, *, start: int | None = None) -> list[int]:
     """A box order that keeps the number of open rules small (greedy).
 
     A rule is open once some of its boxes are placed and some are not. The
@@ -190,13 +190,13 @@ def greedy_order(component: Component, *, start: int | None = None) -> list[int]
 
     The module's example shows one, and one from the far end.
     """
-    boxes, rules = component.boxes, component.rules
+    boxes, rules = chain.boxes, chain.rules
     if len(boxes) <= 2:  # any order of two boxes opens and closes the same rules
         return list(range(len(boxes))) if start in (None, 0) else [start, 1 - start]
     compiled = native.kernel("greedy_order")
     if compiled is not None:  # the same sweep compiled: the same order
         return compiled([box.rules for box in boxes], [rule.boxes for rule in rules], start)
-    front = _Front(component)
+    front = _Front(chain)
     heap = [front.score(b) for b in range(len(boxes))]
     if start is not None:
         heap.append((-1, 0, 0, start))  # ahead of every real score
@@ -229,8 +229,8 @@ class _Front:
 
     __slots__ = ("boxes", "rules", "unplaced_in_rule", "is_open", "n_open")
 
-    def __init__(self, component: Component):
-        self.boxes, self.rules = component.boxes, component.rules
+    def __init__(self, chain: Chain):
+        self.boxes, self.rules = chain.boxes, chain.rules
         self.unplaced_in_rule = [len(rule.boxes) for rule in self.rules]
         self.is_open = [False] * len(self.rules)
         self.n_open = 0

@@ -1,4 +1,4 @@
-"""Layouts of one component drawn uniformly from the counting programme's kept forward pass.
+"""Layouts of one chain drawn uniformly from the counting programme's kept forward pass.
 
 Draws are made many at a time: the layouts being drawn walk the kept
 programme together, and those standing in the same state share one lookup
@@ -20,7 +20,7 @@ import random
 
 import numpy as np
 
-from ..components import Component
+from ..chains import Chain
 from .steps import choices, coefficients
 
 __all__ = ["LayoutSampler", "place_mines", "weighted_picks"]
@@ -29,10 +29,10 @@ _EXACT_BELOW = 1 << 63  # numpy draws integers exactly below this
 
 
 class LayoutSampler:
-    """Layouts of one component drawn uniformly, by walking the kept forward pass backwards.
+    """Layouts of one chain drawn uniformly, by walking the kept forward pass backwards.
 
     The forward pass leaves, for every state before each step, the number of
-    ways to reach it with each number of mines. Given the component's mine
+    ways to reach it with each number of mines. Given the chain's mine
     number, the last box's mine number is drawn in proportion to the ways
     of reaching each state it can come from, times the box's binomial; then
     the box before it from that state, and so on to the first. Each box's
@@ -42,12 +42,12 @@ class LayoutSampler:
     Attributes
     ----------
     models : tuple of int
-        As :attr:`ComponentCount.models`: layouts of the component by mine number.
+        As :attr:`ChainCount.models`: layouts of the chain by mine number.
 
     Examples
     --------
-    >>> from cspmines.engine.components import Box, LocalRule
-    >>> pair = Component(boxes=(Box((0, 1), (0,)), Box((2,), (0, 1)), Box((3,), (1,))),
+    >>> from cspmines.engine.chains import Box, LocalRule
+    >>> pair = Chain(boxes=(Box((0, 1), (0,)), Box((2,), (0, 1)), Box((3,), (1,))),
     ...                  rules=(LocalRule((0, 1), 1), LocalRule((1, 2), 1)))
     >>> from cspmines.engine.backends.dynamic import DynamicProgrammingBackend
     >>> sampler = DynamicProgrammingBackend().sampler(pair)
@@ -60,22 +60,22 @@ class LayoutSampler:
     >>> sampler.fill(mines, np.arange(3), 0, np.random.default_rng(3))
     Traceback (most recent call last):
     ...
-    ValueError: no layout of this component holds 0 mines
+    ValueError: no layout of this chain holds 0 mines
     """
 
-    def __init__(self, component: Component, sweep):
-        """``sweep`` is the forward pass (:class:`~cspmines.engine.backends.dynamic.Sweep`) of ``component``."""
-        self._component = component
+    def __init__(self, chain: Chain, sweep):
+        """``sweep`` is the forward pass (:class:`~cspmines.engine.backends.dynamic.Sweep`) of ``chain``."""
+        self._chain = chain
         self._sweep = sweep
         total = sweep.final.get(0, 0)
         self.models = coefficients(sweep.final_offset, total, sweep.bits)
         self._walk: dict = sweep.walks  # (step from the end, state, mines left) -> the step's moves and their ways
-        self._cells = [np.asarray(component.boxes[step.box].cells, dtype=np.intp) for step in reversed(sweep.steps)]
+        self._cells = [np.asarray(chain.boxes[step.box].cells, dtype=np.intp) for step in reversed(sweep.steps)]
 
     def draw(self, mines: int, rng: random.Random) -> list:
         """The mine cells of one layout with ``mines`` mines, each such layout equally likely
         (``rng`` a :class:`random.Random`; :meth:`fill` draws many at once)."""
-        row = np.zeros((1, max(self._component.cells) + 1), dtype=bool)
+        row = np.zeros((1, max(self._chain.cells) + 1), dtype=bool)
         self.fill(row, np.zeros(1, dtype=np.intp), mines, np.random.default_rng(rng.getrandbits(128)))
         return np.flatnonzero(row[0]).tolist()
 
@@ -83,7 +83,7 @@ class LayoutSampler:
         """Draw one layout with ``mines`` mines for each of ``rows`` and mark its cells in ``out``
         (a boolean array, a row a layout, a column a flat cell); each layout equally likely."""
         if not 0 <= mines < len(self.models) or not self.models[mines]:
-            raise ValueError(f"no layout of this component holds {mines} mines")
+            raise ValueError(f"no layout of this chain holds {mines} mines")
         standing = {(0, mines): rows}  # (state after the step, mines left) -> the rows standing there
         for index, cells in enumerate(self._cells):
             following: dict = {}

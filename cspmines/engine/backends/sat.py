@@ -12,11 +12,11 @@ once however the auxiliaries fall.
 Examples
 --------
 >>> from cspmines import Position
->>> from cspmines.engine.components import chains_of
->>> (component,) = chains_of(Position.from_string("4x1\\n.1.1"))
->>> SatBackend().count(component).models
+>>> from cspmines.engine.chains import chains_of
+>>> (chain,) = chains_of(Position.from_string("4x1\\n.1.1"))
+>>> SatBackend().count(chain).models
 (0, 1)
->>> SatBackend(solver="cadical153").count(component).models
+>>> SatBackend(solver="cadical153").count(chain).models
 (0, 1)
 """
 
@@ -28,10 +28,10 @@ from itertools import pairwise
 from math import comb
 
 from ...errors import BackendUnavailableError
-from ..components import Component
-from .base import Budget, ComponentCount, dense_coefficients, out_of_time
+from ..chains import Chain
+from .base import Budget, ChainCount, dense_coefficients, out_of_time
 
-__all__ = ["SatBackend", "BoxEncoding", "chain_cnf", "encode_component", "encoding_bytes"]
+__all__ = ["SatBackend", "BoxEncoding", "chain_cnf", "encode_chain", "encoding_bytes"]
 
 
 def _pysat():
@@ -123,23 +123,23 @@ _ROW_BYTES = 8
 _ENCODING_BYTES_PER_LITERAL = 256
 
 
-def encoding_bytes(components) -> int:
-    """The bytes :func:`encode_component` makes the solver hold for ``components``, about."""
+def encoding_bytes(chains) -> int:
+    """The bytes :func:`encode_chain` makes the solver hold for ``chains``, about."""
     literals = 0
-    for component in components:
-        sizes = [box.size for box in component.boxes]
-        literals += sum(sizes) + sum(sizes[b] for rule in component.rules for b in rule.boxes)
+    for chain in chains:
+        sizes = [box.size for box in chain.boxes]
+        literals += sum(sizes) + sum(sizes[b] for rule in chain.rules for b in rule.boxes)
     return _ENCODING_BYTES_PER_LITERAL * literals
 
 
-def chain_cnf(component: Component) -> tuple[list[list[int]], range]:
+def chain_cnf(chain: Chain) -> tuple[list[list[int]], range]:
     """A chain's rules as plain CNF for an outside model counter: variable ``i + 1`` is the chain's ``i``-th
-    cell (:attr:`Component.cells`), each rule "exactly ``mines`` of these cells" a sequential-counter
+    cell (:attr:`Chain.cells`), each rule "exactly ``mines`` of these cells" a sequential-counter
     encoding whose auxiliary variables come after the cells. Its models projected on the cells (the range
     returned) are the chain's layouts, one each: how an independent counter such as Ganak checks ours.
 
     >>> from cspmines import Position
-    >>> from cspmines.engine.components import chains_of
+    >>> from cspmines.engine.chains import chains_of
     >>> (chain,) = chains_of(Position.from_string("3x1\\n.1."))
     >>> clauses, cells = chain_cnf(chain)
     >>> list(cells), [1, 2] in clauses
@@ -148,21 +148,21 @@ def chain_cnf(component: Component) -> tuple[list[list[int]], range]:
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
 
-    cells = component.cells
+    cells = chain.cells
     variable = {cell: index + 1 for index, cell in enumerate(cells)}
     pool = IDPool(start_from=len(cells) + 1)
     clauses: list[list[int]] = []
-    for rule in component.rules:
-        literals = [variable[cell] for box in rule.boxes for cell in component.boxes[box].cells]
+    for rule in chain.rules:
+        literals = [variable[cell] for box in rule.boxes for cell in chain.boxes[box].cells]
         clauses.extend(CardEnc.equals(lits=literals, bound=rule.mines, vpool=pool, encoding=EncType.seqcounter).clauses)
     return clauses, range(1, len(cells) + 1)
 
 
-def encode_component(encoding: BoxEncoding, component: Component, group=0) -> list[list[int]]:
-    """Add ``component``'s rules to ``encoding``; each box's unary literals, in box order
-    (keyed by ``(group, box)``, so several components can share one encoding)."""
-    boxes = [encoding.unary((group, b), len(box.cells)) for b, box in enumerate(component.boxes)]
-    for rule in component.rules:
+def encode_chain(encoding: BoxEncoding, chain: Chain, group=0) -> list[list[int]]:
+    """Add ``chain``'s rules to ``encoding``; each box's unary literals, in box order
+    (keyed by ``(group, box)``, so several chains can share one encoding)."""
+    boxes = [encoding.unary((group, b), len(box.cells)) for b, box in enumerate(chain.boxes)]
+    for rule in chain.rules:
         encoding.exactly([lit for b in rule.boxes for lit in boxes[b]], rule.mines)
     return boxes
 
@@ -171,7 +171,7 @@ class SatBackend:
     """Exact counting by enumerating box-level models with python-sat (``"sat"``).
 
     Cost follows the number of box-level models, so it suits narrow
-    components; a budget stops it (one node per model).
+    chains; a budget stops it (one node per model).
 
     Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
 
@@ -187,13 +187,13 @@ class SatBackend:
     def __init__(self, *, solver: str = "minicard"):
         self.solver = solver
 
-    def count(self, component: Component, *, budget: Budget | None = None) -> ComponentCount:
+    def count(self, chain: Chain, *, budget: Budget | None = None) -> ChainCount:
         started = time.perf_counter()
         if budget is not None:
-            budget.reserve(encoding_bytes([component]), "the SAT encoding")
+            budget.reserve(encoding_bytes([chain]), "the SAT encoding")
         encoding = BoxEncoding(self.solver)
         try:
-            boxes = encode_component(encoding, component)
+            boxes = encode_chain(encoding, chain)
             sizes = [len(lits) for lits in boxes]
             models: dict[int, int] = {}
             # tallies kept sparse, by mine number: a dense row per box would be boxes x cells before a
@@ -228,7 +228,7 @@ class SatBackend:
                 budget.reserve(_ROW_BYTES * sum(max(t, default=0) + 1 for t in tallies), "the SAT count's tally rows")
         finally:
             encoding.close()
-        return ComponentCount(
+        return ChainCount(
             models=dense_coefficients(models),
             tallies=tuple(dense_coefficients(t) for t in tallies),
             stats={"backend": self.name, "solver": self.solver, "solutions": solutions, "seconds": time.perf_counter() - started},

@@ -17,7 +17,7 @@ from math import comb
 
 import numpy as np
 
-from ..components import Component
+from ..chains import Chain
 
 __all__ = ["Step", "advance_array", "advance_set", "bounds", "choices", "coefficients", "key_digit_bits", "divide_out_x",
            "live_states", "plan_order", "unpack"]
@@ -60,21 +60,21 @@ class Step:
 _WEIGHTS = tuple(tuple(comb(size, m) for m in range(size + 1)) for size in range(9))  # boxes on a board
 
 
-def key_digit_bits(component: Component) -> int:
+def key_digit_bits(chain: Chain) -> int:
     """Bits per rule in a state key: 4 for any board (needs <= 8), more for hand-built rules."""
-    return max(4, max((rule.mines for rule in component.rules), default=0).bit_length())
+    return max(4, max((rule.mines for rule in chain.rules), default=0).bit_length())
 
 
-def plan_order(component: Component, order: list[int], digit_bits: int) -> list[Step]:
-    sizes = [len(box.cells) for box in component.boxes]
-    capacity = [sum(sizes[b] for b in rule.boxes) for rule in component.rules]
+def plan_order(chain: Chain, order: list[int], digit_bits: int) -> list[Step]:
+    sizes = [len(box.cells) for box in chain.boxes]
+    capacity = [sum(sizes[b] for b in rule.boxes) for rule in chain.rules]
     digit = (1 << digit_bits) - 1
     slot_of: dict[int, int] = {}  # open rule -> its digit
     free_slots: list[int] = []  # digits given back, reused lowest first to keep keys short
     next_slot = 0
     steps = []
     for b in order:
-        rules, size = component.boxes[b].rules, sizes[b]
+        rules, size = chain.boxes[b].rules, sizes[b]
         opening = mask = 0
         for r in rules:
             if r not in slot_of:
@@ -82,7 +82,7 @@ def plan_order(component: Component, order: list[int], digit_bits: int) -> list[
                     slot_of[r] = heapq.heappop(free_slots)
                 else:
                     slot_of[r], next_slot = next_slot, next_slot + 1
-                opening += component.rules[r].mines << (digit_bits * slot_of[r])
+                opening += chain.rules[r].mines << (digit_bits * slot_of[r])
             capacity[r] -= size
             mask |= 1 << (digit_bits * slot_of[r])
         shifts = tuple((digit_bits * slot_of[r], capacity[r]) for r in rules)

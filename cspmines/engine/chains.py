@@ -1,9 +1,9 @@
-"""Boxes and components: the chains of influence.
+"""Boxes and chains: the chains of influence.
 
 Cells covered by exactly the same rules are interchangeable, so they are
 grouped into a :class:`Box`; counting then runs over boxes with binomial
 weights. networkx splits the graph of rules and boxes into connected
-:class:`Component` objects that can be counted independently.
+:class:`Chain` objects that can be counted independently.
 
 Examples
 --------
@@ -26,12 +26,12 @@ from .. import native
 from .constraints import ConstraintSystem
 from .memory import Hashed, Memory, remembered
 
-__all__ = ["Box", "LocalRule", "Component", "box_diameter", "chains_of", "group_boxes", "shape", "split_chains"]
+__all__ = ["Box", "LocalRule", "Chain", "Component", "box_diameter", "chains_of", "group_boxes", "shape", "split_chains"]
 
 
 @dataclass(frozen=True)
 class Box:
-    """Cells that share the same set of rules (indices into the component's rules)."""
+    """Cells that share the same set of rules (indices into the chain's rules)."""
 
     cells: tuple
     rules: tuple
@@ -43,7 +43,7 @@ class Box:
 
 @dataclass(frozen=True)
 class LocalRule:
-    """A rule inside one component: ``mines`` mines among the cells of ``boxes``."""
+    """A rule inside one chain: ``mines`` mines among the cells of ``boxes``."""
 
     boxes: tuple
     mines: int
@@ -51,14 +51,14 @@ class LocalRule:
 
 
 @dataclass(frozen=True, eq=False)
-class Component:
+class Chain:
     """One chain of influence: boxes joined by the rules that cover them.
 
     Attributes
     ----------
     boxes : tuple of Box
     rules : tuple of LocalRule
-        Rules with their box indices local to this component.
+        Rules with their box indices local to this chain.
     """
 
     boxes: tuple
@@ -66,7 +66,7 @@ class Component:
 
     @property
     def cells(self) -> tuple:
-        """Every cell of the component, box by box."""
+        """Every cell of the chain, box by box."""
         return tuple(cell for box in self.boxes for cell in box.cells)
 
     @remembered
@@ -79,7 +79,7 @@ class Component:
 
     @remembered
     def structure(self) -> tuple:
-        """What the component is apart from its cells and mines: each box's size and rules, each
+        """What the chain is apart from its cells and mines: each box's size and rules, each
         rule's boxes (local numbering). Components of one structure are counted in the same order."""
         return tuple((len(box.cells), box.rules) for box in self.boxes), tuple(rule.boxes for rule in self.rules)
 
@@ -89,7 +89,7 @@ class Component:
 
     @property
     def labels(self) -> tuple:
-        """The labels (clue cells) of the component's rules."""
+        """The labels (clue cells) of the chain's rules."""
         return tuple(rule.label for rule in self.rules)
 
     @remembered
@@ -113,6 +113,10 @@ class Component:
                 return compiled(self.n_boxes, [rule.boxes for rule in self.rules])
             return box_diameter(self.n_boxes, self.rules)
         return 1 if self.n_cells > 1 else 0
+
+
+#: The earlier name of :class:`Chain`, kept for code written against it.
+Component = Chain
 
 
 def box_diameter(n_boxes: int, rules) -> int:
@@ -214,11 +218,11 @@ def _without_duplicate_rules(system: ConstraintSystem) -> ConstraintSystem:
     return ConstraintSystem._checked_already(tuple(kept), system.cells, system.mines_left)  # fewer rules of a checked system
 
 
-def split_chains(system: ConstraintSystem, memory: Memory | None = None) -> tuple[Component, ...]:
-    """The independent components of a system, in the order of their first cell.
+def split_chains(system: ConstraintSystem, memory: Memory | None = None) -> tuple[Chain, ...]:
+    """The independent chains of a system, in the order of their first cell.
 
-    Each component's boxes and rules are renumbered locally, so backends see
-    only one component and never the grid. With a ``memory`` (an engine's), a
+    Each chain's boxes and rules are renumbered locally, so backends see
+    only one chain and never the grid. With a ``memory`` (an engine's), a
     split met lately is not worked out again and its chains are the same objects.
 
     >>> from cspmines import Position
@@ -236,21 +240,21 @@ def split_chains(system: ConstraintSystem, memory: Memory | None = None) -> tupl
         layout = [(*chain, {}) for chain in _split_layout(system)]
         if recent is not None:
             recent.put(key, layout)
-    components = []
+    chains = []
     for boxes, rule_ids, members, structure, made in layout:
         mines = tuple(rules[r].mines for r in rule_ids)
-        component = made.get(mines)
-        if component is None:
-            component = Component(
+        chain = made.get(mines)
+        if chain is None:
+            chain = Chain(
                 boxes=boxes,
                 rules=tuple(LocalRule(boxes_of, rules[r].mines, rules[r].label) for r, boxes_of in zip(rule_ids, members, strict=True)),
             )
-            component.__dict__["structure"] = structure  # known already: spare the remembered properties their work
-            component.__dict__["n_cells"] = sum(size for size, _ in structure[0])
+            chain.__dict__["structure"] = structure  # known already: spare the remembered properties their work
+            chain.__dict__["n_cells"] = sum(size for size, _ in structure[0])
             if len(made) < _VARIANTS:
-                made[mines] = component
-        components.append(component)
-    return tuple(components)
+                made[mines] = chain
+        chains.append(chain)
+    return tuple(chains)
 
 
 #: The chains kept for each split, one per mines of its rules (a look-ahead's clues give a few each): a
@@ -322,7 +326,7 @@ def _joined(n: int, groups) -> list[list[int]]:
     return list(classes.values())
 
 
-def shape(component: Component) -> tuple:
+def shape(chain: Chain) -> tuple:
     """What a chain's counts depend on, the key its counts and forward passes are remembered by: each
     box's size and rules, each rule's boxes and mines (in the chain's local numbering; not the cells
     or the clues' labels).
@@ -331,12 +335,12 @@ def shape(component: Component) -> tuple:
     >>> shape(left) == shape(right)   # a 1 in either corner: one shape
     True
     """
-    return component.structure, tuple(rule.mines for rule in component.rules)
+    return chain.structure, tuple(rule.mines for rule in chain.rules)
 
 
-def chains_of(position) -> tuple[Component, ...]:
-    """The independent components of a position's clues (:func:`split_chains` of its system):
-    the short way to a component for examples and studies.
+def chains_of(position) -> tuple[Chain, ...]:
+    """The independent chains of a position's clues (:func:`split_chains` of its system):
+    the short way to a chain for examples and studies.
 
     >>> from cspmines import Position
     >>> [c.cells for c in chains_of(Position.from_string("4x1\\n.1.1"))]   # both 1s see cell 2: one chain
