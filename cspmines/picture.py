@@ -12,7 +12,7 @@ the package but the cell codes, so it sits below :class:`~cspmines.Position` and
 :mod:`cspmines.present.picture` adds the PNG.
 
 >>> from cspmines import Position, solve
->>> svg = render_svg(solve(Position.from_string("3x1x1\\n.1.")), components=True)
+>>> svg = render_svg(solve(Position.from_string("3x1x1\\n.1.")), chains=True)
 >>> svg.startswith("<svg") and svg.count("<rect") >= 3
 True
 """
@@ -37,12 +37,13 @@ def shade(p: float) -> str:
     return f"#{red:02x}{green:02x}50"
 
 
-def scene(subject, *, components: bool = False) -> dict:
+def scene(subject, *, chains: bool = False, components: bool = False) -> dict:
     """What to draw, independent of the output format: cells with fill, text and mark;
-    outline edges per chain. ``subject`` is a Position or an Analysis.
+    outline edges per chain (with ``chains``; ``components`` is its earlier name). ``subject`` is
+    a Position or an Analysis.
 
     >>> from cspmines import Position, solve
-    >>> drawn = scene(solve(Position.from_string("3x2x1\\n1..\\n...")), components=True)
+    >>> drawn = scene(solve(Position.from_string("3x2x1\\n1..\\n...")), chains=True)
     >>> drawn["cells"][2]["mark"], drawn["cells"][1]["title"], len(drawn["outlines"])   # one chain of 3 cells
     ('safe', '(0, 1): 0.3333', 8)
     """
@@ -54,7 +55,7 @@ def scene(subject, *, components: bool = False) -> dict:
                  else _cell_item(position, cell) for cell in range(position.size)]
     else:
         cells = [_cell_item(position, cell) for cell in range(position.size)]
-    outlines = _outlines(position, analysis) if components and analysis is not None else []
+    outlines = _outlines(position, analysis) if (chains or components) and analysis is not None else []
     estimated = analysis is not None and not analysis.exact
     return {"width": position.width, "height": position.height, "cells": cells, "outlines": outlines, "estimated": estimated}
 
@@ -109,16 +110,17 @@ def _outlines(position, analysis) -> list[tuple]:
     return outlines
 
 
-def render_svg(subject, *, components: bool = False, cell_size: int = 22) -> str:
+def render_svg(subject, *, chains: bool = False, components: bool = False, cell_size: int = 22) -> str:
     """An SVG picture of a Position or an Analysis (what ``_repr_svg_`` shows in a notebook): the board
-    with numbered rows and columns, and for an analysis a colour scale and a legend beneath it.
+    with numbered rows and columns, and for an analysis a colour scale and a legend beneath it; the
+    chains of influence outlined with ``chains`` (``components``: its earlier name).
 
     >>> from cspmines import Position
     >>> svg = render_svg(Position.from_string("3x2x1\\n1..\\n..."), cell_size=20)
     >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"'), svg.count("<rect")
     (True, 6)
     """
-    drawn = scene(subject, components=components)
+    drawn = scene(subject, chains=chains or components)
     s = cell_size
     analysed = hasattr(subject, "probabilities")
     left, top = s, s  # room for the row and column numbers

@@ -40,12 +40,13 @@ def test_position_and_analysis_draw_themselves():
     tree = ElementTree.fromstring(position._repr_svg_())
     assert len(tree.findall(f"{SVG}rect")) == position.size
     analysis = solve(position)
-    drawn = ElementTree.fromstring(analysis.picture(components=True))
+    drawn = ElementTree.fromstring(analysis.picture(chains=True))
     letters = [t.text for t in drawn.findall(f"{SVG}text")]
     assert letters.count("S") == len(analysis.safe_cells)  # a letter per proved safe cell
     assert letters.count("M") == len(analysis.mine_cells)  # and per proved mine (no cross that reads as exploded)
     assert drawn.findall(f"{SVG}line")  # the component's outline
     assert not ElementTree.fromstring(analysis.picture()).findall(f"{SVG}line")
+    assert analysis.picture(components=True) == analysis.picture(chains=True)  # the earlier name, the same picture
     html = analysis._repr_html_()
     assert "<svg" in html and "models" in html and "23" in html
 

@@ -36,13 +36,13 @@ def run_solve(args, out) -> int:
         from ..present.picture import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as handle:
-            handle.write(render_svg(analysis, components=args.outline))
+            handle.write(render_svg(analysis, chains=args.outline))
     if args.png:
         from ..present.picture import render_png
 
         if position.size > 2500:  # matplotlib draws cell by cell: say why the wait
             print(f"cspmines: drawing {position.size:,} cells into {args.png} ...", file=sys.stderr)
-        render_png(analysis, args.png, components=args.outline)
+        render_png(analysis, args.png, chains=args.outline)
     if args.json:
         result = analysis_json(analysis, exact=args.exact)
         if args.outcomes:

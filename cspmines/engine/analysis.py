@@ -41,7 +41,7 @@ class Analysis:
         What it was made from (:class:`~cspmines.engine.counting.Parts`): what was settled, the chains
         and their counts, the cells off the front, the question.
     chains : tuple of ChainReport
-        The chains of influence, a report each (also as ``chains``).
+        The chains of influence, a report each (also as ``components``, the earlier name).
     backend : str
         The backend name asked for.
     engine : Engine
@@ -107,10 +107,10 @@ class Analysis:
             f"{len(self.chains)} chains, {len(self.safe_cells)} safe, {len(self.mine_cells)} mines, {exact}>"
         )
 
-    def picture(self, *, components: bool = False) -> str:
-        """An SVG picture: cells shaded by mine probability, certain cells marked,
-        components outlined when asked."""
-        return render_svg(self, components=components)
+    def picture(self, *, chains: bool = False, components: bool = False) -> str:
+        """An SVG picture: cells shaded by mine probability, certain cells marked, the chains of
+        influence outlined when asked (``chains``; ``components`` is its earlier name)."""
+        return render_svg(self, chains=chains or components)
 
     def _repr_svg_(self) -> str:
         return self.picture()
@@ -125,7 +125,7 @@ class Analysis:
             ("answer", exact),
         ]
         rows = "".join(f"<tr><th style='text-align:left'>{k}</th><td>{v}</td></tr>" for k, v in facts)
-        return f"<div style='display:flex;gap:1em;align-items:flex-start'>{self.picture(components=True)}<table>{rows}</table></div>"
+        return f"<div style='display:flex;gap:1em;align-items:flex-start'>{self.picture(chains=True)}<table>{rows}</table></div>"
 
     @property
     def exact(self) -> bool:

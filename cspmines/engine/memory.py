@@ -2,9 +2,10 @@
 
 Positions solved one after another mostly share their chains (each position a
 look-ahead imagines differs from the board in one chain, and so does the next
-move's), so the engine keeps three memories of what it met recently: the counts
-of chains by shape, how systems of rules split into chains, and the counting
-order of each structure. Answers never depend on them, only the time taken.
+move's), so the engine keeps memories of what it met recently: the counts of
+chains by shape, how systems of rules split into chains, the counting order of
+each structure, the forward passes layouts are drawn from, what a full solve
+keeps for one more clue, and the analyses of boards a look-ahead imagined. Answers never depend on them, only the time taken.
 
 They live in a :class:`Memory`, which an :class:`~cspmines.engine.Engine` owns
 (as a python-sat solver owns its handle) and hands to the code below it: each

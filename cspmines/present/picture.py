@@ -2,7 +2,7 @@
 (drawn with matplotlib from the same scene).
 
 >>> from cspmines import Position, solve
->>> svg = render_svg(solve(Position.from_string("3x1x1\\n.1.")), components=True)
+>>> svg = render_svg(solve(Position.from_string("3x1x1\\n.1.")), chains=True)
 >>> svg.startswith("<svg") and svg.count("<rect") >= 3
 True
 """
@@ -14,7 +14,7 @@ from ..picture import legend_note, render_svg, scene, shade
 __all__ = ["render_svg", "render_png", "scene"]
 
 
-def render_png(subject, path, *, components: bool = False, cell_size: int = 22) -> None:
+def render_png(subject, path, *, chains: bool = False, components: bool = False, cell_size: int = 22) -> None:
     """The same picture as :func:`render_svg`, drawn with matplotlib into a PNG file.
 
     >>> import os, tempfile
@@ -30,7 +30,7 @@ def render_png(subject, path, *, components: bool = False, cell_size: int = 22) 
     from matplotlib.colors import LinearSegmentedColormap
     from matplotlib.patches import Rectangle
 
-    drawn = scene(subject, components=components)
+    drawn = scene(subject, chains=chains or components)
     analysed = hasattr(subject, "probabilities")
     dpi = 100
     figure = plt.figure(figsize=(max(drawn["width"] + 2, 18 if analysed else 0) * cell_size / dpi, (drawn["height"] + (4 if analysed else 2)) * cell_size / dpi), dpi=dpi)
