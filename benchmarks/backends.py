@@ -23,6 +23,7 @@ where it took longer than the time limit.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import sys
 import time
@@ -32,7 +33,7 @@ from pathlib import Path
 import cspmines
 from cspmines.engine.backends import Budget, backend_names, get_backend
 from cspmines.engine.backends.ordering import front_width
-from cspmines.engine.backends.sat import chain_cnf
+from cspmines.engine.backends.sat import ganak_layouts
 from cspmines.engine.chains import split_chains
 from cspmines.engine.constraints import ConstraintSystem
 from cspmines.errors import BudgetExceededError
@@ -56,20 +57,8 @@ def time_count(backend, component, *, limit: float, min_seconds: float) -> float
 
 
 def ganak_counter():
-    """A function counting a component's layouts with Ganak, or None where pyganak is not installed."""
-    try:
-        import pyganak
-    except ImportError:
-        return None
-
-    def count(component) -> int:
-        clauses, cells = chain_cnf(component)
-        counter = pyganak.Counter()
-        counter.add_clauses(clauses)
-        counter.set_sampling_set(cells)
-        return counter.count()
-
-    return count
+    """A function counting a chain's layouts with Ganak, or None where pyganak is not installed."""
+    return ganak_layouts if importlib.util.find_spec("pyganak") is not None else None
 
 
 def time_ganak(count, component, *, min_seconds: float) -> float:

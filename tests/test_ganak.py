@@ -17,24 +17,15 @@ import pytest
 
 from cspmines import InconsistentPositionError, Position
 from cspmines.engine.backends import get_backend
-from cspmines.engine.backends.sat import chain_cnf
+from cspmines.engine.backends.sat import ganak_layouts
 from cspmines.engine.chains import chains_of, split_chains
 from cspmines.engine.constraints import settle_position
 
 from randompositions import random_position
 
-pyganak = pytest.importorskip("pyganak", reason="pyganak is not installed (pip install pyganak, or the test extra)")
+pytest.importorskip("pyganak", reason="pyganak is not installed (pip install pyganak, or the test extra)")
 
 DATA = Path(__file__).parent / "data"
-
-
-def ganak_layouts(component) -> int:
-    """The chain's layouts as Ganak counts them: models of its rules' CNF, projected on its cells."""
-    clauses, cells = chain_cnf(component)
-    counter = pyganak.Counter()
-    counter.add_clauses(clauses)
-    counter.set_sampling_set(cells)
-    return counter.count()
 
 
 def engine_layouts(component) -> int:

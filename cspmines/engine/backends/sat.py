@@ -31,7 +31,7 @@ from ...errors import BackendUnavailableError
 from ..chains import Chain
 from .base import Budget, ChainCount, dense_coefficients, out_of_time
 
-__all__ = ["SatBackend", "BoxEncoding", "chain_cnf", "encode_chain", "encoding_bytes"]
+__all__ = ["SatBackend", "BoxEncoding", "chain_cnf", "encode_chain", "encoding_bytes", "ganak_layouts"]
 
 
 def _pysat():
@@ -156,6 +156,29 @@ def chain_cnf(chain: Chain) -> tuple[list[list[int]], range]:
         literals = [variable[cell] for box in rule.boxes for cell in chain.boxes[box].cells]
         clauses.extend(CardEnc.equals(lits=literals, bound=rule.mines, vpool=pool, encoding=EncType.seqcounter).clauses)
     return clauses, range(1, len(cells) + 1)
+
+
+def ganak_layouts(chain: Chain) -> int:
+    """The chain's layouts as Ganak counts them (the ``pyganak`` package, an exact model counter written
+    by others): the models of :func:`chain_cnf`'s clauses projected on its cells. The tests' independent
+    check of the engine's counts, and the benchmarks' peer; ImportError where pyganak is not installed
+    (it comes with the ``test`` extra).
+
+    >>> from cspmines import Position
+    >>> from cspmines.engine.chains import chains_of
+    >>> (chain,) = chains_of(Position.from_string("3x1\\n.1."))
+    >>> ganak_layouts(chain)   # the 1's mine on either side
+    2
+    """
+    try:
+        import pyganak
+    except ImportError:
+        raise ImportError("counting with Ganak needs pyganak: pip install pyganak (or the test extra)") from None
+    clauses, cells = chain_cnf(chain)
+    counter = pyganak.Counter()
+    counter.add_clauses(clauses)
+    counter.set_sampling_set(cells)
+    return counter.count()
 
 
 def encode_chain(encoding: BoxEncoding, chain: Chain, group=0) -> list[list[int]]:
