@@ -136,7 +136,15 @@ def default_engine(backend: str = "auto") -> Engine:
     """The calling thread's default engine of ``backend``, made on first use: what :func:`solve` and
     :func:`sample_layouts` solve with. A thread's default engines share one memory; no two threads
     share one (the web server's worker threads each have theirs). ``default_engine().forget()``
-    empties the thread's memory (a benchmark timing players one after another starts each so)."""
+    empties the thread's memory (a benchmark timing players one after another starts each so).
+
+    >>> default_engine() is default_engine("auto"), default_engine().memory is default_engine("sat").memory
+    (True, True)
+    >>> default_engine("fastest")
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.UnknownBackendError: unknown backend 'fastest'; choose one of auto, cpsat, dp, sat
+    """
     engines = getattr(_threads, "engines", None)
     if engines is None:
         engines = _threads.engines = {}
