@@ -414,6 +414,33 @@ def combinations():
     return found
 
 
+@parity("glance_boxes")
+def glances():
+    """The proved safe cells and the least chances (none to three, among living cells and all) of the
+    boards above with a total, and of each with one more clue at a covered cell."""
+    from cspmines.engine.glance import glance
+    from cspmines.engine.reveal import solve_revealed
+
+    found = []
+    for index, position in enumerate(settling_positions()[::3]):
+        if position.mines is None:
+            continue
+        try:
+            analysis = default_engine().solve(position)
+        except Exception:  # an inconsistent board: nothing to glance at
+            continue
+        covered = np.flatnonzero(position.grid.ravel() == COVERED)
+        boards = [analysis]
+        for clue in range(3):
+            try:
+                boards.append(solve_revealed(analysis, int(covered[index % len(covered)]), clue))
+            except Exception:  # no layout shows it
+                continue
+        found += [glance(board, count, living=living) for board in boards for count in (0, 1, 2, 3) for living in (True, False)]
+    assert sum(bool(seen.safe) for seen in found) > 300 and sum(len(seen.least) == 3 for seen in found) > 300
+    return found
+
+
 @parity("closed_off_places")
 def places_of_fifty_fifties():
     """The pairs and blocks _closed_off_places marks, on the boards above with their proved mines as

@@ -50,6 +50,10 @@ class Analysis:
     mines : int or None
         The mine total the counting used: the one asked for (``solve(mines=...)``), else the
         position's header; None with a density.
+    combination : Combination or None
+        The chains' counts combined with the cells off the front under the question
+        (:class:`~cspmines.engine.combine.Combination`: each box's chance), where the chances were
+        made from one; None where a budget cut the counting short.
     exact : bool
         False when a budget cut some chain short, or ``max_chain`` cut a
         chain (then ``approximate`` is True): those probabilities are estimates
@@ -76,6 +80,7 @@ class Analysis:
         chains: tuple | None = None,
         inexact_cells: frozenset = frozenset(),
         denominator: int | None = None,
+        combination=None,
     ):
         self.position = position
         self.parts = parts
@@ -96,6 +101,7 @@ class Analysis:
         # count with a total: integers compare and sum without a gcd at every step), else a
         # Fraction or, where estimated, a float; Fractions are made when a probability is read
         self._denominator = denominator
+        self.combination = combination
         self._certain = denominator if denominator else 1  # the chance of a certain mine
         self._cell_probability: dict | None = None
         self._fractions: dict = {}

@@ -70,6 +70,11 @@ class Chain:
         return tuple(cell for box in self.boxes for cell in box.cells)
 
     @remembered
+    def box_cells(self) -> tuple:
+        """Each box's cells, box by box (made once: a look-ahead reads a kept chain's for clue after clue)."""
+        return tuple(box.cells for box in self.boxes)
+
+    @remembered
     def n_cells(self) -> int:
         return sum(len(box.cells) for box in self.boxes)
 

@@ -183,6 +183,7 @@ def exact_analysis(position, parts: Parts, combination, engine) -> Analysis:
         denominator=None if cut_cells else combination.denominator,
         inexact_cells=inexact,
         engine=engine,
+        combination=combination,
     )
 
 

@@ -27,6 +27,8 @@
  *      twin cspmines.agents.exact.deductions.SingleClueWatch._read_around.
  *  combine_chances: each box's and the rest's layouts with a mine, the chains combined under the
  *      mine total; twin cspmines.engine.combine._chances.
+ *  glance_boxes: a position's proved safe cells and least chances among the cells that can still tell
+ *      something, read off its boxes' chances; twin cspmines.engine.glance.glance_boxes.
  *  closed_off_places: where a 50/50 may form, closed-off pairs and 2x2 blocks of hidden cells;
  *      twin cspmines.agents.exact.fifty_fifty._closed_off_places.
  *  remembered: a property worked out on first read and kept in the instance's dictionary (a
@@ -1992,6 +1994,178 @@ failed:
     return NULL;
 }
 
+/* ---- A glance at a position (glance_boxes) ----
+ * cspmines.engine.glance.glance_boxes: the proved safe cells and the `count` least chances below
+ * certainty of a position given by its boxes' chances, with `living` among the cells whose clue is not
+ * already known (cspmines.engine.glance.clue_is_settled). A group is a box, the cells settled safe, those
+ * settled mines, or the rest, with one chance. */
+typedef struct {
+    PyObject *cells; /* a list or tuple (PySequence_Fast) */
+    PyObject *chance; /* borrowed: the caller's, or the zero and certain below */
+} GlanceGroup;
+
+typedef struct {
+    const signed char *grid;
+    const unsigned char *decided;
+    int width, height;
+} GlanceBoard;
+
+/* The covered neighbours of `cell` not decided, in flat order (sorted), into out[8]; their number. */
+static int glance_doubtful(const GlanceBoard *g, int cell, int *out) {
+    int row = cell / g->width, col = cell % g->width, k = 0;
+    for (int r = row - 1; r <= row + 1; r++) {
+        if (r < 0 || r >= g->height) continue;
+        for (int c = col - 1; c <= col + 1; c++) {
+            if (c < 0 || c >= g->width || (r == row && c == col)) continue;
+            int n = r * g->width + c;
+            if (g->grid[n] == -1 && !g->decided[n]) out[k++] = n;
+        }
+    }
+    return k;
+}
+
+/* clue_is_settled's test: no doubtful neighbour, or a clue whose doubtful neighbours are the same ones.
+ * Such a clue is a neighbour of each of them, so of the first (the twin asks about any one of them). */
+static int glance_settled(const GlanceBoard *g, int cell) {
+    int around[8], other[8];
+    int k = glance_doubtful(g, cell, around);
+    if (!k) return 1;
+    int row = around[0] / g->width, col = around[0] % g->width;
+    for (int r = row - 1; r <= row + 1; r++) {
+        if (r < 0 || r >= g->height) continue;
+        for (int c = col - 1; c <= col + 1; c++) {
+            if (c < 0 || c >= g->width || (r == row && c == col)) continue;
+            int n = r * g->width + c;
+            if (g->grid[n] >= 0 && glance_doubtful(g, n, other) == k && !memcmp(around, other, (size_t)k * sizeof(int))) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The `count` least chances below `certain` of the groups' cells that are living (every cell without
+ * `living`), least first, into found (borrowed); their number, or -1 with an exception set. */
+static int glance_least(const GlanceGroup *groups, Py_ssize_t ngroups, PyObject *certain, const GlanceBoard *g, int living,
+                        PyObject **found, int count) {
+    int nfound = 0;
+    for (Py_ssize_t i = 0; i < ngroups; i++) {
+        PyObject *chance = groups[i].chance;
+        int below = PyObject_RichCompareBool(chance, certain, Py_LT);
+        if (below < 0) return -1;
+        if (!below || count == 0) continue;
+        if (nfound == count) {
+            int beaten = PyObject_RichCompareBool(chance, found[count - 1], Py_GE);
+            if (beaten < 0) return -1;
+            if (beaten) continue;
+        }
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(groups[i].cells);
+        PyObject **items = PySequence_Fast_ITEMS(groups[i].cells);
+        for (Py_ssize_t j = 0; j < size; j++) {
+            if (living && glance_settled(g, (int)PyLong_AsLong(items[j]))) continue;
+            int at = nfound < count ? nfound : count - 1; /* the last place, or past the last kept */
+            while (at > 0) { /* after the equal ones, as a stable sort puts it */
+                int less = PyObject_RichCompareBool(chance, found[at - 1], Py_LT);
+                if (less < 0) return -1;
+                if (!less) break;
+                if (at < count) found[at] = found[at - 1];
+                at--;
+            }
+            found[at] = chance;
+            if (nfound < count) nfound++;
+            if (nfound == count) {
+                int beaten = PyObject_RichCompareBool(chance, found[count - 1], Py_GE);
+                if (beaten < 0) return -1;
+                if (beaten) break; /* no more of this group's cells can come in */
+            }
+        }
+    }
+    return nfound;
+}
+
+/* Adds `cells` (any iterable of cells on the board) with `chance` as the next group. */
+static int glance_group(GlanceGroup *groups, Py_ssize_t *ngroups, PyObject *cells, PyObject *chance, Py_ssize_t n) {
+    PyObject *fast = PySequence_Fast(cells, "a group's cells must be iterable");
+    if (!fast) return -1;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(fast); j++) {
+        long cell = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
+        if (cell == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        if (cell < 0 || cell >= n) {
+            PyErr_Format(PyExc_ValueError, "cell %ld is not on the board", cell);
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    groups[*ngroups].cells = fast;
+    groups[*ngroups].chance = chance;
+    (*ngroups)++;
+    return 0;
+}
+
+/* glance_boxes(chances, cells, rest, rest_chance, settled_safe, settled_mines, certain, grid, width, height,
+ * count, living) -> (frozenset of the proved safe cells, tuple of the least chances) */
+static PyObject *glance_boxes(PyObject *self, PyObject *args) {
+    PyObject *chances, *cells, *rest, *rest_chance, *settled_safe, *settled_mines, *certain;
+    Py_buffer view;
+    int width, height, count, living;
+    if (!PyArg_ParseTuple(args, "O!O!OOOOOy*iiip", &PyList_Type, &chances, &PyList_Type, &cells, &rest, &rest_chance, &settled_safe,
+                          &settled_mines, &certain, &view, &width, &height, &count, &living))
+        return NULL;
+    Py_ssize_t n = (Py_ssize_t)width * height, nchains = PyList_GET_SIZE(chances), ngroups = 0, capacity = 3;
+    PyObject *result = NULL, *safe = NULL, *zero = PyLong_FromLong(0), **found = NULL;
+    GlanceGroup *groups = NULL;
+    unsigned char *decided = NULL;
+    if (!zero) goto done;
+    if (width <= 0 || height <= 0 || view.len != n || count < 0 || PyList_GET_SIZE(cells) != nchains) {
+        PyErr_SetString(PyExc_ValueError, "glance_boxes: the grid's bytes, the count or the chains do not match");
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < nchains; c++) {
+        PyObject *boxes = PyList_GET_ITEM(cells, c), *box_chances = PyList_GET_ITEM(chances, c);
+        if (!PyTuple_Check(boxes) || !PyList_Check(box_chances) || PyTuple_GET_SIZE(boxes) != PyList_GET_SIZE(box_chances)) {
+            PyErr_SetString(PyExc_ValueError, "glance_boxes: a chain's boxes and chances do not match");
+            goto done;
+        }
+        capacity += PyTuple_GET_SIZE(boxes);
+    }
+    groups = calloc((size_t)capacity, sizeof(GlanceGroup));
+    decided = calloc((size_t)n, 1);
+    found = calloc((size_t)count + 1, sizeof(PyObject *));
+    safe = PyList_New(0);
+    if (!groups || !decided || !found || !safe) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    /* the groups in the twin's order: the boxes chain by chain, the settled safe and mines, the rest */
+    for (Py_ssize_t c = 0; c < nchains; c++) {
+        PyObject *boxes = PyList_GET_ITEM(cells, c), *box_chances = PyList_GET_ITEM(chances, c);
+        for (Py_ssize_t b = 0; b < PyTuple_GET_SIZE(boxes); b++)
+            if (glance_group(groups, &ngroups, PyTuple_GET_ITEM(boxes, b), PyList_GET_ITEM(box_chances, b), n) < 0) goto done;
+    }
+    if (glance_group(groups, &ngroups, settled_safe, zero, n) < 0 || glance_group(groups, &ngroups, settled_mines, certain, n) < 0) goto done;
+    if (PyObject_IsTrue(rest) && glance_group(groups, &ngroups, rest, rest_chance, n) < 0) goto done;
+    for (Py_ssize_t i = 0; i < ngroups; i++) { /* proved safe: chance 0; decided: safe or certain */
+        int none = PyObject_Not(groups[i].chance), sure = none ? 0 : PyObject_RichCompareBool(groups[i].chance, certain, Py_EQ);
+        if (none < 0 || sure < 0) goto done;
+        if (!none && !sure) continue;
+        PyObject *fast = groups[i].cells;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(fast); j++) {
+            PyObject *cell = PySequence_Fast_GET_ITEM(fast, j);
+            decided[PyLong_AsLong(cell)] = 1;
+            if (none && PyList_Append(safe, cell) < 0) goto done;
+        }
+    }
+    GlanceBoard board = {(const signed char *)view.buf, decided, width, height};
+    int nfound = living ? glance_least(groups, ngroups, certain, &board, 1, found, count) : 0;
+    if (nfound == 0) nfound = glance_least(groups, ngroups, certain, &board, 0, found, count);
+    if (nfound < 0) goto done;
+    PyObject *least = PyTuple_New(nfound), *safe_set = least ? PyFrozenSet_New(safe) : NULL;
+    if (!safe_set) { Py_XDECREF(least); goto done; }
+    for (int i = 0; i < nfound; i++) { Py_INCREF(found[i]); PyTuple_SET_ITEM(least, i, found[i]); }
+    result = Py_BuildValue("(NN)", safe_set, least);
+done:
+    for (Py_ssize_t i = 0; i < ngroups; i++) Py_DECREF(groups[i].cells);
+    free(groups); free(decided); free(found);
+    Py_XDECREF(safe); Py_XDECREF(zero);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 /* ---- Where 50/50s may form ----
  * cspmines.agents.exact.fifty_fifty._closed_off_places: for every cell as a place's top left, whether
  * a pair across, a pair down or a 2x2 block of hidden cells (covered, not known mines) is closed off
@@ -2098,6 +2272,10 @@ static PyMethodDef methods[] = {
      "combine_chances(models, tallies, sizes, window, low, mines_left, rest_size) -> ([[int, ...], ...], int or None)\n\n"
      "Each box's layouts with a mine in one of its cells, and a cell's off the front, as cspmines.engine.combine\n"
      "works them out."},
+    {"glance_boxes", glance_boxes, METH_VARARGS,
+     "glance_boxes(chances, cells, rest, rest_chance, settled_safe, settled_mines, certain, grid, width, height, count, living)\n"
+     "  -> (frozenset of the proved safe cells, tuple of the count least chances)\n\n"
+     "What cspmines.engine.glance reads of a position's boxes."},
     {"closed_off_places", closed_off_places, METH_VARARGS,
      "closed_off_places(grid, width, height, known_mines) -> (across, down, square) as bytes, 1 a place\n\n"
      "Where a 50/50 may form, as cspmines.agents.exact.fifty_fifty finds the places."},

@@ -94,6 +94,9 @@ KERNELS: tuple[Kernel, ...] = (
            "what the clues at and next to the changed cells prove alone, move after move"),
     Kernel("combine_chances", "cspmines.engine.combine._chances",
            "each box's and the rest's layouts with a mine, the chains combined under the mine total"),
+    Kernel("glance_boxes", "cspmines.engine.glance.glance_boxes",
+           "a position's proved safe cells and least chances among the cells that can still tell something, "
+           "read off its boxes' chances"),
     Kernel("closed_off_places", "cspmines.agents.exact.fifty_fifty._closed_off_places",
            "where a 50/50 may form: closed-off pairs and 2x2 blocks of hidden cells"),
     Kernel("remembered", "cspmines.engine.memory._Remembered",

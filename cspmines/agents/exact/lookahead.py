@@ -33,9 +33,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...engine.glance import Glance, clue_is_settled, glance
 from ...engine.reveal import solve_revealed
 from ...errors import InconsistentPositionError
-from ...position import COVERED, FLAG, MINE, neighbour_table
+from ...position import COVERED, FLAG, MINE
 from .hotspots import hotspot_ratio
 from .options import ExactOptions
 
@@ -96,8 +97,8 @@ def look_ahead(
     as progress only if it proves more than the cells that are safe
     whenever this one is (Hill's "linked tiles": those come with the cell
     whatever it shows, so they are no news). With ``living``, the next move
-    is sought among cells that can still tell something (see
-    :func:`_next_safety`). With ``hotspots`` (:class:`Hotspot`), each clue's
+    is sought among cells that can still tell something
+    (:func:`~cspmines.engine.glance.clue_is_settled`). With ``hotspots`` (:class:`Hotspot`), each clue's
     next safety is weighted by how it changes the chance of getting past
     them (:func:`hotspot_ratio`), and a cell that settles one of them keeps
     no ``influence`` multiplier (its 50/50 is counted there).
@@ -166,11 +167,12 @@ def _outcome(analysis, cell: int, clue: int, options: ExactOptions, hotspots, be
         after = solve_revealed(analysis, cell, clue)  # by the engine that solved it (the agent's)
     except InconsistentPositionError:
         return None
-    next_safe = _next_safety(after, options.blend, options.living) ** options.next_power
+    seen = glance(after, 2, living=options.living)  # what the score reads of it, and nothing more
+    next_safe = _next_safety(seen, options.blend) ** options.next_power
     if hotspots:
         next_safe *= hotspot_ratio(hotspots, cell, after, before)
     weight = after.model_count / analysis.model_count if exact_weights else after.model_count
-    return weight, next_safe, after.decided[0], after  # decided[0]: the proved safe cells, a set
+    return weight, next_safe, seen.safe, after
 
 
 def _summed_up(cell: int, safety: float, outcomes: dict, options: ExactOptions, influence: float, exact_weights: bool,
@@ -211,55 +213,12 @@ def _single_safest(after) -> int | None:
     return best[0] if len(best) == 1 and after.probability(best[0]) < 1 else None
 
 
-def clue_is_settled(analysis):
-    """A test of whether a covered cell's clue is already known, so opening it tells nothing.
-
-    It is when each of its covered neighbours is proved (a mine or safe), or
-    when the neighbours still in doubt are exactly those of one clue, whose
-    number then fixes how many mines they hold. (A sufficient test, cheap
-    enough for every position the look-ahead imagines; a cell can be dead
-    for subtler reasons.)
-
-    >>> from cspmines import Position, solve
-    >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n1.."))
-    >>> settled = clue_is_settled(analysis)
-    >>> settled(2), settled(5)   # safe, and their doubtful neighbours are the 1s': they will show 1
-    (True, True)
-    >>> settled(1)   # safe only when 4 is the mine, so it would show 1 too, but this test cannot see that
-    False
-    """
-    position = analysis.position
-    flat = position.grid.ravel().tolist()  # a list reads a cell several times faster than an array
-    safe, mines = analysis.decided
-    decided = safe | mines
-    table = neighbour_table(position.width, position.height)
-
-    def doubtful(cell: int) -> frozenset:
-        return frozenset(n for n in table[cell] if flat[n] == COVERED and n not in decided)
-
-    def settled(cell: int) -> bool:
-        around = doubtful(cell)
-        if not around:
-            return True
-        anchor = next(iter(around))
-        # a clue holding all of them is a neighbour of each, so of this one
-        return any(flat[c] >= 0 and doubtful(c) == around for c in table[anchor])
-
-    return settled
-
-
-def _next_safety(after, blend: float, living: bool = False) -> float:
-    """The value of the position after a safe move: the safety of its best cell,
-    blended with the second best's; 1 when every covered cell left is a mine (won).
-    With ``living``, dead cells (:func:`clue_is_settled`) do not count while
-    another cell does: opening them tells nothing, so they are not where the
-    next guess will be made."""
-    least = ()
-    if living:
-        settled = clue_is_settled(after)
-        least = after.least_probabilities(2, below=1, keep=lambda cell: not settled(cell), exact=False)
-    if not least:
-        least = after.least_probabilities(2, below=1, exact=False)
+def _next_safety(seen: Glance, blend: float) -> float:
+    """The value of the position after a safe move, from its glance (``seen``: with ``living``, its
+    least chances are those of cells that can still tell something, dead cells being no place for the
+    next guess while another cell is): the safety of its best cell, blended with the second best's;
+    1 when every covered cell left is a mine (won)."""
+    least = seen.least
     if not least:
         return 1.0
     best = 1.0 - least[0]  # floats, as float() of the exact chances gives them

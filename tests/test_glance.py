@@ -1,0 +1,104 @@
+"""The glance (cspmines.engine.glance) against the analysis's own readers: the same proved safe cells
+and the same least chances, on random positions, on the boards a look-ahead imagines, and on expert
+boards, with the compiled kernel and with its twin."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import numpy as np
+import pytest
+
+from cspmines import InconsistentPositionError, Position, native, solve
+from cspmines.engine.constraints import neighbour_sum
+from cspmines.engine.glance import Glance, clue_is_settled, glance
+from cspmines.engine.reveal import solve_revealed
+from cspmines.position import COVERED, FLAG
+
+from randompositions import random_position
+
+
+def read_by_the_analysis(analysis, count: int, living: bool) -> Glance:
+    """What the glance must be, read through Analysis.decided and Analysis.least_probabilities."""
+    least: tuple = ()
+    if living:
+        settled = clue_is_settled(analysis)
+        least = analysis.least_probabilities(count, below=1, keep=lambda cell: not settled(cell), exact=False)
+    if not least:
+        least = analysis.least_probabilities(count, below=1, exact=False)
+    return Glance(analysis.decided[0], least)
+
+
+def expert_boards(seed: int, count: int) -> list:
+    """Expert boards opened part way (some flags), with their total."""
+    rng = np.random.default_rng(seed)
+    boards = []
+    for opened in np.linspace(40, 360, count).astype(int):
+        mines = np.zeros(480, dtype=bool)
+        mines[rng.choice(480, size=99, replace=False)] = True
+        grid = np.where(mines, COVERED, neighbour_sum(mines.reshape(16, 30)).ravel()).astype(np.int8)
+        grid[rng.choice(np.flatnonzero(~mines), size=480 - 99 - int(opened), replace=False)] = COVERED
+        grid[rng.choice(np.flatnonzero(mines), size=int(rng.integers(0, 15)), replace=False)] = FLAG
+        boards.append(Position(grid.reshape(16, 30), mines=99))
+    return boards
+
+
+def analyses(seed: int) -> list:
+    """Analyses of random small positions (with a total and without), of expert boards, and of boards
+    each with one more clue revealed as a look-ahead reveals it."""
+    rng = np.random.default_rng(seed)
+    found = []
+    for position in [random_position(rng, max_covered=int(rng.integers(2, 18))) for _ in range(400)] + expert_boards(seed, 12):
+        try:  # a position without a total at a density: its chances are Fractions, read cell by cell
+            analysis = solve(position, density=None if position.mines is not None else 0.3)
+        except InconsistentPositionError:
+            continue
+        found.append(analysis)
+        covered = np.flatnonzero(position.grid.ravel() == COVERED)
+        for cell in rng.choice(covered, size=min(3, len(covered)), replace=False).tolist():
+            for clue in range(9):
+                try:
+                    found.append(solve_revealed(analysis, cell, clue))
+                except InconsistentPositionError:
+                    continue
+    return found
+
+
+@pytest.mark.parametrize("kernels", ["compiled", "twin"])
+def test_the_glance_reads_what_the_analysis_says(kernels):
+    if kernels == "compiled" and native.kernel("glance_boxes") is None:
+        pytest.skip("built without a C compiler: the twin runs")
+    met = {"boxes": 0, "dead": 0, "all dead": 0}
+    with native.pure_python() if kernels == "twin" else nullcontext():
+        for analysis in analyses(seed=3):
+            for count in (0, 1, 2, 3):
+                for living in (True, False):
+                    seen = glance(analysis, count, living=living)
+                    assert seen == read_by_the_analysis(analysis, count, living), (analysis.position, count, living)
+            for kind, what in _kinds(analysis).items():
+                met[kind] += what
+    # the boxes' path was taken, and dead cells and boards with only dead cells below certainty were met
+    assert met["boxes"] > 1000 and met["dead"] > 300 and met["all dead"] > 20, met
+
+
+def _kinds(analysis) -> dict:
+    """Which kinds of board ``analysis`` is: one with box chances over one denominator, with a dead
+    cell, with every cell below certainty dead."""
+    settled = clue_is_settled(analysis)
+    covered = np.flatnonzero(analysis.position.grid.ravel() == COVERED).tolist()
+    living_least = analysis.least_probabilities(1, below=1, keep=lambda c: not settled(c))
+    return {
+        "boxes": analysis.combination is not None and analysis.combination.denominator is not None,
+        "dead": any(settled(c) for c in covered),
+        "all dead": not living_least and bool(analysis.least_probabilities(1, below=1)),
+    }
+
+
+def test_a_glance_at_a_won_board_has_no_chance_to_read():
+    analysis = solve(Position.from_string("2x1x1\n1."))  # the one covered cell left is the mine
+    assert glance(analysis, 2) == Glance(frozenset(), ())
+
+
+def test_a_glance_refuses_a_negative_count():
+    with pytest.raises(ValueError, match="count must be >= 0"):
+        glance(solve(Position.from_string("3x1x1\n.1.")), -1)
