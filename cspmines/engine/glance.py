@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from .. import native
 from ..cells import COVERED
 from ..neighbours import neighbour_table
@@ -75,7 +77,7 @@ def glance(analysis, count: int, *, living: bool = True) -> Glance:
     compiled = native.kernel("glance_boxes")
     reader = compiled if compiled is not None else glance_boxes
     safe, least = reader(combination.box_chances, [chain.box_cells for chain in parts.chains], parts.rest, combination.rest_chance,
-                         parts.settled.safe_cells, parts.settled.mine_cells, combination.denominator, position.grid,
+                         parts.settled.safe_cells, parts.settled.mine_cells, combination.denominator, np.ascontiguousarray(position.grid),
                          position.width, position.height, count, living)
     denominator = combination.denominator  # an integer division rounds correctly, as float() of the Fraction does
     return Glance(safe, tuple(chance / denominator for chance in least))
