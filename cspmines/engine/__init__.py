@@ -9,7 +9,8 @@ parts as one value, :class:`~cspmines.engine.counting.Parts`),
 :mod:`~cspmines.engine.analysis` (the answer), :mod:`~cspmines.engine.prover` (certain cells by SAT);
 beside them :mod:`~cspmines.engine.reveal` (one more clue), :mod:`~cspmines.engine.clues` (what a
 cell will show), :mod:`~cspmines.engine.insight` (dead cells, 50/50s, endgame chances),
-:mod:`~cspmines.engine.endgame` (the game searched to its end), :mod:`~cspmines.engine.certain`,
+:mod:`~cspmines.engine.endgame` (the game searched to its end), :mod:`~cspmines.engine.glance` (a
+board's proved safe cells and least chances, as a look-ahead reads them), :mod:`~cspmines.engine.certain`,
 :mod:`~cspmines.engine.sampling`; :mod:`~cspmines.engine.memory` and :mod:`~cspmines.engine.question`
 (what an engine keeps and what it is asked, as values); :class:`Engine` holds them together: it owns
 its memory and hands itself to each step, and :func:`solve` is a thin function over the calling
@@ -25,10 +26,11 @@ from .analysis import Analysis, ChainReport, ComponentReport
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
 from .engine import Engine, default_engine, sample_layouts, solve
+from .glance import Glance, glance
 from .insight import Insight, insight_of
 from .memory import Memory
 from .question import Density, Limit
 from .reveal import solve_revealed
 
-__all__ = ["Analysis", "ClueSpread", "ChainReport", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
+__all__ = ["Analysis", "ClueSpread", "ChainReport", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Glance", "glance", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
            "sample_layouts", "solve", "solve_revealed"]
