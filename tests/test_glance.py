@@ -1,4 +1,4 @@
-"""The glance (cspmines.engine.glance) against the analysis's own readers: the same proved safe cells
+"""The glance (cspmines.engine.glance) against each covered cell's chance: the same proved safe cells
 and the same least chances, on random positions, on the boards a look-ahead imagines, and on expert
 boards, with the compiled kernel and with its twin."""
 
@@ -18,15 +18,18 @@ from cspmines.position import COVERED, FLAG
 from randompositions import random_position
 
 
-def read_by_the_analysis(analysis, count: int, living: bool) -> Glance:
-    """What the glance must be, read through Analysis.decided and Analysis.least_probabilities."""
-    least: tuple = ()
-    if living:
-        settled = clue_is_settled(analysis)
-        least = analysis.least_probabilities(count, below=1, keep=lambda cell: not settled(cell), exact=False)
-    if not least:
-        least = analysis.least_probabilities(count, below=1, exact=False)
-    return Glance(analysis.decided[0], least)
+def read_cell_by_cell(analysis, count: int, living: bool) -> Glance:
+    """What the glance must be, from each covered cell's own chance: the cells of chance 0 (not
+    estimated), and the least chances below 1 of the living cells, else of all."""
+    position = analysis.position
+    covered = [cell for cell in range(position.size) if position.grid.flat[cell] == COVERED]
+    chance = {cell: analysis.probability(cell) for cell in covered}
+    safe = frozenset(cell for cell in covered if chance[cell] == 0 and cell not in analysis.inexact_cells)
+    below = [cell for cell in covered if chance[cell] < 1]
+    settled = clue_is_settled(analysis)
+    pool = [cell for cell in below if not settled(cell)] if living else []
+    least = sorted(analysis.probability(cell, exact=False) for cell in pool or below)
+    return Glance(safe, tuple(least[:count]))
 
 
 def expert_boards(seed: int, count: int) -> list:
@@ -74,7 +77,7 @@ def test_the_glance_reads_what_the_analysis_says(kernels):
             for count in (0, 1, 2, 3):
                 for living in (True, False):
                     seen = glance(analysis, count, living=living)
-                    assert seen == read_by_the_analysis(analysis, count, living), (analysis.position, count, living)
+                    assert seen == read_cell_by_cell(analysis, count, living), (analysis.position, count, living)
             for kind, what in _kinds(analysis).items():
                 met[kind] += what
     # the boxes' path was taken, and dead cells and boards with only dead cells below certainty were met
