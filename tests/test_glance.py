@@ -9,9 +9,9 @@ from contextlib import nullcontext
 import numpy as np
 import pytest
 
-from cspmines import InconsistentPositionError, Position, native, solve
+from cspmines import InconsistentPositionError, Limit, Position, native, solve
 from cspmines.engine.constraints import neighbour_sum
-from cspmines.engine.glance import Glance, clue_is_settled, glance
+from cspmines.engine.glance import Glance, clue_is_settled, glance, glance_boxes
 from cspmines.engine.reveal import solve_revealed
 from cspmines.position import COVERED, FLAG
 
@@ -26,10 +26,26 @@ def read_cell_by_cell(analysis, count: int, living: bool) -> Glance:
     chance = {cell: analysis.probability(cell) for cell in covered}
     safe = frozenset(cell for cell in covered if chance[cell] == 0 and cell not in analysis.inexact_cells)
     below = [cell for cell in covered if chance[cell] < 1]
-    settled = clue_is_settled(analysis)
-    pool = [cell for cell in below if not settled(cell)] if living else []
+    pool = [cell for cell in below if not settled_by_sets(analysis, chance, cell)] if living else []
     least = sorted(analysis.probability(cell, exact=False) for cell in pool or below)
     return Glance(safe, tuple(least[:count]))
+
+
+def settled_by_sets(analysis, chance: dict, cell: int) -> bool:
+    """Whether ``cell``'s clue is already known, as clue_is_settled defines it, worked out anew with
+    sets: its covered neighbours not proved (chance 0 or 1, not estimated) are none, or are exactly
+    those of some clue on the board."""
+    position = analysis.position
+    flat = position.grid.ravel()
+
+    def doubtful(of: int) -> set:
+        return {n for n in position.neighbours(of) if flat[n] == COVERED and (chance[n] not in (0, 1) or n in analysis.inexact_cells)}
+
+    around = doubtful(cell)
+    row, col = position.row_col(cell)  # a clue sharing a neighbour with the cell lies within two steps of it
+    near = [position.cell(r, c) for r in range(max(0, row - 2), min(position.height, row + 3))
+            for c in range(max(0, col - 2), min(position.width, col + 3))]
+    return not around or any(doubtful(clue) == around for clue in near if flat[clue] >= 0)
 
 
 def expert_boards(seed: int, count: int) -> list:
@@ -47,10 +63,11 @@ def expert_boards(seed: int, count: int) -> list:
 
 
 def analyses(seed: int) -> list:
-    """Analyses of random small positions (with a total and without), of expert boards, and of boards
-    each with one more clue revealed as a look-ahead reveals it."""
+    """Analyses of random small positions (with a total and without), of expert boards (some with
+    chains cut short, some with a budget cut), and of boards each with one more clue revealed as a
+    look-ahead reveals it."""
     rng = np.random.default_rng(seed)
-    found = []
+    found = [solve(board, limit=limit) for board in expert_boards(seed + 1, 8) for limit in (Limit(max_chain=3), Limit(nodes=40))]
     for position in [random_position(rng, max_covered=int(rng.integers(2, 18))) for _ in range(400)] + expert_boards(seed, 12):
         try:  # a position without a total at a density: its chances are Fractions, read cell by cell
             analysis = solve(position, density=None if position.mines is not None else 0.3)
@@ -71,7 +88,7 @@ def analyses(seed: int) -> list:
 def test_the_glance_reads_what_the_analysis_says(kernels):
     if kernels == "compiled" and native.kernel("glance_boxes") is None:
         pytest.skip("built without a C compiler: the twin runs")
-    met = {"boxes": 0, "dead": 0, "all dead": 0}
+    met = {"boxes": 0, "dead": 0, "all dead": 0, "chains cut": 0, "budget cut": 0, "density": 0}
     with native.pure_python() if kernels == "twin" else nullcontext():
         for analysis in analyses(seed=3):
             for count in (0, 1, 2, 3):
@@ -80,8 +97,10 @@ def test_the_glance_reads_what_the_analysis_says(kernels):
                     assert seen == read_cell_by_cell(analysis, count, living), (analysis.position, count, living)
             for kind, what in _kinds(analysis).items():
                 met[kind] += what
-    # the boxes' path was taken, and dead cells and boards with only dead cells below certainty were met
+    # the boxes' path was taken, every way round it too, and dead cells and boards with only dead cells
+    # below certainty were met
     assert met["boxes"] > 1000 and met["dead"] > 300 and met["all dead"] > 20, met
+    assert met["chains cut"] >= 4 and met["budget cut"] >= 4 and met["density"] > 100, met
 
 
 def _kinds(analysis) -> dict:
@@ -90,8 +109,12 @@ def _kinds(analysis) -> dict:
     settled = clue_is_settled(analysis)
     covered = np.flatnonzero(analysis.position.grid.ravel() == COVERED).tolist()
     living_least = analysis.least_probabilities(1, below=1, keep=lambda c: not settled(c))
+    combination = analysis.combination
     return {
-        "boxes": analysis.combination is not None and analysis.combination.denominator is not None,
+        "boxes": combination is not None and combination.denominator is not None and not analysis.approximate,
+        "chains cut": analysis.approximate,
+        "budget cut": combination is None,
+        "density": combination is not None and combination.denominator is None,
         "dead": any(settled(c) for c in covered),
         "all dead": not living_least and bool(analysis.least_probabilities(1, below=1)),
     }
@@ -105,3 +128,30 @@ def test_a_glance_at_a_won_board_has_no_chance_to_read():
 def test_a_glance_refuses_a_negative_count():
     with pytest.raises(ValueError, match="count must be >= 0"):
         glance(solve(Position.from_string("3x1x1\n.1.")), -1)
+
+
+@pytest.mark.parametrize("kernels", ["compiled", "twin"])
+def test_the_glance_of_boxes_refuses_what_is_not_a_board_in_one_clear_error(kernels):
+    read = native.kernel("glance_boxes") if kernels == "compiled" else glance_boxes
+    if read is None:
+        pytest.skip("built without a C compiler: the twin runs")
+    grid = np.full((2, 3), COVERED, dtype=np.int8)
+    fine = ([[1, 2]], [((0, 1), (2,))], (3, 4, 5), 1, (), (), 4, grid, 3, 2, 2, True)
+    assert read(*fine) == (frozenset(), (1, 1))
+    wrong = {
+        "cell 6 is not on the board": {1: [((0, 6), (2,))]},
+        "cell -1 is not on the board": {4: (-1,)},
+        "a chain's boxes and chances differ in number": {0: [[1]]},
+        "one tuple of boxes and one list of chances a chain": {0: []},
+        "the grid's bytes do not match": {8: 4},
+        "count must be >= 0": {10: -1},
+    }
+    for message, changes in wrong.items():
+        given = list(fine)
+        for place, value in changes.items():
+            given[place] = value
+        with pytest.raises(ValueError, match=message):
+            read(*given)
+    with pytest.raises(ValueError):  # a view that is not one block of memory
+        read(*fine[:7], np.full((2, 6), COVERED, dtype=np.int8)[:, ::2], *fine[8:])
+    assert read(*fine[:10], 10**12, True)[1] == (1, 1, 1, 1, 1, 2)  # a count past the cells: every cell's chance, no more memory

@@ -53,7 +53,8 @@ class Analysis:
     combination : Combination or None
         The chains' counts combined with the cells off the front under the question
         (:class:`~cspmines.engine.combine.Combination`: each box's chance), where the chances were
-        made from one; None where a budget cut the counting short.
+        made from one; None where a budget cut the counting short. After ``max_chain`` cut chains
+        (``approximate``) it is the relaxed count's, its chances estimates.
     exact : bool
         False when a budget cut some chain short, or ``max_chain`` cut a
         chain (then ``approximate`` is True): those probabilities are estimates

@@ -4,8 +4,8 @@ A look-ahead imagines, for each cell it weighs and each clue that cell could
 show, a board, and reads of each board only two things: which cells it proves
 safe, and the least mine chances among the cells a next move could open that
 can still tell something. :func:`glance` reads just that, in one pass over the
-chances of the boxes (one chance a box: a minimum over the cells needs each),
-without making each cell's chance, the proved sets or the chances' order that
+chances of the boxes (the cells of a box share one chance, and finding the
+least needs every box's), without making each cell's chance, the proved sets or the chances' order that
 :attr:`~cspmines.engine.analysis.Analysis.decided` and
 :meth:`~cspmines.engine.analysis.Analysis.least_probabilities` make for any
 reader; a compiled kernel (``glance_boxes``) does the pass where there is one.
@@ -24,6 +24,7 @@ Glance(safe=frozenset({2, 5}), least=(0.5, 0.5))
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -65,13 +66,16 @@ def glance(analysis, count: int, *, living: bool = True) -> Glance:
     boxes' chances alone.
 
     >>> from cspmines import Position, solve
-    >>> glance(solve(Position.from_string("3x1x1\\n.1.")), 3)
+    >>> glance(solve(Position.from_string("4x1x1\\n.1..")), 3)   # 3 is safe and can tell where the mine is; 0 and 2 cannot
+    Glance(safe=frozenset({3}), least=(0.0,))
+    >>> glance(solve(Position.from_string("3x1x1\\n.1.")), 3)   # no cell can: the least of them all
     Glance(safe=frozenset(), least=(0.5, 0.5))
     """
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
     combination = analysis.combination
-    if combination is None or analysis.inexact_cells or combination.denominator is None:  # no box chances over one denominator
+    if combination is None or combination.denominator is None or analysis.approximate or analysis.inexact_cells:
+        # no exact box chances over one denominator (a budget cut the counting, a density, chains cut short)
         return _glance_of_cells(analysis, count, living)
     parts, position = analysis.parts, analysis.position
     compiled = native.kernel("glance_boxes")
@@ -99,24 +103,60 @@ def glance_boxes(chances: list, cells: list, rest: tuple, rest_chance, settled_s
     """(the proved safe cells, the ``count`` least chances below ``certain``, least first) of the boxes
     ``cells[chain][box]`` with chances ``chances[chain][box]``, the ``rest`` off the front with
     ``rest_chance`` and the cells settled safe and mines, chances over ``certain``; with ``living``,
-    least among the cells :func:`clue_is_settled` passes, where there is one below ``certain``. The twin
-    of the compiled ``glance_boxes``, step for step.
+    least among the cells :func:`clue_is_settled` passes, where there is one below ``certain``. The
+    ``grid`` is the board's cell codes, one signed byte a cell (anything with a C-contiguous buffer).
+    The twin of the compiled ``glance_boxes``, step for step, its checks included.
     """
-    groups = [(box, chance) for chain_cells, chain_chances in zip(cells, chances, strict=True)
-              for box, chance in zip(chain_cells, chain_chances, strict=True)]
-    groups += [(tuple(settled_safe), 0), (tuple(settled_mines), certain)]
-    if rest:
-        groups.append((rest, rest_chance))
+    flat = _cell_codes(grid, width, height)
+    if count < 0:
+        raise ValueError("glance_boxes: count must be >= 0")
+    groups = _groups(chances, cells, rest, rest_chance, settled_safe, settled_mines, certain, width * height)
     safe = {cell for box, chance in groups if chance == 0 for cell in box}
     decided = safe.union(*(box for box, chance in groups if chance == certain))
     least: tuple = ()
     if living:
-        flat = grid.ravel().tolist() if hasattr(grid, "ravel") else list(grid)
         settled = _settled_test(flat, decided, neighbour_table(width, height))
         least = _least(groups, certain, count, lambda cell: not settled(cell))
     if not least:
         least = _least(groups, certain, count, None)
     return frozenset(safe), least
+
+
+def _cell_codes(grid, width: int, height: int) -> list:
+    """The board's cell codes as a list, read as the compiled kernel reads them: its buffer's bytes, signed."""
+    view = memoryview(grid)
+    if not view.c_contiguous:  # as the kernel's request for the buffer refuses it
+        raise ValueError("glance_boxes: the grid is not one C-contiguous block")
+    codes = view.cast("B")
+    if width <= 0 or height <= 0 or len(codes) != width * height:
+        raise ValueError("glance_boxes: the grid's bytes do not match its width and height")
+    return np.frombuffer(codes, dtype=np.int8).tolist()
+
+
+def _groups(chances, cells, rest, rest_chance, settled_safe, settled_mines, certain, size: int) -> list:
+    """(cells, chance) groups in the kernel's order: the boxes chain by chain, the settled safe and mines, the rest."""
+    chances, cells = tuple(chances), tuple(cells)
+    if len(chances) != len(cells):
+        raise ValueError("glance_boxes: one tuple of boxes and one list of chances a chain")
+    groups: list = []
+    for chain_boxes, chain_chances in zip(cells, chances, strict=True):
+        chain_boxes, chain_chances = tuple(chain_boxes), tuple(chain_chances)
+        if len(chain_boxes) != len(chain_chances):
+            raise ValueError("glance_boxes: a chain's boxes and chances differ in number")
+        groups += zip(chain_boxes, chain_chances, strict=True)
+    groups += [(settled_safe, 0), (settled_mines, certain)]
+    if rest:
+        groups.append((rest, rest_chance))
+    return [(_on_board(box, size), chance) for box, chance in groups]
+
+
+def _on_board(cells, size: int) -> tuple:
+    """``cells`` as a tuple of ints, each checked to be one of the board's ``size`` cells."""
+    checked = tuple(operator.index(cell) for cell in cells)
+    for cell in checked:
+        if not 0 <= cell < size:
+            raise ValueError(f"glance_boxes: cell {cell} is not on the board")
+    return checked
 
 
 def _least(groups: list, certain: int, count: int, keep: Callable[[int], bool] | None) -> tuple:

@@ -1998,10 +1998,13 @@ failed:
  * cspmines.engine.glance.glance_boxes: the proved safe cells and the `count` least chances below
  * certainty of a position given by its boxes' chances, with `living` among the cells whose clue is not
  * already known (cspmines.engine.glance.clue_is_settled). A group is a box, the cells settled safe, those
- * settled mines, or the rest, with one chance. */
+ * settled mines, or the rest, with one chance. What the caller hands in is copied first (the cells into
+ * C arrays, checked; the lists into tuples; each chance held), so that no comparison of chances, which
+ * may run Python code, can change or free what the pass reads. */
 typedef struct {
-    PyObject *cells; /* a list or tuple (PySequence_Fast) */
-    PyObject *chance; /* borrowed: the caller's, or the zero and certain below */
+    int *cells; /* the group's cells, copied and checked to be on the board */
+    Py_ssize_t size;
+    PyObject *chance; /* held */
 } GlanceGroup;
 
 typedef struct {
@@ -2018,7 +2021,7 @@ static int glance_doubtful(const GlanceBoard *g, int cell, int *out) {
         for (int c = col - 1; c <= col + 1; c++) {
             if (c < 0 || c >= g->width || (r == row && c == col)) continue;
             int n = r * g->width + c;
-            if (g->grid[n] == -1 && !g->decided[n]) out[k++] = n;
+            if (g->grid[n] == SB_COVERED && !g->decided[n]) out[k++] = n;
         }
     }
     return k;
@@ -2043,30 +2046,28 @@ static int glance_settled(const GlanceBoard *g, int cell) {
 }
 
 /* The `count` least chances below `certain` of the groups' cells that are living (every cell without
- * `living`), least first, into found (borrowed); their number, or -1 with an exception set. */
-static int glance_least(const GlanceGroup *groups, Py_ssize_t ngroups, PyObject *certain, const GlanceBoard *g, int living,
-                        PyObject **found, int count) {
-    int nfound = 0;
-    for (Py_ssize_t i = 0; i < ngroups; i++) {
+ * `living`), least first, into found (borrowed from the groups); their number, or -1 with an exception set. */
+static Py_ssize_t glance_least(const GlanceGroup *groups, Py_ssize_t ngroups, PyObject *certain, const GlanceBoard *g, int living,
+                               PyObject **found, Py_ssize_t count) {
+    Py_ssize_t nfound = 0;
+    for (Py_ssize_t i = 0; i < ngroups && count > 0; i++) {
         PyObject *chance = groups[i].chance;
         int below = PyObject_RichCompareBool(chance, certain, Py_LT);
         if (below < 0) return -1;
-        if (!below || count == 0) continue;
+        if (!below) continue;
         if (nfound == count) {
             int beaten = PyObject_RichCompareBool(chance, found[count - 1], Py_GE);
             if (beaten < 0) return -1;
             if (beaten) continue;
         }
-        Py_ssize_t size = PySequence_Fast_GET_SIZE(groups[i].cells);
-        PyObject **items = PySequence_Fast_ITEMS(groups[i].cells);
-        for (Py_ssize_t j = 0; j < size; j++) {
-            if (living && glance_settled(g, (int)PyLong_AsLong(items[j]))) continue;
-            int at = nfound < count ? nfound : count - 1; /* the last place, or past the last kept */
+        for (Py_ssize_t j = 0; j < groups[i].size; j++) {
+            if (living && glance_settled(g, groups[i].cells[j])) continue;
+            Py_ssize_t at = nfound < count ? nfound : count - 1; /* the next place, or the last (its chance is dropped) */
             while (at > 0) { /* after the equal ones, as a stable sort puts it */
                 int less = PyObject_RichCompareBool(chance, found[at - 1], Py_LT);
                 if (less < 0) return -1;
                 if (!less) break;
-                if (at < count) found[at] = found[at - 1];
+                found[at] = found[at - 1];
                 at--;
             }
             found[at] = chance;
@@ -2081,23 +2082,73 @@ static int glance_least(const GlanceGroup *groups, Py_ssize_t ngroups, PyObject 
     return nfound;
 }
 
-/* Adds `cells` (any iterable of cells on the board) with `chance` as the next group. */
+/* Adds `cells` (any iterable of cells on the board) with `chance` as the next group: the cells copied
+ * into a C array and checked, the chance held. */
 static int glance_group(GlanceGroup *groups, Py_ssize_t *ngroups, PyObject *cells, PyObject *chance, Py_ssize_t n) {
-    PyObject *fast = PySequence_Fast(cells, "a group's cells must be iterable");
-    if (!fast) return -1;
-    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(fast); j++) {
-        long cell = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
-        if (cell == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+    PyObject *items = PySequence_Tuple(cells); /* its own copy: reading a cell may run Python code */
+    if (!items) return -1;
+    Py_ssize_t size = PyTuple_GET_SIZE(items);
+    int *copy = malloc((size_t)(size ? size : 1) * sizeof(int));
+    if (!copy) { Py_DECREF(items); PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t j = 0; j < size; j++) {
+        long cell = PyLong_AsLong(PyTuple_GET_ITEM(items, j));
+        if (cell == -1 && PyErr_Occurred()) { free(copy); Py_DECREF(items); return -1; }
         if (cell < 0 || cell >= n) {
-            PyErr_Format(PyExc_ValueError, "cell %ld is not on the board", cell);
-            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "glance_boxes: cell %ld is not on the board", cell);
+            free(copy);
+            Py_DECREF(items);
             return -1;
         }
+        copy[j] = (int)cell;
     }
-    groups[*ngroups].cells = fast;
-    groups[*ngroups].chance = chance;
+    Py_DECREF(items);
+    Py_INCREF(chance);
+    groups[*ngroups] = (GlanceGroup){copy, size, chance};
     (*ngroups)++;
     return 0;
+}
+
+/* Every group in the twin's order: the boxes chain by chain (each chain's boxes and chances taken as
+ * tuples first), the cells settled safe (chance 0) and mines (`certain`), the rest. The groups made are
+ * counted in *ngroups whatever happens, for the caller to free; -1 with an exception set. */
+static int glance_groups(GlanceGroup **out, Py_ssize_t *ngroups, PyObject *chances, PyObject *cells, PyObject *rest, PyObject *rest_chance,
+                         PyObject *settled_safe, PyObject *settled_mines, PyObject *zero, PyObject *certain, Py_ssize_t n) {
+    PyObject *chains = PySequence_Tuple(chances), *boxes = chains ? PySequence_Tuple(cells) : NULL, *pair = NULL;
+    int failed = -1;
+    if (!boxes) goto done;
+    Py_ssize_t nchains = PyTuple_GET_SIZE(chains), capacity = 3;
+    if (PyTuple_GET_SIZE(boxes) != nchains) {
+        PyErr_SetString(PyExc_ValueError, "glance_boxes: one tuple of boxes and one list of chances a chain");
+        goto done;
+    }
+    pair = PyTuple_New(2 * nchains); /* each chain's boxes and chances, as tuples */
+    if (!pair) goto done;
+    for (Py_ssize_t c = 0; c < nchains; c++) {
+        PyObject *chain_boxes = PySequence_Tuple(PyTuple_GET_ITEM(boxes, c)), *chain_chances = NULL;
+        if (!chain_boxes) goto done;
+        PyTuple_SET_ITEM(pair, 2 * c, chain_boxes);
+        if (!(chain_chances = PySequence_Tuple(PyTuple_GET_ITEM(chains, c)))) goto done;
+        PyTuple_SET_ITEM(pair, 2 * c + 1, chain_chances);
+        if (PyTuple_GET_SIZE(chain_boxes) != PyTuple_GET_SIZE(chain_chances)) {
+            PyErr_SetString(PyExc_ValueError, "glance_boxes: a chain's boxes and chances differ in number");
+            goto done;
+        }
+        capacity += PyTuple_GET_SIZE(chain_boxes);
+    }
+    GlanceGroup *groups = *out = calloc((size_t)capacity, sizeof(GlanceGroup));
+    if (!groups) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t c = 0; c < nchains; c++) {
+        PyObject *chain_boxes = PyTuple_GET_ITEM(pair, 2 * c), *chain_chances = PyTuple_GET_ITEM(pair, 2 * c + 1);
+        for (Py_ssize_t b = 0; b < PyTuple_GET_SIZE(chain_boxes); b++)
+            if (glance_group(groups, ngroups, PyTuple_GET_ITEM(chain_boxes, b), PyTuple_GET_ITEM(chain_chances, b), n) < 0) goto done;
+    }
+    if (glance_group(groups, ngroups, settled_safe, zero, n) < 0 || glance_group(groups, ngroups, settled_mines, certain, n) < 0) goto done;
+    int has_rest = PyObject_IsTrue(rest);
+    if (has_rest < 0 || (has_rest && glance_group(groups, ngroups, rest, rest_chance, n) < 0)) goto done;
+    failed = 0;
+done:
+    Py_XDECREF(chains); Py_XDECREF(boxes); Py_XDECREF(pair);
+    return failed;
 }
 
 /* glance_boxes(chances, cells, rest, rest_chance, settled_safe, settled_mines, certain, grid, width, height,
@@ -2105,61 +2156,53 @@ static int glance_group(GlanceGroup *groups, Py_ssize_t *ngroups, PyObject *cell
 static PyObject *glance_boxes(PyObject *self, PyObject *args) {
     PyObject *chances, *cells, *rest, *rest_chance, *settled_safe, *settled_mines, *certain;
     Py_buffer view;
-    int width, height, count, living;
-    if (!PyArg_ParseTuple(args, "O!O!OOOOOy*iiip", &PyList_Type, &chances, &PyList_Type, &cells, &rest, &rest_chance, &settled_safe,
-                          &settled_mines, &certain, &view, &width, &height, &count, &living))
+    int width, height, living;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "OOOOOOOy*iinp", &chances, &cells, &rest, &rest_chance, &settled_safe, &settled_mines, &certain, &view,
+                          &width, &height, &count, &living))
         return NULL;
-    Py_ssize_t n = (Py_ssize_t)width * height, nchains = PyList_GET_SIZE(chances), ngroups = 0, capacity = 3;
-    PyObject *result = NULL, *safe = NULL, *zero = PyLong_FromLong(0), **found = NULL;
+    Py_ssize_t n = (Py_ssize_t)width * height, ngroups = 0;
+    PyObject *result = NULL, *safe = NULL, *zero = NULL, **found = NULL;
     GlanceGroup *groups = NULL;
     unsigned char *decided = NULL;
-    if (!zero) goto done;
-    if (width <= 0 || height <= 0 || view.len != n || count < 0 || PyList_GET_SIZE(cells) != nchains) {
-        PyErr_SetString(PyExc_ValueError, "glance_boxes: the grid's bytes, the count or the chains do not match");
+    if (width <= 0 || height <= 0 || view.len != n) {
+        PyErr_SetString(PyExc_ValueError, "glance_boxes: the grid's bytes do not match its width and height");
         goto done;
     }
-    for (Py_ssize_t c = 0; c < nchains; c++) {
-        PyObject *boxes = PyList_GET_ITEM(cells, c), *box_chances = PyList_GET_ITEM(chances, c);
-        if (!PyTuple_Check(boxes) || !PyList_Check(box_chances) || PyTuple_GET_SIZE(boxes) != PyList_GET_SIZE(box_chances)) {
-            PyErr_SetString(PyExc_ValueError, "glance_boxes: a chain's boxes and chances do not match");
-            goto done;
-        }
-        capacity += PyTuple_GET_SIZE(boxes);
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "glance_boxes: count must be >= 0");
+        goto done;
     }
-    groups = calloc((size_t)capacity, sizeof(GlanceGroup));
+    Py_ssize_t most = count < n ? count : n; /* no more chances than cells */
+    zero = PyLong_FromLong(0);
+    if (!zero || glance_groups(&groups, &ngroups, chances, cells, rest, rest_chance, settled_safe, settled_mines, zero, certain, n) < 0) goto done;
     decided = calloc((size_t)n, 1);
-    found = calloc((size_t)count + 1, sizeof(PyObject *));
+    found = calloc((size_t)most + 1, sizeof(PyObject *));
     safe = PyList_New(0);
-    if (!groups || !decided || !found || !safe) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
-    /* the groups in the twin's order: the boxes chain by chain, the settled safe and mines, the rest */
-    for (Py_ssize_t c = 0; c < nchains; c++) {
-        PyObject *boxes = PyList_GET_ITEM(cells, c), *box_chances = PyList_GET_ITEM(chances, c);
-        for (Py_ssize_t b = 0; b < PyTuple_GET_SIZE(boxes); b++)
-            if (glance_group(groups, &ngroups, PyTuple_GET_ITEM(boxes, b), PyList_GET_ITEM(box_chances, b), n) < 0) goto done;
-    }
-    if (glance_group(groups, &ngroups, settled_safe, zero, n) < 0 || glance_group(groups, &ngroups, settled_mines, certain, n) < 0) goto done;
-    if (PyObject_IsTrue(rest) && glance_group(groups, &ngroups, rest, rest_chance, n) < 0) goto done;
+    if (!decided || !found || !safe) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < ngroups; i++) { /* proved safe: chance 0; decided: safe or certain */
         int none = PyObject_Not(groups[i].chance), sure = none ? 0 : PyObject_RichCompareBool(groups[i].chance, certain, Py_EQ);
         if (none < 0 || sure < 0) goto done;
         if (!none && !sure) continue;
-        PyObject *fast = groups[i].cells;
-        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(fast); j++) {
-            PyObject *cell = PySequence_Fast_GET_ITEM(fast, j);
-            decided[PyLong_AsLong(cell)] = 1;
-            if (none && PyList_Append(safe, cell) < 0) goto done;
+        for (Py_ssize_t j = 0; j < groups[i].size; j++) {
+            decided[groups[i].cells[j]] = 1;
+            if (!none) continue;
+            PyObject *cell = PyLong_FromLong(groups[i].cells[j]);
+            int added = cell ? PyList_Append(safe, cell) : -1;
+            Py_XDECREF(cell);
+            if (added < 0) goto done;
         }
     }
     GlanceBoard board = {(const signed char *)view.buf, decided, width, height};
-    int nfound = living ? glance_least(groups, ngroups, certain, &board, 1, found, count) : 0;
-    if (nfound == 0) nfound = glance_least(groups, ngroups, certain, &board, 0, found, count);
+    Py_ssize_t nfound = living ? glance_least(groups, ngroups, certain, &board, 1, found, most) : 0;
+    if (nfound == 0) nfound = glance_least(groups, ngroups, certain, &board, 0, found, most);
     if (nfound < 0) goto done;
     PyObject *least = PyTuple_New(nfound), *safe_set = least ? PyFrozenSet_New(safe) : NULL;
     if (!safe_set) { Py_XDECREF(least); goto done; }
-    for (int i = 0; i < nfound; i++) { Py_INCREF(found[i]); PyTuple_SET_ITEM(least, i, found[i]); }
+    for (Py_ssize_t i = 0; i < nfound; i++) { Py_INCREF(found[i]); PyTuple_SET_ITEM(least, i, found[i]); }
     result = Py_BuildValue("(NN)", safe_set, least);
 done:
-    for (Py_ssize_t i = 0; i < ngroups; i++) Py_DECREF(groups[i].cells);
+    for (Py_ssize_t i = 0; i < ngroups; i++) { free(groups[i].cells); Py_DECREF(groups[i].chance); }
     free(groups); free(decided); free(found);
     Py_XDECREF(safe); Py_XDECREF(zero);
     PyBuffer_Release(&view);
