@@ -26,11 +26,10 @@ from .analysis import Analysis, ChainReport, ComponentReport
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
 from .engine import Engine, default_engine, sample_layouts, solve
-from .glance import Glance, glance
 from .insight import Insight, insight_of
 from .memory import Memory
 from .question import Density, Limit
 from .reveal import solve_revealed
 
-__all__ = ["Analysis", "ClueSpread", "ChainReport", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Glance", "glance", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
+__all__ = ["Analysis", "ClueSpread", "ChainReport", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
            "sample_layouts", "solve", "solve_revealed"]
