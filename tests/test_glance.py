@@ -27,7 +27,7 @@ def read_cell_by_cell(analysis, count: int, living: bool) -> Glance:
     safe = frozenset(cell for cell in covered if chance[cell] == 0 and cell not in analysis.inexact_cells)
     below = [cell for cell in covered if chance[cell] < 1]
     pool = [cell for cell in below if not settled_by_sets(analysis, chance, cell)] if living else []
-    least = sorted(analysis.probability(cell, exact=False) for cell in pool or below)
+    least = sorted(float(chance[cell]) for cell in pool or below)  # the Fraction rounded once
     return Glance(safe, tuple(least[:count]))
 
 
