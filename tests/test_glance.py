@@ -155,3 +155,12 @@ def test_the_glance_of_boxes_refuses_what_is_not_a_board_in_one_clear_error(kern
     with pytest.raises(ValueError):  # a view that is not one block of memory
         read(*fine[:7], np.full((2, 6), COVERED, dtype=np.int8)[:, ::2], *fine[8:])
     assert read(*fine[:10], 10**12, True)[1] == (1, 1, 1, 1, 1, 2)  # a count past the cells: every cell's chance, no more memory
+
+
+def test_a_glance_refuses_what_is_not_an_analysis_or_a_count_in_one_clear_error():
+    position = Position.from_string("3x1x1\n.1.")
+    with pytest.raises(TypeError, match="glance reads an Analysis"):
+        glance(position, 2)
+    for count in (2.0, "2", True):
+        with pytest.raises(TypeError, match="count must be a whole number"):
+            glance(solve(position), count)

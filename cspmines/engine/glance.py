@@ -33,6 +33,8 @@ import numpy as np
 from .. import native
 from ..cells import COVERED
 from ..neighbours import neighbour_table
+from ..position import is_whole
+from .analysis import Analysis
 
 __all__ = ["Glance", "clue_is_settled", "glance"]
 
@@ -70,7 +72,15 @@ def glance(analysis, count: int, *, living: bool = True) -> Glance:
     Glance(safe=frozenset({3}), least=(0.0,))
     >>> glance(solve(Position.from_string("3x1x1\\n.1.")), 3)   # no cell can: the least of them all
     Glance(safe=frozenset(), least=(0.5, 0.5))
+    >>> glance(Position.from_string("3x1x1\\n.1."), 3)
+    Traceback (most recent call last):
+    ...
+    TypeError: glance reads an Analysis (what solve returns), got Position
     """
+    if not isinstance(analysis, Analysis):
+        raise TypeError(f"glance reads an Analysis (what solve returns), got {type(analysis).__name__}")
+    if not is_whole(count):
+        raise TypeError(f"count must be a whole number, got {count!r}")
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
     combination = analysis.combination
@@ -106,6 +116,11 @@ def glance_boxes(chances: list, cells: list, rest: tuple, rest_chance, settled_s
     least among the cells :func:`clue_is_settled` passes, where there is one below ``certain``. The
     ``grid`` is the board's cell codes, one signed byte a cell (anything with a C-contiguous buffer).
     The twin of the compiled ``glance_boxes``, step for step, its checks included.
+
+    >>> import numpy as np
+    >>> grid = np.array([[-1, 1, -1, -1]], dtype=np.int8)   # ".1.." with one mine: it is at 0 or 2, 3 is safe
+    >>> glance_boxes([[1, 1]], [((0,), (2,))], (3,), 0, (), (), 2, grid, 4, 1, 2, True)
+    (frozenset({3}), (0,))
     """
     flat = _cell_codes(grid, width, height)
     if count < 0:
