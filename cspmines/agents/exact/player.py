@@ -200,7 +200,7 @@ class ExactAgent(SeededAgent):
         engine = self.engine
         seen = self._seen_by_engine(position)
         if self._limit is None:  # a cut solve is not what the look-ahead counted
-            foreseen = engine.memory.foreseen_analysis(seen, self.options.backend)
+            foreseen = engine.memory.foreseen_analysis(seen, engine.backend_name)
             if foreseen is not None:
                 return foreseen
         try:
@@ -286,7 +286,7 @@ class ExactAgent(SeededAgent):
         pseudo = None if spread is None else spread.pseudo
         if pseudo is None or pseudo in self.mines:
             return None
-        if look_ahead(turn.analysis, pseudo, PLAIN.with_changes(backend=self.options.backend)).dead:
+        if look_ahead(turn.analysis, pseudo, PLAIN).dead:  # (the look-ahead solves by the analysis's engine)
             return None
         return pseudo, Reason.PSEUDO_FIFTY_FIFTY
 
@@ -310,7 +310,7 @@ class ExactAgent(SeededAgent):
             if corner is not None:
                 return corner
         # the next solve is one of these when the cell shows a clue: the engine keeps them
-        self.engine.memory.foresee(chosen.afters.values(), self.options.backend)
+        self.engine.memory.foresee(chosen.afters.values(), self.engine.backend_name)
         return chosen.cell, Reason.LOOK_AHEAD
 
     def _least_risk(self, turn: _Turn) -> tuple[int, Reason]:
