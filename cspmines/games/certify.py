@@ -37,16 +37,14 @@ from fractions import Fraction
 import numpy as np
 
 from ..engine.analysis import Analysis
-from ..engine.constraints import neighbour_sum
 from ..engine.engine import solve
 from ..errors import CspminesError
-from ..position import COVERED, FLAG, Position
+from ..position import Position
 from .board import Board
-from .deduce import MINE_CLUE, settle_board
+from .deduce import MINE_CLUE, VIEW_COVERED, VIEW_FLAG, layout_clues, settle_board
 
 __all__ = ["Certificate", "NoFirstClickError", "certify", "certify_layout", "layout_clues"]
 
-_COVERED, _FLAG = COVERED & 0xFF, FLAG & 0xFF
 
 
 class NoFirstClickError(CspminesError, ValueError):
@@ -89,17 +87,6 @@ class Certificate:
     first_click_mine: bool = False
 
 
-def layout_clues(mines: np.ndarray) -> bytes:
-    """The clues of a ``(height, width)`` mine layout, flat, :data:`~cspmines.games.deduce.MINE_CLUE` on a mine.
-
-    >>> layout_clues(np.array([[True, False, False]])).hex()
-    '090100'
-    """
-    clues = neighbour_sum(mines).ravel()
-    clues[mines.ravel()] = MINE_CLUE
-    return clues.astype(np.uint8).tobytes()
-
-
 def certify(board: Board, first_click: int | None = None) -> Certificate:
     """The board's verdict from ``first_click`` (a flat cell; the board's own when None).
 
@@ -124,7 +111,7 @@ def certify_layout(clues: bytes, width: int, height: int, mines: int, click: int
     ``view`` plays on from a view of the board (as :func:`~cspmines.games.deduce.settle_board` takes it, its
     opened cells and marked mines taken as proved) instead of from the first click."""
     if view is None:
-        view = bytearray([_COVERED]) * (width * height)
+        view = bytearray([VIEW_COVERED]) * (width * height)
         if clues[click] == MINE_CLUE:
             return False if stop else _stuck(view, width, height, mines, click, None, 0, mine=True)
         settle_board(clues, view, width, height, mines, start=click)
@@ -140,7 +127,7 @@ def certify_layout(clues: bytes, width: int, height: int, mines: int, click: int
         if not safe:
             return False if stop else _stuck(view, width, height, mines, click, analysis, steps)
         for cell in analysis.mine_cells:
-            view[cell] = _FLAG
+            view[cell] = VIEW_FLAG
         for cell in safe:
             view[cell] = clues[cell]  # the local rules open around a zero, as the game would
         settle_board(clues, view, width, height, mines)
@@ -150,7 +137,7 @@ def certify_layout(clues: bytes, width: int, height: int, mines: int, click: int
 
 
 def _opened(view: bytearray) -> int:
-    return len(view) - view.count(_COVERED) - view.count(_FLAG)
+    return len(view) - view.count(VIEW_COVERED) - view.count(VIEW_FLAG)
 
 
 def _position(view: bytearray, width: int, height: int, mines: int) -> Position:
@@ -166,7 +153,7 @@ def _stuck(view: bytearray, width: int, height: int, mines: int, click: int, ana
         return Certificate(click, False, position, 0, Fraction(mines, width * height), tuple(range(width * height)),
                            first_click_mine=mine)
     for cell in analysis.mine_cells:
-        view[cell] = _FLAG
+        view[cell] = VIEW_FLAG
     (least,) = analysis.least_probabilities(1)
     return Certificate(click, False, _position(view, width, height, mines), _opened(view), least, analysis.best_cells(),
                        exact_steps=steps)

@@ -40,32 +40,47 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from .. import native
+from ..engine.constraints import neighbour_sum
 from ..errors import CspminesError
 from ..neighbours import neighbour_table
 from ..position import COVERED, FLAG
 
-__all__ = ["MINE_CLUE", "board_clues", "covered_view", "settle_board", "DeductionError"]
+__all__ = ["MINE_CLUE", "VIEW_COVERED", "VIEW_FLAG", "board_clues", "covered_view", "layout_clues", "settle_board", "DeductionError"]
 
-#: What :func:`board_clues` writes for a mine: no clue is ever 9.
+#: What :func:`layout_clues` writes for a mine: no clue is ever 9.
 MINE_CLUE = 9
+
+#: A covered cell and a known mine as the bytes of a view hold them (the position's codes, unsigned).
+VIEW_COVERED, VIEW_FLAG = COVERED & 0xFF, FLAG & 0xFF
 
 
 class DeductionError(CspminesError, RuntimeError):
     """A rule opened a mine: the view does not belong to the board (it never happens to a view of it)."""
 
 
+def layout_clues(mines: np.ndarray) -> bytes:
+    """The clues of a ``(height, width)`` mine layout, flat, :data:`MINE_CLUE` on a mine: what
+    :func:`settle_board` reads.
+
+    >>> layout_clues(np.array([[True, False, False]])).hex()
+    '090100'
+    """
+    clues = neighbour_sum(mines).ravel()
+    clues[mines.ravel()] = MINE_CLUE
+    return clues.astype(np.uint8).tobytes()
+
+
 def board_clues(board) -> bytes:
-    """Each cell's clue, flat, :data:`MINE_CLUE` for a mine: what :func:`settle_board` reads."""
-    clues = bytearray(board.clue(cell) for cell in range(board.size))
-    for cell in board.mines.ravel().nonzero()[0].tolist():
-        clues[cell] = MINE_CLUE
-    return bytes(clues)
+    """Each cell's clue of ``board``, flat, :data:`MINE_CLUE` for a mine (:func:`layout_clues` of its mines)."""
+    return layout_clues(board.mines)
 
 
 def covered_view(board) -> bytearray:
     """A view of ``board`` with every cell covered: one signed byte a cell, the position's codes."""
-    return bytearray([COVERED & 0xFF]) * board.size
+    return bytearray([VIEW_COVERED]) * board.size
 
 
 def settle_board(clues: bytes, view: bytearray, width: int, height: int, mines: int, *, start: int = -1) -> tuple[int, int]:
@@ -113,7 +128,6 @@ def _partners(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-_COVERED, _FLAG = COVERED & 0xFF, FLAG & 0xFF  # the codes as the bytes of the view hold them
 
 
 class _Settler:
@@ -129,8 +143,8 @@ class _Settler:
         self.pair: list[int] = []
         self.in_single = bytearray(size)
         self.in_pair = bytearray(size)
-        self.covered = sum(1 for code in view if code == _COVERED)
-        self.marked_total = sum(1 for code in view if code == _FLAG)
+        self.covered = sum(1 for code in view if code == VIEW_COVERED)
+        self.marked_total = sum(1 for code in view if code == VIEW_FLAG)
         self.opened = self.marked = 0
         for cell in range(size):
             if view[cell] <= 8:
@@ -158,7 +172,7 @@ class _Settler:
         stack = [cell]
         while stack:
             current = stack.pop()
-            if view[current] != _COVERED:
+            if view[current] != VIEW_COVERED:
                 continue
             clue = clues[current]
             if clue > 8:
@@ -168,12 +182,12 @@ class _Settler:
             self.covered -= 1
             self._touched(current)
             if clue == 0:
-                stack.extend(other for other in self.neighbours[current] if view[other] == _COVERED)
+                stack.extend(other for other in self.neighbours[current] if view[other] == VIEW_COVERED)
 
     def _mark(self, cell: int) -> None:
         if self.clues[cell] <= 8:
             raise DeductionError(f"cell {cell} was proved a mine but is safe: the view is not this board's")
-        self.view[cell] = _FLAG
+        self.view[cell] = VIEW_FLAG
         self.marked += 1
         self.marked_total += 1
         self.covered -= 1
@@ -185,9 +199,9 @@ class _Settler:
         covered, known = [], 0
         for other in self.neighbours[cell]:
             code = view[other]
-            if code == _COVERED:
+            if code == VIEW_COVERED:
                 covered.append(other)
-            elif code == _FLAG:
+            elif code == VIEW_FLAG:
                 known += 1
         return covered, view[cell] - known
 
@@ -200,7 +214,7 @@ class _Settler:
                 self._open(other)
         elif need == len(covered):
             for other in covered:
-                if self.view[other] == _COVERED:
+                if self.view[other] == VIEW_COVERED:
                     self._mark(other)
 
     def _two_clues(self, cell: int) -> None:
@@ -223,7 +237,7 @@ class _Settler:
                 continue
             if safe or full:
                 for other in full:
-                    if view[other] == _COVERED:
+                    if view[other] == VIEW_COVERED:
                         self._mark(other)
                 for other in safe:
                     self._open(other)
@@ -235,7 +249,7 @@ class _Settler:
         if not self.covered or (left and left != self.covered):
             return False
         for cell in range(len(self.view)):
-            if self.view[cell] == _COVERED:
+            if self.view[cell] == VIEW_COVERED:
                 self._mark(cell) if left else self._open(cell)
         return True
 
