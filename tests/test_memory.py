@@ -104,6 +104,22 @@ def _dp_passes_keep_to_their_allowance():
         counter.count(widest, budget=Budget(memory_limit=4096))
 
 
+@pytest.mark.parametrize("memory_limit", [None, DEFAULT_MEMORY], ids=["no allowance", "roomy allowance"])
+def test_the_python_passes_spend_their_work_a_chunk_at_a_time_however_roomy_the_allowance(memory_limit, monkeypatch):
+    # a time limit is checked where work is spent: a whole layer at once would read the clock once a layer
+    from cspmines.engine.backends import dynamic
+
+    spent = []
+    monkeypatch.setattr(Budget, "spend", lambda self, nodes=1: spent.append(nodes))
+    monkeypatch.setattr(dynamic, "_CHUNK", 16)  # chunks small beside this chain's layers
+    planned = dynamic.plan_steps  # planned without the budget: what is spent is the pass's own
+    monkeypatch.setattr(dynamic, "plan_steps", lambda chain, budget=None, orders=None: planned(chain, budget=None, orders=orders))
+    widest = max(chains_of(Position.from_file(DATA / "lattice11-2.txt")), key=lambda c: c.n_cells)
+    sweep = Sweep.forward(widest, Budget(time_limit=1000, memory_limit=memory_limit))
+    assert max(len(layer) for _, layer in sweep.layers) > 5 * 16  # layers far wider than a chunk were met
+    assert max(spent) <= 16
+
+
 def test_the_python_passes_stop_by_their_own_estimates_before_the_allowance():
     # the estimates ("would take"), not the resident backstop ("grew by"), stop the planning and the states
     (component,) = chains_of(lattice(60, 400))

@@ -242,10 +242,11 @@ class Sweep:
             if budget is None:
                 _advance(layer.items(), step, keep, following, bits)
             elif budget.memory_limit is None or bound + len(layer) * (step.size + 1) * most <= budget.memory_limit:
-                budget.spend(len(layer))
-                _advance(layer.items(), step, keep, following, bits)
+                for chunk in _chunks(layer.items()):  # the work spent (the clock read) a few hundred states at a time
+                    _advance(chunk, step, keep, following, bits)
+                    budget.spend(len(chunk))
                 held += len(layer) * most  # a bound, not a measure: a later step may measure instead
-            else:  # a few hundred states at a time, the next layer's size checked between them
+            else:  # a few hundred states at a time, the next layer's size checked between them too
                 held += layer_bytes(layer)
                 state_bytes = _STATE_BYTES + (max((poly.bit_length() for poly in layer.values()), default=0) + step.size * bits) // 8
                 for chunk in _chunks(layer.items()):
