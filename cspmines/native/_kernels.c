@@ -43,6 +43,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The cells within `radius` steps of `cell` (king moves) on a width x height board, the cell itself left
+ * out, in flat order (row by row), into out (room for (2 radius + 1)^2 - 1); their number. */
+static inline int board_neighbours(int width, int height, int cell, int radius, int *out) {
+    int row = cell / width, col = cell % width, count = 0;
+    for (int r = row - radius; r <= row + radius; r++) {
+        if (r < 0 || r >= height) continue;
+        for (int c = col - radius; c <= col + radius; c++) {
+            if (c < 0 || c >= width || (r == row && c == col)) continue;
+            out[count++] = r * width + c;
+        }
+    }
+    return count;
+}
+
 /* ---- The least-expected-cost search (cost_search): a state is a bit mask of at most 64 layouts ---- */
 
 #define MAX_GROUPS 16
@@ -1254,15 +1268,7 @@ typedef struct {
 } Settler;
 
 static int sb_neighbours(const Settler *s, int cell, int radius, int *out) {
-    int row = cell / s->width, col = cell % s->width, count = 0;
-    for (int r = row - radius; r <= row + radius; r++) {
-        if (r < 0 || r >= s->height) continue;
-        for (int c = col - radius; c <= col + radius; c++) {
-            if (c < 0 || c >= s->width || (r == row && c == col)) continue;
-            out[count++] = r * s->width + c;
-        }
-    }
-    return count;
+    return board_neighbours(s->width, s->height, cell, radius, out);
 }
 
 static void sb_push(Settler *s, int cell) {
@@ -1468,17 +1474,13 @@ static PyObject *settle_clues(PyObject *self, PyObject *args) {
         if (code == -1) covered++;
         else if (code == -2 || code == -3) known++;
         if (code < 0) continue;
-        int row = (int)(i / width), col = (int)(i % width), count = 0, around = 0;
+        int near[8], nnear = board_neighbours(width, height, (int)i, 1, near), count = 0, around = 0;
         int *mine_cells = cells + (size_t)nrules * 8;
-        for (int dr = -1; dr <= 1; dr++)
-            for (int dc = -1; dc <= 1; dc++) {
-                int r = row + dr, c = col + dc;
-                if ((dr || dc) && r >= 0 && r < height && c >= 0 && c < width) {
-                    int other = grid[(Py_ssize_t)r * width + c];
-                    if (other == -1) mine_cells[count++] = r * width + c;
-                    else if (other == -2 || other == -3) around++;
-                }
-            }
+        for (int j = 0; j < nnear; j++) {
+            int other = grid[near[j]];
+            if (other == -1) mine_cells[count++] = near[j];
+            else if (other == -2 || other == -3) around++;
+        }
         int wanted = code - around;
         if (wanted < 0 || wanted > count) { result = Py_None; Py_INCREF(result); goto done; } /* the Python names it */
         if (count) { length[nrules] = count; need[nrules] = wanted; label[nrules] = (int)i; active[nrules] = nrules; nrules++; }
@@ -1823,15 +1825,12 @@ static PyObject *single_clues(PyObject *self, PyObject *args) {
     mines = PySet_New(NULL);
     if (!safe || !mines) goto done;
     for (int k = 0; k < nclues; k++) {
-        int clue = clues[k], row = clue / width, col = clue % width, need = grid[clue], ncovered = 0, covered[8];
-        for (int dr = -1; dr <= 1; dr++)
-            for (int dc = -1; dc <= 1; dc++) {
-                int r = row + dr, c = col + dc;
-                if ((!dr && !dc) || r < 0 || r >= height || c < 0 || c >= width) continue;
-                int other = r * width + c, state = grid[other];
-                if (state == -2 || state == -3 || (state == -1 && (flag[other] & 1))) need--;
-                else if (state == -1) covered[ncovered++] = other;
-            }
+        int clue = clues[k], need = grid[clue], ncovered = 0, covered[8], near[8], nnear = board_neighbours(width, height, clue, 1, near);
+        for (int j = 0; j < nnear; j++) {
+            int other = near[j], state = grid[other];
+            if (state == -2 || state == -3 || (state == -1 && (flag[other] & 1))) need--;
+            else if (state == -1) covered[ncovered++] = other;
+        }
         if (need < 0 || need > ncovered) { Py_CLEAR(safe); Py_CLEAR(mines); result = Py_None; Py_INCREF(result); goto done; }
         if (ncovered && (need == 0 || need == ncovered)) {
             PyObject *into = need == 0 ? safe : mines;
@@ -2015,15 +2014,9 @@ typedef struct {
 
 /* The covered neighbours of `cell` not decided, in flat order (sorted), into out[8]; their number. */
 static int glance_doubtful(const GlanceBoard *g, int cell, int *out) {
-    int row = cell / g->width, col = cell % g->width, k = 0;
-    for (int r = row - 1; r <= row + 1; r++) {
-        if (r < 0 || r >= g->height) continue;
-        for (int c = col - 1; c <= col + 1; c++) {
-            if (c < 0 || c >= g->width || (r == row && c == col)) continue;
-            int n = r * g->width + c;
-            if (g->grid[n] == SB_COVERED && !g->decided[n]) out[k++] = n;
-        }
-    }
+    int around[8], count = board_neighbours(g->width, g->height, cell, 1, around), k = 0;
+    for (int i = 0; i < count; i++)
+        if (g->grid[around[i]] == SB_COVERED && !g->decided[around[i]]) out[k++] = around[i];
     return k;
 }
 
@@ -2033,14 +2026,10 @@ static int glance_settled(const GlanceBoard *g, int cell) {
     int around[8], other[8];
     int k = glance_doubtful(g, cell, around);
     if (!k) return 1;
-    int row = around[0] / g->width, col = around[0] % g->width;
-    for (int r = row - 1; r <= row + 1; r++) {
-        if (r < 0 || r >= g->height) continue;
-        for (int c = col - 1; c <= col + 1; c++) {
-            if (c < 0 || c >= g->width || (r == row && c == col)) continue;
-            int n = r * g->width + c;
-            if (g->grid[n] >= 0 && glance_doubtful(g, n, other) == k && !memcmp(around, other, (size_t)k * sizeof(int))) return 1;
-        }
+    int clues[8], count = board_neighbours(g->width, g->height, around[0], 1, clues);
+    for (int i = 0; i < count; i++) {
+        int n = clues[i];
+        if (g->grid[n] >= 0 && glance_doubtful(g, n, other) == k && !memcmp(around, other, (size_t)k * sizeof(int))) return 1;
     }
     return 0;
 }
