@@ -9,7 +9,7 @@ import time
 from ..engine.clues import clue_spreads, covered_cells
 from ..engine.engine import solve
 from ..engine.insight import insight_of
-from ..engine.question import Limit
+from ..engine.question import Limit, time_left
 from ..errors import BudgetExceededError
 from ..position import Position
 from ..present.answers import analysis_json, insight_json, moves_json, outcomes_json
@@ -28,9 +28,7 @@ def run_solve(args, out) -> int:
         density=args.density,
         limit=Limit(time=args.time_limit, nodes=args.node_limit, memory=args.memory),
     )
-    # what is left of the time, or a sliver past it (no time is no limit at all), so the reveals say it ran out
-    left = None if args.time_limit is None else max(0.001, args.time_limit - (time.monotonic() - started))
-    spreads = _outcomes(analysis, args.outcomes or [], Limit(time=left, memory=None))
+    spreads = _outcomes(analysis, args.outcomes or [], Limit(time=time_left(args.time_limit, started), memory=None))
     seen = _insight(analysis, args, started) if args.insight else None
     if args.svg:
         from ..present.picture import render_svg
@@ -68,8 +66,7 @@ def _insight(analysis, args, started: float):
         raise ValueError("--insight needs the mine total (a layout count): pass --mines N, not --density")
     if analysis.model_count is None:
         raise ValueError("--insight needs every layout counted, and the budget cut counting short: raise --time-limit or pass none")
-    left = None if args.time_limit is None else max(0.001, args.time_limit - (time.monotonic() - started))
-    return insight_of(analysis, limit=Limit(time=left, memory=args.memory))
+    return insight_of(analysis, limit=Limit(time=time_left(args.time_limit, started), memory=args.memory))
 
 
 def _outcomes(analysis, cells: list, limit: Limit) -> dict:

@@ -26,6 +26,7 @@ ValueError: the time limit must be a number of seconds above 0, got 0
 
 from __future__ import annotations
 
+import time
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,7 +35,7 @@ from numbers import Real
 from ..errors import TooLargeError
 from ..position import is_whole
 
-__all__ = ["BYTES_PER_CELL", "DEFAULT_MEMORY", "Density", "Limit", "check_board_size", "format_bytes", "parse_bytes",
+__all__ = ["BYTES_PER_CELL", "DEFAULT_MEMORY", "Density", "Limit", "check_board_size", "format_bytes", "parse_bytes", "time_left",
            "read_density", "read_limit"]
 
 #: The memory a solve may hold unless told otherwise: the counting structures (the dynamic programme's
@@ -92,6 +93,22 @@ def check_board_size(width: int, height: int, memory: int | None, *, raise_with:
             f"a {width}x{height} board ({cells:,} cells) needs about {format_bytes(cells * BYTES_PER_CELL)} at "
             f"{format_bytes(BYTES_PER_CELL)} a cell, over the memory allowance of {format_bytes(memory)}: raise it with {raise_with}"
         )
+
+
+def time_left(seconds: float | None, started: float) -> float | None:
+    """What is left of a time limit of ``seconds`` counted from ``started`` (a ``time.monotonic()``
+    reading), for the next step's ``Limit(time=...)``: None without a limit, and a sliver (1 ms) once it
+    has run out, so that the next step's budget says it ran out (no time at all is refused).
+
+    >>> import time
+    >>> time_left(None, time.monotonic()) is None
+    True
+    >>> time_left(5, time.monotonic() - 10)   # ran out 5 s ago
+    0.001
+    >>> 4 < time_left(5, time.monotonic()) <= 5
+    True
+    """
+    return None if seconds is None else max(0.001, seconds - (time.monotonic() - started))
 
 
 def format_bytes(count: int) -> str:

@@ -50,7 +50,7 @@ from ..bench import Suite, agent_seed, new_game
 from ..engine.clues import clue_spreads, covered_cells
 from ..engine.engine import solve
 from ..engine.insight import insight_of
-from ..engine.question import Limit
+from ..engine.question import Limit, time_left
 from ..errors import BudgetExceededError, CspminesError, TooLargeError
 from ..games import Board, draw_no_guess, play
 from ..games.board import FIRST_CLICKS, parse_size
@@ -111,25 +111,25 @@ def _outcome_cells(position: Position, asked: str) -> list[int]:
         raise BadRequest(f"outcomes {error}") from None
 
 
-def _outcomes(analysis, cells: list, seconds: float) -> tuple[list | None, str | None]:
+def _outcomes(analysis, cells: list, seconds: float | None) -> tuple[list | None, str | None]:
     """(the outcomes of ``cells`` as JSON, None), or (None, why there are none)."""
     if analysis.mines is None:
         return None, "outcomes need the mine total (a layout count), not a density"
     if analysis.model_count is None:  # a count cut short (estimates), whether or not any cell is uncertain
         return None, "outcomes need every layout counted, and the budget cut counting short"
     try:
-        spreads = clue_spreads(analysis, cells, limit=Limit(time=max(0.001, seconds), memory=None))
+        spreads = clue_spreads(analysis, cells, limit=Limit(time=seconds, memory=None))
     except BudgetExceededError as error:
         return None, str(error)
     return outcomes_json(analysis.position, spreads, exact=True), None
 
 
-def _insight(analysis, seconds: float, memory: int | None) -> tuple[dict | None, str | None]:
+def _insight(analysis, seconds: float | None, memory: int | None) -> tuple[dict | None, str | None]:
     """(the insight as JSON, None), or (None, why there is none); a part the time did not allow is null
     inside it, with its reason in its ``missing``."""
     if analysis.mines is None or analysis.model_count is None:
         return None, "the insight needs the mine total and every layout counted"
-    return insight_json(analysis.position, insight_of(analysis, limit=Limit(time=max(0.001, seconds), memory=memory))), None
+    return insight_json(analysis.position, insight_of(analysis, limit=Limit(time=seconds, memory=memory))), None
 
 
 def _position(body: bytes) -> Position:
@@ -230,11 +230,9 @@ class _Api:
         asked = request.query_params.get("outcomes")
         if asked:
             cells = _outcome_cells(position, asked)
-            left = max(0.0, seconds - (time.monotonic() - started))
-            answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, left)
+            answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, time_left(seconds, started))
         if _flag(request, "insight"):
-            left = seconds - (time.monotonic() - started)
-            answer["insight"], answer["insight_missing"] = _insight(analysis, left, self.memory)
+            answer["insight"], answer["insight_missing"] = _insight(analysis, time_left(seconds, started), self.memory)
         return answer
 
     def api_move(self, request: Request, body: bytes) -> dict:
