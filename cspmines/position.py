@@ -124,6 +124,14 @@ class Position:
         position._hash = None
         return position
 
+    def _with_cell(self, cell: int, code: int) -> Position:
+        """A copy with flat ``cell`` showing ``code`` and the same total, unchecked: for the library's
+        own one-cell changes of a valid position (a clue revealed in thought, a cell flagged to see
+        what follows), where ``code`` keeps it valid."""
+        grid = self._grid.copy()
+        grid.flat[cell] = code
+        return Position._trusted(grid, self._mines)
+
     # -- reading and writing -------------------------------------------------
     @classmethod
     def from_string(cls, text: str, *, source: str = "<string>") -> Position:

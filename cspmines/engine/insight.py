@@ -38,7 +38,7 @@ from fractions import Fraction
 
 from ..actions import Vocabulary
 from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError, TooLargeError
-from ..position import COVERED, FLAG, Position
+from ..position import COVERED, FLAG
 from .clues import clue_spreads
 from .endgame import list_layouts, opening_wins
 from .question import DEFAULT_MEMORY, Limit, read_limit
@@ -234,9 +234,9 @@ def fifty_fifties(analysis, *, time_limit: float | None = None, memory: int | No
     """
     _check_counted(analysis)
     deadline = _deadline(time_limit)
-    halves = analysis.cells_where(lambda p: p == HALF)
     # cells of one group (a box, or the cells off the front) are interchangeable: one solve tells for all
     group_of = {cell: cells for cells, p in analysis.groups() if p == HALF for cell in cells}
+    halves = tuple(sorted(group_of))  # every cell of chance 1/2, in flat order
     found: list = []
     classified: set = set()
     for a in halves:
@@ -260,10 +260,7 @@ def fifty_fifties(analysis, *, time_limit: float | None = None, memory: int | No
 def _partners(analysis, a: int, halves: tuple, deadline: float | None, memory: int | None) -> tuple[set, set]:
     """(the cells that are mines exactly when ``a`` is, ``a`` among them; those that are mines exactly
     when it is not): the position solved with ``a`` a mine proves them mines and safe."""
-    position = analysis.position
-    grid = position.grid.copy()
-    grid.flat[a] = FLAG
-    flagged = Position._trusted(grid, position.mines)  # a copy of a valid grid, one cell flagged
+    flagged = analysis.position._with_cell(a, FLAG)
     given = solve(flagged, engine=analysis.engine, mines=analysis.mines, explain=False, limit=Limit(time=_left(deadline), memory=memory))
     if not given.exact:
         raise BudgetExceededError("the time limit or the memory allowance ran out while looking for 50/50s")

@@ -54,7 +54,7 @@ def solve_revealed(analysis, cell: int, clue: int):
     ...
     cspmines.errors.InconsistentPositionError: inconsistent position: clue 2 needs 2 more mines but has 1 covered neighbour; clue(s) at (0,0)
     """
-    after = _with_clue(analysis.position, cell, clue)
+    after = analysis.position._with_cell(cell, clue)
     engine = analysis.engine
     kept = engine.memory.kept.get(analysis)  # the parts of ``analysis`` if its engine kept them for one more clue
     if kept is None:
@@ -88,7 +88,7 @@ def layouts_revealed(analysis, cell: int, clue: int) -> int:
             return _counted(solve_revealed(analysis, cell, clue))
         except InconsistentPositionError:
             return 0
-    after = _with_clue(analysis.position, cell, clue)
+    after = analysis.position._with_cell(cell, clue)
     try:
         parts = _parts_after(engine, kept, after, cell, clue)
     except InconsistentPositionError:
@@ -97,12 +97,6 @@ def layouts_revealed(analysis, cell: int, clue: int) -> int:
         return _counted(solve_revealed(analysis, cell, clue))
     assert parts.mines_left is not None  # kept without a density: a total
     return count_with_total(parts.counts, rest_size=len(parts.rest), mines_left=parts.mines_left)
-
-
-def _with_clue(position: Position, cell: int, clue: int) -> Position:
-    grid = position.grid.copy()
-    grid.flat[cell] = clue
-    return Position._trusted(grid, position.mines)  # a copy of a valid grid, one clue changed
 
 
 def _parts_after(engine, kept: Parts, after: Position, cell: int, clue: int) -> Parts:
