@@ -180,3 +180,10 @@ def test_a_game_seed_that_is_not_a_whole_number_is_refused(client, seed):
 def test_a_board_with_no_safe_first_click_is_refused(client):
     answer = client.post("/api/games", json={"size": "3x3x9"})
     assert answer.status_code == 400 and "no safe cell for the first click 'safe'" in answer.json()["error"]
+
+
+def test_a_no_guess_board_of_an_unknown_method_is_refused_in_one_json_line(client):
+    for method in ("bogus", 3, None):
+        answer = client.post("/api/games", json={"size": "beginner", "no_guess": True, "method": method, "seed": 1})
+        assert answer.status_code == 400
+        assert answer.json()["error"] == f"method must be one of uniform, adjust, got {method!r}"

@@ -66,7 +66,7 @@ def add_board_commands(commands) -> None:
     generate.add_argument("--no-guess", action="store_true", help="only boards the first click solves without a guess")
     generate.add_argument("--first-click", choices=FIRST_CLICKS, default="safe",
                           help=f"where the first click goes (with --no-guess: {' or '.join(NO_GUESS_CLICKS)})")
-    generate.add_argument("--method", choices=("uniform", "adjust"), default="uniform",
+    generate.add_argument("--method", choices=Method.words(), default=Method.UNIFORM.value,
                           help="with --no-guess: uniform among no-guess boards, or adjust (faster, not uniform)")
     generate.add_argument("--count", type=whole(1), default=1, help="how many boards")
     generate.add_argument("--seed", type=whole(0), default=0, help="the boards' seed (board i from the seed and i)")
