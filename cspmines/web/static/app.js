@@ -194,8 +194,8 @@ function gameBar() {
   if (!state.clock || state.clock.id !== game.id) state.clock = { id: game.id, start: Date.now(), stop: null };
   if (game.status !== "playing" && state.clock.stop === null) state.clock.stop = Date.now();
   if (game.status === "playing") state.clock.stop = null;  // an undo takes a lost game back into play
-  const lines = game.position.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
-  const total = Number(lines[0].split("x")[2]), flags = lines.slice(1).join("").split("F").length - 1;
+  const pos = parse(game.position);  // the server's own position: always drawable
+  const total = Number(pos.header.split("x")[2]), flags = pos.rows.join("").split("F").length - 1;
   $("counter").textContent = `mines left: ${total - flags}`;
   tick();
 }
