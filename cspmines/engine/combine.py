@@ -32,7 +32,7 @@ from .. import native
 from ..errors import BudgetExceededError
 from .backends.base import Budget, trim_zeros
 
-__all__ = ["INT_BYTES", "Combination", "afford_combining", "binomials", "convolve", "combine_chains", "combine_with_total", "combine_with_density",
+__all__ = ["INT_BYTES", "Combination", "polynomial_bytes", "afford_combining", "binomials", "convolve", "combine_chains", "combine_with_total", "combine_with_density",
            "count_with_total"]
 
 
@@ -303,7 +303,7 @@ def afford_combining(counts, chains, budget: Budget) -> None:
     for chain_degree, chain_cells in zip(degrees, cells, strict=True):
         degree, bits = degree + chain_degree, bits + chain_cells
         # this prefix and the suffix after it, each coefficient an int of at most as many bits as cells
-        held += 2 * (degree + 1) * (INT_BYTES + bits // 8)
+        held += 2 * polynomial_bytes(degree + 1, bits)
         products += (degree + 1) * (total_degree - degree + 1) * max(1.0, total_cells / 64)
     try:
         budget.reserve(int(held), "combining the chains' counts")
@@ -317,3 +317,12 @@ def afford_combining(counts, chains, budget: Budget) -> None:
 
 #: An int's header and its list slot, besides its digits (what a list of big counts is charged a term).
 INT_BYTES = 36
+
+
+def polynomial_bytes(terms: int, bits: int) -> int:
+    """What a list of ``terms`` counts of at most ``bits`` bits each is charged: its ints and their slots.
+
+    >>> polynomial_bytes(3, 64)   # three counts of up to 64 bits
+    132
+    """
+    return terms * (INT_BYTES + bits // 8)

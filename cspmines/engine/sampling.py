@@ -42,7 +42,7 @@ from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
 from .backends.sampler import weighted_picks
 from .chains import split_chains
-from .combine import INT_BYTES, binomials, convolve
+from .combine import binomials, convolve, polynomial_bytes
 from .constraints import settle_position
 from .question import NOT_GIVEN, Density, Limit, check_board_size, format_bytes, read_limit
 from .solver import solve, total_or_density
@@ -242,7 +242,7 @@ class _Draw:
         for sampler, size in zip(reversed(self.samplers), reversed(self.sizes), strict=True):
             cells += size
             if budget is not None:
-                held += (min(len(polynomial) + len(sampler.models), mines_left + 1)) * (INT_BYTES + cells // 8)
+                held += polynomial_bytes(min(len(polynomial) + len(sampler.models), mines_left + 1), cells)
                 budget.reserve(held, "the draw's products of the chains' counts")
                 budget.spend(len(polynomial))
             polynomial = convolve(sampler.models, polynomial)[: mines_left + 1]
