@@ -3,5 +3,5 @@ and cspmines runs its pure-Python kernels (``cspmines --version`` says which).""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("cspmines.native._kernels", ["cspmines/native/_kernels.c"], optional=True,
+setup(ext_modules=[Extension("cspmines.native._kernels", ["cspmines/native/_kernels.c", "cspmines/native/value.c"], optional=True,
                              extra_compile_args=["-O2", "-fno-fast-math"])])

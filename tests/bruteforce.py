@@ -78,3 +78,68 @@ def _valid_layouts(position: Position, *, mines, density):
     else:
         weights = {k: density**k * (1 - density) ** (n - k) for k in range(n + 1)}
     return covered, layouts[valid], weights
+
+
+def best_play_wins(position: Position) -> tuple[int, dict[int, int], int]:
+    """The value of a position by plain expectimax over the game as it is played: (layouts best play
+    wins, each covered cell's wins when opened first, how many layouts there are).
+
+    Every layout (from :func:`mine_layouts`), every move from every state, no bound and no shortcut:
+    a state is the cells opened and the layouts still possible; opening a cell ends the layouts where
+    it is a mine and, in the others, opens it and floods through the zeros as the game does; the
+    layouts are grouped by everything the opened cells show. A layout is won once every safe cell of it
+    is open. The same state met twice is worked out once (a memo, not a bound).
+    """
+    game = _PlainGame(position)
+    everything = frozenset(mine_layouts(position))
+    cells = {cell: game.opening(everything, frozenset(), cell) for cell in sorted(game.covered)}
+    return game.value(everything, frozenset()), cells, len(everything)
+
+
+class _PlainGame:
+    """The game as it is played, over sets of layouts (:func:`best_play_wins`)."""
+
+    def __init__(self, position: Position):
+        self.width, self.height = position.width, position.height
+        self.covered = frozenset(position.covered_cells)
+        self.known = {cell for cell, code in enumerate(position.grid.ravel()) if code in (FLAG, MINE)}
+        self.memo: dict = {}
+
+    def around(self, cell: int) -> list[int]:
+        row, col = divmod(cell, self.width)
+        return [r * self.width + c for r in range(max(0, row - 1), min(self.height, row + 2))
+                for c in range(max(0, col - 1), min(self.width, col + 2)) if (r, c) != (row, col)]
+
+    def clue(self, cell: int, layout: frozenset) -> int:
+        return sum(1 for n in self.around(cell) if n in layout or n in self.known)
+
+    def flood(self, cell: int, layout: frozenset, opened: frozenset) -> frozenset:
+        """The cells open after opening safe ``cell``: it, and through every 0 its neighbours."""
+        shown, stack = set(opened), [cell]
+        while stack:
+            here = stack.pop()
+            if here in shown:
+                continue
+            shown.add(here)
+            if self.clue(here, layout) == 0:
+                stack.extend(n for n in self.around(here) if n in self.covered and n not in shown)
+        return frozenset(shown)
+
+    def value(self, state: frozenset, opened: frozenset) -> int:
+        """The layouts of ``state`` won by best play from here."""
+        if all(self.covered - opened <= layout for layout in state):  # every safe cell open: won
+            return len(state)
+        if (state, opened) not in self.memo:
+            self.memo[state, opened] = max(self.opening(state, opened, cell) for cell in sorted(self.covered - opened))
+        return self.memo[state, opened]
+
+    def opening(self, state: frozenset, opened: frozenset, cell: int) -> int:
+        """The layouts of ``state`` won by opening ``cell``, then playing best."""
+        seen: dict = {}
+        for layout in state:
+            if cell in layout:
+                continue  # a mine: lost
+            now = self.flood(cell, layout, opened)
+            shown = (now, tuple(sorted((c, self.clue(c, layout)) for c in now - opened)))
+            seen.setdefault(shown, []).append(layout)
+        return sum(self.value(frozenset(group), shown[0]) for shown, group in seen.items())

@@ -2272,6 +2272,8 @@ done:
     return result;
 }
 
+PyObject *value_search(PyObject *self, PyObject *args); /* value.c */
+
 static PyMethodDef methods[] = {
     {"cost_search", cost_search, METH_VARARGS,
      "cost_search(entries, members, mine_price, safe_price, budget) -> (cell or None, cost)\n\n"
@@ -2315,6 +2317,10 @@ static PyMethodDef methods[] = {
      "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
      "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"
      "start; entries as for cost_search. TimeoutError past the budget of states."},
+    {"value_search", value_search, METH_VARARGS,
+     "value_search(codes, count, width, neighbour_starts, neighbour_columns, nsyms, sym_layouts, sym_columns,\n"
+     "             node_limit, seconds, slots, work_limit, all_cells) -> dict\n\n"
+     "The search of cspmines.engine.value.ValueSearch over a table of layouts (its run()'s answer)."},
     {"settle_board", settle_board, METH_VARARGS,
      "settle_board(clues, view, width, height, mines, start) -> (opened, marked)\n\n"
      "The local deductions of cspmines.games.deduce (one clue, two clues, the mine total) on the view, in place.\n"

@@ -1,0 +1,213 @@
+"""Every mine layout of a position, as a table of what each covered cell would show.
+
+The value of a position under best play (:mod:`cspmines.engine.value`) is a search over the
+layouts themselves: which of them a player can still tell apart after each move. This module
+lists them, fast: the clues' forced cells are settled out, each chain of influence's own
+layouts are listed box by box (a box's cells are interchangeable, so each count of mines in a
+box is every combination of its cells), and the chains and the cells no clue touches are
+joined under the mine total, whole arrays at a time. What each covered cell would show is then
+one matrix product: the mines around it, known ones included.
+
+>>> from cspmines import Position
+>>> table = layout_table(Position.from_string("3x2x1\\n1..\\n1.."))
+>>> table.cells, table.count   # the 1s' mine is at (0,1) or at (1,1)
+((1, 2, 4, 5), 2)
+>>> table.codes.tolist()       # MINE (9) where the cell is a mine, else the clue it would show
+[[9, 1, 1, 1], [1, 1, 9, 1]]
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from math import comb, prod
+
+import numpy as np
+
+from ..errors import InconsistentPositionError, MissingTotalError
+from ..position import Position
+from .chains import Chain, split_chains
+from .constraints import settle_position
+
+__all__ = ["MINE", "LayoutTable", "layout_table"]
+
+#: The code of a mine in :attr:`LayoutTable.codes` (a clue is 0..8).
+MINE = 9
+
+
+@dataclass(frozen=True, eq=False)
+class LayoutTable:
+    """Every layout a position allows, each equally likely.
+
+    Attributes
+    ----------
+    position : Position
+    cells : tuple of int
+        The covered cells, in flat order: column ``k`` of :attr:`codes` is ``cells[k]``.
+    codes : numpy.ndarray
+        ``(count, len(cells))`` bytes: in each layout (a row), :data:`MINE` where the cell is a mine,
+        else the clue it shows when opened (the known mines around it counted).
+    """
+
+    position: Position
+    cells: tuple
+    codes: np.ndarray
+
+    @property
+    def count(self) -> int:
+        """How many layouts there are."""
+        return int(self.codes.shape[0])
+
+    def column(self, cell: int) -> int:
+        """The column of a covered ``cell`` (a flat index)."""
+        return self.cells.index(cell)
+
+
+def layout_table(position: Position, *, most: int | None = None) -> LayoutTable | None:
+    """Every layout of ``position`` (its mine total must be known), or None when there are more
+    than ``most``.
+
+    Raises
+    ------
+    MissingTotalError
+        The position's total is unknown.
+    InconsistentPositionError
+        No layout fits.
+
+    Examples
+    --------
+    >>> layout_table(Position.from_string("4x4x4\\n....\\n....\\n....\\n....")).count
+    1820
+    >>> layout_table(Position.from_string("4x4x4\\n....\\n....\\n....\\n...."), most=1000) is None
+    True
+    """
+    position = _with_total(position)
+    settled = settle_position(position)
+    system = settled.system
+    chains = split_chains(system)
+    cap = None if most is None else max(most, 1)
+    per_chain = []
+    for chain in chains:
+        listed = _chain_layouts(chain, cap)
+        if listed is None:
+            return None
+        per_chain.append(listed)
+    rest = system.unconstrained_cells
+    mines_left = system.mines_left
+    assert mines_left is not None  # the total is known
+    plans = _count_plans(per_chain, len(rest), mines_left)
+    total = sum(count for count, _ in plans)
+    if total == 0:
+        raise InconsistentPositionError("no mine layout satisfies the clues and the mine total together")
+    if most is not None and total > most:
+        return None
+    cells = position.covered_cells
+    column = {cell: k for k, cell in enumerate(cells)}
+    mines = np.zeros((total, len(cells)), dtype=np.uint8)
+    for cell in settled.mine_cells:
+        mines[:, column[cell]] = 1
+    at = [column[c] for chain in chains for c in chain.cells] + [column[c] for c in rest]  # the blocks' columns, joined
+    row = 0
+    for count, picks in plans:
+        blocks = [per_chain[i][k] for i, k in enumerate(picks[:-1])] + [_combinations(len(rest), picks[-1])]
+        mines[row:row + count, at] = _cross(blocks)
+        row += count
+    return LayoutTable(position, cells, _codes(position, cells, mines))
+
+
+def _with_total(position: Position) -> Position:
+    if position.mines is None:
+        raise MissingTotalError("the position's mine total is unknown: the value of a position needs it")
+    return position
+
+
+def _chain_layouts(chain: Chain, cap: int | None) -> dict[int, np.ndarray] | None:
+    """A chain's own layouts grouped by their number of mines: ``{mines: (n, cells) array}``, the
+    columns in the order of :attr:`Chain.cells`; None when there are more than ``cap``."""
+    sizes = [box.size for box in chain.boxes]
+    by_mines: dict[int, list[np.ndarray]] = {}
+    listed = 0
+    for counts in _box_counts(chain):
+        block = _cross([_combinations(size, k) for size, k in zip(sizes, counts, strict=True)])
+        listed += len(block)
+        if cap is not None and listed > cap:
+            return None
+        by_mines.setdefault(sum(counts), []).append(block)
+    return {mines: np.concatenate(blocks) for mines, blocks in by_mines.items()}
+
+
+def _box_counts(chain: Chain):
+    """Every way to put mines in the chain's boxes (a count per box) that meets all its rules,
+    depth first over the boxes with each rule's need and room kept."""
+    sizes = [box.size for box in chain.boxes]
+    need = [rule.mines for rule in chain.rules]
+    room = [sum(sizes[b] for b in rule.boxes) for rule in chain.rules]
+    counts = [0] * len(sizes)
+
+    def place(b: int):
+        if b == len(sizes):
+            if not any(need):
+                yield tuple(counts)
+            return
+        rules = chain.boxes[b].rules
+        for r in rules:
+            room[r] -= sizes[b]
+        for k in range(sizes[b] + 1):
+            if all(0 <= need[r] - k <= room[r] for r in rules):
+                for r in rules:
+                    need[r] -= k
+                counts[b] = k
+                yield from place(b + 1)
+                for r in rules:
+                    need[r] += k
+        for r in rules:
+            room[r] += sizes[b]
+
+    yield from place(0)
+
+
+def _count_plans(per_chain: list, rest_size: int, mines_left: int) -> list[tuple[int, tuple]]:
+    """Each choice of a mine count per chain and for the rest that meets the total, with how many
+    layouts it holds: ``[(count, (k_chain0, ..., k_rest))]``."""
+    plans = []
+    for picks in itertools.product(*(sorted(listed) for listed in per_chain)):
+        left = mines_left - sum(picks)
+        if 0 <= left <= rest_size:
+            count = prod(len(listed[k]) for listed, k in zip(per_chain, picks, strict=True)) * comb(rest_size, left)
+            plans.append((count, (*picks, left)))
+    return plans
+
+
+def _combinations(size: int, mines: int) -> np.ndarray:
+    """Every way to put ``mines`` mines in ``size`` cells, as a ``(size choose mines, size)`` 0/1 array."""
+    rows = np.zeros((comb(size, mines), size), dtype=np.uint8)
+    if mines:
+        picked = np.array(list(itertools.combinations(range(size), mines)), dtype=np.intp)
+        rows[np.arange(len(rows))[:, None], picked] = 1
+    return rows
+
+
+def _cross(blocks: list[np.ndarray]) -> np.ndarray:
+    """Every row of the first block beside every row of the next, and so on (the product of the
+    blocks' row sets), the first block varying slowest."""
+    result = np.ones((1, 0), dtype=np.uint8)
+    for block in blocks:
+        result = np.hstack([np.repeat(result, len(block), axis=0), np.tile(block, (len(result), 1))])
+    return result
+
+
+def _codes(position: Position, cells: tuple, mines: np.ndarray) -> np.ndarray:
+    """What each covered cell shows in each layout: :data:`MINE`, or the mines around it."""
+    column = {cell: k for k, cell in enumerate(cells)}
+    around = np.zeros((len(cells), len(cells)), dtype=np.float32)
+    known = set(position.known_mine_cells)
+    base = np.zeros(len(cells), dtype=np.int64)
+    for k, cell in enumerate(cells):
+        for n in position.neighbours(cell):
+            if n in column:
+                around[column[n], k] = 1
+            elif n in known:
+                base[k] += 1
+    # the mines around each cell, one product of small whole numbers (exact in float32: at most 8)
+    clues = (mines.astype(np.float32) @ around).astype(np.int64) + base
+    return np.where(mines == 1, MINE, clues).astype(np.uint8)

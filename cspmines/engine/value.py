@@ -1,0 +1,655 @@
+"""The value of a position: how many of its layouts best play wins, exactly.
+
+Under the classic rules with the mine total known, every layout the position allows is equally
+likely; opening a safe cell shows its clue (a 0 opens its neighbourhood, as the game does), a
+mine ends the game, and the game is won once every safe cell is open. The **value** of a
+position is the number of its layouts that best play wins, out of all of them; a cell's value is
+the same number when that cell is opened first and play is best after it. Both are whole
+numbers, found by a search of the game tree over the layouts themselves
+(:mod:`cspmines.engine.layouts` lists them):
+
+* a state is the set of layouts still possible: which cells were opened to reach it does not
+  matter, once what they showed is known. A cell that is a mine in none of them and whose clue
+  still varies is opened first, for free (it risks nothing, and what it tells can only help: a 0's
+  neighbourhood is such a cell too);
+* the value of a state is the best, over the cells that are a mine in some of its layouts and not
+  in others, of the sum of the values of the states its clues split the safe layouts into; one
+  layout left is a won game;
+* a transposition table keeps each state's value (or its bounds) under a 128-bit fingerprint of
+  its layouts, taken the same under the board's symmetries where the position has any;
+* moves are tried safest first, and a move is dropped once it cannot beat the best found: a move
+  wins at most its safe layouts, and each clue's state at most its own layouts (a search with
+  bounds, as alpha-beta's over the chance of each clue);
+* where the cells still in doubt fall into groups that no clue joins and whose layouts combine
+  freely (every layout of one group with every layout of another), the value is the product of
+  the groups' own values;
+* before the search, the game played safest cell first (its value worked out over every layout)
+  gives a lower bound, the window the search starts from.
+
+The search runs within a :class:`~cspmines.engine.question.Limit` (time, work units, memory):
+past it, the value is given as a proven lower and upper bound and marked NOT EXACT.
+
+>>> from cspmines import Position
+>>> found = value_of(Position.from_string("4x4x4\\n....\\n....\\n....\\n...."))
+>>> found.wins, found.layouts, found.exact     # the empty 4x4 board with 4 mines
+(961, 1820, True)
+>>> [found.position.row_col(cell) for cell in found.best_cells]   # the cells beside the corners
+[(0, 1), (0, 2), (1, 0), (1, 3), (2, 0), (2, 3), (3, 1), (3, 2)]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import prod
+
+import numpy as np
+
+from .. import native
+from ..errors import BudgetExceededError
+from ..position import Position
+from .layouts import MINE, LayoutTable, layout_table
+from .question import Limit, read_limit
+
+__all__ = ["CellValue", "PositionValue", "SearchInput", "ValueSearch", "best_play_moves", "value_of"]
+
+#: Bytes each layout costs the search besides its row of codes: its place in the splits of every state
+#: on the path being searched (a few levels of 4-byte indices) and its two fingerprint words.
+_BYTES_PER_LAYOUT = 48
+#: Bytes of one transposition-table slot (two fingerprint words, the layouts' count, two bounds).
+SLOT_BYTES = 32
+#: The share of the memory allowance the transposition table may take.
+_TABLE_SHARE = 0.5
+#: The most slots a table is given whatever the allowance (2**24 slots: 512 MiB).
+_MOST_SLOTS = 1 << 24
+#: The time is read once every this many states.
+_CLOCK_EVERY = 256
+#: Slots tried from a fingerprint's home slot before one is replaced.
+_PROBES = 4
+
+
+@dataclass(frozen=True)
+class CellValue:
+    """The layouts won when a cell is opened first and play is best after: at least ``low``, at most
+    ``high`` (equal when exact), of ``layouts``."""
+
+    low: int
+    high: int
+    layouts: int
+
+    @property
+    def exact(self) -> bool:
+        return self.low == self.high
+
+    @property
+    def probability(self) -> Fraction | None:
+        """The chance of winning, exactly; None when only bounds are known."""
+        return Fraction(self.low, self.layouts) if self.exact else None
+
+
+@dataclass(frozen=True)
+class PositionValue:
+    """The value of a position under best play (:func:`value_of`).
+
+    Attributes
+    ----------
+    position : Position
+    layouts : int
+        Every layout the position allows (0 when they were not listed: too many for the budget).
+    wins, wins_high : int
+        The layouts best play wins: at least ``wins``, at most ``wins_high`` (equal when exact).
+    best_cells : tuple of int
+        The cells to open for that value: every such cell when exact, else the best one found.
+    cells : dict
+        Each covered cell's :class:`CellValue`, where it was worked out.
+    exact : bool
+    stopped_by : str or None
+        What stopped the search short: ``"time"``, ``"nodes"``, ``"memory"`` or ``"layouts"`` (too
+        many to list within the memory allowance); None when it ran to the end.
+    states : int
+        The game-tree states the search worked out.
+    seconds : float
+    """
+
+    position: Position
+    layouts: int
+    wins: int
+    wins_high: int
+    best_cells: tuple
+    cells: dict = field(repr=False)
+    exact: bool
+    stopped_by: str | None = None
+    states: int = 0
+    seconds: float = 0.0
+
+    @property
+    def probability(self) -> Fraction | None:
+        """The chance of winning with best play, exactly; None when only bounds are known."""
+        return Fraction(self.wins, self.layouts) if self.exact and self.layouts else None
+
+    @property
+    def bounds(self) -> tuple[Fraction, Fraction]:
+        """The chance of winning with best play, at least and at most (equal when exact)."""
+        if not self.layouts:
+            return Fraction(0), Fraction(1)
+        return Fraction(self.wins, self.layouts), Fraction(self.wins_high, self.layouts)
+
+    def value(self, cell: int) -> CellValue | None:
+        """The :class:`CellValue` of a covered cell, None where it was not worked out."""
+        return self.cells.get(cell)
+
+
+@dataclass(frozen=True, eq=False)
+class SearchInput:
+    """What the search reads, as a Python caller holds it.
+
+    Attributes
+    ----------
+    codes : numpy.ndarray
+        ``(layouts, cells)`` bytes, :data:`~cspmines.engine.layouts.MINE` or the clue shown.
+    neighbours : tuple of tuple of int
+        For each column, the columns of the covered cells around it.
+    symmetries : tuple of (numpy.ndarray, numpy.ndarray)
+        For each symmetry of the board that maps the position to itself, other than the identity:
+        where it sends each layout (a row index) and each cell (a column).
+    node_limit : int or None
+        The most states worked out; None: no limit.
+    seconds : float or None
+        The time the search may take; None: no limit.
+    slots : int
+        The transposition table's slots (a power of two).
+    all_cells : bool
+        Work out every covered cell's value, not only the best ones'.
+    """
+
+    codes: np.ndarray
+    neighbours: tuple
+    symmetries: tuple = ()
+    node_limit: int | None = None
+    seconds: float | None = None
+    slots: int = 1 << 16
+    all_cells: bool = False
+
+
+def _splitmix(values: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser over whole arrays of 64-bit words (the search's fingerprints)."""
+    with np.errstate(over="ignore"):
+        z = values.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def fingerprints(count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two 64-bit words each layout adds to a state's fingerprint (the same in the kernel).
+
+    >>> first, second = fingerprints(3)
+    >>> first.dtype, len(set(first.tolist()) | set(second.tolist()))
+    (dtype('uint64'), 6)
+    """
+    index = np.arange(count, dtype=np.uint64)
+    return _splitmix(index * np.uint64(2)), _splitmix(index * np.uint64(2) + np.uint64(1))
+
+
+class _Stopped(Exception):
+    """The budget ran out (only inside the search: every state above it then gives its bounds)."""
+
+
+class ValueSearch:
+    """The search of :func:`value_of` over a table of layouts, in Python (the compiled
+    ``value_search`` kernel takes the same steps, in the same order).
+
+    Parameters
+    ----------
+    given : SearchInput
+
+    Examples
+    --------
+    >>> from cspmines import Position
+    >>> from cspmines.engine.layouts import layout_table
+    >>> table = layout_table(Position.from_string("3x2x1\\n1..\\n1.."))   # the mine at (0,1) or (1,1)
+    >>> search = ValueSearch(SearchInput(table.codes, ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))))
+    >>> answer = search.run()
+    >>> answer["low"], answer["high"], answer["cells"]   # a 50/50: one layout of the two, whatever is opened
+    (1, 1, [(1, 1), (1, 1), (1, 1), (1, 1)])
+    """
+
+    def __init__(self, given: SearchInput):
+        self.codes = np.ascontiguousarray(given.codes, dtype=np.uint8)
+        self.count, self.width = self.codes.shape
+        self.neighbours = given.neighbours
+        self.symmetries = given.symmetries
+        self.node_limit = given.node_limit
+        self.deadline = None if given.seconds is None else time.monotonic() + given.seconds
+        self.all_cells = given.all_cells
+        self.first, self.second = fingerprints(self.count)
+        slots = given.slots
+        self.mask = slots - 1
+        self.keys: list = [None] * slots   # (first, second, layouts) of each slot's state
+        self.bounds: list = [None] * slots  # (low, high) of each slot's state
+        self.states = 0
+        self.stopped: str | None = None
+        self.root_move: int | None = None  # the column the root's best lower bound was reached by
+        self.first_move: int | None = None  # the column playing safest first opens first
+
+    # -- the table -------------------------------------------------------------------------------
+
+    def _key(self, members: np.ndarray) -> tuple[int, int, int]:
+        """The state's fingerprint, the least over the board's symmetries."""
+        best = (int(self.first[members].sum()), int(self.second[members].sum()))
+        for layouts, _cells in self.symmetries:
+            image = layouts[members]
+            best = min(best, (int(self.first[image].sum()), int(self.second[image].sum())))
+        return (*best, len(members))
+
+    def _find(self, key) -> tuple[int, int] | None:
+        home = key[0] & self.mask
+        for probe in range(_PROBES):
+            slot = (home + probe) & self.mask
+            if self.keys[slot] == key:
+                return self.bounds[slot]
+            if self.keys[slot] is None:
+                return None
+        return None
+
+    def _store(self, key, low: int, high: int) -> None:
+        """Keep a state's bounds: in its own slot (narrowed), else an empty one, else in place of the
+        smallest state probed if that is no larger (a large state costs more to work out again)."""
+        home = key[0] & self.mask
+        victim = None
+        for probe in range(_PROBES):
+            slot = (home + probe) & self.mask
+            kept = self.keys[slot]
+            if kept == key:
+                old_low, old_high = self.bounds[slot]
+                self.bounds[slot] = (max(low, old_low), min(high, old_high))
+                return
+            if kept is None:
+                victim = slot
+                break
+            if kept[2] <= key[2] and (victim is None or kept[2] < self.keys[victim][2]):
+                victim = slot
+        if victim is not None:
+            self.keys[victim] = key
+            self.bounds[victim] = (low, high)
+
+    # -- the budget ------------------------------------------------------------------------------
+
+    def _spend(self) -> None:
+        self.states += 1
+        if self.node_limit is not None and self.states > self.node_limit:
+            self.stopped = "nodes"
+        elif self.deadline is not None and self.states % _CLOCK_EVERY == 0 and time.monotonic() >= self.deadline:
+            self.stopped = "time"
+        if self.stopped:
+            raise _Stopped
+
+    # -- one state -------------------------------------------------------------------------------
+
+    def _split(self, members: np.ndarray, column: int) -> list[np.ndarray]:
+        """The safe layouts of ``members`` grouped by the clue ``column`` shows, largest group first
+        (ties: the smaller clue first)."""
+        shown = self.codes[members, column]
+        groups = [members[shown == clue] for clue in range(MINE) if np.any(shown == clue)]
+        return sorted(groups, key=len, reverse=True)
+
+    def solve(self, members: np.ndarray, alpha: int, beta: int) -> tuple[int, int]:
+        """Bounds ``(low, high)`` on the layouts of ``members`` that best play wins: exact when the
+        value lies strictly between ``alpha`` and ``beta``, else at least one bound past the window."""
+        n = len(members)
+        if n <= 1:
+            return n, n
+        key = self._key(members)
+        kept = self._find(key)
+        low, high = (0, n) if kept is None else kept
+        if low == high or high <= alpha or low >= beta or self.stopped:
+            return low, high
+        try:
+            self._spend()
+        except _Stopped:
+            return low, high
+        found = self._solve_state(members, max(alpha, low - 1), min(beta, high + 1))
+        low, high = max(low, found[0]), min(high, found[1])
+        self._store(key, low, high)
+        return low, high
+
+    def _solve_state(self, members: np.ndarray, alpha: int, beta: int) -> tuple[int, int]:
+        rows = self.codes[members]
+        mines = np.count_nonzero(rows == MINE, axis=0)
+        shown = _clues_shown(rows)
+        n = len(members)
+        root = n == self.count
+        for column in range(self.width):
+            if mines[column] == 0 and shown[column] > 1:  # safe, and its clue still tells: open it for free
+                if root:
+                    self.root_move = column
+                return self.chance(self._split(members, column), alpha, beta)
+        doubtful = [column for column in range(self.width) if 0 < mines[column] < n]
+        parts = self._parts(members, rows, doubtful)
+        if parts is not None:
+            found = [self.solve(part, -1, len(part) + 1) for part in parts]
+            return prod(low for low, _ in found), prod(high for _, high in found)
+        best, ceiling = 0, 0
+        moves = self._moves(members, rows, doubtful, mines, shown)
+        for i, column in enumerate(moves):
+            safe = n - int(mines[column])
+            if safe <= best:
+                ceiling = max(ceiling, safe)
+                break
+            low, high = self.chance(self._split(members, column), max(alpha, best), beta)
+            if root and low > best:
+                self.root_move = column
+            best, ceiling = max(best, low), max(ceiling, high)
+            if best >= beta:
+                if i + 1 < len(moves):
+                    ceiling = max(ceiling, n - int(mines[moves[i + 1]]))
+                break
+        return best, max(ceiling, best)
+
+    def chance(self, groups: list, alpha: int, beta: int) -> tuple[int, int]:
+        """Bounds on the layouts won over ``groups`` (a move's safe layouts, split by its clue), each
+        played on at its best: exact when the sum lies strictly between ``alpha`` and ``beta``."""
+        low_sum = high_sum = 0
+        rest = sum(len(group) for group in groups)
+        for group in groups:
+            rest -= len(group)
+            low, high = self.solve(group, alpha - low_sum - rest, beta - low_sum)
+            low_sum += low
+            high_sum += high
+            if high_sum + rest <= alpha or low_sum >= beta:
+                return low_sum, high_sum + rest
+        return low_sum, high_sum
+
+    def _moves(self, members, rows, doubtful, mines, shown) -> list[int]:
+        """The cells worth trying, safest first (then the one whose clue tells most, then the first):
+        of cells whose outcomes are the same in every layout (the same column), and of cells a symmetry
+        that keeps the state maps onto each other, only the first."""
+        keeping = [cells for layouts, cells in self.symmetries if _keeps(layouts, members)]
+        order = sorted(doubtful, key=lambda column: (int(mines[column]), -int(shown[column]), column))
+        seen: set = set()
+        moves = []
+        for column in order:
+            outcome = rows[:, column].tobytes()
+            if outcome in seen or any(int(cells[column]) in moves for cells in keeping):
+                continue
+            seen.add(outcome)
+            moves.append(column)
+        return moves
+
+    def _parts(self, members, rows, doubtful) -> list | None:
+        """The state's independent parts: groups of doubtful cells no two of which are neighbours,
+        whose layouts combine freely; for each, the layouts that agree with the first one off it.
+        None when there is one part."""
+        groups = _touching_groups(doubtful, self.neighbours)
+        if len(groups) < 2:
+            return None
+        distinct = [len(np.unique(rows[:, group], axis=0)) for group in groups]
+        if prod(distinct) != len(members):
+            return None
+        parts = []
+        for group in groups:
+            off = np.ones(self.width, dtype=bool)
+            off[group] = False
+            parts.append(members[np.all(rows[:, off] == rows[0, off], axis=1)])
+        return parts
+
+    # -- the root --------------------------------------------------------------------------------
+
+    def safest_first(self, members: np.ndarray) -> int:
+        """The layouts won by playing the safest cell each time (its clue telling most on a tie, then
+        the first), every free cell opened first: a lower bound on the value."""
+        n = len(members)
+        if n <= 1:
+            return n
+        self._spend()
+        rows = self.codes[members]
+        mines = np.count_nonzero(rows == MINE, axis=0)
+        shown = _clues_shown(rows)
+        free = [column for column in range(self.width) if mines[column] == 0 and shown[column] > 1]
+        if free:
+            column = free[0]
+        else:
+            doubtful = [column for column in range(self.width) if 0 < mines[column] < n]
+            column = min(doubtful, key=lambda c: (int(mines[c]), -int(shown[c]), c))
+        if n == self.count:
+            self.first_move = column
+        return sum(self.safest_first(group) for group in self._split(members, column))
+
+    def run(self) -> dict:
+        """The search from every layout: ``{"low", "high", "move", "cells": [(low, high) per column],
+        "floor", "states", "stopped"}``."""
+        everything = np.arange(self.count, dtype=np.intp)
+        floor = 0
+        with contextlib.suppress(_Stopped):  # the budget ran out: no floor but 0
+            floor = self.safest_first(everything)
+        low, high = self.solve(everything, floor - 1, self.count + 1)
+        move = self.root_move
+        if floor >= low:  # the search found nothing better than playing safest first
+            low, move = floor, self.first_move
+        cells = self._cell_values(everything, low, high)
+        return {"low": low, "high": high, "move": move, "cells": cells, "floor": floor, "states": self.states,
+                "stopped": self.stopped}
+
+    def _cell_values(self, everything: np.ndarray, low: int, high: int) -> list[tuple[int, int]]:
+        """Each column's bounds when opened first: exact for the best cells (and for every cell with
+        ``all_cells``), as the budget allows."""
+        n = self.count
+        mines = np.count_nonzero(self.codes == MINE, axis=0)
+        values = []
+        for column in range(self.width):
+            safe = n - int(mines[column])
+            if safe == 0:
+                values.append((0, 0))
+            elif safe == n:
+                values.append((low, high))
+            elif not self.all_cells and safe < low:
+                values.append((0, safe))   # cannot be best
+            else:
+                alpha, beta = (-1, n + 1) if self.all_cells else (low - 1, high + 1)
+                values.append(self.chance(self._split(everything, column), alpha, beta))
+        return values
+
+
+def _clues_shown(rows: np.ndarray) -> np.ndarray:
+    """For each column of ``rows``, how many different clues it shows where it is safe."""
+    counts = np.zeros((rows.shape[1], MINE + 1), dtype=np.int64)
+    for clue in range(MINE):
+        counts[:, clue] = np.count_nonzero(rows == clue, axis=0)
+    return np.count_nonzero(counts[:, :MINE], axis=1)
+
+
+def _keeps(layouts: np.ndarray, members: np.ndarray) -> bool:
+    """Whether a symmetry (where it sends each layout) maps the state onto itself."""
+    return bool(np.array_equal(np.sort(layouts[members]), members))
+
+
+def _touching_groups(columns: list, neighbours: tuple) -> list[list[int]]:
+    """``columns`` grouped by neighbourhood (joined when neighbours, through any chain of them),
+    each group in column order, the groups in the order of their first column."""
+    inside = set(columns)
+    parent = {column: column for column in columns}
+
+    def root(column: int) -> int:
+        while parent[column] != column:
+            parent[column] = parent[parent[column]]
+            column = parent[column]
+        return column
+
+    for column in columns:
+        for other in neighbours[column]:
+            if other in inside:
+                a, b = root(column), root(other)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    groups: dict = {}
+    for column in columns:
+        groups.setdefault(root(column), []).append(column)
+    return list(groups.values())
+
+
+# -- the position's side ---------------------------------------------------------------------------
+
+
+def board_symmetries(position: Position) -> list[np.ndarray]:
+    """Where each cell goes under each symmetry of the board (reflections, and the quarter turns of a
+    square board) that maps the position to itself, the identity left out.
+
+    >>> from cspmines import Position
+    >>> len(board_symmetries(Position.from_string("4x4x4\\n....\\n....\\n....\\n....")))
+    7
+    >>> len(board_symmetries(Position.from_string("3x2x1\\n1..\\n1..")))   # only the top-bottom flip
+    1
+    """
+    grid = position.grid
+    height, width = grid.shape
+    index = np.arange(height * width).reshape(height, width)
+    moves = [np.fliplr(index), np.flipud(index), np.rot90(index, 2)]
+    if height == width:
+        moves += [index.T, np.rot90(index, 1), np.rot90(index, 3), np.rot90(index, 2).T]
+    kept = []
+    for moved in moves:
+        source = moved.ravel()   # cell i of the image is cell source[i] of the board
+        if np.array_equal(grid.ravel()[source], grid.ravel()):
+            image = np.empty_like(source)
+            image[source] = np.arange(len(source))
+            kept.append(image)
+    return kept
+
+
+def _layout_symmetries(table: LayoutTable) -> tuple:
+    """The search's view of the board's symmetries: for each, where it sends each layout and each
+    column."""
+    cells = table.cells
+    column = {cell: k for k, cell in enumerate(cells)}
+    rows = {row.tobytes(): i for i, row in enumerate(table.codes)}
+    found = []
+    for image in board_symmetries(table.position):
+        columns = np.array([column[int(image[cell])] for cell in cells], dtype=np.intp)
+        moved = np.empty_like(table.codes)
+        moved[:, columns] = table.codes
+        layouts = np.array([rows[row.tobytes()] for row in moved], dtype=np.intp)
+        found.append((layouts, columns))
+    return tuple(found)
+
+
+def _neighbour_columns(table: LayoutTable) -> tuple:
+    column = {cell: k for k, cell in enumerate(table.cells)}
+    return tuple(tuple(column[n] for n in table.position.neighbours(cell) if n in column) for cell in table.cells)
+
+
+def _table_slots(memory: int | None, layouts: int, width: int) -> int:
+    """The transposition table's slots: a power of two within its share of the allowance."""
+    if memory is None:
+        return _MOST_SLOTS
+    room = memory * _TABLE_SHARE // SLOT_BYTES
+    slots = 1 << 10
+    while slots * 2 <= min(room, _MOST_SLOTS):
+        slots *= 2
+    return slots
+
+
+def search_bytes(layouts: int, width: int) -> int:
+    """The bytes the search holds besides its table: the layouts' codes and its working space."""
+    return layouts * (width + _BYTES_PER_LAYOUT)
+
+
+def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool = False) -> PositionValue:
+    """The value of ``position`` under best play: how many of its layouts are won, the best cells,
+    and each covered cell's value (the best cells', or every cell's with ``all_cells``).
+
+    Parameters
+    ----------
+    position : Position
+        Its mine total must be known.
+    limit : Limit, keyword-only
+        The budget (time, work units as states searched, memory). Past it the answer holds proven
+        bounds and ``exact`` is False.
+    all_cells : bool, keyword-only
+        Work out every covered cell's value exactly (slower: no cell is dropped as unable to be best).
+
+    Returns
+    -------
+    PositionValue
+
+    Examples
+    --------
+    >>> from cspmines import Position
+    >>> found = value_of(Position.from_string("5x4x5\\n.....\\n.1...\\n.3...\\n....."))
+    >>> found.wins, found.layouts, [found.position.row_col(c) for c in found.best_cells]
+    (285, 360, [(0, 2)])
+    >>> value_of(Position.from_string("3x2x1\\n1..\\n1.."), all_cells=True).value(2)   # safe: opened for free
+    CellValue(low=1, high=1, layouts=2)
+    >>> rough = value_of(Position.from_string("4x4x4\\n....\\n....\\n....\\n...."), limit=Limit(nodes=50))
+    >>> rough.exact, rough.stopped_by, rough.wins <= 961 <= rough.wins_high
+    (False, 'nodes', True)
+    """
+    limit = read_limit(limit)
+    started = time.monotonic()
+    cap = _layouts_within(limit.memory, len(position.covered_cells))
+    try:
+        table = layout_table(position, most=cap)
+    except BudgetExceededError:
+        table = None
+    if table is None:
+        return _unlisted(position, started)
+    seconds = None if limit.time is None else max(1e-3, limit.time - (time.monotonic() - started))
+    given = SearchInput(table.codes, _neighbour_columns(table), _layout_symmetries(table), node_limit=limit.nodes,
+                        seconds=seconds, slots=_table_slots(limit.memory, table.count, len(table.cells)), all_cells=all_cells)
+    answer = run_search(given, work_bytes=None if limit.memory is None else int(limit.memory * (1 - _TABLE_SHARE)))
+    return _answer(table, answer, time.monotonic() - started)
+
+
+def run_search(given: SearchInput, *, work_bytes: int | None = None) -> dict:
+    """:meth:`ValueSearch.run`'s answer, by the compiled kernel where the kernels are on (its working
+    space held within ``work_bytes``), else by the twin."""
+    compiled = native.kernel("value_search")
+    if compiled is None:
+        return ValueSearch(given).run()
+    count, width = given.codes.shape
+    starts = np.zeros(width + 1, dtype=np.int32)
+    starts[1:] = np.cumsum([len(around) for around in given.neighbours])
+    columns = np.array([c for around in given.neighbours for c in around], dtype=np.int32)
+    sym_layouts = np.array([layouts for layouts, _ in given.symmetries], dtype=np.int32).reshape(-1)
+    sym_columns = np.array([cells for _, cells in given.symmetries], dtype=np.int32).reshape(-1)
+    return compiled(np.ascontiguousarray(given.codes, dtype=np.uint8).tobytes(), count, width, starts.tobytes(),
+                    columns.tobytes(), len(given.symmetries), sym_layouts.tobytes(), sym_columns.tobytes(),
+                    -1 if given.node_limit is None else given.node_limit, -1.0 if given.seconds is None else given.seconds,
+                    given.slots, -1 if work_bytes is None else work_bytes, given.all_cells)
+
+
+def _layouts_within(memory: int | None, width: int) -> int | None:
+    """The most layouts whose table and working space fit in what the allowance leaves the search."""
+    if memory is None:
+        return None
+    return max(1, int(memory * (1 - _TABLE_SHARE)) // (width + _BYTES_PER_LAYOUT))
+
+
+def _unlisted(position: Position, started: float) -> PositionValue:
+    return PositionValue(position, 0, 0, 0, (), {}, exact=False, stopped_by="layouts", seconds=time.monotonic() - started)
+
+
+def _answer(table: LayoutTable, answer: dict, seconds: float) -> PositionValue:
+    n = table.count
+    cells = {cell: CellValue(low, high, n) for cell, (low, high) in zip(table.cells, answer["cells"], strict=True)}
+    low, high = answer["low"], answer["high"]
+    exact = low == high
+    if exact:
+        best = tuple(cell for cell, value in cells.items() if value.exact and value.low == low)
+    else:  # bounds only: the cell that reached the lower bound
+        best = () if answer["move"] is None else (table.cells[answer["move"]],)
+    return PositionValue(table.position, n, low, high, best, cells, exact=exact, stopped_by=answer["stopped"],
+                         states=answer["states"], seconds=seconds)
+
+
+def best_play_moves(position: Position, *, limit: Limit | None = None) -> tuple[int, ...] | None:
+    """The cells best play opens next, or None when the value was not found within ``limit``.
+
+    >>> from cspmines import Position
+    >>> best_play_moves(Position.from_string("7x1x2\\n.1...1."))   # the free cell between two 50/50s
+    (3,)
+    """
+    found = value_of(position, limit=limit)
+    return found.best_cells if found.exact else None
+
