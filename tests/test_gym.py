@@ -216,3 +216,34 @@ def test_a_policy_in_a_users_file_plays_the_bench_beside_exact_play(tmp_path, ca
     assert by_agent[spec]["games"] == 6 and by_agent[spec].get("errors", 0) == 0
     (pair,) = answer["paired"]
     assert pair["agent"] == spec and pair["against"] == "exact" and pair["games"] == 6
+
+
+def test_the_flag_actions_close_at_the_mine_total_counting_opened_mines():
+    env = MinesweeperEnv("5x5x4", rules="score", flags=True)
+    _, info = env.reset(seed=3, options={"game": 0})
+    cells, board = 25, env.game.board
+    mine = next(cell for cell in range(cells) if board.is_mine(cell) and info["action_mask"][cell])
+    _, _, _, _, info = env.step(mine)  # a mine set off: one of the four known
+    assert env.game.mines_opened == 1
+    for _ in range(2):  # flags on covered cells, right or wrong: two more known, three of four
+        cell = int(np.flatnonzero(info["action_mask"][cells:])[0])
+        _, _, _, _, info = env.step(cells + cell)
+        assert env.game.position.grid.flat[cell] == -2
+    mask = info["action_mask"]
+    assert np.array_equal(mask[cells:], mask[:cells]) and mask[cells:].sum() > 0  # one flag left to place
+    cell = int(np.flatnonzero(mask[cells:])[0])
+    _, _, _, _, info = env.step(cells + cell)  # the fourth: flags and opened mines reach the total
+    mask = info["action_mask"]
+    assert not mask[cells:].any() and np.array_equal(mask[:cells], (env.game.position.grid.ravel() == -1).astype(np.int8))
+
+
+@pytest.mark.parametrize("rules", ["minesearch", "classic"])
+def test_an_opened_mine_shows_as_minus_3_with_the_chance_1(rules):
+    env = MinesweeperEnv("6x6x6", rules=rules, oracle=True)
+    _, info = env.reset(seed=2, options={"game": 1})
+    mine = next(cell for cell in range(36) if env.game.board.is_mine(cell) and info["action_mask"][cell])
+    observation, _, terminated, _, info = env.step(mine)
+    assert terminated == (rules == "classic") and observation.flat[mine] == -3
+    assert info["mine_chance"].flat[mine] == 1.0 and info["mine_chance_exact"]
+    opened = (observation >= 0).ravel()
+    assert not info["mine_chance"].ravel()[opened].any()  # an opened safe cell: 0
