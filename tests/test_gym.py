@@ -247,3 +247,58 @@ def test_an_opened_mine_shows_as_minus_3_with_the_chance_1(rules):
     assert info["mine_chance"].flat[mine] == 1.0 and info["mine_chance_exact"]
     opened = (observation >= 0).ravel()
     assert not info["mine_chance"].ravel()[opened].any()  # an opened safe cell: 0
+
+
+def playing_games(size, seed, count):
+    """The first ``count`` games of the suite that are not over before the first move, by number."""
+    suite = Suite.create(agents=["exact"], size=size, seed=seed)
+    return [index for index in range(10 * count) if new_game(suite, index).status == "playing"][:count]
+
+
+def test_a_reset_never_hands_back_a_finished_game_and_redraws_the_same_games_each_run():
+    # on 5x5x1 the corner's cascade wins 17 of the first 50 games of seed 0 before any move
+    walks = []
+    for _ in range(2):
+        env = MinesweeperEnv("5x5x1")
+        statuses, played = [], []
+        for reset in range(50):
+            observation, info = env.reset(seed=0) if reset == 0 else env.reset()
+            statuses.append(info["status"])
+            played.append((env.game_index, observation.tobytes()))
+            assert info["action_mask"].any() and env.game.board == board_for(env.suite, env.game_index)
+        assert set(statuses) == {"playing"}
+        walks.append(played)
+    assert walks[0] == walks[1]  # the same seed, the same boards in the same order
+    assert [index for index, _ in walks[0]] == playing_games("5x5x1", 0, 50)
+
+
+def test_a_finished_bench_game_is_redrawn_as_the_next_game_of_its_seed():
+    env = MinesweeperEnv("beginner")
+    _, info = env.reset(seed=1, options={"game": 4740})  # the corner's cascade opens every safe cell of game 4740
+    assert (info["status"], env.game_index, env.redrawn) == ("playing", 4741, 1)
+    assert env.game.board == board_for(Suite.create(agents=["exact"], size="beginner", seed=1), 4741)
+    env.reset()
+    assert (env.game_index, env.redrawn) == (4742, 0)
+
+
+def test_redraws_stop_at_their_bound_with_a_clear_error(monkeypatch):
+    import cspmines.gym.env as module
+
+    env = MinesweeperEnv("5x5x1")
+    monkeypatch.setattr(module, "MOST_REDRAWS", 4)  # games 19 to 22 of seed 0 are won by the first click, 23 is not
+    env.reset(seed=0, options={"game": 19})
+    assert (env.game_index, env.redrawn) == (23, 4)
+    monkeypatch.setattr(module, "MOST_REDRAWS", 3)
+    with pytest.raises(EnvOptionError, match=r"^games 19 to 22 of seed 0 are all over before the first move"):
+        env.reset(seed=0, options={"game": 19})
+    monkeypatch.undo()
+    with pytest.raises(EnvOptionError, match="a 3x3 board with 8 mines and the first click 'safe' leaves nothing to play"):
+        MinesweeperEnv("3x3x8").reset(seed=0)
+
+
+def test_a_finished_game_allows_no_action():
+    env = MinesweeperEnv("6x6x6")
+    _, info = env.reset(seed=2, options={"game": 1})
+    mine = next(cell for cell in range(36) if env.game.board.is_mine(cell) and info["action_mask"][cell])
+    _, _, terminated, _, info = env.step(mine)
+    assert terminated and info["status"] == "lost" and not info["action_mask"].any()

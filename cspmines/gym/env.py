@@ -5,7 +5,11 @@
 ``cspmines bench --seed S`` with the same size, rules and first click
 (:func:`cspmines.bench.new_game`). Without ``game`` a seeded reset starts game
 0, and each reset after it the next game of the same seed; the first reset
-without any seed draws one from the environment's own generator.
+without any seed draws one from the environment's own generator. A game the
+first click already ends (its cascade opens every safe cell) leaves nothing to
+learn, so a reset never hands one back: it plays the next game of the same seed
+instead, as many times as needed (:data:`MOST_REDRAWS` at most), and
+``redrawn`` says how many it passed over. The same seed gives the same games.
 
 The observation is the board as the player sees it, an int8 array of shape
 ``(height, width)``: -1 covered, 0-8 clues; -2 a flag (with ``flags=True``),
@@ -56,7 +60,11 @@ from ..games import Game, IllegalMoveError, Status
 from ..position import is_whole
 from .views import action_mask, info_for, observation, to_action
 
-__all__ = ["MinesweeperEnv", "Reward", "EnvOptionError"]
+__all__ = ["MOST_REDRAWS", "MinesweeperEnv", "Reward", "EnvOptionError"]
+
+#: The most games in a row a reset passes over because the first click ended them: past it the board is one
+#: whose first click (nearly) always wins, and the reset says so rather than searching on.
+MOST_REDRAWS = 1000
 
 
 class EnvOptionError(CspminesError, ValueError):
@@ -121,6 +129,7 @@ class MinesweeperEnv(gymnasium.Env):
         self.game_index = -1
         self.game: Game | None = None
         self.steps = 0
+        self.redrawn = 0  # games the last reset passed over, over before the first move
 
     @property
     def suite(self) -> Suite:
@@ -142,8 +151,8 @@ class MinesweeperEnv(gymnasium.Env):
         game = options.get("game", game)
         if not is_whole(game) or game < 0:
             raise EnvOptionError(f"the game must be a whole number >= 0, got {game!r}")
-        self.game_index, self.steps = int(game), 0
-        self.game = new_game(self.suite, self.game_index)
+        self.game_index, self.game, self.redrawn = self._playable_game(int(game))
+        self.steps = 0
         return observation(self.game.position), self._info()
 
     def step(self, action):
@@ -169,6 +178,21 @@ class MinesweeperEnv(gymnasium.Env):
         return None
 
     # -- helpers -------------------------------------------------------------
+    def _playable_game(self, first: int) -> tuple[int, Game, int]:
+        """Game ``first`` of the suite, or the first game after it that is not over before the first move, as
+        (its number, the game, how many games were passed over). The bench plays and counts every game; a
+        learner can do nothing in one the first click won, and ``step`` would refuse every action."""
+        suite = self.suite
+        for index in range(first, first + MOST_REDRAWS + 1):
+            game = new_game(suite, index)
+            if game.status == Status.PLAYING:
+                return index, game, index - first
+        counted = f"{suite.mines} mine" + ("s" if suite.mines != 1 else "")
+        raise EnvOptionError(
+            f"games {first} to {first + MOST_REDRAWS} of seed {suite.seed} are all over before the first move: a "
+            f"{suite.width}x{suite.height} board with {counted} and the first click {suite.first_click!r} leaves nothing "
+            "to play (choose another size or first click)")
+
     def _game(self) -> Game:
         if self.game is None:
             raise IllegalMoveError("the environment has no game yet: call reset() first")

@@ -58,9 +58,12 @@ def mine_chances(position: Position, *, limit: Limit | None = JUDGE_LIMIT) -> tu
 
 def info_for(position: Position, status: str, *, flags: bool, oracle: bool, invalid: bool = False,
              limit: Limit | None = JUDGE_LIMIT) -> dict:
-    """The ``info`` of a step: ``action_mask``, ``status``, ``invalid`` (the action taken could not be), and
-    with the oracle ``mine_chance`` and ``mine_chance_exact``."""
-    info: dict = {"action_mask": action_mask(position, flags=flags), "status": str(status), "invalid": invalid}
+    """The ``info`` of a step: ``action_mask`` (nothing allowed once the game is over), ``status``, ``invalid``
+    (the action taken could not be), and with the oracle ``mine_chance`` and ``mine_chance_exact``."""
+    mask = action_mask(position, flags=flags)
+    if status != "playing":  # no move is taken after the end: a masked policy must not be shown the covered mines
+        mask[:] = 0
+    info: dict = {"action_mask": mask, "status": str(status), "invalid": invalid}
     if oracle:
         info["mine_chance"], info["mine_chance_exact"] = mine_chances(position, limit=limit)
     return info
