@@ -302,3 +302,31 @@ def test_a_finished_game_allows_no_action():
     mine = next(cell for cell in range(36) if env.game.board.is_mine(cell) and info["action_mask"][cell])
     _, _, terminated, _, info = env.step(mine)
     assert terminated and info["status"] == "lost" and not info["action_mask"].any()
+
+
+def test_the_oracle_counts_a_second_at_most_and_says_when_it_was_cut():
+    from cspmines import Position
+    from cspmines.engine.question import Limit
+
+    assert MinesweeperEnv().limit == PolicyPlayer(first_covered).limit == Limit(time=1.0)
+    # a 41x41 board of 2s on every other cell of every other row: one front of 1,281 cells, hours to count
+    rows = ["".join("2" if r % 2 and c % 2 else "." for c in range(41)) for r in range(41)]
+    lattice = Position.from_string("41x41x300\n" + "\n".join(rows))
+    seen = []
+    player = PolicyPlayer(lambda observation, info: seen.append(info) or first_covered(observation, info), oracle=True)
+    player.act(lattice)
+    assert seen[0]["mine_chance_exact"] is False and seen[0]["mine_chance"].shape == (41, 41)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"time_limit": 0}, "time_limit: the time limit must be a number of seconds above 0, got 0"),
+    ({"time_limit": "soon"}, "time_limit: the time limit must be a number of seconds above 0, got 'soon'"),
+    ({"invalid_reward": "lots"}, "invalid_reward must be a number, got 'lots'"),
+    ({"invalid_reward": float("nan")}, "invalid_reward must be a number, got nan"),
+])
+def test_a_bad_number_is_refused_in_one_line(options, message):
+    with pytest.raises(EnvOptionError, match=f"^{message}$"):
+        MinesweeperEnv("beginner", **options)
+    if "time_limit" in options:
+        with pytest.raises(EnvOptionError, match=f"^{message}$"):
+            PolicyPlayer(first_covered, **options)

@@ -50,14 +50,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..actions import Vocabulary
 from ..bench.compare import measure_for
 from ..bench.runner import new_game
 from ..bench.suite import Suite
-from ..engine.question import Limit
-from ..errors import CspminesError
 from ..games import Game, IllegalMoveError, Status
 from ..position import is_whole
+from .options import ORACLE_TIME_LIMIT, EnvOptionError, Reward, oracle_limit, read_number, read_option
 from .views import action_mask, info_for, observation, to_action
 
 __all__ = ["MOST_REDRAWS", "MinesweeperEnv", "Reward", "EnvOptionError"]
@@ -65,18 +63,6 @@ __all__ = ["MOST_REDRAWS", "MinesweeperEnv", "Reward", "EnvOptionError"]
 #: The most games in a row a reset passes over because the first click ended them: past it the board is one
 #: whose first click (nearly) always wins, and the reset says so rather than searching on.
 MOST_REDRAWS = 1000
-
-
-class EnvOptionError(CspminesError, ValueError):
-    """An environment option or a reset option that cannot be used; says which and why."""
-
-
-class Reward(Vocabulary):
-    """The reward shapes (see the module's description)."""
-
-    WIN = "win"
-    PROGRESS = "progress"
-    MEASURE = "measure"
 
 
 class MinesweeperEnv(gymnasium.Env):
@@ -98,7 +84,8 @@ class MinesweeperEnv(gymnasium.Env):
     max_steps : int, keyword-only
         Steps before the episode is truncated (default: four a cell, as the bench allows moves).
     time_limit : float or None, keyword-only
-        Seconds for the oracle's count of one position.
+        Seconds for the oracle's count of one position (default 1: a count cut short gives estimates,
+        and ``info["mine_chance_exact"]`` is False).
     render_mode : {"ansi", None}, keyword-only
     """
 
@@ -106,21 +93,18 @@ class MinesweeperEnv(gymnasium.Env):
 
     def __init__(self, size="beginner", *, rules: str = "classic", withheld: float = 0.0, first_click: str = "safe",
                  reward: str = "win", flags: bool = False, oracle: bool = False, invalid_reward: float = -0.1,
-                 max_steps: int | None = None, time_limit: float | None = 60.0, render_mode: str | None = None):
+                 max_steps: int | None = None, time_limit: float | None = ORACLE_TIME_LIMIT, render_mode: str | None = None):
         # the boards depend on the size, rules, first click and seed alone: the suite's agent is a placeholder
         self._suite = Suite.create(agents=["random"], size=size, rules=rules, withheld=withheld, first_click=first_click)
-        try:
-            self.reward_shape = Reward.check(reward, "reward")
-        except ValueError as error:
-            raise EnvOptionError(str(error)) from None
+        self.reward_shape = read_option(Reward, reward, "reward")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise EnvOptionError(f"render_mode must be ansi or None, got {render_mode!r}")
         cells = self._suite.width * self._suite.height
         self.max_steps = 4 * cells if max_steps is None else max_steps
         if not is_whole(self.max_steps) or self.max_steps < 1:
             raise EnvOptionError(f"max_steps must be a whole number of at least 1, got {max_steps!r}")
-        self.flags, self.oracle, self.invalid_reward = bool(flags), bool(oracle), float(invalid_reward)
-        self.limit = Limit(time=time_limit)
+        self.flags, self.oracle, self.invalid_reward = bool(flags), bool(oracle), read_number(invalid_reward, "invalid_reward")
+        self.limit = oracle_limit(time_limit)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-4, 8, shape=(self._suite.height, self._suite.width), dtype=np.int8)
         self.action_space = spaces.Discrete(2 * cells if self.flags else cells)

@@ -36,9 +36,9 @@ import numpy as np
 
 from ..actions import Action
 from ..agents.base import SeededAgent
-from ..engine.question import Limit
 from ..games.play import AgentError
 from ..position import Position
+from .options import ORACLE_TIME_LIMIT, oracle_limit
 from .views import info_for, observation, to_action
 
 __all__ = ["PolicyPlayer", "Policy"]
@@ -61,20 +61,20 @@ class PolicyPlayer(SeededAgent):
     flags : bool, keyword-only
         The policy's actions include flags, as the environment's ``flags=True``.
     time_limit : float or None, keyword-only
-        Seconds for the oracle's count of one position.
+        Seconds for the oracle's count of one position, as the environment's (default 1).
     """
 
     name = "policy"
 
     def __init__(self, policy: Policy | None = None, *, name: str | None = None, oracle: bool = False,
-                 flags: bool = False, time_limit: float | None = 60.0):
+                 flags: bool = False, time_limit: float | None = ORACLE_TIME_LIMIT):
         if policy is None and type(self).policy is PolicyPlayer.policy:
             raise TypeError("PolicyPlayer needs a policy: PolicyPlayer(policy) or a subclass with a policy() method")
         if policy is not None and not callable(policy):
             raise TypeError(f"a policy is a callable policy(observation, info) -> action, got {policy!r}")
         self._policy = policy
         self.name = name or type(self).name
-        self.oracle, self.flags, self.limit = bool(oracle), bool(flags), Limit(time=time_limit)
+        self.oracle, self.flags, self.limit = bool(oracle), bool(flags), oracle_limit(time_limit)
         super().__init__()
 
     def policy(self, observation: np.ndarray, info: dict) -> int:

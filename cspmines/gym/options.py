@@ -1,0 +1,68 @@
+"""The environment's options that are words, their one error, and the oracle's budget: shared by
+:class:`~cspmines.gym.env.MinesweeperEnv`, :class:`~cspmines.gym.player.PolicyPlayer` and the views.
+
+>>> read_option(Reward, "progress", "reward")
+'progress'
+>>> read_option(Reward, "money", "reward")
+Traceback (most recent call last):
+...
+cspmines.gym.options.EnvOptionError: reward must be one of win, progress, measure, got 'money'
+>>> oracle_limit(None).time, oracle_limit(0.5).time
+(None, 0.5)
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..actions import Vocabulary
+from ..engine.question import Limit
+from ..errors import CspminesError
+
+__all__ = ["ORACLE_TIME_LIMIT", "EnvOptionError", "Reward", "oracle_limit", "read_number", "read_option"]
+
+#: Seconds the oracle may count one position for (``time_limit``): a position from play is counted in
+#: milliseconds (expert's slowest of a few hundred took 10 ms), so a second is spent only on a front too wide
+#: to count, which is then estimated and marked ``mine_chance_exact`` False, rather than holding up every
+#: environment of a vector for a minute.
+ORACLE_TIME_LIMIT = 1.0
+
+
+class EnvOptionError(CspminesError, ValueError):
+    """An environment option or a reset option that cannot be used; says which and why."""
+
+
+class Reward(Vocabulary):
+    """The reward shapes (see :mod:`cspmines.gym.env`)."""
+
+    WIN = "win"
+    PROGRESS = "progress"
+    MEASURE = "measure"
+
+
+def read_option(vocabulary: type[Vocabulary], value, name: str):
+    """The member of ``vocabulary`` named ``value``, or an :class:`EnvOptionError` naming the option and its
+    choices."""
+    try:
+        return vocabulary.check(value, name)
+    except ValueError as error:
+        raise EnvOptionError(str(error)) from None
+
+
+def read_number(value, name: str) -> float:
+    """``value`` as a float, or an :class:`EnvOptionError` when it is not a number (NaN included)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if math.isnan(number) or isinstance(value, bool):
+        raise EnvOptionError(f"{name} must be a number, got {value!r}")
+    return number
+
+
+def oracle_limit(time_limit) -> Limit:
+    """The oracle's budget for ``time_limit`` seconds (None: no time limit), or an :class:`EnvOptionError`."""
+    try:
+        return Limit(time=time_limit)
+    except ValueError as error:
+        raise EnvOptionError(f"time_limit: {error}") from None
