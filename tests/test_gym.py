@@ -330,3 +330,20 @@ def test_a_bad_number_is_refused_in_one_line(options, message):
     if "time_limit" in options:
         with pytest.raises(EnvOptionError, match=f"^{message}$"):
             PolicyPlayer(first_covered, **options)
+
+
+@pytest.mark.parametrize("options", [{}, {"rules": "score", "flags": True}])
+def test_action_masks_is_the_info_mask_as_booleans_at_every_step(options):
+    env = gymnasium.make(ENV_ID, size="6x6x6", **options)
+    rng = np.random.default_rng(4)
+    _, info = env.reset(seed=5)
+    for _ in range(60):
+        masks = env.unwrapped.action_masks()
+        assert masks.dtype == bool and np.array_equal(masks, info["action_mask"].astype(bool))
+        if info["status"] != "playing":
+            assert not masks.any()
+            _, info = env.reset()
+            continue
+        _, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(masks))))
+    with pytest.raises(IllegalMoveError, match="call reset"):
+        MinesweeperEnv("beginner").action_masks()

@@ -56,7 +56,7 @@ from ..bench.suite import Suite
 from ..games import Game, IllegalMoveError, Status
 from ..position import is_whole
 from .options import ORACLE_TIME_LIMIT, EnvOptionError, Reward, oracle_limit, read_number, read_option
-from .views import action_mask, info_for, observation, to_action
+from .views import action_mask, info_for, mask_for, observation, to_action
 
 __all__ = ["MOST_REDRAWS", "MinesweeperEnv", "Reward", "EnvOptionError"]
 
@@ -155,6 +155,19 @@ class MinesweeperEnv(gymnasium.Env):
         terminated = game.status != Status.PLAYING
         truncated = not terminated and self.steps >= self.max_steps
         return observation(game.position), reward, terminated, truncated, self._info(invalid)
+
+    def action_masks(self) -> np.ndarray:
+        """The actions that can be taken now, as booleans: ``info["action_mask"]`` under the name and type that
+        MaskablePPO (sb3-contrib) asks an environment for; none once the game is over.
+
+        >>> env = MinesweeperEnv("beginner")
+        >>> _, info = env.reset(seed=0, options={"game": 3})
+        >>> masks = env.action_masks()
+        >>> masks.dtype, bool((masks == info["action_mask"].astype(bool)).all())
+        (dtype('bool'), True)
+        """
+        game = self._game()
+        return mask_for(game.position, game.status, flags=self.flags).astype(bool)
 
     def render(self):
         if self.render_mode == "ansi":

@@ -23,7 +23,7 @@ from ..engine.question import Limit
 from ..games.judge import JUDGE_LIMIT, as_seen
 from ..position import COVERED, FLAG, MINE, Position
 
-__all__ = ["observation", "action_mask", "mine_chances", "info_for", "to_action"]
+__all__ = ["observation", "action_mask", "mask_for", "mine_chances", "info_for", "to_action"]
 
 
 def observation(position: Position) -> np.ndarray:
@@ -45,6 +45,15 @@ def action_mask(position: Position, *, flags: bool) -> np.ndarray:
     return np.concatenate([covered, covered if room else np.zeros_like(covered)])
 
 
+def mask_for(position: Position, status: str, *, flags: bool) -> np.ndarray:
+    """:func:`action_mask` while the game is on, and nothing allowed once it is over (no move is taken after
+    the end: a masked policy must not be shown the covered mines as choices)."""
+    mask = action_mask(position, flags=flags)
+    if status != "playing":
+        mask[:] = 0
+    return mask
+
+
 def mine_chances(position: Position, *, limit: Limit | None = JUDGE_LIMIT) -> tuple[np.ndarray, bool]:
     """Every cell's mine chance as a ``(height, width)`` float array, and whether all are exact: a covered or
     flagged cell's chance from the engine (flags read as covered, as the judge reads them), 0 for an opened
@@ -60,10 +69,7 @@ def info_for(position: Position, status: str, *, flags: bool, oracle: bool, inva
              limit: Limit | None = JUDGE_LIMIT) -> dict:
     """The ``info`` of a step: ``action_mask`` (nothing allowed once the game is over), ``status``, ``invalid``
     (the action taken could not be), and with the oracle ``mine_chance`` and ``mine_chance_exact``."""
-    mask = action_mask(position, flags=flags)
-    if status != "playing":  # no move is taken after the end: a masked policy must not be shown the covered mines
-        mask[:] = 0
-    info: dict = {"action_mask": mask, "status": str(status), "invalid": invalid}
+    info: dict = {"action_mask": mask_for(position, status, flags=flags), "status": str(status), "invalid": invalid}
     if oracle:
         info["mine_chance"], info["mine_chance_exact"] = mine_chances(position, limit=limit)
     return info
