@@ -69,6 +69,7 @@ def episode(env, policy, **reset):
 @pytest.mark.parametrize("options", [
     {}, {"oracle": True, "render_mode": "ansi"}, {"rules": "score", "flags": True, "reward": "measure"},
     {"rules": "minesearch", "reward": "progress", "size": "6x6x6"}, {"withheld": 0.3, "first_click": "unsafe"},
+    {"observation": "channels"}, {"observation": "channels", "rules": "score", "flags": True, "withheld": 0.2},
 ])
 def test_the_environment_passes_gymnasiums_checker(options):
     env = gymnasium.make(ENV_ID, **options)
@@ -347,3 +348,41 @@ def test_action_masks_is_the_info_mask_as_booleans_at_every_step(options):
         _, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(masks))))
     with pytest.raises(IllegalMoveError, match="call reset"):
         MinesweeperEnv("beginner").action_masks()
+
+
+def test_the_channels_observation_is_one_hot_planes_of_the_grid():
+    from cspmines.gym.views import CHANNEL_CODES
+
+    assert CHANNEL_CODES == (-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, -2, -3, -4)
+    options = {"size": "8x7x12", "rules": "score", "flags": True, "withheld": 0.3}
+    grid, planes = MinesweeperEnv(**options), MinesweeperEnv(observation="channels", **options)
+    space = planes.observation_space
+    assert (space.shape, space.dtype, int(space.low.min()), int(space.high.max())) == ((13, 7, 8), np.uint8, 0, 1)
+    rng = np.random.default_rng(8)
+    seen = set()
+    for game in range(4):
+        codes, _ = grid.reset(seed=3, options={"game": game})
+        channels, info = planes.reset(seed=3, options={"game": game})
+        while True:
+            assert channels in space and np.array_equal(channels.sum(axis=0), np.ones((7, 8)))
+            for plane, code in zip(channels, CHANNEL_CODES, strict=True):
+                assert np.array_equal(plane, codes == code)
+            seen |= set(np.unique(codes).tolist())
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            codes, _, done, cut, _ = grid.step(action)
+            channels, _, _, _, info = planes.step(action)
+            if done or cut:
+                break
+    assert {-1, -2, -3, -4, 0, 1, 2} <= seen  # every kind of plane was met
+    with pytest.raises(EnvOptionError, match="^observation must be one of grid, channels, got 'pixels'$"):
+        MinesweeperEnv(observation="pixels")
+
+
+def test_a_policy_player_shows_its_policy_the_environments_channels():
+    env = MinesweeperEnv("beginner", observation="channels")
+    expected, _ = env.reset(seed=0, options={"game": 2})
+    shown = []
+    player = PolicyPlayer(lambda observation, info: shown.append(observation) or first_covered(observation, info),
+                          observation="channels")
+    player.act(env.game.position)
+    assert shown[0].dtype == np.uint8 and np.array_equal(shown[0], expected)

@@ -13,7 +13,10 @@ instead, as many times as needed (:data:`MOST_REDRAWS` at most), and
 
 The observation is the board as the player sees it, an int8 array of shape
 ``(height, width)``: -1 covered, 0-8 clues; -2 a flag (with ``flags=True``),
--3 an opened mine (minesearch and score rules), -4 a withheld clue. An action
+-3 an opened mine (minesearch and score rules), -4 a withheld clue. With
+``observation="channels"`` it is the same cells as one-hot planes for a
+network, a ``(13, height, width)`` uint8 array of 0s and 1s
+(:data:`~cspmines.gym.views.CHANNEL_CODES` says which code each plane marks). An action
 opens a cell (``row * width + col``); with ``flags=True`` the actions from
 ``width * height`` on flag one. ``info["action_mask"]`` marks the actions that
 can be taken; one that cannot changes nothing, is rewarded ``invalid_reward``
@@ -55,8 +58,8 @@ from ..bench.runner import new_game
 from ..bench.suite import Suite
 from ..games import Game, IllegalMoveError, Status
 from ..position import is_whole
-from .options import ORACLE_TIME_LIMIT, EnvOptionError, Reward, oracle_limit, read_number, read_option
-from .views import action_mask, info_for, mask_for, observation, to_action
+from .options import ORACLE_TIME_LIMIT, EnvOptionError, ObservationKind, Reward, oracle_limit, read_number, read_option
+from .views import action_mask, info_for, mask_for, observation, observation_space, to_action
 
 __all__ = ["MOST_REDRAWS", "MinesweeperEnv", "Reward", "EnvOptionError"]
 
@@ -87,16 +90,20 @@ class MinesweeperEnv(gymnasium.Env):
         Seconds for the oracle's count of one position (default 1: a count cut short gives estimates,
         and ``info["mine_chance_exact"]`` is False).
     render_mode : {"ansi", None}, keyword-only
+    observation : {"grid", "channels"}, keyword-only
+        The cell codes as they are (``"grid"``), or one-hot planes, channels first (``"channels"``).
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, size="beginner", *, rules: str = "classic", withheld: float = 0.0, first_click: str = "safe",
                  reward: str = "win", flags: bool = False, oracle: bool = False, invalid_reward: float = -0.1,
-                 max_steps: int | None = None, time_limit: float | None = ORACLE_TIME_LIMIT, render_mode: str | None = None):
+                 max_steps: int | None = None, time_limit: float | None = ORACLE_TIME_LIMIT, render_mode: str | None = None,
+                 observation: str = "grid"):
         # the boards depend on the size, rules, first click and seed alone: the suite's agent is a placeholder
         self._suite = Suite.create(agents=["random"], size=size, rules=rules, withheld=withheld, first_click=first_click)
         self.reward_shape = read_option(Reward, reward, "reward")
+        self.observation_kind = read_option(ObservationKind, observation, "observation")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise EnvOptionError(f"render_mode must be ansi or None, got {render_mode!r}")
         cells = self._suite.width * self._suite.height
@@ -106,7 +113,7 @@ class MinesweeperEnv(gymnasium.Env):
         self.flags, self.oracle, self.invalid_reward = bool(flags), bool(oracle), read_number(invalid_reward, "invalid_reward")
         self.limit = oracle_limit(time_limit)
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(-4, 8, shape=(self._suite.height, self._suite.width), dtype=np.int8)
+        self.observation_space = observation_space(self.observation_kind, self._suite.width, self._suite.height)
         self.action_space = spaces.Discrete(2 * cells if self.flags else cells)
         self._measure = measure_for(self._suite.rules, self._suite.withheld)
         self.suite_seed: int | None = None
@@ -137,7 +144,7 @@ class MinesweeperEnv(gymnasium.Env):
             raise EnvOptionError(f"the game must be a whole number >= 0, got {game!r}")
         self.game_index, self.game, self.redrawn = self._playable_game(int(game))
         self.steps = 0
-        return observation(self.game.position), self._info()
+        return observation(self.game.position, self.observation_kind), self._info()
 
     def step(self, action):
         game = self._game()
@@ -154,7 +161,7 @@ class MinesweeperEnv(gymnasium.Env):
         reward = self.invalid_reward if invalid else self._reward(before, self._tally(game), game)
         terminated = game.status != Status.PLAYING
         truncated = not terminated and self.steps >= self.max_steps
-        return observation(game.position), reward, terminated, truncated, self._info(invalid)
+        return observation(game.position, self.observation_kind), reward, terminated, truncated, self._info(invalid)
 
     def action_masks(self) -> np.ndarray:
         """The actions that can be taken now, as booleans: ``info["action_mask"]`` under the name and type that

@@ -19,7 +19,7 @@ from ..actions import Vocabulary
 from ..engine.question import Limit
 from ..errors import CspminesError
 
-__all__ = ["ORACLE_TIME_LIMIT", "EnvOptionError", "Reward", "oracle_limit", "read_number", "read_option"]
+__all__ = ["ORACLE_TIME_LIMIT", "EnvOptionError", "ObservationKind", "Reward", "oracle_limit", "read_number", "read_option"]
 
 #: Seconds the oracle may count one position for (``time_limit``): a position from play is counted in
 #: milliseconds (expert's slowest of a few hundred took 10 ms), so a second is spent only on a front too wide
@@ -38,6 +38,14 @@ class Reward(Vocabulary):
     WIN = "win"
     PROGRESS = "progress"
     MEASURE = "measure"
+
+
+class ObservationKind(Vocabulary):
+    """What an observation is: the grid of cell codes, or one-hot planes for networks (see
+    :mod:`cspmines.gym.views`)."""
+
+    GRID = "grid"
+    CHANNELS = "channels"
 
 
 def read_option(vocabulary: type[Vocabulary], value, name: str):

@@ -38,7 +38,7 @@ from ..actions import Action
 from ..agents.base import SeededAgent
 from ..games.play import AgentError
 from ..position import Position
-from .options import ORACLE_TIME_LIMIT, oracle_limit
+from .options import ORACLE_TIME_LIMIT, ObservationKind, oracle_limit, read_option
 from .views import info_for, observation, to_action
 
 __all__ = ["PolicyPlayer", "Policy"]
@@ -62,12 +62,14 @@ class PolicyPlayer(SeededAgent):
         The policy's actions include flags, as the environment's ``flags=True``.
     time_limit : float or None, keyword-only
         Seconds for the oracle's count of one position, as the environment's (default 1).
+    observation : {"grid", "channels"}, keyword-only
+        The observation the policy was trained on, as the environment's ``observation=``.
     """
 
     name = "policy"
 
     def __init__(self, policy: Policy | None = None, *, name: str | None = None, oracle: bool = False,
-                 flags: bool = False, time_limit: float | None = ORACLE_TIME_LIMIT):
+                 flags: bool = False, time_limit: float | None = ORACLE_TIME_LIMIT, observation: str = "grid"):
         if policy is None and type(self).policy is PolicyPlayer.policy:
             raise TypeError("PolicyPlayer needs a policy: PolicyPlayer(policy) or a subclass with a policy() method")
         if policy is not None and not callable(policy):
@@ -75,6 +77,7 @@ class PolicyPlayer(SeededAgent):
         self._policy = policy
         self.name = name or type(self).name
         self.oracle, self.flags, self.limit = bool(oracle), bool(flags), oracle_limit(time_limit)
+        self.observation_kind = read_option(ObservationKind, observation, "observation")
         super().__init__()
 
     def policy(self, observation: np.ndarray, info: dict) -> int:
@@ -84,7 +87,7 @@ class PolicyPlayer(SeededAgent):
 
     def act(self, position: Position) -> Action:
         info = info_for(position, "playing", flags=self.flags, oracle=self.oracle, limit=self.limit)
-        chosen = self.policy(observation(position), info)
+        chosen = self.policy(observation(position, self.observation_kind), info)
         mask = info["action_mask"]
         if not isinstance(chosen, (int, np.integer)) or isinstance(chosen, bool) or not 0 <= chosen < len(mask):
             raise AgentError(f"policy of {self.name!r} chose {chosen!r}: an action is a whole number from 0 to {len(mask) - 1}")
