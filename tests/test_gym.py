@@ -75,7 +75,7 @@ def test_the_environment_passes_gymnasiums_checker(options):
     env = gymnasium.make(ENV_ID, **options)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the checker's warnings too
-        check_env(env.unwrapped)
+        check_env(env.unwrapped, skip_render_check=True)  # every render mode: the tests of the pictures, below
 
 
 @pytest.mark.parametrize("size, first_click, withheld", [("beginner", "safe", 0.0), ("8x8x12", "opening", 0.0),
@@ -386,3 +386,97 @@ def test_a_policy_player_shows_its_policy_the_environments_channels():
                           observation="channels")
     player.act(env.game.position)
     assert shown[0].dtype == np.uint8 and np.array_equal(shown[0], expected)
+
+
+@pytest.fixture
+def display(monkeypatch):
+    """A display of its own (Xvfb, on a number it picks) for a window, closed after the test."""
+    import os
+    import shutil
+    import subprocess
+
+    if shutil.which("Xvfb") is None:
+        pytest.skip("a window needs a display: apt-get install xvfb to test render_mode 'human' here")
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-nolisten", "tcp", "-screen", "0", "800x600x24"],
+                              pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as announced:
+        number = announced.readline().strip()  # written once the server is ready
+    monkeypatch.setenv("DISPLAY", f":{number}")
+    yield f":{number}"
+    server.terminate()
+    server.wait(timeout=30)
+
+
+def cell_colours(frame, cell=16):
+    """Each cell's fill (its top-left pixel inside the seam) as an RGB tuple, in flat order."""
+    return [tuple(frame[top + 1, left + 1].tolist()) for top in range(0, frame.shape[0], cell) for left in range(0, frame.shape[1], cell)]
+
+
+@pytest.mark.parametrize("options", [{}, {"rules": "score", "flags": True, "withheld": 0.3, "size": "8x7x12"}])
+def test_rgb_array_renders_the_board_as_a_picture(options, monkeypatch):
+    import sys
+
+    from gymnasium.utils.passive_env_checker import env_render_passive_checker
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # the picture needs numpy alone: no plot extra
+    env = gymnasium.make(ENV_ID, render_mode="rgb_array", **options)
+    observation, info = env.reset(seed=3)
+    rng = np.random.default_rng(2)
+    for _ in range(12):
+        frame = env_render_passive_checker(env.unwrapped)  # gymnasium's checks of what render() returns
+        height, width = observation.shape
+        assert frame.shape == (16 * height, 16 * width, 3) and frame.dtype == np.uint8
+        fills = cell_colours(frame)
+        for code, fill in zip(observation.ravel().tolist(), fills, strict=True):
+            assert fill == ((176, 176, 176) if code in (-1, -2) else (240, 240, 240))  # covered grey, opened light
+        inked = [np.any(frame[r * 16:r * 16 + 15, c * 16:c * 16 + 15] != np.array(fills[r * width + c]), axis=-1).any()
+                 for r in range(height) for c in range(width)]
+        assert inked == [code not in (-1, 0) for code in observation.ravel().tolist()]  # a letter on every marked cell
+        if info["status"] != "playing":
+            break
+        observation, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+
+
+def test_the_ansi_render_is_the_position_and_a_bad_render_mode_is_refused():
+    from gymnasium.utils.passive_env_checker import env_render_passive_checker
+
+    env = gymnasium.make(ENV_ID, render_mode="ansi")
+    env.reset(seed=0, options={"game": 1})
+    assert env_render_passive_checker(env.unwrapped) == str(env.unwrapped.game.position) + "\n"
+    with pytest.raises(EnvOptionError, match="^render_mode must be one of ansi, rgb_array, human or None, got 'video'$"):
+        MinesweeperEnv(render_mode="video")
+
+
+def test_human_without_a_display_is_refused_in_one_line(monkeypatch):
+    import sys
+
+    if sys.platform != "linux":
+        pytest.skip("a display is found without $DISPLAY off Linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    with pytest.raises(EnvOptionError, match=r"^render_mode 'human' needs a display to open a window on, and Tk found none \("):
+        gymnasium.make(ENV_ID, render_mode="human")
+
+
+def test_human_shows_the_board_in_a_window(display):
+    from gymnasium.utils.passive_env_checker import env_render_passive_checker
+
+    from cspmines.gym.frames import board_frame
+
+    env = gymnasium.make(ENV_ID, render_mode="human", size="5x4x3")
+    _, info = env.reset(seed=1)
+    window = env.unwrapped._window
+    for _ in range(3):
+        assert env_render_passive_checker(env.unwrapped) is None  # shown at the reset and every step, not returned
+        expected = board_frame(env.unwrapped.game.position)
+        shown = window._image
+        assert (shown.width(), shown.height()) == (80, 64)
+        assert all(tuple(shown.get(x, y)) == tuple(expected[y, x].tolist()) for y in range(0, 64, 3) for x in range(0, 80, 3))
+        if info["status"] != "playing":
+            break
+        _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    window._root.destroy()  # its user closes it: play goes on unseen
+    env.reset()
+    assert window.closed
+    env.close()

@@ -26,6 +26,12 @@ not every mine flagged). With ``oracle=True``, ``info["mine_chance"]`` holds
 every cell's exact mine chance (a float array shaped as the observation) and
 ``info["mine_chance_exact"]`` whether the count finished within ``time_limit``.
 
+``render_mode="rgb_array"`` makes ``render()`` return the board as a picture, an
+``(height * 16, width * 16, 3)`` uint8 array drawn with numpy alone
+(:mod:`cspmines.gym.frames`), for videos and notebooks; ``"human"`` shows it in a
+window after every reset and step (Tk, Python's own; a one-line error where
+there is no display); ``"ansi"`` returns it as text, in the position format.
+
 Rewards (``reward=``):
 
 ``win`` (the default)
@@ -58,10 +64,21 @@ from ..bench.runner import new_game
 from ..bench.suite import Suite
 from ..games import Game, IllegalMoveError, Status
 from ..position import is_whole
-from .options import ORACLE_TIME_LIMIT, EnvOptionError, ObservationKind, Reward, oracle_limit, read_number, read_option
+from .frames import board_frame
+from .options import (
+    ORACLE_TIME_LIMIT,
+    EnvOptionError,
+    ObservationKind,
+    RenderMode,
+    Reward,
+    oracle_limit,
+    read_number,
+    read_option,
+)
 from .views import action_mask, info_for, mask_for, observation, observation_space, to_action
+from .window import Window
 
-__all__ = ["MOST_REDRAWS", "MinesweeperEnv", "Reward", "EnvOptionError"]
+__all__ = ["MOST_REDRAWS", "MinesweeperEnv", "Reward", "EnvOptionError", "default_max_steps"]
 
 #: The most games in a row a reset passes over because the first click ended them: past it the board is one
 #: whose first click (nearly) always wins, and the reset says so rather than searching on.
@@ -89,12 +106,13 @@ class MinesweeperEnv(gymnasium.Env):
     time_limit : float or None, keyword-only
         Seconds for the oracle's count of one position (default 1: a count cut short gives estimates,
         and ``info["mine_chance_exact"]`` is False).
-    render_mode : {"ansi", None}, keyword-only
+    render_mode : {"ansi", "rgb_array", "human", None}, keyword-only
+        What ``render()`` gives (see the module's description).
     observation : {"grid", "channels"}, keyword-only
         The cell codes as they are (``"grid"``), or one-hot planes, channels first (``"channels"``).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": RenderMode.words(), "render_fps": 4}
 
     def __init__(self, size="beginner", *, rules: str = "classic", withheld: float = 0.0, first_click: str = "safe",
                  reward: str = "win", flags: bool = False, oracle: bool = False, invalid_reward: float = -0.1,
@@ -104,15 +122,11 @@ class MinesweeperEnv(gymnasium.Env):
         self._suite = Suite.create(agents=["random"], size=size, rules=rules, withheld=withheld, first_click=first_click)
         self.reward_shape = read_option(Reward, reward, "reward")
         self.observation_kind = read_option(ObservationKind, observation, "observation")
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise EnvOptionError(f"render_mode must be ansi or None, got {render_mode!r}")
+        self.render_mode = _read_render_mode(render_mode)
         cells = self._suite.width * self._suite.height
-        self.max_steps = 4 * cells if max_steps is None else max_steps
-        if not is_whole(self.max_steps) or self.max_steps < 1:
-            raise EnvOptionError(f"max_steps must be a whole number of at least 1, got {max_steps!r}")
+        self.max_steps = _read_max_steps(max_steps, self._suite.width, self._suite.height)
         self.flags, self.oracle, self.invalid_reward = bool(flags), bool(oracle), read_number(invalid_reward, "invalid_reward")
         self.limit = oracle_limit(time_limit)
-        self.render_mode = render_mode
         self.observation_space = observation_space(self.observation_kind, self._suite.width, self._suite.height)
         self.action_space = spaces.Discrete(2 * cells if self.flags else cells)
         self._measure = measure_for(self._suite.rules, self._suite.withheld)
@@ -121,6 +135,9 @@ class MinesweeperEnv(gymnasium.Env):
         self.game: Game | None = None
         self.steps = 0
         self.redrawn = 0  # games the last reset passed over, over before the first move
+        # the window opens with the environment, so that a missing display is said at once, not mid-training
+        self._window = Window(f"cspmines {self._suite.width}x{self._suite.height}x{self._suite.mines}",
+                              fps=self.metadata["render_fps"]) if self.render_mode == RenderMode.HUMAN else None
 
     @property
     def suite(self) -> Suite:
@@ -144,6 +161,7 @@ class MinesweeperEnv(gymnasium.Env):
             raise EnvOptionError(f"the game must be a whole number >= 0, got {game!r}")
         self.game_index, self.game, self.redrawn = self._playable_game(int(game))
         self.steps = 0
+        self._show()
         return observation(self.game.position, self.observation_kind), self._info()
 
     def step(self, action):
@@ -161,6 +179,7 @@ class MinesweeperEnv(gymnasium.Env):
         reward = self.invalid_reward if invalid else self._reward(before, self._tally(game), game)
         terminated = game.status != Status.PLAYING
         truncated = not terminated and self.steps >= self.max_steps
+        self._show()
         return observation(game.position, self.observation_kind), reward, terminated, truncated, self._info(invalid)
 
     def action_masks(self) -> np.ndarray:
@@ -177,9 +196,17 @@ class MinesweeperEnv(gymnasium.Env):
         return mask_for(game.position, game.status, flags=self.flags).astype(bool)
 
     def render(self):
-        if self.render_mode == "ansi":
+        """The board as text (``"ansi"``), as an RGB picture (``"rgb_array"``), or None: ``"human"`` shows it
+        in its window at every reset and step, and without a render mode there is nothing to give."""
+        if self.render_mode == RenderMode.ANSI:
             return str(self._game().position) + "\n"
+        if self.render_mode == RenderMode.RGB_ARRAY:
+            return board_frame(self._game().position)
         return None
+
+    def close(self):
+        if self._window is not None:
+            self._window.close()
 
     # -- helpers -------------------------------------------------------------
     def _playable_game(self, first: int) -> tuple[int, Game, int]:
@@ -196,6 +223,10 @@ class MinesweeperEnv(gymnasium.Env):
             f"games {first} to {first + MOST_REDRAWS} of seed {suite.seed} are all over before the first move: a "
             f"{suite.width}x{suite.height} board with {counted} and the first click {suite.first_click!r} leaves nothing "
             "to play (choose another size or first click)")
+
+    def _show(self) -> None:
+        if self._window is not None:
+            self._window.show(board_frame(self._game().position))
 
     def _game(self) -> Game:
         if self.game is None:
@@ -220,3 +251,26 @@ class MinesweeperEnv(gymnasium.Env):
         change = after[2] - before[2]
         return float(change if self._measure.higher_is_better else -change)
 
+
+
+def default_max_steps(width: int, height: int) -> int:
+    """Where an episode is cut unless told otherwise: four steps a cell, as the bench allows moves.
+
+    >>> default_max_steps(9, 9)
+    324
+    """
+    return 4 * width * height
+
+
+def _read_max_steps(max_steps, width: int, height: int) -> int:
+    steps = default_max_steps(width, height) if max_steps is None else max_steps
+    if not is_whole(steps) or steps < 1:
+        raise EnvOptionError(f"max_steps must be a whole number of at least 1, got {max_steps!r}")
+    return int(steps)
+
+
+def _read_render_mode(render_mode) -> str | None:
+    """The render mode as the plain word (wrappers such as RecordVideo compare it with theirs), or None."""
+    if render_mode is not None and render_mode not in RenderMode.words():
+        raise EnvOptionError(f"render_mode must be one of {', '.join(RenderMode.words())} or None, got {render_mode!r}")
+    return None if render_mode is None else str(render_mode)

@@ -19,7 +19,7 @@ from ..actions import Vocabulary
 from ..engine.question import Limit
 from ..errors import CspminesError
 
-__all__ = ["ORACLE_TIME_LIMIT", "EnvOptionError", "ObservationKind", "Reward", "oracle_limit", "read_number", "read_option"]
+__all__ = ["ORACLE_TIME_LIMIT", "EnvOptionError", "ObservationKind", "RenderMode", "Reward", "oracle_limit", "read_number", "read_option"]
 
 #: Seconds the oracle may count one position for (``time_limit``): a position from play is counted in
 #: milliseconds (expert's slowest of a few hundred took 10 ms), so a second is spent only on a front too wide
@@ -46,6 +46,14 @@ class ObservationKind(Vocabulary):
 
     GRID = "grid"
     CHANNELS = "channels"
+
+
+class RenderMode(Vocabulary):
+    """What ``render()`` gives: the board as text, as a picture in an array, or shown in a window."""
+
+    ANSI = "ansi"
+    RGB_ARRAY = "rgb_array"
+    HUMAN = "human"
 
 
 def read_option(vocabulary: type[Vocabulary], value, name: str):
