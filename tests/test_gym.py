@@ -480,3 +480,38 @@ def test_human_shows_the_board_in_a_window(display):
     env.reset()
     assert window.closed
     env.close()
+
+
+def test_every_preset_has_its_id_whose_spec_says_where_episodes_are_cut():
+    from cspmines.gym import PRESET_IDS
+
+    assert PRESET_IDS == {"beginner": "cspmines/Minesweeper-Beginner-v0", "intermediate": "cspmines/Minesweeper-Intermediate-v0",
+                          "expert": "cspmines/Minesweeper-Expert-v0"}
+    for preset, (width, height, mines) in {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}.items():
+        registered = gymnasium.spec(PRESET_IDS[preset])
+        assert registered.max_episode_steps == 4 * width * height and registered.kwargs == {"size": preset}
+        env = gymnasium.make(PRESET_IDS[preset])
+        assert env.spec.max_episode_steps == 4 * width * height and env.unwrapped.max_steps == 4 * width * height
+        observation, _ = env.reset(seed=0)
+        assert observation.shape == (height, width) and env.unwrapped.game.board.n_mines == mines
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_the_generic_ids_spec_says_where_its_environment_cuts_episodes():
+    assert gymnasium.spec(ENV_ID).max_episode_steps is None  # its size is an option: its cut follows it
+    assert gymnasium.make(ENV_ID).spec.max_episode_steps == 324
+    assert gymnasium.make(ENV_ID, size="expert").spec.max_episode_steps == 1920
+    assert gymnasium.make(ENV_ID, max_steps=50).spec.max_episode_steps == 50
+    assert gymnasium.make(ENV_ID, max_episode_steps=7).spec.max_episode_steps == 7  # gymnasium's own cut, before it
+    assert MinesweeperEnv().spec is None  # not made from an id
+
+
+def test_a_preset_episode_is_truncated_at_exactly_its_max_episode_steps():
+    env = gymnasium.make("cspmines/Minesweeper-Beginner-v0")
+    _, info = env.reset(seed=0)
+    opened = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    for step in range(1, 325):
+        _, _, terminated, truncated, _ = env.step(opened)  # refused: nothing changes, the steps count
+        assert not terminated and truncated == (step == 324)

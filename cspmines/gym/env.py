@@ -58,6 +58,7 @@ from dataclasses import replace
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
 
 from ..bench.compare import measure_for
 from ..bench.runner import new_game
@@ -113,6 +114,7 @@ class MinesweeperEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": RenderMode.words(), "render_fps": 4}
+    _spec: EnvSpec | None = None
 
     def __init__(self, size="beginner", *, rules: str = "classic", withheld: float = 0.0, first_click: str = "safe",
                  reward: str = "win", flags: bool = False, oracle: bool = False, invalid_reward: float = -0.1,
@@ -138,6 +140,20 @@ class MinesweeperEnv(gymnasium.Env):
         # the window opens with the environment, so that a missing display is said at once, not mid-training
         self._window = Window(f"cspmines {self._suite.width}x{self._suite.height}x{self._suite.mines}",
                               fps=self.metadata["render_fps"]) if self.render_mode == RenderMode.HUMAN else None
+
+    @property
+    def spec(self) -> EnvSpec | None:
+        """The id and options the environment was made from (``gymnasium.make``; None when made directly),
+        its ``max_episode_steps`` where episodes are cut."""
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: EnvSpec | None) -> None:
+        # make() files every environment's spec with no cut, and wraps a TimeLimit only where the
+        # registration has one; this environment cuts its own episodes at max_steps, so its spec says where
+        if spec is not None and spec.max_episode_steps is None:
+            spec = replace(spec, max_episode_steps=self.max_steps)
+        self._spec = spec
 
     @property
     def suite(self) -> Suite:
