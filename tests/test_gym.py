@@ -515,3 +515,46 @@ def test_a_preset_episode_is_truncated_at_exactly_its_max_episode_steps():
     for step in range(1, 325):
         _, _, terminated, truncated, _ = env.step(opened)  # refused: nothing changes, the steps count
         assert not terminated and truncated == (step == 324)
+
+
+@pytest.mark.parametrize("env_id", ["cspmines/Minesweeper-v0", "cspmines/Minesweeper-Beginner-v0",
+                                    "cspmines/Minesweeper-Intermediate-v0", "cspmines/Minesweeper-Expert-v0"])
+def test_every_id_runs_as_a_vector_of_environments(env_id):
+    envs = gymnasium.make_vec(env_id, num_envs=3, vectorization_mode="sync", render_mode="rgb_array",
+                              observation="channels")
+    observations, infos = envs.reset(seed=11)
+    height, width = envs.single_observation_space.shape[1:]
+    assert observations.shape == (3, 13, height, width) and observations.dtype == np.uint8
+    assert np.array_equal(np.stack(envs.call("action_masks")), infos["action_mask"].astype(bool))
+    assert [env.unwrapped.suite_seed for env in envs.envs] == [11, 12, 13] and set(infos["status"]) == {"playing"}
+    frames = envs.render()
+    assert len(frames) == 3 and frames[0].shape == (16 * height, 16 * width, 3)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        actions = [int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0 for mask in infos["action_mask"]]
+        observations, _, _, _, infos = envs.step(actions)
+        assert observations in envs.observation_space
+    envs.close()
+
+
+@pytest.mark.parametrize("size", ["beginner", "5x5x1"])
+@pytest.mark.parametrize("autoreset", ["next-step", "same-step"])
+def test_masked_random_play_runs_thousands_of_steps_through_a_vector_of_environments(size, autoreset):
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    mode = AutoresetMode.NEXT_STEP if autoreset == "next-step" else AutoresetMode.SAME_STEP  # gymnasium's; SB3's
+    envs = SyncVectorEnv([lambda: gymnasium.make(ENV_ID, size=size) for _ in range(4)], autoreset_mode=mode)
+    rng = np.random.default_rng(5)
+    _, infos = envs.reset(seed=1000)
+    ended = np.zeros(4, dtype=bool)
+    episodes = 0
+    for _ in range(1250):  # 5,000 steps in all
+        masks = infos["action_mask"]
+        assert np.array_equal(~masks.any(axis=1), ended if mode == AutoresetMode.NEXT_STEP else np.zeros(4, dtype=bool))
+        actions = [int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0 for mask in masks]  # 0: ignored, a reset
+        _, _, terminated, truncated, infos = envs.step(actions)
+        ended = (terminated | truncated) & (mode == AutoresetMode.NEXT_STEP)
+        episodes += int(np.count_nonzero(terminated | truncated))
+        if mode == AutoresetMode.SAME_STEP:
+            assert set(infos["status"]) == {"playing"}  # a reset's game, never one the first click ended
+    assert episodes > 400
