@@ -155,7 +155,7 @@ def test_the_rewards_are_as_documented():
 
 def test_an_action_the_mask_forbids_changes_nothing_and_the_episode_is_truncated():
     env = MinesweeperEnv("beginner", max_steps=3, invalid_reward=-0.5)
-    observation, info = env.reset(seed=0)
+    observation, info = env.reset(seed=0, options={"game": 0})
     opened = int(np.flatnonzero(info["action_mask"] == 0)[0])
     for step in range(3):
         again, reward, terminated, truncated, info = env.step(opened)
@@ -256,6 +256,7 @@ def playing_games(size, seed, count):
     return [index for index in range(10 * count) if new_game(suite, index).status == "playing"][:count]
 
 
+@pytest.mark.filterwarnings("ignore::cspmines.gym.EvaluationBoardsWarning")  # the bench's seed 0, walked on purpose
 def test_a_reset_never_hands_back_a_finished_game_and_redraws_the_same_games_each_run():
     # on 5x5x1 the corner's cascade wins 17 of the first 50 games of seed 0 before any move
     walks = []
@@ -294,7 +295,7 @@ def test_redraws_stop_at_their_bound_with_a_clear_error(monkeypatch):
         env.reset(seed=0, options={"game": 19})
     monkeypatch.undo()
     with pytest.raises(EnvOptionError, match="a 3x3 board with 8 mines and the first click 'safe' leaves nothing to play"):
-        MinesweeperEnv("3x3x8").reset(seed=0)
+        MinesweeperEnv("3x3x8").reset(seed=0, options={"game": 0})
 
 
 def test_a_finished_game_allows_no_action():
@@ -492,7 +493,7 @@ def test_every_preset_has_its_id_whose_spec_says_where_episodes_are_cut():
         assert registered.max_episode_steps == 4 * width * height and registered.kwargs == {"size": preset}
         env = gymnasium.make(PRESET_IDS[preset])
         assert env.spec.max_episode_steps == 4 * width * height and env.unwrapped.max_steps == 4 * width * height
-        observation, _ = env.reset(seed=0)
+        observation, _ = env.reset(seed=1)
         assert observation.shape == (height, width) and env.unwrapped.game.board.n_mines == mines
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -510,7 +511,7 @@ def test_the_generic_ids_spec_says_where_its_environment_cuts_episodes():
 
 def test_a_preset_episode_is_truncated_at_exactly_its_max_episode_steps():
     env = gymnasium.make("cspmines/Minesweeper-Beginner-v0")
-    _, info = env.reset(seed=0)
+    _, info = env.reset(seed=1)
     opened = int(np.flatnonzero(info["action_mask"] == 0)[0])
     for step in range(1, 325):
         _, _, terminated, truncated, _ = env.step(opened)  # refused: nothing changes, the steps count
@@ -558,3 +559,19 @@ def test_masked_random_play_runs_thousands_of_steps_through_a_vector_of_environm
         if mode == AutoresetMode.SAME_STEP:
             assert set(infos["status"]) == {"playing"}  # a reset's game, never one the first click ended
     assert episodes > 400
+
+
+def test_walking_the_bench_seeds_default_boards_warns_once():
+    from cspmines.gym import EvaluationBoardsWarning
+
+    envs = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync")
+    with pytest.warns(EvaluationBoardsWarning, match=r"^reset\(seed=0\) walks the games of `cspmines bench --seed 0`") as caught:
+        envs.reset(seed=0)  # as make_vec_env(seed=0) starts its first environment
+    assert len(caught) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        envs.reset(seed=0)  # once an environment
+        env = MinesweeperEnv()
+        env.reset(seed=0, options={"game": 5})  # a bench game asked for by number: meant
+        env.reset(seed=1)
+        env.reset()

@@ -26,9 +26,10 @@ except ModuleNotFoundError as error:  # the extra is missing: say which
 
 from ..games import PRESETS
 from .env import EnvOptionError, MinesweeperEnv, Reward, default_max_steps
+from .options import EvaluationBoardsWarning
 from .player import Policy, PolicyPlayer
 
-__all__ = ["ENV_ID", "PRESET_IDS", "EnvOptionError", "MinesweeperEnv", "Policy", "PolicyPlayer", "Reward"]
+__all__ = ["ENV_ID", "PRESET_IDS", "EnvOptionError", "EvaluationBoardsWarning", "MinesweeperEnv", "Policy", "PolicyPlayer", "Reward"]
 
 #: The environment's id for ``gymnasium.make``: any size and options (its spec's ``max_episode_steps`` is
 #: its ``max_steps``, known once it is made).

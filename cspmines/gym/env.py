@@ -53,6 +53,7 @@ Rewards (``reward=``):
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
 
 import gymnasium
@@ -69,6 +70,7 @@ from .frames import board_frame
 from .options import (
     ORACLE_TIME_LIMIT,
     EnvOptionError,
+    EvaluationBoardsWarning,
     ObservationKind,
     RenderMode,
     Reward,
@@ -137,6 +139,7 @@ class MinesweeperEnv(gymnasium.Env):
         self.game: Game | None = None
         self.steps = 0
         self.redrawn = 0  # games the last reset passed over, over before the first move
+        self._warned = False  # of walking the bench's default boards: once an environment
         # the window opens with the environment, so that a missing display is said at once, not mid-training
         self._window = Window(f"cspmines {self._suite.width}x{self._suite.height}x{self._suite.mines}",
                               fps=self.metadata["render_fps"]) if self.render_mode == RenderMode.HUMAN else None
@@ -166,6 +169,7 @@ class MinesweeperEnv(gymnasium.Env):
         unknown = set(options) - {"game"}
         if unknown:
             raise EnvOptionError(f"reset options are {{'game': I}}, got {sorted(unknown)}")
+        self._mind_the_evaluation_boards(seed, options)
         if seed is not None:
             self.suite_seed, game = seed, 0
         elif self.suite_seed is None:
@@ -239,6 +243,17 @@ class MinesweeperEnv(gymnasium.Env):
             f"games {first} to {first + MOST_REDRAWS} of seed {suite.seed} are all over before the first move: a "
             f"{suite.width}x{suite.height} board with {counted} and the first click {suite.first_click!r} leaves nothing "
             "to play (choose another size or first click)")
+
+    def _mind_the_evaluation_boards(self, seed, options: dict) -> None:
+        """Warn, once, of a walk through seed 0's games: ``make_vec_env(seed=0)`` starts its first environment
+        so, and ``cspmines bench`` and ``Suite.create`` evaluate on those very boards unless told otherwise.
+        A game asked for by number is a bench game played on purpose."""
+        if seed == 0 and "game" not in options and not self._warned:
+            self._warned = True
+            warnings.warn("reset(seed=0) walks the games of `cspmines bench --seed 0`, the boards the bench and "
+                          "Suite.create evaluate on unless given another seed: train from other seeds (say "
+                          "make_vec_env(..., seed=1_000_000)) or evaluate on another seed (docs/gym.md)",
+                          EvaluationBoardsWarning, stacklevel=3)
 
     def _show(self) -> None:
         if self._window is not None:

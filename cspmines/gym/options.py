@@ -19,7 +19,7 @@ from ..actions import Vocabulary
 from ..engine.question import Limit
 from ..errors import CspminesError
 
-__all__ = ["ORACLE_TIME_LIMIT", "EnvOptionError", "ObservationKind", "RenderMode", "Reward", "oracle_limit", "read_number", "read_option"]
+__all__ = ["ORACLE_TIME_LIMIT", "EnvOptionError", "EvaluationBoardsWarning", "ObservationKind", "RenderMode", "Reward", "oracle_limit", "read_number", "read_option"]
 
 #: Seconds the oracle may count one position for (``time_limit``): a position from play is counted in
 #: milliseconds (expert's slowest of a few hundred took 10 ms), so a second is spent only on a front too wide
@@ -30,6 +30,10 @@ ORACLE_TIME_LIMIT = 1.0
 
 class EnvOptionError(CspminesError, ValueError):
     """An environment option or a reset option that cannot be used; says which and why."""
+
+
+class EvaluationBoardsWarning(UserWarning):
+    """Training is about to walk the boards the bench evaluates on by default (seed 0)."""
 
 
 class Reward(Vocabulary):
