@@ -19,8 +19,9 @@ network, a ``(13, height, width)`` uint8 array of 0s and 1s
 (:data:`~cspmines.gym.views.CHANNEL_CODES` says which code each plane marks). An action
 opens a cell (``row * width + col``); with ``flags=True`` the actions from
 ``width * height`` on flag one. ``info["action_mask"]`` marks the actions that
-can be taken; one that cannot changes nothing, is rewarded ``invalid_reward``
-and sets ``info["invalid"]``. ``info["status"]`` is ``playing``, ``won``,
+can be taken (none once the game is over), and ``action_masks()`` gives it as
+booleans, as MaskablePPO asks; an action that cannot be taken changes nothing,
+is rewarded ``invalid_reward`` and sets ``info["invalid"]``. ``info["status"]`` is ``playing``, ``won``,
 ``lost`` or, under score rules, ``finished`` (every cell opened or flagged,
 not every mine flagged). With ``oracle=True``, ``info["mine_chance"]`` holds
 every cell's exact mine chance (a float array shaped as the observation) and
@@ -84,7 +85,7 @@ from .window import Window
 __all__ = ["MOST_REDRAWS", "MinesweeperEnv", "Reward", "EnvOptionError", "default_max_steps"]
 
 #: The most games in a row a reset passes over because the first click ended them: past it the board is one
-#: whose first click (nearly) always wins, and the reset says so rather than searching on.
+#: whose first click (nearly) always ends the game, and the reset says so rather than searching on.
 MOST_REDRAWS = 1000
 
 
@@ -113,6 +114,17 @@ class MinesweeperEnv(gymnasium.Env):
         What ``render()`` gives (see the module's description).
     observation : {"grid", "channels"}, keyword-only
         The cell codes as they are (``"grid"``), or one-hot planes, channels first (``"channels"``).
+
+    Attributes
+    ----------
+    suite_seed, game_index : int
+        The bench's seed and game number being played.
+    game : cspmines.games.Game
+        The game being played.
+    steps : int
+        Steps taken in the episode.
+    redrawn : int
+        Games the last reset passed over because the first click had ended them.
     """
 
     metadata = {"render_modes": RenderMode.words(), "render_fps": 4}
@@ -281,7 +293,6 @@ class MinesweeperEnv(gymnasium.Env):
             return (after[0] - before[0]) / max(1, game.safe_cells) - float(after[1] - before[1])
         change = after[2] - before[2]
         return float(change if self._measure.higher_is_better else -change)
-
 
 
 def default_max_steps(width: int, height: int) -> int:

@@ -20,7 +20,10 @@ Two ways to make one:
               return int(info["action_mask"].argmax())
 
 The player's random stream for the game is ``self.rng`` (from the bench's seed for
-the game, as every agent's).
+the game, as every agent's): a policy that draws from it, or draws nothing, plays
+the same game on every run. One that draws from another stream does not: a
+stable-baselines3 model's ``predict`` samples from torch's global stream unless
+given ``deterministic=True``.
 
 >>> from cspmines.games import Board, Game, play
 >>> player = PolicyPlayer(lambda observation, info: int(info["action_mask"].argmax()), name="first-covered")
