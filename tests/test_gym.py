@@ -575,3 +575,16 @@ def test_walking_the_bench_seeds_default_boards_warns_once():
         env.reset(seed=0, options={"game": 5})  # a bench game asked for by number: meant
         env.reset(seed=1)
         env.reset()
+
+
+def test_a_policy_drawing_from_its_players_stream_plays_the_same_games_on_every_run(registered):
+    class Dice(PolicyPlayer):  # a stochastic policy: a covered cell drawn from the player's own stream
+        name = "dice"
+
+        def policy(self, observation, info):
+            return int(self.rng.choice(np.flatnonzero(info["action_mask"])))
+
+    registered("dice", Dice)
+    suite = Suite.create(agents=["dice"], size="6x6x5", games=12, seed=3)
+    runs = [[(r["status"], r["moves"], r["opened_fraction"]) for r in run_suite(suite, progress=False).records] for _ in range(2)]
+    assert runs[0] == runs[1] and len({moves for _, moves, _ in runs[0]}) > 2  # the same games, and not all alike
