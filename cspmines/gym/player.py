@@ -20,7 +20,10 @@ Two ways to make one:
               return int(info["action_mask"].argmax())
 
 The player's random stream for the game is ``self.rng`` (from the bench's seed for
-the game, as every agent's).
+the game, as every agent's): a policy that draws from it, or draws nothing, plays
+the same game on every run. One that draws from another stream does not: a
+stable-baselines3 model's ``predict`` samples from torch's global stream unless
+given ``deterministic=True``.
 
 >>> from cspmines.games import Board, Game, play
 >>> player = PolicyPlayer(lambda observation, info: int(info["action_mask"].argmax()), name="first-covered")
@@ -36,9 +39,9 @@ import numpy as np
 
 from ..actions import Action
 from ..agents.base import SeededAgent
-from ..engine.question import Limit
 from ..games.play import AgentError
 from ..position import Position
+from .options import ORACLE_TIME_LIMIT, ObservationKind, oracle_limit, read_option
 from .views import info_for, observation, to_action
 
 __all__ = ["PolicyPlayer", "Policy"]
@@ -61,20 +64,23 @@ class PolicyPlayer(SeededAgent):
     flags : bool, keyword-only
         The policy's actions include flags, as the environment's ``flags=True``.
     time_limit : float or None, keyword-only
-        Seconds for the oracle's count of one position.
+        Seconds for the oracle's count of one position, as the environment's (default 1).
+    observation : {"grid", "channels"}, keyword-only
+        The observation the policy was trained on, as the environment's ``observation=``.
     """
 
     name = "policy"
 
     def __init__(self, policy: Policy | None = None, *, name: str | None = None, oracle: bool = False,
-                 flags: bool = False, time_limit: float | None = 60.0):
+                 flags: bool = False, time_limit: float | None = ORACLE_TIME_LIMIT, observation: str = "grid"):
         if policy is None and type(self).policy is PolicyPlayer.policy:
             raise TypeError("PolicyPlayer needs a policy: PolicyPlayer(policy) or a subclass with a policy() method")
         if policy is not None and not callable(policy):
             raise TypeError(f"a policy is a callable policy(observation, info) -> action, got {policy!r}")
         self._policy = policy
         self.name = name or type(self).name
-        self.oracle, self.flags, self.limit = bool(oracle), bool(flags), Limit(time=time_limit)
+        self.oracle, self.flags, self.limit = bool(oracle), bool(flags), oracle_limit(time_limit)
+        self.observation_kind = read_option(ObservationKind, observation, "observation")
         super().__init__()
 
     def policy(self, observation: np.ndarray, info: dict) -> int:
@@ -84,7 +90,7 @@ class PolicyPlayer(SeededAgent):
 
     def act(self, position: Position) -> Action:
         info = info_for(position, "playing", flags=self.flags, oracle=self.oracle, limit=self.limit)
-        chosen = self.policy(observation(position), info)
+        chosen = self.policy(observation(position, self.observation_kind), info)
         mask = info["action_mask"]
         if not isinstance(chosen, (int, np.integer)) or isinstance(chosen, bool) or not 0 <= chosen < len(mask):
             raise AgentError(f"policy of {self.name!r} chose {chosen!r}: an action is a whole number from 0 to {len(mask) - 1}")
