@@ -26,6 +26,9 @@ __all__ = [
     "MemoryBudgetError",
     "TooLargeError",
     "MissingTotalError",
+    "CellError",
+    "OffBoardError",
+    "CellTypeError",
 ]
 
 
@@ -145,3 +148,17 @@ class MissingTotalError(CspminesError, ValueError):
     >>> solve(Position.from_string("3x1\\n.1."), mines=1).model_count
     2
     """
+
+
+class CellError(CspminesError):
+    """A cell argument that names no cell of the board: :class:`OffBoardError` or :class:`CellTypeError`
+    (:func:`cspmines.position.cell_index` reads every cell a public function takes)."""
+
+
+class OffBoardError(CellError, IndexError):
+    """A flat index or a ``(row, col)`` pair outside the board."""
+
+
+class CellTypeError(CellError, TypeError):
+    """A cell that is neither a flat index nor a ``(row, col)`` pair of whole numbers (a bool, a float, a
+    string, a triple...)."""

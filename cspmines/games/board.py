@@ -26,7 +26,7 @@ import numpy as np
 
 from ..engine.constraints import neighbour_sum
 from ..errors import CspminesError, PositionFormatError
-from ..position import FLAG, MINE, Position, neighbour_table
+from ..position import FLAG, MINE, Position, cell_index, neighbour_table
 
 __all__ = ["Board", "PRESETS", "FIRST_CLICKS", "check_first_click", "parse_size", "BoardFormatError"]
 
@@ -331,12 +331,19 @@ class Board:
         """Read-only ``(height, width)`` bool array."""
         return self._mines
 
-    def is_mine(self, cell: int) -> bool:
-        return bool(self._mines.flat[cell])
+    def index(self, cell) -> int:
+        """The flat index of ``cell``, a flat index or a ``(row, col)`` pair, checked (:func:`~cspmines.position.cell_index`)."""
+        if type(cell) is int and 0 <= cell < self._clues.size:  # the common case, read without a call
+            return cell
+        return cell_index(cell, self.width, self.height)
 
-    def clue(self, cell: int) -> int:
-        """The number of mines around ``cell``."""
-        return int(self._clues[cell])
+    def is_mine(self, cell) -> bool:
+        """Whether ``cell`` (a flat index or a ``(row, col)`` pair) is a mine."""
+        return bool(self._mines.flat[self.index(cell)])
+
+    def clue(self, cell) -> int:
+        """The number of mines around ``cell`` (a flat index or a ``(row, col)`` pair)."""
+        return int(self._clues[self.index(cell)])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Board) and np.array_equal(self._mines, other._mines) and self.first_click == other.first_click
