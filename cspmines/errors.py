@@ -32,6 +32,10 @@ __all__ = [
 ]
 
 
+#: The most characters of a line an error quotes (the rest cut, marked ``...``).
+QUOTED = 60
+
+
 class CspminesError(Exception):
     """Root of every error cspmines raises on purpose."""
 
@@ -46,7 +50,7 @@ class PositionFormatError(CspminesError, ValueError):
     line, column : int
         1-based line and column of the fault (column 0 when it is the whole line).
     text : str
-        The offending line as read.
+        The offending line as read (the message quotes its first :data:`QUOTED` characters).
     reason : str
         What is wrong, in words.
     """
@@ -58,7 +62,8 @@ class PositionFormatError(CspminesError, ValueError):
         self.column = column
         self.text = text
         where = f"{source}:{line}:{column}" if column else f"{source}:{line}"
-        quoted = f": {text!r}" if text else ""
+        shown = text if len(text) <= QUOTED else text[: QUOTED - 3] + "..."  # a line of a JSON file is no row to read
+        quoted = f": {shown!r}" if text else ""
         super().__init__(f"{where}: {reason}{quoted}")
 
 

@@ -243,9 +243,9 @@ class Position:
         if str(path) == "-":
             import sys
 
-            return cls.from_string(_decoded(sys.stdin.buffer.read(), "<stdin>"), source="<stdin>")
+            return cls.from_string(decode_text(sys.stdin.buffer.read(), "<stdin>"), source="<stdin>")
         path = Path(path)
-        return cls.from_string(_decoded(path.read_bytes(), str(path)), source=str(path))
+        return cls.from_string(decode_text(path.read_bytes(), str(path)), source=str(path))
 
     def __str__(self) -> str:
         header = f"{self.width}x{self.height}" + ("" if self._mines is None else f"x{self._mines}")
@@ -352,23 +352,23 @@ class Position:
         return Position(self._grid, mines=mines)
 
 
-def _decoded(data: bytes, source: str) -> str:
-    """The text of a position file: UTF-8, a leading byte-order mark allowed; anything else is named.
+def decode_text(data: bytes, source: str, what: str = "a position file") -> str:
+    """The text of a file (``what`` it should be): UTF-8, a leading byte-order mark allowed; anything else is named.
 
-    >>> _decoded(b"\\xef\\xbb\\xbf2x1\\n..", "f.txt")
+    >>> decode_text(b"\\xef\\xbb\\xbf2x1\\n..", "f.txt")
     '2x1\\n..'
-    >>> _decoded(b"\\x7fELF\\x02\\x00", "/bin/ls")
+    >>> decode_text(b"\\x7fELF\\x02\\x00", "/bin/ls")
     Traceback (most recent call last):
     ...
     cspmines.errors.PositionFormatError: /bin/ls:1: not a position file: it is not UTF-8 text (a binary file?)
     """
     if b"\x00" in data[:4096]:
-        raise PositionFormatError("not a position file: it is not UTF-8 text (a binary file?)", source=source, line=1)
+        raise PositionFormatError(f"not {what}: it is not UTF-8 text (a binary file?)", source=source, line=1)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise PositionFormatError("not a position file: it is not UTF-8 text (a binary file?)", source=source, line=line) from None
+        raise PositionFormatError(f"not {what}: it is not UTF-8 text (a binary file?)", source=source, line=line) from None
 
 
 def _rebuild(text: str) -> Position:
