@@ -114,7 +114,7 @@ def test_insight_marks_the_board_and_lists_what_it_found(capsys):
     path = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt"
     assert main(["solve", str(path), "--insight", "--color", "never"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[7].split()[:3] == ["6", "h", "50h"] and lines[8].split()[:2] == ["7", "[2]p"]  # (6,0) (6,1) unavoidable, (7,1) pseudo
+    assert lines[7].split()[:3] == ["6", "50h", "50h"] and lines[8].split()[:3] == ["7", "[2]", "50pd"]  # (6,0) (6,1) unavoidable, (7,1) pseudo and dead
     assert "50/50s: (6,0) | (6,1) unavoidable; (7,1) | (8,1) pseudo, told by (6,0) (6,1)" in lines
     assert "endgame: 4 layouts; best play wins 50.00%, opening (6,0) (6,1) first" in lines
     assert main(["solve", str(path), "--insight", "--json"]) == 0
@@ -123,6 +123,44 @@ def test_insight_marks_the_board_and_lists_what_it_found(capsys):
     assert main(["solve", str(path), "--json"]) == 0 and "insight" not in json.loads(capsys.readouterr().out)
     result = run("solve", "-", "--insight", "--density", "0.3", stdin="4x2\n1...\n1...\n")
     assert result.returncode == 2 and result.stderr.strip() == "cspmines: error: --insight needs the mine total (a layout count): pass --mines N, not --density"
+
+
+def test_insight_marks_follow_their_cells_chance_never_a_clue_and_a_legend_reads_them(capsys):
+    import re
+
+    from cspmines import insight_of
+
+    path = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt"
+    analysis = solve(Position.from_file(path))
+    seen = insight_of(analysis)
+    assert main(["solve", str(path), "--insight", "--color", "never"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    board = lines[1:10]
+    assert not any(re.search(r"\][hpd]|[hpd]\[", line) for line in board)  # no mark touches a clue's bracket
+    cells = {(r, c): token for r, line in enumerate(board) for c, token in enumerate(line.split()[1:])}
+    for cell in analysis.position.covered_cells:
+        row, col = analysis.position.row_col(cell)
+        kinds = [fifty.kind.value for fifty in seen.fifty_fifties if cell in fifty.cells]
+        marks = ("h" if "unavoidable" in kinds else "") + ("p" if "pseudo" in kinds else "") + ("d" if cell in seen.dead else "")
+        assert re.fullmatch(r"(\d+|S|M|<1|>99)([hpd]*)", cells[row, col]).group(2) == marks, (row, col)
+    assert {cells[7, 1], cells[8, 1]} == {"50pd"}  # dead and pseudo both: both marks
+    legend = "\n".join(lines[10:13])
+    assert legend.startswith("marks: ") and lines[13].startswith("safe: ") and all(f" {mark} " in legend for mark in "hpd")
+    assert "unavoidable 50/50" in legend and "pseudo-50/50" in legend and "dead" in legend
+
+
+def test_the_winning_chance_board_shows_a_proved_mine_as_a_mine(capsys):
+    path = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt"
+    analysis = solve(Position.from_file(path))
+    for exact in ([], ["--exact"]):
+        assert main(["solve", str(path), "--insight", "--color", "never", *exact]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        start = next(n for n, line in enumerate(lines) if line.startswith("winning chance with best play")) + 2
+        chances = [line.split()[1:] for line in lines[start:start + 9]]
+        for cell in analysis.position.covered_cells:
+            row, col = analysis.position.row_col(cell)
+            assert (chances[row][col] == "M") == (cell in analysis.mine_cells), (row, col, chances[row][col])
+        assert chances[6][0] == ("1/2" if exact else "50")
 
 
 def test_standard_input_and_density():

@@ -159,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--exact", action="store_true", help="add the model count and exact fractions")
     solve.add_argument("--outcomes", type=row_col, action="append", metavar="ROW,COL",
                        help="also what opening this covered cell ends in, exactly: a mine, or each clue it shows (repeatable)")
-    solve.add_argument("--insight", action="store_true", help="also mark dead cells (d) and 50/50s (h unavoidable, p pseudo), "
+    solve.add_argument("--insight", action="store_true", help="also mark dead cells (d) and 50/50s (h unavoidable, p pseudo) after their chance, "
                        "and with at most 1,000 layouts every cell's chance of winning with best play")
     solve.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
     solve.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the chances")

@@ -9,8 +9,9 @@ chance of being a mine in percent (S: certainly safe, M: certainly a mine, <1 an
 >99 near the ends); clues are in brackets, [2]. Below it: the proved safe cells and
 mines as (row,col), the least mine chance and where, the chains of influence.
 --exact adds the number of mine layouts and every chance as an exact fraction.
---insight marks d dead cells, h unavoidable and p pseudo 50/50s, and with at most
-1,000 layouts gives each cell's chance of winning with best play (docs/engine.md).
+--insight marks d dead cells, h unavoidable and p pseudo 50/50s after their chance
+(a legend under the board says so), and with at most 1,000 layouts gives each
+cell's chance of winning with best play, M a proved mine (docs/engine.md).
 
 examples:
   cspmines solve board.txt
