@@ -41,7 +41,9 @@ def _mean(played: list, key: str) -> float | None:
 
 
 def summarize(records: list) -> list[dict]:
-    """One summary per agent and configuration, in first-seen order.
+    """One summary per agent and configuration, in first-seen order. ``errors`` counts the games that went
+    wrong: those that failed (left out of ``games``) and those the player lost by a fault (``faults``: in
+    ``games``, as losses, as the rules have it).
 
     >>> record = {"agent": "a", "game": 0, "width": 9, "height": 9, "mines": 10, "rules": "classic",
     ...           "withheld": 0.0, "first_click": "safe", "won": True, "moves": 20, "guesses": 1,
@@ -57,6 +59,7 @@ def summarize(records: list) -> list[dict]:
     out = []
     for (agent, width, height, mines, rules, withheld, first_click), group in groups.items():
         played = [r for r in group if "error" not in r]
+        faults = sum(1 for r in played if "fault" in r)  # lost by the player's fault: in the games, as losses
         wins = sum(r["won"] for r in played)
         moves = sum(r["moves"] for r in played)
         out.append(
@@ -69,7 +72,8 @@ def summarize(records: list) -> list[dict]:
                 "withheld": withheld,
                 "first_click": first_click,
                 "games": len(played),
-                "errors": len(group) - len(played),
+                "errors": len(group) - len(played) + faults,
+                "faults": faults,
                 "wins": wins,
                 "win_rate": wins / len(played) if played else None,
                 "ci95": list(wilson_interval(wins, len(played))),
