@@ -215,3 +215,29 @@ def test_result_files_of_one_name_in_two_folders_stay_two_agents(tmp_path, capsy
     assert main(["compare", str(first), str(second)]) == 0
     out = capsys.readouterr().out
     assert "paired on the same boards" in out and "nothing to pair" not in out
+
+
+def test_compare_pairs_against_the_benchs_first_agent_whatever_order_its_games_finished_in(tmp_path, capsys):
+    # workers finish games in any order: the file's first line may be any agent's; the bench's order decides
+    data, records, out = run_bench(["--preset", "beginner", "--games", "6", "--agent", "greedy", "--agent", "random",
+                                    "--agent", "exact"], tmp_path, capsys)
+    assert [r["agent_order"] for r in records[:3]] == [0, 1, 2]  # each game says its agent's place in the bench
+    shuffled = tmp_path / "finished.jsonl"
+    shuffled.write_text("\n".join(reversed(out.read_text().splitlines())) + "\n")  # exact's last game first
+    assert main(["compare", str(shuffled), "--json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert compared["baseline"] == "greedy" and compared["paired"] == data["paired"]
+    assert [row["agent"] for row in compared["results"]] == ["greedy", "random", "exact"]
+    assert main(["compare", str(shuffled)]) == 0
+    out_text = capsys.readouterr().out
+    assert "baseline: greedy, the bench's first agent (--against NAME pairs with another)" in out_text
+    assert main(["compare", str(shuffled), "--against", "exact"]) == 0
+    assert "baseline: exact (--against)" in capsys.readouterr().out
+
+
+def test_files_of_benches_of_old_with_no_agent_order_pair_against_the_first_agent_met(tmp_path, capsys):
+    _, _, out = run_bench(["--preset", "beginner", "--games", "3", "--agent", "greedy", "--agent", "random"], tmp_path, capsys)
+    old = [{k: v for k, v in json.loads(line).items() if k != "agent_order"} for line in out.read_text().splitlines()]
+    (tmp_path / "old.jsonl").write_text("".join(json.dumps(r) + "\n" for r in reversed(old)))
+    assert main(["compare", str(tmp_path / "old.jsonl"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["baseline"] == "random"  # the first met: nothing else says

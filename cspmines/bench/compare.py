@@ -26,8 +26,8 @@ from .records import json_lines
 from .stats import paired_means, paired_wins
 from .suite import SuiteError
 
-__all__ = ["CONFIG_KEYS", "Measure", "in_points", "measure_for", "measure_value", "paired_table", "read_result_files",
-           "paired_text"]
+__all__ = ["CONFIG_KEYS", "Measure", "baseline_text", "in_bench_order", "in_points", "measure_for", "measure_value", "paired_table",
+           "read_result_files", "paired_text"]
 
 #: What identifies a suite's boards: records that differ in any of these are not paired.
 CONFIG_KEYS = ("width", "height", "mines", "rules", "withheld", "first_click", "seed")
@@ -215,7 +215,41 @@ def _file_records(path: Path, reference: tuple | None) -> tuple[list, tuple | No
         records.append(record)
     if not records:
         raise SuiteError(f"{path}: no game records in it")
-    return records, reference
+    return in_bench_order(records), reference
+
+
+def in_bench_order(records: list) -> list:
+    """One file's records, its agents in the order its bench was given them (each record's ``agent_order``;
+    the agents of a file written before records carried it, in the order they are first met), each agent's
+    games in their own order: the bench's first agent first, as the bench pairs against it.
+
+    >>> records = [{"agent": "b", "agent_order": 1, "game": 0}, {"agent": "a", "agent_order": 0, "game": 0}]
+    >>> [record["agent"] for record in in_bench_order(records)]
+    ['a', 'b']
+    """
+    met: dict = {}
+    for record in records:
+        met.setdefault(record["agent"], len(met))
+
+    def place(record: dict) -> tuple:
+        order = record.get("agent_order")
+        return (0, order) if isinstance(order, int) and not isinstance(order, bool) else (1, met[record["agent"]])
+
+    return sorted(records, key=place)
+
+
+def baseline_text(records: list, paired: list, against: str | None) -> str:
+    """The line that says which agent the others are paired with, and why that one.
+
+    >>> baseline_text([{"agent": "a", "agent_order": 0}], [{"against": "a"}], None)
+    "baseline: a, the bench's first agent (--against NAME pairs with another)"
+    """
+    if against is not None:
+        return f"baseline: {against} (--against)"
+    name = paired[0]["against"] if paired else records[0]["agent"]
+    ordered = any(record["agent"] == name and "agent_order" in record for record in records)
+    why = "the bench's first agent" if ordered else "the first agent met (the file does not say the bench's order)"
+    return f"baseline: {name}, {why} (--against NAME pairs with another)"
 
 
 def _named_apart(files: list[tuple[str, list]]) -> list[dict]:

@@ -214,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare = commands.add_parser("compare", help="paired differences between agents from bench --out files",
                                   description=COMPARE_HELP, formatter_class=_Help)
     compare.add_argument("files", nargs="+", metavar="FILE", help="result files of cspmines bench --out (JSON lines)")
-    compare.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the first met)")
+    compare.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the bench's first agent)")
     compare.add_argument("--json", action="store_true", help='print {"results": [...], "paired": [...]}')
     compare.add_argument("--csv", help="save the paired table as CSV here")
 

@@ -155,24 +155,26 @@ def _run_sweep(args, suite, names: tuple, options: dict, out) -> int:
 
 def run_compare(args, out) -> int:
     from ..bench import summarize
-    from ..bench.compare import paired_table, paired_text, read_result_files
+    from ..bench.compare import baseline_text, paired_table, paired_text, read_result_files
     from ..bench.judged import judged_tables, judged_text
 
-    records = read_result_files(args.files)
+    records = read_result_files(args.files)  # each file's agents in its bench's order: the first is the baseline
     rows = summarize(records)
     paired = paired_table(records, against=args.against)
     judged = judged_tables(records, against=args.against)
+    baseline = baseline_text(records, paired, args.against)
     if args.csv:
         if not paired:
             raise ValueError("--csv: nothing to pair: the files hold the games of one agent")
         _write_csv(args.csv, [{**row, "ci95": " ".join(f"{v:.6f}" for v in row["ci95"])} for row in paired])
     if args.json:
-        json.dump({"results": rows, "paired": paired, **({"judged": judged} if judged else {})}, out)
+        base = args.against or (paired[0]["against"] if paired else rows[0]["agent"])
+        json.dump({"results": rows, "baseline": base, "paired": paired, **({"judged": judged} if judged else {})}, out)
         out.write("\n")
         return 0
     out.write(results_text(rows, rows[0]["rules"]) + "\n")
     if paired:
-        out.write(paired_text(paired) + "\n")
+        out.write(baseline + "\n" + paired_text(paired) + "\n")
     else:
         out.write("nothing to pair: the files hold the games of one agent\n")
     if judged:

@@ -134,8 +134,10 @@ COMPARE_HELP = """\
 The paired table of `cspmines bench` from its result files (--out), so runs made
 apart (other machines, other revisions of the code, games added later) are compared
 board by board. Games are matched by their number; every file must come from the
-same suite (board size, rules, withheld clues, first click, seed). An agent whose
-games appear in two files under the same numbers (the same agent from two runs) is
+same suite (board size, rules, withheld clues, first click, seed). Every agent is
+paired with the baseline: the first agent the bench was given (the first file's),
+or --against; the line above the paired table names it. An agent whose games
+appear in two files under the same numbers (the same agent from two runs) is
 named after its file in each, "exact (run-b)", and the two are paired.
 
 examples:
