@@ -546,3 +546,30 @@ def test_a_long_line_is_quoted_cut_short(tmp_path, capsys):
     assert main(["solve", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "row has 1500 cells, the header says 3" in err and err.endswith("...'") and len(err) < 200
+
+
+def test_a_missing_extra_is_named_the_way_that_installs_it_here(tmp_path, monkeypatch):
+    from cspmines.extras import install_hint
+
+    assert install_hint("web", root=tmp_path) == "pip install 'cspmines[web]'"  # a wheel: no source tree beside it
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "another"\n')
+    assert install_hint("web", root=tmp_path) == "pip install 'cspmines[web]'"
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "cspmines"\n')
+    assert install_hint("web", root=tmp_path) == f"pip install -e '{tmp_path}[web]' (from PyPI: pip install 'cspmines[web]')"
+    monkeypatch.chdir(tmp_path)
+    assert install_hint("plot", root=tmp_path) == "pip install -e '.[plot]' (from PyPI: pip install 'cspmines[plot]')"
+
+
+@pytest.mark.parametrize("arguments, module, words", [
+    (["serve"], "uvicorn", "serve needs the web extra: pip install -e"),
+    (["solve", str(DATA / "beginner-5-000.txt"), "--png", "x.png"], "matplotlib", "--png needs matplotlib: pip install -e"),
+])
+def test_the_command_lines_extras_are_named_for_this_checkout(arguments, module, words, monkeypatch, tmp_path, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == module else real(name, *a))
+    monkeypatch.chdir(tmp_path)
+    assert main(arguments) == 2
+    err = capsys.readouterr().err
+    assert words in err and "(from PyPI: pip install 'cspmines[" in err and err.count("\n") == 1

@@ -35,6 +35,7 @@ from ..agents import make_agent
 from ..agents.external import close_players, is_command, table_name
 from ..engine.engine import default_engine
 from ..engine.question import DEFAULT_MEMORY, Limit, check_board_size
+from ..extras import install_hint
 from ..games import Game, play
 from ..games.judge import JUDGE_LIMIT, judge_moves
 from .records import Collected, records_before
@@ -347,7 +348,7 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
     try:
         import ray
     except ImportError as error:
-        raise SuiteError("--executor ray needs Ray: pip install 'cspmines[ray]'") from error
+        raise SuiteError(f"--executor ray needs Ray: {install_hint('ray')}") from error
     started_here = False  # a local cluster this run started (not one joined, nor one started before)
     if not ray.is_initialized():
         options = {"address": address} if address else {"num_cpus": workers, "include_dashboard": False}

@@ -103,7 +103,7 @@ SERVE_HELP = """\
 A local web page on the engine: paste or play a position, see every cell's exact
 chance, ask any agent for its move, replay a bench game or a replay file. It listens
 on this machine only (127.0.0.1) unless --host says otherwise. Needs the web extra:
-pip install 'cspmines[web]'.
+pip install 'cspmines[web]' (in a checkout: pip install -e '.[web]').
 
 examples:
   cspmines serve --open
@@ -113,7 +113,8 @@ examples:
 REPLAY_HELP = """\
 Real games judged click by click: replay files of Arbiter (.avf), Viennasweeper and
 Minesweeper Clone (.rmv), Metasweeper (.evf) and Minesweeper X (.mvf), or folders of
-them. Needs the replays extra: pip install 'cspmines[replays]'.
+them. Needs the replays extra: pip install 'cspmines[replays]' (in a checkout:
+pip install -e '.[replays]').
 
 Each click that opened cells is judged on the board the player saw just before it
 (flags read as covered cells), with the board's mine total: its exact chance of a
