@@ -37,12 +37,24 @@ OPTIONAL_KEYS = ("no_guess",)
 
 @dataclass(frozen=True)
 class Measure:
-    """What a game is judged by: a record field, its name, and which way is better."""
+    """What a game is judged by: a record field, its name, and which way is better. Every measure is a count,
+    a share or a yes/no: a game's value is never below 0."""
 
     field: str
     name: str
     higher_is_better: bool
     proportion: bool = False  # a yes/no per game (a win): paired as proportions
+    share: bool = False  # a game's value lies between 0 and 1 (a fraction of cells, a chance)
+
+    @property
+    def mean_range(self) -> tuple[float, float | None]:
+        """What a mean of the measure can be: from 0, to 1 for a share or a proportion (a count: no top)."""
+        return 0.0, 1.0 if self.share or self.proportion else None
+
+    @property
+    def difference_range(self) -> tuple[float | None, float | None]:
+        """What a paired difference can be: -1 to 1 for a share or a proportion; a count's, any."""
+        return (-1.0, 1.0) if self.share or self.proportion else (None, None)
 
 
 def measure_for(rules: str, withheld: float = 0.0) -> Measure:
@@ -56,9 +68,9 @@ def measure_for(rules: str, withheld: float = 0.0) -> Measure:
     if withheld:
         return Measure("mines_opened", "mines set off", False)
     if rules == "minesearch":
-        return Measure("opened_fraction", "squares opened", False)
+        return Measure("opened_fraction", "squares opened", False, share=True)
     if rules == "score":
-        return Measure("score", "mines identified", True)
+        return Measure("score", "mines identified", True, share=True)
     return Measure("won", "win rate", True, proportion=True)
 
 
@@ -121,7 +133,9 @@ def paired_table(records, *, against: str | None = None, agents=None, measure: M
             second = [mine[g] for g in games]
             paired = paired_wins(first, second) if judged.proportion else paired_means(first, second)
             better, worse = (paired.gained, paired.lost) if judged.higher_is_better else (paired.lost, paired.gained)
-            low, high = (max(-1.0, paired.low), min(1.0, paired.high)) if judged.proportion else (paired.low, paired.high)
+            least, most = judged.difference_range  # the normal interval cut to what a difference can be
+            low = paired.low if least is None else max(least, paired.low)
+            high = paired.high if most is None else min(most, paired.high)
             rows.append({"agent": agent, "against": base, "measure": judged.name, "difference": paired.difference,
                          "ci95": [low, high], "games": paired.games, "better": better, "worse": worse})
     return rows

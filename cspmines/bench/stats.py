@@ -15,7 +15,7 @@ import math
 import statistics
 from dataclasses import dataclass
 
-__all__ = ["Paired", "paired_means", "paired_wins", "summarize", "wilson_interval"]
+__all__ = ["Paired", "mean_interval", "paired_means", "paired_wins", "summarize", "wilson_interval"]
 
 
 def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) -> tuple[float, float]:
@@ -33,6 +33,23 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) ->
     half = z / (1 + spread) * math.sqrt(share * (1 - share) / trials + spread / (4 * trials))
     # at none and at all the bound is exactly 0 or 1 (centre and half cancel; in floats, nearly)
     return (0.0 if successes == 0 else centre - half, 1.0 if successes == trials else centre + half)
+
+
+def mean_interval(values, *, least: float | None = None, most: float | None = None) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval: the normal one (from the standard error), cut to what the
+    quantity can be, ``least`` to ``most`` (a count is never below 0, a share never above 1), so an interval
+    never claims a value the quantity cannot take.
+
+    >>> [round(v, 4) for v in mean_interval([1.0, 2.0, 3.0])]
+    [2.0, 0.8684, 3.1316]
+    >>> [round(v, 4) for v in mean_interval([0, 0, 0, 1], least=0)]   # normal: -0.24 .. 0.74
+    [0.25, 0.0, 0.74]
+    """
+    values = [float(v) for v in values]
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    low, high = mean - half, mean + half
+    return mean, low if least is None else max(float(least), low), high if most is None else min(float(most), high)
 
 
 def _mean(played: list, key: str) -> float | None:
