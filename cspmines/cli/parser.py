@@ -240,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print JSON: one object a game, a list for several (docs/replays.md)")
     replay.add_argument("--csv", help="save one row a game as CSV here")
     replay.add_argument("--no-agent", action="store_true", help="skip the exact agent's move at each guess (faster)")
+    replay.add_argument("--at", type=whole(1), metavar="N",
+                        help="print the board the player saw before click N (the report's #), each cell's chance on it, "
+                             "and the click judged")
     replay.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
                         help="seconds allowed for counting each position, or none; past them a chance is an estimate, "
                              "marked NOT EXACT")

@@ -119,13 +119,18 @@ pip install -e '.[replays]').
 Each click that opened cells is judged on the board the player saw just before it
 (flags read as covered cells), with the board's mine total: its exact chance of a
 mine, and whether it was proved (chance 0), a forced guess (no cell anywhere was
-provably safe) or a needless guess (one was). The report lists the guesses with the
-exact agent's move at each, then the game's survival (the product of 1 - chance over
-the clicks, an exact fraction) and its luck in bits (-log2 of it). In a folder run a
-file that cannot be read is reported in its row and the others are judged.
+provably safe) or a needless guess (one was). The report lists the guesses, each by
+its number among the clicks (#), with the move advised at each: the proved cell
+nearest the click at a needless guess, the exact agent's move at a forced one (and
+why, where it risks more than the click); then the game's survival (the product of
+1 - chance over the clicks, an exact fraction) and its luck in bits (-log2 of it).
+--at N prints the board the player saw before click N, every cell's chance on it.
+In a folder run a file that cannot be read is reported in its row and the others
+are judged.
 
 examples:
   cspmines replay game.avf
+  cspmines replay game.avf --at 12
   cspmines replay game.evf --json
   cspmines replay my-replays/ --csv history.csv --no-agent
 """
