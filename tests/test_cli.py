@@ -530,6 +530,7 @@ def test_a_csv_reads_back_as_the_json_it_tabulates(command, tmp_path, capsys):
     (["solve", "{junk}"], "{junk}:1: not a position file: it is not UTF-8 text (a binary file?)"),
     (["sample", "{junk}"], "{junk}:1: not a position file: it is not UTF-8 text (a binary file?)"),
     (["move", "{junk}"], "{junk}:1: not a position file: it is not UTF-8 text (a binary file?)"),
+    (["study", "{junk}", "--out", "{junk}.out"], "{junk}:1: not a study file: it is not UTF-8 text (a binary file?)"),
 ])
 def test_every_reader_names_the_file_and_line_of_bytes_that_are_not_text(arguments, words, tmp_path, capsys):
     junk = tmp_path / "junk.bin"
