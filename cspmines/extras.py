@@ -1,9 +1,9 @@
 """How to install an optional extra, said the way that installs it where this copy of cspmines came from.
 
 From a release (a wheel in site-packages) that is ``pip install 'cspmines[EXTRA]'``; run from a source
-tree (a checkout, installed editable or put on the path) the same line would fetch another copy from
-PyPI, so the tree's own form comes first, ``pip install -e '.[EXTRA]'`` (or the tree's path when the
-command runs elsewhere).
+tree (a checkout, installed editable or put on the path) that line would fetch another copy from PyPI,
+so the tree's own form is said too, ``pip install -e '.[EXTRA]'`` (or the tree's path when the command
+runs elsewhere).
 
 >>> install_hint("plot", root=Path("/nowhere"))
 "pip install 'cspmines[plot]'"
@@ -36,4 +36,4 @@ def install_hint(extra: str, *, root: Path | None = None) -> str:
     if tree is None:
         return released
     where = "." if tree.resolve() == Path.cwd().resolve() else str(tree)
-    return f"pip install -e '{where}[{extra}]' (from PyPI: {released})"
+    return f"{released} (from this source tree: pip install -e '{where}[{extra}]')"

@@ -320,8 +320,8 @@ def test_a_missing_replays_extra_is_named_in_one_line(monkeypatch, replay_folder
     assert "needs the replays extra: pip install" in err and "'cspmines[replays]'" in err and err.count("\n") == 1
     from pathlib import Path
 
-    checkout = Path(__file__).resolve().parent.parent  # the tests run from a source tree: its own form is said first
-    assert f"pip install -e '{checkout}[replays]'" in err or "pip install -e '.[replays]'" in err
+    checkout = Path(__file__).resolve().parent.parent  # the tests run from a source tree: its own form is said too
+    assert f"pip install -e '{checkout}[replays]')" in err or "pip install -e '.[replays]')" in err
 
 
 def cut_digits(value: Fraction, digits: int) -> tuple[str, int]:
