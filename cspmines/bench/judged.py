@@ -97,8 +97,8 @@ def judged_text(tables: dict) -> str:
     return "\n".join(lines)
 
 
-#: A judged figure's column: its mean and its interval's ends, ``0.1000 (0.0000..0.2206)``.
-_FIGURE_WIDTH = 23
+#: A judged figure's column: its mean and its interval's ends, ``0.1000 (0.0000..0.2206)``, a space before.
+_FIGURE_WIDTH = 24
 
 
 def _with_interval(row: dict, figure: str) -> str:
