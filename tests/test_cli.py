@@ -575,3 +575,13 @@ def test_the_command_lines_extras_are_named_for_this_checkout(arguments, module,
     assert main(arguments) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+def test_a_line_of_sixty_characters_is_quoted_whole_and_a_longer_one_cut():
+    from cspmines.errors import QUOTED, PositionFormatError
+
+    assert QUOTED == 60
+    whole = PositionFormatError("why", source="f", line=2, text="x" * 60)
+    assert str(whole) == f"f:2: why: {'x' * 60!r}" and whole.text == "x" * 60
+    cut = PositionFormatError("why", source="f", line=2, text="x" * 61)
+    assert str(cut) == f"f:2: why: {'x' * 57 + '...'!r}" and cut.text == "x" * 61  # the attribute keeps the line whole

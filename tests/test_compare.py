@@ -306,3 +306,13 @@ def test_a_studys_mean_of_a_share_stays_within_its_range(tmp_path):
     (row,), _ = suite_rows(suite, records)
     low, high = direct_interval(values)
     assert high > 1 and row["ci95"] == pytest.approx([low, 1.0])
+
+
+def test_a_paired_difference_of_counts_is_not_cut_at_one():
+    from cspmines.bench.judged import judged_paired
+
+    records = (_judged_records("exact", {"guesses": [0, 1, 0, 2]})
+               + _judged_records("set-theory", {"guesses": [3, 5, 2, 6]}))  # three or four more guesses a game
+    row = next(row for row in judged_paired(records) if row["measure"] == "guesses")
+    low, high = direct_interval([3, 4, 2, 4])
+    assert row["difference"] == 3.25 and row["ci95"] == pytest.approx([low, high]) and high > 1

@@ -482,8 +482,16 @@ def test_the_guess_lines_number_their_clicks_and_at_prints_that_clicks_board_and
     assert data["analysis"]["probabilities"] == json.loads(json.dumps(analysis.probabilities().tolist()).replace("NaN", "null"))
 
 
+def test_at_shows_the_last_click_and_no_further(capsys, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    assert main(["replay", "cspmines/data/examples/beginner-game.evf", "--at", "14", "--no-agent"]) == 0
+    assert capsys.readouterr().out.startswith("cspmines/data/examples/beginner-game.evf: click 14 of 14, at ")
+
+
 @pytest.mark.parametrize("arguments, expected", [
-    (["{path}", "--at", "99"], "--at 99: the game has 14 clicks that opened cells (1 to 14)"),
+    (["{path}", "--at", "15"], "--at 15: the game has 14 clicks that opened cells (1 to 14)"),
     (["{path}", "{path}", "--at", "1"], "--at reads one replay file"),
     (["{folder}", "--at", "1"], "--at reads one replay file"),
     (["{path}", "--at", "0"], "argument --at: must be at least 1, got 0"),
