@@ -16,6 +16,7 @@ from .engine.question import Density, Limit
 from .errors import (
     BackendUnavailableError,
     BudgetExceededError,
+    CellError,
     CspminesError,
     InconsistentPositionError,
     MemoryBudgetError,
@@ -44,6 +45,7 @@ __all__ = [
     "certain_cells",
     "Certainty",
     "CspminesError",
+    "CellError",
     "PositionFormatError",
     "InconsistentPositionError",
     "BackendUnavailableError",

@@ -26,7 +26,14 @@ __all__ = [
     "MemoryBudgetError",
     "TooLargeError",
     "MissingTotalError",
+    "CellError",
+    "OffBoardError",
+    "CellTypeError",
 ]
+
+
+#: The most characters of a line an error quotes (the rest cut, marked ``...``).
+QUOTED = 60
 
 
 class CspminesError(Exception):
@@ -43,7 +50,7 @@ class PositionFormatError(CspminesError, ValueError):
     line, column : int
         1-based line and column of the fault (column 0 when it is the whole line).
     text : str
-        The offending line as read.
+        The offending line as read (the message quotes its first :data:`QUOTED` characters).
     reason : str
         What is wrong, in words.
     """
@@ -55,7 +62,8 @@ class PositionFormatError(CspminesError, ValueError):
         self.column = column
         self.text = text
         where = f"{source}:{line}:{column}" if column else f"{source}:{line}"
-        quoted = f": {text!r}" if text else ""
+        shown = text if len(text) <= QUOTED else text[: QUOTED - 3] + "..."  # a line of a JSON file is no row to read
+        quoted = f": {shown!r}" if text else ""
         super().__init__(f"{where}: {reason}{quoted}")
 
 
@@ -145,3 +153,17 @@ class MissingTotalError(CspminesError, ValueError):
     >>> solve(Position.from_string("3x1\\n.1."), mines=1).model_count
     2
     """
+
+
+class CellError(CspminesError):
+    """A cell argument that names no cell of the board: :class:`OffBoardError` or :class:`CellTypeError`
+    (:func:`cspmines.position.cell_index` reads every cell a public function takes)."""
+
+
+class OffBoardError(CellError, IndexError):
+    """A flat index or a ``(row, col)`` pair outside the board."""
+
+
+class CellTypeError(CellError, TypeError):
+    """A cell that is neither a flat index nor a ``(row, col)`` pair of whole numbers (a bool, a float, a
+    string, a triple...)."""

@@ -36,11 +36,12 @@ from pathlib import Path
 import numpy as np
 
 from .cells import COVERED, FLAG, MINE, WITHHELD  # cell codes in Position.grid; clues are their own value 0..8
-from .errors import PositionFormatError
+from .errors import CellTypeError, OffBoardError, PositionFormatError
 from .neighbours import neighbour_array, neighbour_table, neighbours_of
 from .picture import render_svg
 
-__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "is_whole", "neighbour_table", "neighbour_array", "neighbours_of"]
+__all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "cell_index", "is_whole", "neighbour_table", "neighbour_array",
+           "neighbours_of"]
 
 _CHAR_TO_CODE = {".": COVERED, "H": COVERED, "h": COVERED, "F": FLAG, "*": MINE, "?": WITHHELD}
 _CHAR_TO_CODE.update({str(d): d for d in range(9)})
@@ -56,6 +57,42 @@ def is_whole(value) -> bool:
     (True, True, False, False, False)
     """
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def cell_index(cell, width: int, height: int) -> int:
+    """The flat index of a cell argument on a ``width`` x ``height`` board: the one reader of every cell a
+    public function takes. A cell is a flat index ``row * width + col`` or a ``(row, col)`` pair (a tuple or
+    a list of two), of whole numbers (:func:`is_whole`: numpy's too, never a bool).
+
+    Raises
+    ------
+    OffBoardError
+        A cell off the board (an ``IndexError`` too).
+    CellTypeError
+        Neither a flat index nor a pair of whole numbers (a ``TypeError`` too).
+
+    >>> cell_index(5, 3, 2), cell_index((1, 2), 3, 2), cell_index([1, 2], 3, 2)
+    (5, 5, 5)
+    >>> cell_index((2, 0), 3, 2)
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.OffBoardError: (2, 0) is outside the 3x2 board (rows 0 to 1, columns 0 to 2)
+    >>> cell_index(True, 3, 2)
+    Traceback (most recent call last):
+    ...
+    cspmines.errors.CellTypeError: a cell is a flat index or a (row, col) pair of whole numbers, got True
+    """
+    if is_whole(cell):
+        if not 0 <= cell < width * height:
+            raise OffBoardError(f"cell {cell} is outside the {width}x{height} board (cells 0 to {width * height - 1})")
+        return int(cell)
+    if isinstance(cell, (tuple, list)) and len(cell) == 2 and all(is_whole(value) for value in cell):
+        row, col = int(cell[0]), int(cell[1])
+        if not (0 <= row < height and 0 <= col < width):
+            raise OffBoardError(f"({row}, {col}) is outside the {width}x{height} board "
+                                f"(rows 0 to {height - 1}, columns 0 to {width - 1})")
+        return row * width + col
+    raise CellTypeError(f"a cell is a flat index or a (row, col) pair of whole numbers, got {cell!r}")
 
 
 class Position:
@@ -206,9 +243,9 @@ class Position:
         if str(path) == "-":
             import sys
 
-            return cls.from_string(_decoded(sys.stdin.buffer.read(), "<stdin>"), source="<stdin>")
+            return cls.from_string(decode_text(sys.stdin.buffer.read(), "<stdin>"), source="<stdin>")
         path = Path(path)
-        return cls.from_string(_decoded(path.read_bytes(), str(path)), source=str(path))
+        return cls.from_string(decode_text(path.read_bytes(), str(path)), source=str(path))
 
     def __str__(self) -> str:
         header = f"{self.width}x{self.height}" + ("" if self._mines is None else f"x{self._mines}")
@@ -266,23 +303,31 @@ class Position:
         >>> Position.from_string("3x2\\n...\\n...").cell(1, 2)
         5
         """
-        if not (0 <= row < self.height and 0 <= col < self.width):
-            raise IndexError(f"({row}, {col}) is outside the {self.width}x{self.height} board")
-        return row * self.width + col
+        return cell_index((row, col), self.width, self.height)
 
-    def row_col(self, cell: int) -> tuple[int, int]:
-        """The ``(row, col)`` of a flat cell index."""
-        if not 0 <= cell < self.size:
-            raise IndexError(f"cell {cell} is outside the {self.width}x{self.height} board")
-        return divmod(int(cell), self.width)
+    def index(self, cell) -> int:
+        """The flat index of ``cell``, a flat index or a ``(row, col)`` pair, checked (:func:`cell_index`).
 
-    def neighbours(self, cell: int) -> tuple[int, ...]:
-        """The flat indices of the up to 8 cells around ``cell``."""
+        >>> Position.from_string("3x2\\n...\\n...").index((1, 2))
+        5
+        """
+        if type(cell) is int and 0 <= cell < self._grid.size:  # the common case, read without a call
+            return cell
+        return cell_index(cell, self.width, self.height)
+
+    def row_col(self, cell) -> tuple[int, int]:
+        """The ``(row, col)`` of a cell (a flat index, or a pair: checked and given back)."""
+        return divmod(self.index(cell), self.width)
+
+    def neighbours(self, cell) -> tuple[int, ...]:
+        """The flat indices of the up to 8 cells around ``cell`` (a flat index or a ``(row, col)`` pair)."""
+        if type(cell) is not int or not 0 <= cell < self._grid.size:  # the common case read inline: a game asks often
+            cell = cell_index(cell, self.width, self.height)
         return neighbour_table(self.width, self.height)[cell]
 
-    def code(self, cell: int) -> int:
+    def code(self, cell) -> int:
         """The code of one cell (a clue 0..8, or one of the negative constants)."""
-        return int(self._grid.flat[cell])
+        return int(self._grid.flat[self.index(cell)])
 
     def _cells_where(self, mask: np.ndarray) -> tuple[int, ...]:
         return tuple(np.flatnonzero(mask).tolist())  # Python ints, converted in C
@@ -307,23 +352,23 @@ class Position:
         return Position(self._grid, mines=mines)
 
 
-def _decoded(data: bytes, source: str) -> str:
-    """The text of a position file: UTF-8, a leading byte-order mark allowed; anything else is named.
+def decode_text(data: bytes, source: str, what: str = "a position file") -> str:
+    """The text of a file (``what`` it should be): UTF-8, a leading byte-order mark allowed; anything else is named.
 
-    >>> _decoded(b"\\xef\\xbb\\xbf2x1\\n..", "f.txt")
+    >>> decode_text(b"\\xef\\xbb\\xbf2x1\\n..", "f.txt")
     '2x1\\n..'
-    >>> _decoded(b"\\x7fELF\\x02\\x00", "/bin/ls")
+    >>> decode_text(b"\\x7fELF\\x02\\x00", "/bin/ls")
     Traceback (most recent call last):
     ...
     cspmines.errors.PositionFormatError: /bin/ls:1: not a position file: it is not UTF-8 text (a binary file?)
     """
     if b"\x00" in data[:4096]:
-        raise PositionFormatError("not a position file: it is not UTF-8 text (a binary file?)", source=source, line=1)
+        raise PositionFormatError(f"not {what}: it is not UTF-8 text (a binary file?)", source=source, line=1)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise PositionFormatError("not a position file: it is not UTF-8 text (a binary file?)", source=source, line=line) from None
+        raise PositionFormatError(f"not {what}: it is not UTF-8 text (a binary file?)", source=source, line=line) from None
 
 
 def _rebuild(text: str) -> Position:

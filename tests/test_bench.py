@@ -257,3 +257,63 @@ def test_the_wilson_interval_is_scipys():
                 expected = binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="wilson")
                 found = wilson_interval(successes, trials, confidence=confidence)
                 assert found == pytest.approx((expected.low, expected.high), abs=1e-12), (successes, trials, confidence)
+
+
+# A player in another process that greets, then falls over at every position ("all") or in odd games ("odd").
+FALLING = r'''
+import json, sys
+index = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if "cspmines" in message:
+        print(json.dumps({"name": "faller"}), flush=True)
+    elif "game" in message:
+        index = message["game"]["index"]
+    elif "position" in message:
+        if sys.argv[1] == "all" or index % 2:
+            sys.exit(3)
+        covered = [(r, c) for r, row in enumerate(message["position"]) for c, ch in enumerate(row) if ch == "."]
+        print(json.dumps({"open": list(covered[0])}), flush=True)
+    elif "quit" in message:
+        break
+'''
+
+
+def _faller(tmp_path, mode: str) -> str:
+    import shlex
+    import sys
+
+    script = tmp_path / "faller.py"
+    script.write_text(FALLING)
+    return f"cmd:{shlex.quote(sys.executable)} {script} {mode}"
+
+
+def test_a_player_whose_every_game_faults_is_counted_in_errors_and_the_bench_exits_1(tmp_path, capsys):
+    bench = ["bench", "--agent", "random", "--agent", _faller(tmp_path, "all"), "--size", "5x5x3", "--games", "3",
+             "--workers", "1", "--quiet"]
+    assert main([*bench, "--json"]) == 1
+    captured = capsys.readouterr()
+    rows = {row["agent"]: row for row in json.loads(captured.out)["results"]}
+    assert (rows["faller"]["games"], rows["faller"]["faults"], rows["faller"]["errors"]) == (3, 3, 3)  # lost by a fault, each
+    assert (rows["random"]["faults"], rows["random"]["errors"]) == (0, 0)
+    assert "cspmines: error: every game of faller went wrong (3 lost by a fault): its results say nothing of its play" in captured.err
+    assert main(bench) == 1
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split()[-1] == "errors" and [line.split()[-1] for line in table[1:3]] == ["0", "3"]
+
+
+def test_a_player_whose_games_fault_now_and_then_is_counted_in_errors_and_the_bench_goes_on(tmp_path, capsys):
+    assert main(["bench", "--agent", _faller(tmp_path, "odd"), "--size", "5x5x3", "--games", "4", "--workers", "1", "--quiet",
+                 "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    assert (row["games"], row["faults"], row["errors"]) == (4, 2, 2)  # games 1 and 3 lost by a fault; 0 and 2 played
+
+
+def test_a_player_whose_every_game_fails_makes_the_bench_exit_1(capsys):
+    register_agent("crasher", Crasher)
+    try:
+        assert main(["bench", "--agent", "exact", "--agent", "crasher", "--size", "6x6x5", "--games", "2", "--workers", "1",
+                     "--quiet"]) == 1
+    finally:
+        _AGENTS.pop("crasher")
+    assert "every game of crasher went wrong (2 failed)" in capsys.readouterr().err

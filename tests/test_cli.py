@@ -114,7 +114,7 @@ def test_insight_marks_the_board_and_lists_what_it_found(capsys):
     path = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt"
     assert main(["solve", str(path), "--insight", "--color", "never"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[7].split()[:3] == ["6", "h", "50h"] and lines[8].split()[:2] == ["7", "[2]p"]  # (6,0) (6,1) unavoidable, (7,1) pseudo
+    assert lines[7].split()[:3] == ["6", "50h", "50h"] and lines[8].split()[:3] == ["7", "[2]", "50pd"]  # (6,0) (6,1) unavoidable, (7,1) pseudo and dead
     assert "50/50s: (6,0) | (6,1) unavoidable; (7,1) | (8,1) pseudo, told by (6,0) (6,1)" in lines
     assert "endgame: 4 layouts; best play wins 50.00%, opening (6,0) (6,1) first" in lines
     assert main(["solve", str(path), "--insight", "--json"]) == 0
@@ -123,6 +123,44 @@ def test_insight_marks_the_board_and_lists_what_it_found(capsys):
     assert main(["solve", str(path), "--json"]) == 0 and "insight" not in json.loads(capsys.readouterr().out)
     result = run("solve", "-", "--insight", "--density", "0.3", stdin="4x2\n1...\n1...\n")
     assert result.returncode == 2 and result.stderr.strip() == "cspmines: error: --insight needs the mine total (a layout count): pass --mines N, not --density"
+
+
+def test_insight_marks_follow_their_cells_chance_never_a_clue_and_a_legend_reads_them(capsys):
+    import re
+
+    from cspmines import insight_of
+
+    path = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt"
+    analysis = solve(Position.from_file(path))
+    seen = insight_of(analysis)
+    assert main(["solve", str(path), "--insight", "--color", "never"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    board = lines[1:10]
+    assert not any(re.search(r"\][hpd]|[hpd]\[", line) for line in board)  # no mark touches a clue's bracket
+    cells = {(r, c): token for r, line in enumerate(board) for c, token in enumerate(line.split()[1:])}
+    for cell in analysis.position.covered_cells:
+        row, col = analysis.position.row_col(cell)
+        kinds = [fifty.kind.value for fifty in seen.fifty_fifties if cell in fifty.cells]
+        marks = ("h" if "unavoidable" in kinds else "") + ("p" if "pseudo" in kinds else "") + ("d" if cell in seen.dead else "")
+        assert re.fullmatch(r"(\d+|S|M|<1|>99)([hpd]*)", cells[row, col]).group(2) == marks, (row, col)
+    assert {cells[7, 1], cells[8, 1]} == {"50pd"}  # dead and pseudo both: both marks
+    legend = "\n".join(lines[10:13])
+    assert legend.startswith("marks: ") and lines[13].startswith("safe: ") and all(f" {mark} " in legend for mark in "hpd")
+    assert "unavoidable 50/50" in legend and "pseudo-50/50" in legend and "dead" in legend
+
+
+def test_the_winning_chance_board_shows_a_proved_mine_as_a_mine(capsys):
+    path = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples" / "beginner-endgame.txt"
+    analysis = solve(Position.from_file(path))
+    for exact in ([], ["--exact"]):
+        assert main(["solve", str(path), "--insight", "--color", "never", *exact]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        start = next(n for n, line in enumerate(lines) if line.startswith("winning chance with best play")) + 2
+        chances = [line.split()[1:] for line in lines[start:start + 9]]
+        for cell in analysis.position.covered_cells:
+            row, col = analysis.position.row_col(cell)
+            assert (chances[row][col] == "M") == (cell in analysis.mine_cells), (row, col, chances[row][col])
+        assert chances[6][0] == ("1/2" if exact else "50")
 
 
 def test_standard_input_and_density():
@@ -371,3 +409,179 @@ def test_cells_are_written_one_way_everywhere(capsys):
     import re
 
     assert re.findall(r"\(\d+,\d+\)", out) and not re.findall(r"\(\d+, \d+\)", out)  # (row,col), as in the error
+
+
+# -- round trips: what one command writes, the commands that take it read -------------------------------------
+
+def _certified(capsys, *arguments) -> tuple[int, list]:
+    """``certify --json`` of ``arguments``: its exit status and its answers, always a list."""
+    status = main(["certify", *arguments, "--json"])
+    answers = json.loads(capsys.readouterr().out)
+    return status, answers if isinstance(answers, list) else [answers]
+
+
+def test_generate_lines_are_read_by_certify_board_by_board_named_by_their_line(tmp_path, capsys):
+    from cspmines.games import Board, certify
+
+    assert main(["generate", "--preset", "beginner", "--count", "5"]) == 0  # the help's own example: > boards.jsonl
+    lines = capsys.readouterr().out.splitlines()
+    path = tmp_path / "boards.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    status, answers = _certified(capsys, str(path))
+    assert [answer["file"] for answer in answers] == [f"{path}:{n}" for n in range(1, 6)]
+    expected = [certify(Board.from_json(line)).no_guess for line in lines]
+    assert [answer["no_guess"] for answer in answers] == expected and status == (0 if all(expected) else 1)
+    assert main(["certify", str(path)]) == status  # the text: a report a board, each named by its line
+    reports = [line for line in capsys.readouterr().out.splitlines() if line.startswith(str(path))]
+    assert [report.split(": ")[0] for report in reports] == [f"{path}:{n}" for n in range(1, 6)]
+
+
+def test_generate_piped_into_certify_reads_standard_input():
+    made = run("generate", "--no-guess", "--preset", "beginner", "--count", "2", "--seed", "3")
+    assert made.returncode == 0, made.stderr
+    checked = run("certify", "-", stdin=made.stdout)
+    assert checked.returncode == 0, checked.stderr  # no-guess boards: none needs a guess
+    assert [line.split(": ")[0] for line in checked.stdout.splitlines()] == ["<stdin>:1", "<stdin>:2"]
+
+
+def test_generate_into_a_folder_is_read_by_certify_file_by_file(tmp_path, capsys):
+    assert main(["generate", "--no-guess", "--preset", "beginner", "--count", "2", "--out", str(tmp_path / "b")]) == 0
+    capsys.readouterr()
+    files = sorted(str(path) for path in (tmp_path / "b").glob("*.json"))
+    status, answers = _certified(capsys, *files)
+    assert status == 0 and [answer["file"] for answer in answers] == files  # a file of one board: its name alone
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_sampled_boards_are_read_by_certify_each_named_where_it_starts(form, tmp_path, capsys):
+    from cspmines.games import Board, certify
+
+    assert main(["sample", str(DATA / "beginner-5-000.txt"), "--count", "3", "--seed", "1", *(["--json"] if form == "json" else [])]) == 0
+    written = capsys.readouterr().out
+    path = tmp_path / f"layouts.{'jsonl' if form == 'json' else 'txt'}"
+    path.write_text(written)
+    status, answers = _certified(capsys, str(path), "--first-click", "8,8")
+    starts = [n for n, line in enumerate(written.splitlines(), start=1) if line.startswith(("{", "9x9"))]
+    assert len(starts) == 3 and [answer["file"] for answer in answers] == [f"{path}:{n}" for n in starts]
+    boards = [Board.from_json(line) for line in written.splitlines()] if form == "json" else _boards(written)
+    assert [answer["no_guess"] for answer in answers] == [certify(board, 80).no_guess for board in boards]
+    assert status in (0, 1) and all(answer["first_click"] == [8, 8] for answer in answers)
+
+
+def test_a_pretty_printed_board_json_is_one_board(tmp_path, capsys):
+    from cspmines.games import Board
+
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(json.loads(Board.random("beginner", seed=2).to_json()), indent=2))
+    status, answers = _certified(capsys, str(path))
+    assert status in (0, 1) and [answer["file"] for answer in answers] == [str(path)]
+
+
+def test_bench_out_is_read_by_compare_and_by_bench_resume(tmp_path, capsys):
+    out = tmp_path / "run.jsonl"
+    bench = ["bench", "--agent", "greedy", "--agent", "random", "--preset", "beginner", "--games", "4", "--workers", "1",
+             "--quiet", "--out", str(out)]
+    assert main([*bench, "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert main(["compare", str(out), "--json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert compared["paired"] == played["paired"]
+    assert [(r["agent"], r["games"], r["wins"]) for r in compared["results"]] == [(r["agent"], r["games"], r["wins"]) for r in played["results"]]
+    assert main([*bench, "--resume", "--json"]) == 0  # nothing left to play: the same tables, read back
+    resumed = json.loads(capsys.readouterr().out)
+    assert resumed["paired"] == played["paired"] and len(out.read_text().splitlines()) == 8
+
+
+def test_a_studys_results_are_read_by_compare(tmp_path, capsys):
+    study = tmp_path / "s.toml"
+    study.write_text('seed = 3\ngames = 4\n\n[[suite]]\nname = "b"\nsize = "beginner"\nagents = ["greedy", "random"]\n')
+    assert main(["study", str(study), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "out" / "results.jsonl"), "--json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert [row["agent"] for row in compared["results"]] == ["greedy", "random"] and compared["paired"][0]["games"] == 4
+
+
+@pytest.mark.parametrize("command", ["bench", "compare"])
+def test_a_csv_reads_back_as_the_json_it_tabulates(command, tmp_path, capsys):
+    import csv
+
+    out, table = tmp_path / "run.jsonl", tmp_path / "table.csv"
+    bench = ["bench", "--agent", "greedy", "--agent", "random", "--preset", "beginner", "--games", "4", "--workers", "1", "--quiet"]
+    assert main([*bench, "--out", str(out)]) == 0
+    capsys.readouterr()
+    arguments = [*bench, "--out", str(out), "--resume"] if command == "bench" else ["compare", str(out)]
+    assert main([*arguments, "--csv", str(table), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)["results" if command == "bench" else "paired"]
+    with table.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["agent"] for row in rows] == [row["agent"] for row in printed]
+    for row, expected in zip(rows, printed, strict=True):
+        assert [float(v) for v in row["ci95"].split()] == pytest.approx(expected["ci95"], abs=1e-4)
+        assert int(row["games"]) == expected["games"]
+
+
+@pytest.mark.parametrize("arguments, words", [
+    (["certify", "{junk}"], "{junk}:1: not a board file: it is not UTF-8 text (a binary file?)"),
+    (["certify", "{junk}", "{junk}"], "{junk}:1: not a board file: it is not UTF-8 text (a binary file?)"),
+    (["compare", "{junk}"], "{junk}:1: not a results file of cspmines bench --out: it is not UTF-8 text (a binary file?)"),
+    (["bench", "--preset", "beginner", "--games", "1", "--out", "{junk}", "--resume", "--quiet"],
+     "{junk}:1: not a results file of cspmines bench --out: it is not UTF-8 text (a binary file?)"),
+    (["solve", "{junk}"], "{junk}:1: not a position file: it is not UTF-8 text (a binary file?)"),
+    (["sample", "{junk}"], "{junk}:1: not a position file: it is not UTF-8 text (a binary file?)"),
+    (["move", "{junk}"], "{junk}:1: not a position file: it is not UTF-8 text (a binary file?)"),
+    (["study", "{junk}", "--out", "{junk}.out"], "{junk}:1: not a study file: it is not UTF-8 text (a binary file?)"),
+])
+def test_every_reader_names_the_file_and_line_of_bytes_that_are_not_text(arguments, words, tmp_path, capsys):
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(bytes([0x86, 0xB4, 0xFF, 0x10]) * 100)
+    assert main([word.replace("{junk}", str(junk)) for word in arguments]) == 2
+    err = capsys.readouterr().err
+    assert words.replace("{junk}", str(junk)) in err and len(err.strip().splitlines()) == (2 if arguments.count("{junk}") == 2 else 1)
+    assert "codec" not in err and "Traceback" not in err
+
+
+def test_a_long_line_is_quoted_cut_short(tmp_path, capsys):
+    path = tmp_path / "long.txt"
+    path.write_text("3x1x1\n" + "." * 1500 + "\n")
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "row has 1500 cells, the header says 3" in err and err.endswith("...'") and len(err) < 200
+
+
+def test_a_missing_extra_is_named_the_way_that_installs_it_here(tmp_path, monkeypatch):
+    from cspmines.extras import install_hint
+
+    assert install_hint("web", root=tmp_path) == "pip install 'cspmines[web]'"  # a wheel: no source tree beside it
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "another"\n')
+    assert install_hint("web", root=tmp_path) == "pip install 'cspmines[web]'"
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "cspmines"\n')
+    assert install_hint("web", root=tmp_path) == f"pip install 'cspmines[web]' (from this source tree: pip install -e '{tmp_path}[web]')"
+    monkeypatch.chdir(tmp_path)
+    assert install_hint("plot", root=tmp_path) == "pip install 'cspmines[plot]' (from this source tree: pip install -e '.[plot]')"
+
+
+@pytest.mark.parametrize("arguments, module, words", [
+    (["serve"], "uvicorn", "serve needs the web extra: pip install 'cspmines[web]' (from this source tree: pip install -e '"),
+    (["solve", str(DATA / "beginner-5-000.txt"), "--png", "x.png"], "matplotlib",
+     "--png needs matplotlib: pip install 'cspmines[plot]' (from this source tree: pip install -e '"),
+])
+def test_the_command_lines_extras_are_named_for_this_checkout(arguments, module, words, monkeypatch, tmp_path, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == module else real(name, *a))
+    monkeypatch.chdir(tmp_path)
+    assert main(arguments) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_a_line_of_sixty_characters_is_quoted_whole_and_a_longer_one_cut():
+    from cspmines.errors import QUOTED, PositionFormatError
+
+    assert QUOTED == 60
+    whole = PositionFormatError("why", source="f", line=2, text="x" * 60)
+    assert str(whole) == f"f:2: why: {'x' * 60!r}" and whole.text == "x" * 60
+    cut = PositionFormatError("why", source="f", line=2, text="x" * 61)
+    assert str(cut) == f"f:2: why: {'x' * 57 + '...'!r}" and cut.text == "x" * 61  # the attribute keeps the line whole

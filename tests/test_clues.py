@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,72 @@ def test_with_nothing_kept_every_cell_is_revealed_to_the_same_answer():
         assert clue_spreads(bare, position.covered_cells) == clue_spreads(analysis, position.covered_cells)
         checked += 1
     assert checked > 40
+
+
+# -- a cell argument: a flat index or a (row, col) pair, everywhere -------------------------------------------
+
+def _cell_takers():
+    """Each public function taking a cell, as ``name -> f(cell)`` on one board: 3x2 with one mine, (0,2) covered
+    and beside the 1 at (0,1)."""
+    from cspmines import Engine, clue_spread, insight_of
+    from cspmines.games import Board
+
+    engine = Engine()
+    analysis = engine.solve(Position.from_string("3x2x1\n.1.\n..."))
+    endgame = insight_of(analysis).endgame
+    board = Board([[False, False, True], [False, False, False]])
+    position = analysis.position
+    return {
+        "Analysis.probability": analysis.probability,
+        "cspmines.clue_spread": lambda cell: clue_spread(analysis, cell),
+        "clue_spreads": lambda cell: list(clue_spreads(analysis, [cell]).values()),
+        "Engine.spread": lambda cell: engine.spread(analysis, cell),
+        "Engine.after": lambda cell: engine.after(analysis, cell, 1).probabilities(exact=True).tolist(),
+        "solve_revealed": lambda cell: solve_revealed(analysis, cell, 1).probabilities(exact=True).tolist(),
+        "Endgame.chance": endgame.chance,
+        "Position.row_col": position.row_col,
+        "Position.neighbours": position.neighbours,
+        "Position.code": position.code,
+        "Board.is_mine": board.is_mine,
+        "Board.clue": board.clue,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_cell_takers()))
+def test_every_public_function_taking_a_cell_reads_a_flat_index_or_a_row_col_pair_alike(name):
+    import numpy as np
+
+    taker = _cell_takers()[name]
+    answers = [taker(cell) for cell in (2, (0, 2), [0, 2], np.int64(2), (np.int64(0), np.int64(2)))]
+    assert all(answer == answers[0] for answer in answers), answers
+    assert taker(5) == taker((1, 2))  # (row, col): (2, 1) is off this board of two rows, refused below
+
+
+@pytest.mark.parametrize("name", sorted(_cell_takers()))
+@pytest.mark.parametrize("cell, words", [
+    (6, r"cell 6 is outside the 3x2 board \(cells 0 to 5\)"),
+    (-1, r"cell -1 is outside the 3x2 board \(cells 0 to 5\)"),
+    ((2, 0), r"\(2, 0\) is outside the 3x2 board \(rows 0 to 1, columns 0 to 2\)"),
+    ((0, 3), r"\(0, 3\) is outside the 3x2 board"),
+    ((-1, 0), r"\(-1, 0\) is outside the 3x2 board"),
+    ((0, -1), r"\(0, -1\) is outside the 3x2 board"),
+])
+def test_a_cell_off_the_board_is_refused_in_one_line_wherever_it_is_taken(name, cell, words):
+    from cspmines.errors import CellError
+
+    with pytest.raises(IndexError, match=words) as raised:
+        _cell_takers()[name](cell)
+    assert isinstance(raised.value, CellError) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("name", sorted(_cell_takers()))
+@pytest.mark.parametrize("cell", [True, False, 2.0, "2", None, (0,), (0, 1, 2), (True, 1), (0, 2.0), ("0", "2"), {0: 2}])
+def test_what_is_not_a_cell_is_refused_as_such_wherever_a_cell_is_taken(name, cell):
+    from cspmines.errors import CellError
+
+    if cell is None and name == "Endgame.chance":
+        assert _cell_takers()[name](None) == Fraction(3, 5)  # no cell: the position's own chance, 3 of its 5 layouts
+        return
+    with pytest.raises(TypeError, match=r"a cell is a flat index or a \(row, col\) pair of whole numbers, got") as raised:
+        _cell_takers()[name](cell)
+    assert isinstance(raised.value, CellError)

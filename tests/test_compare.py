@@ -215,3 +215,104 @@ def test_result_files_of_one_name_in_two_folders_stay_two_agents(tmp_path, capsy
     assert main(["compare", str(first), str(second)]) == 0
     out = capsys.readouterr().out
     assert "paired on the same boards" in out and "nothing to pair" not in out
+
+
+def test_compare_pairs_against_the_benchs_first_agent_whatever_order_its_games_finished_in(tmp_path, capsys):
+    # workers finish games in any order: the file's first line may be any agent's; the bench's order decides
+    data, records, out = run_bench(["--preset", "beginner", "--games", "6", "--agent", "greedy", "--agent", "random",
+                                    "--agent", "exact"], tmp_path, capsys)
+    assert [r["agent_order"] for r in records[:3]] == [0, 1, 2]  # each game says its agent's place in the bench
+    shuffled = tmp_path / "finished.jsonl"
+    shuffled.write_text("\n".join(reversed(out.read_text().splitlines())) + "\n")  # exact's last game first
+    assert main(["compare", str(shuffled), "--json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert compared["baseline"] == "greedy" and compared["paired"] == data["paired"]
+    assert [row["agent"] for row in compared["results"]] == ["greedy", "random", "exact"]
+    assert main(["compare", str(shuffled)]) == 0
+    out_text = capsys.readouterr().out
+    assert "baseline: greedy, the bench's first agent (--against NAME pairs with another)" in out_text
+    assert main(["compare", str(shuffled), "--against", "exact"]) == 0
+    assert "baseline: exact (--against)" in capsys.readouterr().out
+
+
+def test_files_of_benches_of_old_with_no_agent_order_pair_against_the_first_agent_met(tmp_path, capsys):
+    _, _, out = run_bench(["--preset", "beginner", "--games", "3", "--agent", "greedy", "--agent", "random"], tmp_path, capsys)
+    old = [{k: v for k, v in json.loads(line).items() if k != "agent_order"} for line in out.read_text().splitlines()]
+    (tmp_path / "old.jsonl").write_text("".join(json.dumps(r) + "\n" for r in reversed(old)))
+    assert main(["compare", str(tmp_path / "old.jsonl"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["baseline"] == "random"  # the first met: nothing else says
+
+
+# -- intervals within what the quantity can be ----------------------------------------------------------------
+
+def _judged_records(agent: str, figures: dict) -> list:
+    """Records of one agent's judged games: ``figures`` maps a judged figure to its value in each game."""
+    base = {"width": 9, "height": 9, "mines": 10, "rules": "classic", "withheld": 0.0, "first_click": "safe", "seed": 0}
+    games = len(next(iter(figures.values())))
+    defaults = {"guesses": 0, "needless": 0, "blunders": 0, "excess_risk": 0.0, "survival": 1.0}
+    return [{**base, "agent": agent, "game": i, "won": True, "judged_exact": True,
+             "judged": {**defaults, **{name: values[i] for name, values in figures.items()}}} for i in range(games)]
+
+
+def test_a_judged_counts_interval_stays_at_or_above_zero_and_survivals_at_or_below_one():
+    from cspmines.bench.judged import judged_summary
+
+    needless = [0] * 9 + [1]  # a mean of 0.1: the normal interval would reach -0.096
+    survival = [1.0] * 9 + [0.5]  # a mean of 0.95: it would reach 1.048
+    (row,) = judged_summary(_judged_records("set-theory", {"needless": needless, "survival": survival}))
+    half = lambda values: 1.96 * statistics.stdev(values) / math.sqrt(len(values))  # noqa: E731
+    assert row["needless_ci95"] == pytest.approx([0.0, 0.1 + half(needless)]) and row["needless_ci95"][0] == 0.0
+    assert row["survival_ci95"] == pytest.approx([0.95 - half(survival), 1.0]) and row["survival_ci95"][1] == 1.0
+    assert row["guesses_ci95"] == [0.0, 0.0]  # none in any game: the point itself
+    inside = [2, 3, 4, 3]  # far from 0: the normal interval as it is, both ends
+    (row,) = judged_summary(_judged_records("exact", {"guesses": inside}))
+    assert row["guesses_ci95"] == pytest.approx([3 - half(inside), 3 + half(inside)])
+
+
+def test_the_judged_text_gives_each_interval_by_its_ends_never_below_zero():
+    from cspmines.bench.judged import judged_tables, judged_text
+
+    records = _judged_records("set-theory", {"needless": [0] * 9 + [1]}) + _judged_records("exact", {"needless": [0] * 10})
+    text = judged_text(judged_tables(records))
+    assert "0.1000 (0.0000..0.2960)" in text and "(-" not in text and "±" not in text
+
+
+def test_a_paired_difference_of_shares_stays_within_one_either_way():
+    base = {"width": 6, "height": 6, "mines": 4, "rules": "minesearch", "withheld": 0.0, "first_click": "safe", "seed": 0}
+    opened = {"random": [1.0, 1.0, 0.95], "greedy": [0.02, 0.0, 0.0]}  # greedy opens far fewer: nearly -1 a board
+    records = [{**base, "agent": agent, "game": i, "opened_fraction": value}
+               for agent, values in opened.items() for i, value in enumerate(values)]
+    (row,) = paired_table(records)
+    differences = [g - r for r, g in zip(opened["random"], opened["greedy"], strict=True)]
+    mean, low, high = statistics.fmean(differences), *direct_interval(differences)
+    assert low < -1 and row["ci95"] == pytest.approx([-1.0, high]) and row["difference"] == pytest.approx(mean)
+
+
+def direct_interval(differences: list) -> tuple:
+    mean, error = statistics.fmean(differences), statistics.stdev(differences) / math.sqrt(len(differences))
+    return mean - 1.96 * error, mean + 1.96 * error
+
+
+def test_a_studys_mean_of_a_share_stays_within_its_range(tmp_path):
+    from cspmines.studies import parse_study
+    from cspmines.studies.report import suite_rows
+
+    study = parse_study('[[suite]]\nname = "m"\nsize = "6x6x4"\nrules = "minesearch"\nagents = ["random"]\n')
+    (suite,) = study.suites
+    base = {"width": 6, "height": 6, "mines": 4, "rules": "minesearch", "withheld": 0.0, "first_click": "safe", "seed": 0}
+    values = [1.0, 1.0, 1.0, 0.8]  # a mean of 0.95, the normal interval to 1.106
+    records = [{**base, "suite": "m", "x": None, "agent": "random", "game": i, "opened_fraction": v, "guesses": 0, "won": False}
+               for i, v in enumerate(values)]
+    (row,), _ = suite_rows(suite, records)
+    low, high = direct_interval(values)
+    assert high > 1 and row["ci95"] == pytest.approx([low, 1.0])
+
+
+def test_a_paired_difference_of_counts_is_not_cut_at_one():
+    from cspmines.bench.judged import judged_paired
+
+    records = (_judged_records("exact", {"guesses": [0, 1, 0, 2]})
+               + _judged_records("set-theory", {"guesses": [3, 5, 2, 6]}))  # three or four more guesses a game
+    row = next(row for row in judged_paired(records) if row["measure"] == "guesses")
+    low, high = direct_interval([3, 4, 2, 4])
+    assert row["difference"] == 3.25 and row["ci95"] == pytest.approx([low, high]) and high > 1

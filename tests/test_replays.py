@@ -307,7 +307,7 @@ def test_a_count_cut_short_by_the_budget_gives_an_estimate_marked_not_exact():
     assert judged.agent_action is None  # the agent's move is judged only on exact chances
     assert "NOT EXACT" in replay_text(result) and "." in replay_json(result)["clicks"][1]["chance"]
     line = next(line for line in replay_text(result).splitlines() if "open (0,0)" in line)
-    assert line.split()[4] == f"~{judged.chance:.4g}" and line.split()[5:7] == ["NOT", "EXACT"]  # ~: an estimate
+    assert line.split()[5] == f"~{judged.chance:.4g}" and line.split()[6:8] == ["NOT", "EXACT"]  # ~: an estimate (after #, time, thinking, click)
 
 
 def test_a_missing_replays_extra_is_named_in_one_line(monkeypatch, replay_folder, capsys):
@@ -317,7 +317,11 @@ def test_a_missing_replays_extra_is_named_in_one_line(monkeypatch, replay_folder
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ms_toollib" else real(name, *a))
     assert main(["replay", str(replay_folder / "won.evf")]) == 2
     err = capsys.readouterr().err
-    assert "needs the replays extra: pip install 'cspmines[replays]'" in err and err.count("\n") == 1
+    assert "needs the replays extra: pip install" in err and "'cspmines[replays]'" in err and err.count("\n") == 1
+    from pathlib import Path
+
+    checkout = Path(__file__).resolve().parent.parent  # the tests run from a source tree: its own form is said too
+    assert f"pip install -e '{checkout}[replays]')" in err or "pip install -e '.[replays]')" in err
 
 
 def cut_digits(value: Fraction, digits: int) -> tuple[str, int]:
@@ -370,7 +374,7 @@ def test_the_report_shortens_long_exact_fractions_and_keeps_tilde_for_estimates(
     assert long_chances, "some guesses of this game have long fractions"
     for judged in long_chances:
         line = next(line for line in text.splitlines() if f"({judged.click.row},{judged.click.col})" in line)
-        assert line.split()[4].endswith("...")
+        assert line.split()[5].endswith("...")
     assert replay_json(long_game)["survival"] == str(survival)  # --json keeps every digit
 
 
@@ -388,3 +392,137 @@ def test_under_the_opening_rule_the_first_click_is_proved_and_costs_nothing():
     safe = analyse_replay(Replay.from_moves(layout, moves, first_click=FirstClickRule.SAFE), agent=False)
     assert result.survival == safe.survival and result.luck_bits == safe.luck_bits
     assert "first click: always an opening" in replay_text(result)
+
+
+# -- what the agent is said to advise, and why ----------------------------------------------------------------
+
+def _distance(position, a: int, b: int) -> tuple:
+    (ra, ca), (rb, cb) = position.row_col(a), position.row_col(b)
+    return max(abs(ra - rb), abs(ca - cb)), abs(ra - rb) + abs(ca - cb)
+
+
+def test_a_needless_guess_is_advised_the_proved_cell_nearest_the_click():
+    needless = far = 0
+    for seed in range(40):
+        replay = Replay.from_moves(*random_game(np.random.default_rng(seed)))
+        for judged in analyse_replay(replay).clicks:
+            if judged.kind != ClickClass.NEEDLESS:
+                continue
+            position, clicked = judged.click.seen, judged.click.seen.cell(judged.click.row, judged.click.col)
+            safe = solve(position).safe_cells
+            nearest = min(_distance(position, clicked, cell) for cell in safe)
+            assert judged.agent_action.cell in safe and judged.agent_chance == 0
+            assert _distance(position, clicked, judged.agent_action.cell) == nearest
+            assert judged.agent_reason == "proved" and judged.agent_why == "proved safe, the nearest such cell to the click"
+            needless += 1
+            far += _distance(position, clicked, min(safe)) > nearest  # where the first proved cell was farther
+    assert needless > 20 and far > 3
+
+
+def test_the_report_says_a_needless_guesss_advice_is_the_nearest_proved_cell():
+    replay = Replay.from_moves([[0, 0, 0, 0], [1, 0, 0, 1]], [("open", 0, 0), ("open", 1, 1), ("open", 0, 3)])
+    text = replay_text(analyse_replay(replay))
+    line = next(line for line in text.splitlines() if "needless" in line and "open (0,3)" in line)
+    assert line.endswith("open (0,2) at 0, proved, nearest")  # (0,2), beside the click, proved safe
+    (click,) = [c for c in replay_json(analyse_replay(replay))["clicks"] if c["class"] == "needless"]
+    assert click["agent"] == {"action": "open", "row": 0, "col": 2, "chance": "0", "reason": "proved",
+                              "why": "proved safe, the nearest such cell to the click"}
+
+
+def _riskier_game():
+    """set-theory's beginner game of seed 59: at its third click, (5,2) at 2/17, the exact agent opens (8,0) at 1/8."""
+    return agent_game("set-theory", (9, 9, 10), seed=59)
+
+
+def test_an_agent_move_riskier_than_the_click_says_why():
+    from cspmines.agents.exact.lookahead import look_ahead
+
+    result = analyse_replay(Replay.from_moves(*_riskier_game()))
+    judged = result.clicks[2]
+    assert (judged.click.row, judged.click.col, judged.chance) == (5, 2, Fraction(2, 17))
+    assert judged.agent_chance == Fraction(1, 8) > judged.chance and judged.agent_reason == "look-ahead"
+    analysis = solve(judged.click.seen)
+    mine, theirs = (look_ahead(analysis, cell) for cell in (judged.agent_action.cell, judged.click.opens[0]))
+    assert judged.agent_why == (f"look-ahead: safe and a safe move after it {mine.secondary:.4f} against {theirs.secondary:.4f} "
+                                f"for the click, another cell proved {mine.progress:.2f} against {theirs.progress:.2f}")
+    assert mine.secondary > theirs.secondary  # what the agent bought with the risk
+    for other in result.guesses:  # a reason only where the agent risks more, or the guess was needless
+        assert (other.agent_why is not None) == (other.agent_chance > other.chance or other.kind == ClickClass.NEEDLESS)
+    text = replay_text(result).splitlines()
+    at = next(n for n, line in enumerate(text) if "open (5,2)" in line)
+    assert text[at + 1].strip() == f"the agent risks more: {judged.agent_why}"
+    assert replay_json(result)["clicks"][2]["agent"]["why"] == judged.agent_why
+
+
+# -- one click's board: replay FILE --at N ------------------------------------------------------------------
+
+def test_the_guess_lines_number_their_clicks_and_at_prints_that_clicks_board_and_chances(tmp_path, capsys):
+    from cspmines.present.render import board_text
+
+    path = tmp_path / "risky.evf"
+    path.write_bytes(evf_bytes(*_riskier_game()))
+    assert main(["replay", str(path)]) == 0
+    report = capsys.readouterr().out.splitlines()
+    guess = next(line for line in report if "open (5,2)" in line)
+    number = int(guess.split()[0])
+    result = analyse_replay(read_replay(path))
+    assert result.clicks[number - 1].click.row == 5 and number == 3
+    assert main(["replay", str(path), "--at", str(number)]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    judged = result.clicks[number - 1]
+    analysis = solve(judged.click.seen)
+    assert shown[0] == f"{path}: click {number} of {len(result.clicks)}, at {judged.click.time:.2f} s: open (5,2)"
+    board = board_text(analysis).splitlines()
+    assert shown[1:1 + len(board)] == board
+    assert "the click: mine chance 2/17 (0.1176), a forced guess" in shown
+    assert any(line.startswith("the exact agent: open (8,0) at 1/8 (0.1250), look-ahead") for line in shown)
+    assert main(["replay", str(path), "--at", str(number), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["click"]["row"] == 5 and data["click"]["chance"] == "2/17" and data["number"] == number
+    assert data["analysis"]["probabilities"] == json.loads(json.dumps(analysis.probabilities().tolist()).replace("NaN", "null"))
+
+
+def test_at_shows_the_last_click_and_no_further(capsys, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    assert main(["replay", "cspmines/data/examples/beginner-game.evf", "--at", "14", "--no-agent"]) == 0
+    assert capsys.readouterr().out.startswith("cspmines/data/examples/beginner-game.evf: click 14 of 14, at ")
+
+
+@pytest.mark.parametrize("arguments, expected", [
+    (["{path}", "--at", "15"], "--at 15: the game has 14 clicks that opened cells (1 to 14)"),
+    (["{path}", "{path}", "--at", "1"], "--at reads one replay file"),
+    (["{folder}", "--at", "1"], "--at reads one replay file"),
+    (["{path}", "--at", "0"], "argument --at: must be at least 1, got 0"),
+    (["{path}", "--at", "1", "--csv", "{folder}/x.csv"], "--at prints one click: --csv writes a row a game"),
+])
+def test_at_refuses_what_it_cannot_show_in_one_line(arguments, expected, tmp_path, capsys):
+    path = "cspmines/data/examples/beginner-game.evf"
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    (tmp_path / "game.evf").write_bytes((root / path).read_bytes())  # a folder of one game is still a folder
+    names = [a.replace("{path}", str(root / path)).replace("{folder}", str(tmp_path)) for a in arguments]
+    assert main(["replay", *names]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and err.count("\n") == 1
+
+
+def test_an_endgame_move_riskier_than_the_click_says_how_many_layouts_each_wins():
+    from cspmines.engine.insight import endgame_chances
+    from cspmines.replays.advice import agent_advice
+
+    position = Position.from_string("5x3x4\n1...1\n2....\n..2.1")
+    analysis = solve(position)
+    click = position.cell(0, 3)
+    assert analysis.probability(click) == min(analysis.probability(c) for c in position.covered_cells)  # the click risked least
+    advised = agent_advice(position, (click,), analysis.probability(click), analysis)
+    endgame = endgame_chances(analysis)
+    assert advised.reason == "endgame" and advised.chance == analysis.probability(advised.action.cell) > analysis.probability(click)
+    assert endgame.wins[advised.action.cell] > endgame.wins[click]  # what the risk bought
+    assert advised.why == (f"endgame: of the {endgame.layouts} layouts left, best play after it wins "
+                           f"{endgame.wins[advised.action.cell]} against {endgame.wins[click]} after the click")
+    safer = agent_advice(position, (click,), Fraction(1, 2), analysis)  # a click riskier than the agent's move: no why
+    assert safer.action == advised.action and safer.why is None
+    assert agent_advice(position, (click,), advised.chance, analysis).why is None  # as risky: nothing to explain

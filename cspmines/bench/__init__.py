@@ -15,7 +15,7 @@ Examples
 
 from .records import TIMING_FIELDS, read_records
 from .runner import BenchResult, Task, agent_seed, new_game, parallel_map, play_game, run_suite
-from .stats import Paired, paired_means, paired_wins, summarize, wilson_interval
+from .stats import Paired, mean_interval, paired_means, paired_wins, summarize, wilson_interval
 from .suite import AGENT, BOARD, GAME, Suite, SuiteError, board_for, game_rng, sweep_suites
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "new_game",
     "parallel_map",
     "game_rng",
+    "mean_interval",
     "paired_means",
     "paired_wins",
     "play_game",

@@ -26,8 +26,8 @@ from .records import json_lines
 from .stats import paired_means, paired_wins
 from .suite import SuiteError
 
-__all__ = ["CONFIG_KEYS", "Measure", "in_points", "measure_for", "measure_value", "paired_table", "read_result_files",
-           "paired_text"]
+__all__ = ["CONFIG_KEYS", "Measure", "baseline_text", "in_bench_order", "in_points", "measure_for", "measure_value", "paired_table",
+           "read_result_files", "paired_text"]
 
 #: What identifies a suite's boards: records that differ in any of these are not paired.
 CONFIG_KEYS = ("width", "height", "mines", "rules", "withheld", "first_click", "seed")
@@ -37,12 +37,24 @@ OPTIONAL_KEYS = ("no_guess",)
 
 @dataclass(frozen=True)
 class Measure:
-    """What a game is judged by: a record field, its name, and which way is better."""
+    """What a game is judged by: a record field, its name, and which way is better. Every measure is a count,
+    a share or a yes/no: a game's value is never below 0."""
 
     field: str
     name: str
     higher_is_better: bool
     proportion: bool = False  # a yes/no per game (a win): paired as proportions
+    share: bool = False  # a game's value lies between 0 and 1 (a fraction of cells, a chance)
+
+    @property
+    def mean_range(self) -> tuple[float, float | None]:
+        """What a mean of the measure can be: from 0, to 1 for a share or a proportion (a count: no top)."""
+        return 0.0, 1.0 if self.share or self.proportion else None
+
+    @property
+    def difference_range(self) -> tuple[float | None, float | None]:
+        """What a paired difference can be: -1 to 1 for a share or a proportion; a count's, any."""
+        return (-1.0, 1.0) if self.share or self.proportion else (None, None)
 
 
 def measure_for(rules: str, withheld: float = 0.0) -> Measure:
@@ -56,9 +68,9 @@ def measure_for(rules: str, withheld: float = 0.0) -> Measure:
     if withheld:
         return Measure("mines_opened", "mines set off", False)
     if rules == "minesearch":
-        return Measure("opened_fraction", "squares opened", False)
+        return Measure("opened_fraction", "squares opened", False, share=True)
     if rules == "score":
-        return Measure("score", "mines identified", True)
+        return Measure("score", "mines identified", True, share=True)
     return Measure("won", "win rate", True, proportion=True)
 
 
@@ -121,7 +133,9 @@ def paired_table(records, *, against: str | None = None, agents=None, measure: M
             second = [mine[g] for g in games]
             paired = paired_wins(first, second) if judged.proportion else paired_means(first, second)
             better, worse = (paired.gained, paired.lost) if judged.higher_is_better else (paired.lost, paired.gained)
-            low, high = (max(-1.0, paired.low), min(1.0, paired.high)) if judged.proportion else (paired.low, paired.high)
+            least, most = judged.difference_range  # the normal interval cut to what a difference can be
+            low = paired.low if least is None else max(least, paired.low)
+            high = paired.high if most is None else min(most, paired.high)
             rows.append({"agent": agent, "against": base, "measure": judged.name, "difference": paired.difference,
                          "ci95": [low, high], "games": paired.games, "better": better, "worse": worse})
     return rows
@@ -215,7 +229,41 @@ def _file_records(path: Path, reference: tuple | None) -> tuple[list, tuple | No
         records.append(record)
     if not records:
         raise SuiteError(f"{path}: no game records in it")
-    return records, reference
+    return in_bench_order(records), reference
+
+
+def in_bench_order(records: list) -> list:
+    """One file's records, its agents in the order its bench was given them (each record's ``agent_order``;
+    the agents of a file written before records carried it, in the order they are first met), each agent's
+    games in their own order: the bench's first agent first, as the bench pairs against it.
+
+    >>> records = [{"agent": "b", "agent_order": 1, "game": 0}, {"agent": "a", "agent_order": 0, "game": 0}]
+    >>> [record["agent"] for record in in_bench_order(records)]
+    ['a', 'b']
+    """
+    met: dict = {}
+    for record in records:
+        met.setdefault(record["agent"], len(met))
+
+    def place(record: dict) -> tuple:
+        order = record.get("agent_order")
+        return (0, order) if isinstance(order, int) and not isinstance(order, bool) else (1, met[record["agent"]])
+
+    return sorted(records, key=place)
+
+
+def baseline_text(records: list, paired: list, against: str | None) -> str:
+    """The line that says which agent the others are paired with, and why that one.
+
+    >>> baseline_text([{"agent": "a", "agent_order": 0}], [{"against": "a"}], None)
+    "baseline: a, the bench's first agent (--against NAME pairs with another)"
+    """
+    if against is not None:
+        return f"baseline: {against} (--against)"
+    name = paired[0]["against"] if paired else records[0]["agent"]
+    ordered = any(record["agent"] == name and "agent_order" in record for record in records)
+    why = "the bench's first agent" if ordered else "the first agent met (the file does not say the bench's order)"
+    return f"baseline: {name}, {why} (--against NAME pairs with another)"
 
 
 def _named_apart(files: list[tuple[str, list]]) -> list[dict]:

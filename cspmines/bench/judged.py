@@ -20,40 +20,28 @@ and the pairs; the others are counted (``not_exact``), never mixed in.
 
 from __future__ import annotations
 
-import math
-import statistics
-
 from ..games.judge import JUDGED_FIELDS
 from .compare import CONFIG_KEYS, Measure, paired_table
+from .stats import mean_interval
 
 __all__ = ["JUDGED_MEASURES", "judged_summary", "judged_paired", "judged_tables", "judged_text", "mean_interval"]
 
-#: The judged figures as measures: record field, name, and which way is better.
+#: The judged figures as measures: record field, name, which way is better, and whether a game's value is a
+#: share (survival, a chance: 0 to 1; the others are counts, and excess risk a sum of chances, from 0 up).
 JUDGED_MEASURES = (
     Measure("judged.guesses", "guesses", False),
     Measure("judged.needless", "needless guesses", False),
     Measure("judged.blunders", "blunders", False),
     Measure("judged.excess_risk", "excess risk", False),
-    Measure("judged.survival", "survival", True),
+    Measure("judged.survival", "survival", True, share=True),
 )
-
-
-def mean_interval(values) -> tuple[float, float, float]:
-    """The mean of ``values`` and its normal 95% interval (from the standard error).
-
-    >>> [round(v, 4) for v in mean_interval([1.0, 2.0, 3.0])]
-    [2.0, 0.8684, 3.1316]
-    """
-    values = [float(v) for v in values]
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return mean, mean - half, mean + half
 
 
 def judged_summary(records) -> list[dict]:
     """One row per agent and suite that has judged games, in first-seen order: ``agent``, ``games``
     (judged exactly), ``not_exact`` (judged under a cut budget: left out), then each figure's mean
-    over the games and ``<figure>_ci95`` ([low, high])."""
+    over the games and ``<figure>_ci95`` ([low, high]: :func:`~cspmines.bench.stats.mean_interval`, never
+    below 0, a survival's never above 1)."""
     groups: dict[tuple, list] = {}
     for record in records:
         if "judged" in record and "error" not in record:
@@ -62,8 +50,10 @@ def judged_summary(records) -> list[dict]:
     for (agent, *_), group in groups.items():
         exact = [r for r in group if r.get("judged_exact", True)]
         row: dict = {"agent": agent, "games": len(exact), "not_exact": len(group) - len(exact)}
-        for figure in JUDGED_FIELDS:
-            mean, low, high = mean_interval([r["judged"][figure] for r in exact]) if exact else (None, None, None)
+        for figure, measure in zip(JUDGED_FIELDS, JUDGED_MEASURES, strict=True):
+            least, most = measure.mean_range
+            values = [r["judged"][figure] for r in exact]
+            mean, low, high = mean_interval(values, least=least, most=most) if exact else (None, None, None)
             row[figure], row[f"{figure}_ci95"] = mean, [low, high]
         rows.append(row)
     return rows
@@ -86,16 +76,15 @@ def judged_tables(records, *, against: str | None = None, agents=None) -> dict |
 
 
 def judged_text(tables: dict) -> str:
-    """The judged tables as text: each agent's means (± the 95% interval's half width), then the pairs."""
+    """The judged tables as text: each agent's means with their 95% intervals, then the pairs."""
     rows, paired = tables["results"], tables["paired"]
     x = rows and "x" in rows[0]
     head = f"{'x':>8} " if x else ""
-    lines = ["judged by the engine before every open (a game's mean, ± its 95% interval):",
-             head + f"{'agent':>15} {'games':>6} {'not exact':>9} {'guesses':>15} {'needless':>15} {'blunders':>15} "
-             f"{'excess risk':>17} {'survival':>17}"]
+    lines = ["judged by the engine before every open (a game's mean, and its 95% interval):",
+             head + f"{'agent':>15} {'games':>6} {'not exact':>9} " + " ".join(f"{name:>{_FIGURE_WIDTH}}" for name in
+                                                                          ("guesses", "needless", "blunders", "excess risk", "survival"))]
     for row in rows:
-        figures = " ".join(_plus_minus(row, figure, digits) for figure, digits in
-                           (("guesses", 15), ("needless", 15), ("blunders", 15), ("excess_risk", 17), ("survival", 17)))
+        figures = " ".join(_with_interval(row, figure) for figure in ("guesses", "needless", "blunders", "excess_risk", "survival"))
         lines.append((f"{row['x']:8g} " if x else "") + f"{row['agent']:>15} {row['games']:6d} {row['not_exact']:9d} {figures}")
     if paired:
         lines += ["paired on the same boards, judged exactly, agent minus the other:",
@@ -108,9 +97,14 @@ def judged_text(tables: dict) -> str:
     return "\n".join(lines)
 
 
-def _plus_minus(row: dict, figure: str, width: int) -> str:
+#: A judged figure's column: its mean and its interval's ends, ``0.1000 (0.0000..0.2206)``, a space before.
+_FIGURE_WIDTH = 24
+
+
+def _with_interval(row: dict, figure: str) -> str:
+    """A figure's mean and its interval by its ends (cut at what the figure can be, so not symmetric)."""
     mean, (low, high) = row[figure], row[f"{figure}_ci95"]
     if mean is None:
-        return f"{'-':>{width}}"
-    return f"{f'{mean:.4f} ±{(high - low) / 2:.4f}':>{width}}"
+        return f"{'-':>{_FIGURE_WIDTH}}"
+    return f"{f'{mean:.4f} ({low:.4f}..{high:.4f})':>{_FIGURE_WIDTH}}"
 

@@ -27,9 +27,20 @@ TIMING_FIELDS = ("seconds", "seconds_per_move")
 
 def json_lines(path: Path):
     """``(line number, the line's JSON or None when it does not parse)`` for each line of ``path`` that is
-    not blank: a results file as the bench writes it, one game a line."""
-    with Path(path).open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+    not blank: a results file as the bench writes it, one game a line.
+
+    Raises
+    ------
+    SuiteError
+        A line that is not UTF-8 text, named by the file and the line (a binary file given by mistake).
+    """
+    with Path(path).open("rb") as handle:
+        for number, data in enumerate(handle, start=1):
+            try:
+                line = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise SuiteError(f"{path}:{number}: not a results file of cspmines bench --out: it is not UTF-8 text "
+                                 "(a binary file?)") from None
             if not line.strip():
                 continue
             try:

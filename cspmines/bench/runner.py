@@ -35,6 +35,7 @@ from ..agents import make_agent
 from ..agents.external import close_players, is_command, table_name
 from ..engine.engine import default_engine
 from ..engine.question import DEFAULT_MEMORY, Limit, check_board_size
+from ..extras import install_hint
 from ..games import Game, play
 from ..games.judge import JUDGE_LIMIT, judge_moves
 from .records import Collected, records_before
@@ -103,10 +104,13 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Li
     }
 
 
-def _named(record: dict, spec: str) -> dict:
-    """A record naming its agent as tables do: a command's player by the name it gave, with its spec beside."""
+def _named(record: dict, spec: str, suite: Suite) -> dict:
+    """A record naming its agent as tables do (a command's player by the name it gave, with its spec beside),
+    and its place among the suite's agents, ``agent_order`` (0 the first: what a later comparison pairs
+    against, whatever order the games finished in)."""
     name = table_name(spec)
-    return record if name == spec else {**record, "agent": name, "spec": spec}
+    named = record if name == spec else {**record, "agent": name, "spec": spec}
+    return {**named, "agent_order": suite.agents.index(spec)} if spec in suite.agents else named
 
 
 def _key(record: dict) -> tuple:
@@ -122,7 +126,7 @@ def _suite_of(fields: dict) -> Suite:
 def _play_chunk(suite_fields: dict, chunk: list, task: Task) -> list:
     """A batch of games in one worker (the unit sent to processes and to Ray)."""
     suite = _suite_of(suite_fields)
-    return [_named(task(suite, agent, i), agent) for agent, i in chunk]
+    return [_named(task(suite, agent, i), agent, suite) for agent, i in chunk]
 
 
 def _play_chunk_and_close(suite_fields: dict, chunk: list, task: Task) -> list:
@@ -250,8 +254,8 @@ def _task_for(task: Task | None, judge: bool | Limit, executor: str, workers: in
 
 
 def _crashed(chunk: list, fields: dict, why: str) -> list:
-    config = _suite_of(fields).config
-    return [{**_named({"agent": agent, "game": i, **config}, agent), "error": why} for agent, i in chunk]
+    suite = _suite_of(fields)
+    return [{**_named({"agent": agent, "game": i, **suite.config}, agent, suite), "error": why} for agent, i in chunk]
 
 
 def _run_processes(fields: dict, chunks: list, workers: int, accept, task: Task) -> None:
@@ -344,7 +348,7 @@ def _run_ray(fields: dict, chunks: list, workers: int, address: str | None, acce
     try:
         import ray
     except ImportError as error:
-        raise SuiteError("--executor ray needs Ray: pip install 'cspmines[ray]'") from error
+        raise SuiteError(f"--executor ray needs Ray: {install_hint('ray')}") from error
     started_here = False  # a local cluster this run started (not one joined, nor one started before)
     if not ray.is_initialized():
         options = {"address": address} if address else {"num_cpus": workers, "include_dashboard": False}

@@ -15,7 +15,7 @@ import math
 import statistics
 from dataclasses import dataclass
 
-__all__ = ["Paired", "paired_means", "paired_wins", "summarize", "wilson_interval"]
+__all__ = ["Paired", "mean_interval", "paired_means", "paired_wins", "summarize", "wilson_interval"]
 
 
 def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) -> tuple[float, float]:
@@ -35,13 +35,32 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) ->
     return (0.0 if successes == 0 else centre - half, 1.0 if successes == trials else centre + half)
 
 
+def mean_interval(values, *, least: float | None = None, most: float | None = None) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval: the normal one (from the standard error), cut to what the
+    quantity can be, ``least`` to ``most`` (a count is never below 0, a share never above 1), so an interval
+    never claims a value the quantity cannot take.
+
+    >>> [round(v, 4) for v in mean_interval([1.0, 2.0, 3.0])]
+    [2.0, 0.8684, 3.1316]
+    >>> [round(v, 4) for v in mean_interval([0, 0, 0, 1], least=0)]   # normal: -0.24 .. 0.74
+    [0.25, 0.0, 0.74]
+    """
+    values = [float(v) for v in values]
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    low, high = mean - half, mean + half
+    return mean, low if least is None else max(float(least), low), high if most is None else min(float(most), high)
+
+
 def _mean(played: list, key: str) -> float | None:
     """The mean of one field over the games played (None if none was)."""
     return statistics.fmean(r[key] for r in played) if played else None
 
 
 def summarize(records: list) -> list[dict]:
-    """One summary per agent and configuration, in first-seen order.
+    """One summary per agent and configuration, in first-seen order. ``errors`` counts the games that went
+    wrong: those that failed (left out of ``games``) and those the player lost by a fault (``faults``: in
+    ``games``, as losses, as the rules have it).
 
     >>> record = {"agent": "a", "game": 0, "width": 9, "height": 9, "mines": 10, "rules": "classic",
     ...           "withheld": 0.0, "first_click": "safe", "won": True, "moves": 20, "guesses": 1,
@@ -57,6 +76,7 @@ def summarize(records: list) -> list[dict]:
     out = []
     for (agent, width, height, mines, rules, withheld, first_click), group in groups.items():
         played = [r for r in group if "error" not in r]
+        faults = sum(1 for r in played if "fault" in r)  # lost by the player's fault: in the games, as losses
         wins = sum(r["won"] for r in played)
         moves = sum(r["moves"] for r in played)
         out.append(
@@ -69,7 +89,8 @@ def summarize(records: list) -> list[dict]:
                 "withheld": withheld,
                 "first_click": first_click,
                 "games": len(played),
-                "errors": len(group) - len(played),
+                "errors": len(group) - len(played) + faults,
+                "faults": faults,
                 "wins": wins,
                 "win_rate": wins / len(played) if played else None,
                 "ci95": list(wilson_interval(wins, len(played))),

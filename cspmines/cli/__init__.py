@@ -25,6 +25,7 @@ import os
 import sys
 
 from ..errors import CspminesError, MissingTotalError
+from ..extras import install_hint
 from .boards import run_certify, run_generate
 from .engine import run_move, run_sample, run_solve
 from .parser import build_parser
@@ -40,7 +41,7 @@ def _serve(args) -> int:
     import importlib.util
 
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
-        raise ValueError("serve needs the web extra: pip install 'cspmines[web]'")
+        raise ValueError(f"serve needs the web extra: {install_hint('web')}")
     from ..web import check_port, serve
 
     check_port(args.host, args.port)  # before saying it serves
@@ -66,7 +67,7 @@ def _check_outputs(args) -> None:
             raise ValueError(f"--{option} writes {suffixes[0]} files: name one ending in {suffixes[0]}, got {name!r}")
     if (getattr(args, "png", None) or getattr(args, "plot", None)) and importlib.util.find_spec("matplotlib") is None:
         option = "--png" if getattr(args, "png", None) else "--plot"
-        raise ValueError(f"{option} needs matplotlib: pip install 'cspmines[plot]'")
+        raise ValueError(f"{option} needs matplotlib: {install_hint('plot')}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.question import check_board_size
-from ..games import Board, BoardFormatError, certify, draw_no_guess, parse_size
+from ..games import Board, BoardFormatError, certify, draw_no_guess, parse_size, read_boards
 from ..games.board import FIRST_CLICKS, PRESETS
 from ..games.certify import Certificate
 from ..games.noguess import DEFAULT_ATTEMPTS, NO_GUESS_CLICKS, Method
@@ -39,6 +39,7 @@ examples:
   cspmines generate --no-guess --preset expert --first-click opening --count 10 --out boards/
   cspmines generate --no-guess --size 30x16x130 --method adjust --out dense/
   cspmines generate --preset beginner --count 5 > boards.jsonl
+  cspmines certify boards.jsonl
 """
 
 CERTIFY_HELP = """\
@@ -47,10 +48,15 @@ reasoning with the mine total, opening only cells proved safe. Exit status 0 whe
 board needs one, 1 when one does (the report names the first position where a guess
 is needed, its proved mines flagged, and its least risky cells), 2 on bad input.
 Boards: board JSON (with its first click, as generate writes it), MBF, or the text
-format with every mine marked (* or F).
+format with every mine marked (* or F). A file of several (JSON lines, as generate
+prints them; text boards one after another, as sample prints them) is certified
+board by board, each named by its file and line (boards.jsonl:3); - reads standard
+input.
 
 examples:
   cspmines certify boards/*.json
+  cspmines certify boards.jsonl
+  cspmines generate --no-guess --count 5 | cspmines certify -
   cspmines certify board.mbf --first-click 0,0
   cspmines certify board.json --json
 """
@@ -76,7 +82,8 @@ def add_board_commands(commands) -> None:
     _memory_option(generate, "a board and its check", counts=False)
     certify = commands.add_parser("certify", help="whether boards need a guess from their first click",
                                   description=CERTIFY_HELP, formatter_class=_Help)
-    certify.add_argument("boards", nargs="+", metavar="BOARD", help="board files (.json, .mbf, or the text format)")
+    certify.add_argument("boards", nargs="+", metavar="BOARD",
+                         help="board files (.json, JSON lines, .mbf, or the text format, one board or several), or - for standard input")
     certify.add_argument("--first-click", type=row_col, metavar="ROW,COL", help="the first click of boards that carry none")
     certify.add_argument("--json", action="store_true", help="print JSON: one object a board, a list for several")
     _memory_option(certify, "a board's check", counts=False)
@@ -116,12 +123,26 @@ def run_generate(args, out) -> int:
     return 0
 
 
+def _named_boards(names: list) -> list:
+    """``(name, board)`` for every board in the files named (:func:`~cspmines.games.read_boards`: a board of a
+    file of several named by its line), ``(name, error)`` for a file that cannot be read."""
+    boards: list = []
+    for name in names:
+        try:
+            boards.extend(read_boards(name))
+        except (BoardFormatError, OSError, ValueError) as error:
+            boards.append((name, error))
+    return boards
+
+
 def run_certify(args, out) -> int:
     answers, bad = [], 0
-    many = len(args.boards) > 1
-    for name in args.boards:
+    boards = _named_boards(args.boards)
+    many = len(args.boards) > 1 or len(boards) > 1
+    for name, board in boards:
         try:
-            board = Board.from_file(name)
+            if isinstance(board, Exception):
+                raise board
             check_board_size(board.width, board.height, args.memory)
             click = _first_click(board, args.first_click)
             certificate = certify(board, click)
@@ -130,7 +151,7 @@ def run_certify(args, out) -> int:
                 raise
             bad += 1
             message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            print(f"cspmines: error: {name}: {message.removeprefix(name + ': ')}", file=sys.stderr)
+            print(f"cspmines: error: {message if message.startswith(name + ':') else f'{name}: {message}'}", file=sys.stderr)
             answers.append({"file": name, "error": message})
             continue
         answers.append(certificate_json(name, certificate))

@@ -159,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--exact", action="store_true", help="add the model count and exact fractions")
     solve.add_argument("--outcomes", type=row_col, action="append", metavar="ROW,COL",
                        help="also what opening this covered cell ends in, exactly: a mine, or each clue it shows (repeatable)")
-    solve.add_argument("--insight", action="store_true", help="also mark dead cells (d) and 50/50s (h unavoidable, p pseudo), "
+    solve.add_argument("--insight", action="store_true", help="also mark dead cells (d) and 50/50s (h unavoidable, p pseudo) after their chance, "
                        "and with at most 1,000 layouts every cell's chance of winning with best play")
     solve.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
     solve.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the chances")
@@ -214,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare = commands.add_parser("compare", help="paired differences between agents from bench --out files",
                                   description=COMPARE_HELP, formatter_class=_Help)
     compare.add_argument("files", nargs="+", metavar="FILE", help="result files of cspmines bench --out (JSON lines)")
-    compare.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the first met)")
+    compare.add_argument("--against", metavar="NAME", help="pair every other agent with this one (default: the bench's first agent)")
     compare.add_argument("--json", action="store_true", help='print {"results": [...], "paired": [...]}')
     compare.add_argument("--csv", help="save the paired table as CSV here")
 
@@ -240,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print JSON: one object a game, a list for several (docs/replays.md)")
     replay.add_argument("--csv", help="save one row a game as CSV here")
     replay.add_argument("--no-agent", action="store_true", help="skip the exact agent's move at each guess (faster)")
+    replay.add_argument("--at", type=whole(1), metavar="N",
+                        help="print the board the player saw before click N (the report's #), each cell's chance on it, "
+                             "and the click judged")
     replay.add_argument("--time-limit", type=seconds_or_none, default=DEFAULT_SECONDS,
                         help="seconds allowed for counting each position, or none; past them a chance is an estimate, "
                              "marked NOT EXACT")

@@ -31,10 +31,17 @@ def replay_files(names: list) -> tuple[list, bool]:
 
 
 def run_replay(args, out) -> int:
+    files, many = replay_files(args.files)
+    if args.at is not None:
+        return _run_at(args, files, many, out)
+    return _run_games(args, files, many, out)
+
+
+def _run_games(args, files: list, many: bool, out) -> int:
+    """Every game of ``files`` judged: the report, the JSON, the CSV; a bad file in its row where there are several."""
     from ..replays import ReplayFormatError, analyse_replay, read_replay
     from ..replays.report import CSV_COLUMNS, csv_row, error_json, error_row, replay_json, replay_text
 
-    files, many = replay_files(args.files)
     ask_agent = not args.no_agent  # the text, the JSON and the CSV all give the agent's moves
     bar = _bar(len(files), many and not args.quiet)
     games, rows, failed = [], [], 0
@@ -72,6 +79,37 @@ def run_replay(args, out) -> int:
     if failed:
         print(f"cspmines: {failed} of {len(files)} files could not be read (their rows say why)", file=sys.stderr)
     return 2 if failed == len(files) else 0
+
+
+def _run_at(args, files: list, many: bool, out) -> int:
+    """``replay FILE --at N``: the board the player saw before click N (the report's #), every covered cell's
+    chance on it, and the click judged."""
+    from ..engine.engine import solve
+    from ..engine.question import Limit
+    from ..present.answers import analysis_json
+    from ..present.render import board_text, summary_text
+    from ..replays import judge_click, read_replay
+    from ..replays.report import click_json, click_text
+
+    if many:
+        raise ValueError("--at reads one replay file: name one, not several or a folder")
+    if args.csv:
+        raise ValueError("--at prints one click: --csv writes a row a game")
+    replay = read_replay(files[0])
+    if args.at > len(replay.clicks):
+        raise ValueError(f"--at {args.at}: the game has {len(replay.clicks)} clicks that opened cells (1 to {len(replay.clicks)})")
+    judged = judge_click(replay, args.at - 1, agent=not args.no_agent, time_limit=args.time_limit, memory=args.memory)
+    seen = judged.click.seen
+    analysis = solve(seen, limit=Limit(time=args.time_limit, memory=args.memory))
+    if args.json:
+        json.dump({"file": replay.source, "number": args.at, "clicks": len(replay.clicks), "position": str(seen),
+                   "flags": [list(divmod(cell, replay.width)) for cell in judged.click.flags],
+                   "click": click_json(judged, replay.width), "analysis": analysis_json(analysis)}, out)
+        out.write("\n")
+        return 0
+    heading, lines = click_text(replay, args.at, judged)
+    out.write("\n".join([heading, board_text(analysis), summary_text(analysis), *lines]) + "\n")
+    return 0
 
 
 def _bar(total: int, show: bool):

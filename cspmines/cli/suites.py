@@ -90,7 +90,25 @@ def run_bench(args, out) -> int:
     if result.interrupted:
         print(f"cspmines: interrupted; {len(result.records)} games are in the results", file=sys.stderr)
         return 130
-    return 0
+    return _went_wrong(asked)
+
+
+#: The exit status of a bench where every game of some player went wrong: its table says nothing of its play.
+WENT_WRONG = 1
+
+
+def _went_wrong(rows: list) -> int:
+    """:data:`WENT_WRONG`, each such player said on standard error, when every game of a player failed or was
+    lost by its fault (over every point of a sweep); else 0."""
+    totals: dict = {}
+    for row in rows:
+        failed, faults, games = totals.get(row["agent"], (0, 0, 0))
+        totals[row["agent"]] = (failed + row["errors"] - row["faults"], faults + row["faults"], games + row["games"])
+    wrong = [(agent, failed, faults) for agent, (failed, faults, games) in totals.items() if faults == games and failed + faults]
+    for agent, failed, faults in wrong:
+        how = ", ".join(part for part in (f"{failed} failed" if failed else "", f"{faults} lost by a fault" if faults else "") if part)
+        print(f"cspmines: error: every game of {agent} went wrong ({how}): its results say nothing of its play", file=sys.stderr)
+    return WENT_WRONG if wrong else 0
 
 
 def _against_name(against: str, specs: tuple, names: tuple) -> str:
@@ -132,29 +150,31 @@ def _run_sweep(args, suite, names: tuple, options: dict, out) -> int:
     _print_results(rows, paired, seconds, played, args, out, swept if swept["results"] else None)
     if args.plot:
         plot_sweep(rows, args.plot, x_label=x_label, paired=paired)
-    return 0
+    return _went_wrong(rows)
 
 
 def run_compare(args, out) -> int:
     from ..bench import summarize
-    from ..bench.compare import paired_table, paired_text, read_result_files
+    from ..bench.compare import baseline_text, paired_table, paired_text, read_result_files
     from ..bench.judged import judged_tables, judged_text
 
-    records = read_result_files(args.files)
+    records = read_result_files(args.files)  # each file's agents in its bench's order: the first is the baseline
     rows = summarize(records)
     paired = paired_table(records, against=args.against)
     judged = judged_tables(records, against=args.against)
+    baseline = baseline_text(records, paired, args.against)
     if args.csv:
         if not paired:
             raise ValueError("--csv: nothing to pair: the files hold the games of one agent")
         _write_csv(args.csv, [{**row, "ci95": " ".join(f"{v:.6f}" for v in row["ci95"])} for row in paired])
     if args.json:
-        json.dump({"results": rows, "paired": paired, **({"judged": judged} if judged else {})}, out)
+        base = args.against or (paired[0]["against"] if paired else rows[0]["agent"])
+        json.dump({"results": rows, "baseline": base, "paired": paired, **({"judged": judged} if judged else {})}, out)
         out.write("\n")
         return 0
     out.write(results_text(rows, rows[0]["rules"]) + "\n")
     if paired:
-        out.write(paired_text(paired) + "\n")
+        out.write(baseline + "\n" + paired_text(paired) + "\n")
     else:
         out.write("nothing to pair: the files hold the games of one agent\n")
     if judged:

@@ -9,8 +9,9 @@ chance of being a mine in percent (S: certainly safe, M: certainly a mine, <1 an
 >99 near the ends); clues are in brackets, [2]. Below it: the proved safe cells and
 mines as (row,col), the least mine chance and where, the chains of influence.
 --exact adds the number of mine layouts and every chance as an exact fraction.
---insight marks d dead cells, h unavoidable and p pseudo 50/50s, and with at most
-1,000 layouts gives each cell's chance of winning with best play (docs/engine.md).
+--insight marks d dead cells, h unavoidable and p pseudo 50/50s after their chance
+(a legend under the board says so), and with at most 1,000 layouts gives each
+cell's chance of winning with best play, M a proved mine (docs/engine.md).
 
 examples:
   cspmines solve board.txt
@@ -102,7 +103,7 @@ SERVE_HELP = """\
 A local web page on the engine: paste or play a position, see every cell's exact
 chance, ask any agent for its move, replay a bench game or a replay file. It listens
 on this machine only (127.0.0.1) unless --host says otherwise. Needs the web extra:
-pip install 'cspmines[web]'.
+pip install 'cspmines[web]' (in a checkout: pip install -e '.[web]').
 
 examples:
   cspmines serve --open
@@ -112,18 +113,24 @@ examples:
 REPLAY_HELP = """\
 Real games judged click by click: replay files of Arbiter (.avf), Viennasweeper and
 Minesweeper Clone (.rmv), Metasweeper (.evf) and Minesweeper X (.mvf), or folders of
-them. Needs the replays extra: pip install 'cspmines[replays]'.
+them. Needs the replays extra: pip install 'cspmines[replays]' (in a checkout:
+pip install -e '.[replays]').
 
 Each click that opened cells is judged on the board the player saw just before it
 (flags read as covered cells), with the board's mine total: its exact chance of a
 mine, and whether it was proved (chance 0), a forced guess (no cell anywhere was
-provably safe) or a needless guess (one was). The report lists the guesses with the
-exact agent's move at each, then the game's survival (the product of 1 - chance over
-the clicks, an exact fraction) and its luck in bits (-log2 of it). In a folder run a
-file that cannot be read is reported in its row and the others are judged.
+provably safe) or a needless guess (one was). The report lists the guesses, each by
+its number among the clicks (#), with the move advised at each: the proved cell
+nearest the click at a needless guess, the exact agent's move at a forced one (and
+why, where it risks more than the click); then the game's survival (the product of
+1 - chance over the clicks, an exact fraction) and its luck in bits (-log2 of it).
+--at N prints the board the player saw before click N, every cell's chance on it.
+In a folder run a file that cannot be read is reported in its row and the others
+are judged.
 
 examples:
   cspmines replay game.avf
+  cspmines replay game.avf --at 12
   cspmines replay game.evf --json
   cspmines replay my-replays/ --csv history.csv --no-agent
 """
@@ -133,8 +140,10 @@ COMPARE_HELP = """\
 The paired table of `cspmines bench` from its result files (--out), so runs made
 apart (other machines, other revisions of the code, games added later) are compared
 board by board. Games are matched by their number; every file must come from the
-same suite (board size, rules, withheld clues, first click, seed). An agent whose
-games appear in two files under the same numbers (the same agent from two runs) is
+same suite (board size, rules, withheld clues, first click, seed). Every agent is
+paired with the baseline: the first agent the bench was given (the first file's),
+or --against; the line above the paired table names it. An agent whose games
+appear in two files under the same numbers (the same agent from two runs) is
 named after its file in each, "exact (run-b)", and the two are paired.
 
 examples:

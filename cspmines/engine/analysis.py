@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..picture import render_svg
-from ..position import Position, is_whole
+from ..position import Position
 from .counting import ChainReport, ComponentReport, Parts
 from .memory import remembered
 
@@ -175,8 +175,10 @@ class Analysis:
 
         Raises
         ------
-        IndexError
-            The cell is not on the board.
+        OffBoardError
+            The cell is not on the board (an ``IndexError``).
+        CellTypeError
+            Neither a flat index nor a pair of whole numbers (a ``TypeError``).
         KeyError
             The cell is not covered.
 
@@ -187,15 +189,10 @@ class Analysis:
         >>> analysis.probability(99)
         Traceback (most recent call last):
         ...
-        IndexError: cell 99 is outside the 3x1 board (cells 0 to 2)
+        cspmines.errors.OffBoardError: cell 99 is outside the 3x1 board (cells 0 to 2)
         """
         position = self.position
-        if isinstance(cell, tuple) and len(cell) == 2:
-            cell = position.cell(*cell)
-        if not is_whole(cell):
-            raise TypeError(f"a cell is a flat index or a (row, col) pair, got {cell!r}")
-        if not 0 <= cell < position.size:
-            raise IndexError(f"cell {cell} is outside the {position.width}x{position.height} board (cells 0 to {position.size - 1})")
+        cell = position.index(cell)
         try:
             chance = self._lookup()[cell]
         except KeyError:

@@ -69,9 +69,10 @@ class ClueSpread:
         return [w / self.total for w in (self.mine, *self.clues)]
 
 
-def clue_spread(analysis, cell: int, *, limit: Limit | None = None) -> ClueSpread:
-    """The exact distribution of what opening covered ``cell`` of ``analysis`` shows (a :class:`ClueSpread`),
-    counted by the engine that solved it, within the ``limit``'s time as :func:`clue_spreads`.
+def clue_spread(analysis, cell, *, limit: Limit | None = None) -> ClueSpread:
+    """The exact distribution of what opening covered ``cell`` (a flat index or a ``(row, col)`` pair) of
+    ``analysis`` shows (a :class:`ClueSpread`), counted by the engine that solved it, within the ``limit``'s
+    time as :func:`clue_spreads`.
 
     Raises
     ------
@@ -79,6 +80,8 @@ def clue_spread(analysis, cell: int, *, limit: Limit | None = None) -> ClueSprea
         The analysis has no mine total (a density weighs layouts; it has no count to share).
     KeyError
         The cell is not covered.
+    CellError
+        The cell is off the board, or not a cell (:func:`cspmines.position.cell_index`).
 
     Examples
     --------
@@ -88,7 +91,8 @@ def clue_spread(analysis, cell: int, *, limit: Limit | None = None) -> ClueSprea
     >>> spread.mine, spread.clues[1:3], spread.total   # then the rest's one mine is beside it half the time
     (4, (2, 2), 8)
     """
-    return clue_spreads(analysis, [cell], limit=limit)[cell]
+    flat = analysis.position.index(cell)
+    return clue_spreads(analysis, [flat], limit=limit)[flat]
 
 
 def covered_cells(position, pairs) -> list[int]:
@@ -119,8 +123,9 @@ def covered_cells(position, pairs) -> list[int]:
 
 
 def clue_spreads(analysis, cells, *, limit: Limit | None = None, time_limit: float | None = None) -> dict:
-    """:func:`clue_spread` of each of ``cells``, by cell: the closed form where it holds, the
-    other cells' clues revealed and counted (what the position is read for is read once).
+    """:func:`clue_spread` of each of ``cells`` (flat indices or ``(row, col)`` pairs), by flat cell: the
+    closed form where it holds, the other cells' clues revealed and counted (what the position is read for
+    is read once).
 
     A reveal counts the chains its clue touches as a solve does; the ``limit``'s time, checked
     before each, stops a long run (a cell on a wide front takes up to nine counts of its chain)
@@ -133,6 +138,7 @@ def clue_spreads(analysis, cells, *, limit: Limit | None = None, time_limit: flo
     [(1, 1), (0, 2)]
     """
     seconds = read_limit(limit, time_limit=time_limit).time
+    cells = [analysis.position.index(cell) for cell in cells]  # each checked before any work
     state = _State.of(analysis)
     deadline = None if seconds is None else time.monotonic() + seconds
     spreads = {}

@@ -91,14 +91,14 @@ class Engine:
         """:func:`cspmines.solve` with this engine's backend, limit and memories."""
         return solver.solve(position, engine=self, mines=mines, density=density, limit=self._limit(limit), explain=explain, settle=settle)
 
-    def after(self, analysis: Analysis, cell: int, clue: int) -> Analysis:
-        """The analysis once covered ``cell`` shows ``clue``, recounting only the chains it touches
+    def after(self, analysis: Analysis, cell, clue: int) -> Analysis:
+        """The analysis once covered ``cell`` (a flat index or a ``(row, col)`` pair) shows ``clue``, recounting only the chains it touches
         (:func:`cspmines.engine.reveal.solve_revealed`; by the engine that solved ``analysis``; no
         budget: it counts what the analysis counted)."""
         return solve_revealed(analysis, cell, clue)
 
-    def spread(self, analysis: Analysis, cell: int, *, limit: Limit | None = None) -> ClueSpread:
-        """What opening covered ``cell`` ends in, exactly: a mine, or each clue it can show, in
+    def spread(self, analysis: Analysis, cell, *, limit: Limit | None = None) -> ClueSpread:
+        """What opening covered ``cell`` (a flat index or a ``(row, col)`` pair) ends in, exactly: a mine, or each clue it can show, in
         layouts (:func:`cspmines.engine.clues.clue_spread`; by the engine that solved ``analysis``), within the
         limit's time."""
         return clue_spread(analysis, cell, limit=self._limit(limit))

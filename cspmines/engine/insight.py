@@ -38,7 +38,7 @@ from fractions import Fraction
 
 from ..actions import Vocabulary
 from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError, TooLargeError
-from ..position import COVERED, FLAG
+from ..position import COVERED, FLAG, Position
 from .clues import clue_spreads
 from .endgame import list_layouts, opening_wins
 from .question import DEFAULT_MEMORY, Limit, read_limit
@@ -110,10 +110,16 @@ class Endgame:
     layouts: int
     wins: dict = field(hash=False)
     best: int
+    position: Position | None = field(default=None, compare=False, repr=False)  # what a (row, col) is read on
 
-    def chance(self, cell: int | None = None) -> Fraction:
-        """The chance of winning with best play after opening ``cell`` first, or (None) from the position."""
-        return Fraction(self.best if cell is None else self.wins[cell], self.layouts)
+    def chance(self, cell=None) -> Fraction:
+        """The chance of winning with best play after opening ``cell`` (a flat index or a ``(row, col)``
+        pair) first, or (None) from the position."""
+        if cell is None:
+            return Fraction(self.best, self.layouts)
+        if self.position is not None:
+            cell = self.position.index(cell)
+        return Fraction(self.wins[cell], self.layouts)
 
     @property
     def best_cells(self) -> tuple:
@@ -332,7 +338,7 @@ def endgame_chances(analysis, *, most: int = ENDGAME_LAYOUTS, states: int = ENDG
         ran_out = "the time limit ran out" if deadline is not None and time.monotonic() >= deadline else f"it passed its budget of {states:,} states"
         raise BudgetExceededError(f"the endgame search was stopped: {ran_out}") from None
     best = len(layouts) if len(layouts) == 1 else max(wins.values())
-    return Endgame(len(layouts), wins, best)
+    return Endgame(len(layouts), wins, best, analysis.position)
 
 
 def insight_of(analysis, *, limit: Limit | None = None) -> Insight:

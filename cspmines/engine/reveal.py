@@ -33,8 +33,9 @@ from .solver import combine_parts, exact_analysis, solve
 __all__ = ["layouts_revealed", "solve_revealed"]
 
 
-def solve_revealed(analysis, cell: int, clue: int):
-    """The analysis of ``analysis.position`` with covered ``cell`` showing ``clue``: what
+def solve_revealed(analysis, cell, clue: int):
+    """The analysis of ``analysis.position`` with covered ``cell`` (a flat index or a ``(row, col)`` pair)
+    showing ``clue``: what
     ``solve(that position, density=analysis.density, explain=False)`` returns, worked out by the
     engine that solved ``analysis`` (``analysis.engine``) from what it kept.
 
@@ -54,6 +55,7 @@ def solve_revealed(analysis, cell: int, clue: int):
     ...
     cspmines.errors.InconsistentPositionError: inconsistent position: clue 2 needs 2 more mines but has 1 covered neighbour; clue(s) at (0,0)
     """
+    cell = analysis.position.index(cell)
     after = analysis.position._with_cell(cell, clue)
     engine = analysis.engine
     kept = engine.memory.kept.get(analysis)  # the parts of ``analysis`` if its engine kept them for one more clue
@@ -71,8 +73,9 @@ def _solved_whole(analysis, after: Position):
     return solve(after, engine=analysis.engine, mines=parts.mines, density=parts.density, explain=False)
 
 
-def layouts_revealed(analysis, cell: int, clue: int) -> int:
-    """The layouts of ``analysis.position`` in which covered ``cell`` is safe and shows ``clue``:
+def layouts_revealed(analysis, cell, clue: int) -> int:
+    """The layouts of ``analysis.position`` in which covered ``cell`` (flat, or ``(row, col)``) is safe and
+    shows ``clue``:
     ``solve_revealed(...).model_count`` (0 where none does), counted without making the analysis
     (no chance of any cell is worked out). Needs a mine total.
 
@@ -81,6 +84,7 @@ def layouts_revealed(analysis, cell: int, clue: int) -> int:
     >>> [layouts_revealed(analysis, 0, clue) for clue in (0, 1)]   # the corner safe: the mine beside it or not
     [1, 1]
     """
+    cell = analysis.position.index(cell)
     engine = analysis.engine
     kept = engine.memory.kept.get(analysis)
     if kept is None or kept.density is not None:

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 
 import numpy as np
 
 from ..engine.constraints import neighbour_sum
-from ..errors import CspminesError, PositionFormatError
-from ..position import FLAG, MINE, Position, neighbour_table
+from ..errors import CspminesError
+from ..position import FLAG, MINE, Position, cell_index, neighbour_table
 
 __all__ = ["Board", "PRESETS", "FIRST_CLICKS", "check_first_click", "parse_size", "BoardFormatError"]
 
@@ -290,7 +289,8 @@ class Board:
 
     @classmethod
     def from_file(cls, path) -> Board:
-        """Read ``.mbf`` (binary), ``.json``, or a position text file with the mines marked.
+        """Read a file of one board: ``.mbf`` (binary), board JSON, or a position text file with the mines
+        marked (a file of several: :func:`cspmines.games.read_boards`).
 
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "b.mbf")
@@ -298,16 +298,12 @@ class Board:
         >>> Board.from_file(path).n_mines
         10
         """
-        path = Path(path)
-        if path.suffix.lower() == ".mbf":
-            return cls.from_mbf(path.read_bytes(), source=str(path))
-        text = path.read_text(encoding="utf-8")
-        if path.suffix.lower() == ".json":
-            return cls.from_json(text, source=str(path))
-        try:
-            return cls.from_position_text(text, source=str(path))
-        except PositionFormatError as error:
-            raise BoardFormatError(str(error)) from None
+        from .boardfiles import read_boards  # it reads boards with this class
+
+        boards = read_boards(path)
+        if len(boards) != 1:
+            raise BoardFormatError(f"{path}: it holds {len(boards)} boards: read them with cspmines.games.read_boards")
+        return boards[0][1]
 
     # -- reading -------------------------------------------------------------
     @property
@@ -331,12 +327,19 @@ class Board:
         """Read-only ``(height, width)`` bool array."""
         return self._mines
 
-    def is_mine(self, cell: int) -> bool:
-        return bool(self._mines.flat[cell])
+    def index(self, cell) -> int:
+        """The flat index of ``cell``, a flat index or a ``(row, col)`` pair, checked (:func:`~cspmines.position.cell_index`)."""
+        if type(cell) is int and 0 <= cell < self._clues.size:  # the common case, read without a call
+            return cell
+        return cell_index(cell, self.width, self.height)
 
-    def clue(self, cell: int) -> int:
-        """The number of mines around ``cell``."""
-        return int(self._clues[cell])
+    def is_mine(self, cell) -> bool:
+        """Whether ``cell`` (a flat index or a ``(row, col)`` pair) is a mine."""
+        return bool(self._mines.flat[self.index(cell)])
+
+    def clue(self, cell) -> int:
+        """The number of mines around ``cell`` (a flat index or a ``(row, col)`` pair)."""
+        return int(self._clues[self.index(cell)])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Board) and np.array_equal(self._mines, other._mines) and self.first_click == other.first_click

@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+from ..extras import install_hint
+
 __all__ = ["title_of", "measure_of", "plot_summary", "plot_sweep"]
 
 #: The measure each rule variant is judged by: (summary field, label, higher is better).
@@ -35,7 +37,7 @@ def _pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as error:  # pragma: no cover - matplotlib is in the bench and plot extras
-        raise ImportError("figures need matplotlib: pip install 'cspmines[plot]'") from error
+        raise ImportError(f"figures need matplotlib: {install_hint('plot')}") from error
     return plt
 
 

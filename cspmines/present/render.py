@@ -18,7 +18,7 @@ from ..engine.analysis import Analysis
 from ..engine.insight import FiftyFiftyKind, Insight
 from ..position import COVERED, FLAG, MINE, WITHHELD, is_whole
 
-__all__ = ["board_text", "summary_text", "outcomes_text", "insight_text", "decimal", "MARKS"]
+__all__ = ["board_text", "summary_text", "outcomes_text", "insight_text", "decimal", "LEGEND", "MARKS"]
 
 _RESET = "\x1b[0m"
 
@@ -66,21 +66,25 @@ def _shown(code: int) -> str:
     return {FLAG: "F", MINE: "*", WITHHELD: "[?]"}.get(code, f"[{code}]")
 
 
-#: The mark before a covered cell's chance on the text board when the insight is shown (a cell in a
-#: 50/50 is marked so even where it is dead too).
+#: The marks after a covered cell's chance on the text board when the insight is shown, in this order
+#: (a cell both dead and half of a 50/50 has both), and what each says (:data:`LEGEND`).
 MARKS = {"unavoidable": "h", "pseudo": "p", "dead": "d"}
 
+#: The lines under a board with marks.
+LEGEND = ("marks: h half of an unavoidable 50/50 (nothing but a guess tells its halves apart)\n"
+          "       p half of a pseudo-50/50 (only cells that are guesses themselves tell them apart)\n"
+          "       d dead (opening it tells nothing but that it was safe)")
 
 def _marks(insight: Insight | None) -> dict:
-    """Covered cell -> its mark (:data:`MARKS`)."""
+    """Covered cell -> its marks (:data:`MARKS`, a 50/50's first)."""
     marks: dict = {}
     if insight is None:
         return marks
-    for cell in insight.dead or ():
-        marks[cell] = MARKS["dead"]
     for fifty in insight.fifty_fifties or ():
         for cell in fifty.cells:
-            marks[cell] = MARKS[fifty.kind.value]
+            marks[cell] = marks.get(cell, "") + MARKS[fifty.kind.value]
+    for cell in insight.dead or ():
+        marks[cell] = marks.get(cell, "") + MARKS["dead"]
     return marks
 
 
@@ -89,8 +93,9 @@ def board_text(analysis: Analysis, *, color: bool = False, insight: Insight | No
     percent (``S`` certainly safe, ``M`` certainly a mine, ``<1`` and ``>99`` near the ends),
     clues in brackets (``[2]``, ``[?]`` withheld), ``F`` flags, ``*`` opened mines. Rows and
     columns are numbered from 0, as the (row, col) pairs of the other output. With ``insight``
-    (:func:`cspmines.engine.insight.insight_of`), a covered cell's first character is its mark:
-    ``h`` half of an unavoidable 50/50, ``p`` of a pseudo-50/50, ``d`` dead (:data:`MARKS`).
+    (:func:`cspmines.engine.insight.insight_of`), a covered cell's marks follow its chance (never a clue;
+    every cell has room for the most any has): ``h`` half of an unavoidable 50/50, ``p`` of a
+    pseudo-50/50, ``d`` dead (:data:`MARKS`), and the :data:`LEGEND` follows the board.
 
     >>> from cspmines import Position, insight_of, solve
     >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n..."))
@@ -98,16 +103,20 @@ def board_text(analysis: Analysis, *, color: bool = False, insight: Insight | No
            0   1   2
       0  [1]  33   S
       1   33  33   S
-    >>> print(board_text(analysis, insight=insight_of(analysis)))   # safe, the 1's cells see its mine
-           0   1   2
-      0  [1]d 33   S
-      1 d 33d 33   S
+    >>> marked = board_text(analysis, insight=insight_of(analysis)).splitlines()   # the 1's cells: dead
+    >>> print("\\n".join(marked[:3]))
+          0    1    2
+     0  [1]   33d   S
+     1   33d  33d   S
+    >>> marked[3]
+    'marks: h half of an unavoidable 50/50 (nothing but a guess tells its halves apart)'
     """
     position = analysis.position
     probabilities = analysis.probabilities()
     marks = _marks(insight)
+    room = max(map(len, marks.values()), default=0)  # the most marks a cell has: each cell's room for them
     margin = len(str(position.height - 1)) + 2
-    lines = [" " * margin + "".join(f"{c:>4}" for c in range(position.width))]
+    lines = [(" " * margin + "".join(f"{c:>4}" + " " * room for c in range(position.width))).rstrip()]
     for r in range(position.height):
         cells = []
         for c in range(position.width):
@@ -118,11 +127,13 @@ def board_text(analysis: Analysis, *, color: bool = False, insight: Insight | No
                 if r * position.width + c in analysis.inexact_cells and label not in ("S", "M"):
                     label = "~" + str(min(99, max(0, round(p * 100))))  # an estimate, marked so
                 text = f"{label:>3}"
-                mark = marks.get(r * position.width + c, " ")
-                cells.append(mark + (f"{_colour(p)}{text}{_RESET}" if color else text))
+                mark = marks.get(r * position.width + c, "")
+                cells.append(" " + (f"{_colour(p)}{text}{_RESET}" if color else text) + f"{mark:<{room}}")
             else:
-                cells.append(f" {_shown(code):>3}")
-        lines.append(f"{r:>{margin - 1}} " + "".join(cells))
+                cells.append(f" {_shown(code):>3}" + " " * room)
+        lines.append(f"{r:>{margin - 1}} " + "".join(cells).rstrip())
+    if marks:
+        lines.append(LEGEND)
     return "\n".join(lines)
 
 
@@ -199,7 +210,7 @@ def outcomes_text(position, spreads, *, exact: bool = False) -> str:
 def insight_text(position, insight: Insight, *, exact: bool = False) -> str:
     """A few lines: the dead cells, the 50/50s (halves split by ``|``, a pseudo one with its tellers), and
     with few layouts the winning chance with best play and a board of each covered cell's, in percent
-    (``exact``: as fractions); a part not worked out says why.
+    (``exact``: as fractions; ``M`` a proved mine); a part not worked out says why.
 
     >>> from cspmines import Position, insight_of, solve
     >>> analysis = solve(Position.from_string("5x1x2\\n.1..."))
@@ -230,7 +241,7 @@ def insight_text(position, insight: Insight, *, exact: bool = False) -> str:
     say = decimal if exact else (lambda p: f"{float(p):.2%}")
     lines.append(f"endgame: {_count(endgame.layouts, 'layout')}; best play wins {say(chance)}, opening {coords(endgame.best_cells)} first")
     lines.append("winning chance with best play after opening each cell, " + ("as fractions:" if exact else "in percent:"))
-    grid = [[_shown(int(code)) if code != COVERED else decimal(endgame.chance(cell)) if exact else _percent(endgame.chance(cell))
+    grid = [[_shown(int(code)) if code != COVERED else _winning(endgame, cell, exact)
              for cell, code in enumerate(position.grid.ravel()[r * position.width:(r + 1) * position.width], start=r * position.width)]
             for r in range(position.height)]
     width = max(3, max(len(text) for row in grid for text in row))
@@ -239,6 +250,15 @@ def insight_text(position, insight: Insight, *, exact: bool = False) -> str:
     for r, row in enumerate(grid):
         lines.append(f"{r:>{margin - 1}} " + "".join(f" {text:>{width}}" for text in row))
     return "\n".join(lines)
+
+
+def _winning(endgame, cell: int, exact: bool) -> str:
+    """A covered cell's chance of winning after opening it: ``M`` for a proved mine, as the chances' board
+    writes it. Only a mine in every layout wins none: a cell safe in one wins at least that one."""
+    if endgame.wins[cell] == 0:
+        return "M"
+    chance = endgame.chance(cell)
+    return decimal(chance) if exact else _percent(chance)
 
 
 #: Python refuses to write an int of more digits than this (4,300 by default) unless told to for the

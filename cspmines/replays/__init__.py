@@ -6,7 +6,7 @@
 (Fraction(1, 2), 1, 0)
 """
 
-from .analysis import ClickAnalysis, ClickClass, ReplayAnalysis, analyse_replay
+from .analysis import ClickAnalysis, ClickClass, ReplayAnalysis, analyse_replay, judge_click
 from .reader import FORMATS, ClickAction, FirstClickRule, Outcome, Replay, ReplayClick, ReplayFormatError, read_replay
 
 __all__ = [
@@ -21,5 +21,6 @@ __all__ = [
     "ReplayClick",
     "ReplayFormatError",
     "analyse_replay",
+    "judge_click",
     "read_replay",
 ]

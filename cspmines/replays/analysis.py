@@ -39,19 +39,17 @@ chains it changed.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..actions import Action, Vocabulary
-from ..agents.advice import suggest
-from ..engine.analysis import Analysis
 from ..engine.question import DEFAULT_MEMORY, Limit
 from ..games.judge import ClickClass, GameJudgement, OpenJudgement, judge_open, product
 from ..position import COVERED, FLAG, Position
+from .advice import agent_advice, nearest_proved
 from .reader import FirstClickRule, Outcome, Replay, ReplayClick
 
-__all__ = ["ClickClass", "ClickAnalysis", "Needless", "ReplayAnalysis", "analyse_replay"]
+__all__ = ["ClickClass", "ClickAnalysis", "Needless", "ReplayAnalysis", "analyse_replay", "judge_click"]
 
 
 class Needless(Vocabulary):
@@ -75,10 +73,16 @@ class ClickAnalysis:
     kind : ClickClass
     exact : bool
     agent_action : Action or None
-        The exact agent's move at a guess (None where the click was proved: the agent
-        opens a proved cell too, at chance 0, or where ``agent=False``).
+        The move advised at a guess (None where the click was proved: the agent
+        opens a proved cell too, at chance 0, or where ``agent=False``): at a needless
+        guess the proved-safe cell nearest the click, at a forced one the exact agent's
+        move (:mod:`cspmines.replays.advice`).
     agent_chance : Fraction, float or None
-        The chance the agent's move sets off a mine.
+        The chance the advised move sets off a mine.
+    agent_reason : str or None
+        What chose it: ``"proved"``, or the exact agent's rule (``"look-ahead"``, ...).
+    agent_why : str or None
+        Why, in words, where the advice risks more than the click or the guess was needless.
     least : Fraction or float
         The least mine chance of any covered cell at that moment.
     blunder : bool
@@ -96,6 +100,8 @@ class ClickAnalysis:
     agent_action: Action | None = None
     agent_chance: Fraction | float | None = None
     least: Fraction | float = Fraction(0)
+    agent_reason: str | None = None
+    agent_why: str | None = None
     blunder: bool = False
     where: Needless | None = None
     thinking: float = 0.0
@@ -208,17 +214,28 @@ def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | No
     >>> [str(click.chance) for click in analyse_replay(replay, agent=False).clicks]
     ['0', '1/2']
     """
-    judged, before = [], 0.0
-    for index, click in enumerate(replay.clicks):
-        if index == 0:
-            one = _first_click(replay, click)
-        else:
-            one = _judge(click, agent=agent, limit=Limit(time=time_limit, memory=memory))
-        judged.append(replace(one, thinking=max(0.0, click.time - before)))
-        before = click.time
+    judged = []
+    for index in range(len(replay.clicks)):
+        judged.append(judge_click(replay, index, agent=agent, time_limit=time_limit, memory=memory))
         if progress is not None:
             progress()
     return ReplayAnalysis(replay, tuple(judged))
+
+
+def judge_click(replay: Replay, index: int, *, agent: bool = True, time_limit: float | None = None,
+                memory: int | None = DEFAULT_MEMORY) -> ClickAnalysis:
+    """Click ``index`` (from 0) of ``replay`` judged, as :func:`analyse_replay` judges each.
+
+    >>> from cspmines.replays import Replay
+    >>> replay = Replay.from_moves([[1, 0, 0], [0, 0, 0]], [("open", 1, 2), ("open", 1, 0)])
+    >>> judged = judge_click(replay, 1, agent=False)
+    >>> str(judged.chance), judged.kind.value, judged.thinking
+    ('1/2', 'forced', 1.0)
+    """
+    click = replay.clicks[index]
+    one = _first_click(replay, click) if index == 0 else _judge(click, agent=agent, limit=Limit(time=time_limit, memory=memory))
+    before = replay.clicks[index - 1].time if index else 0.0
+    return replace(one, thinking=max(0.0, click.time - before))
 
 
 def _first_click(replay: Replay, click: ReplayClick) -> ClickAnalysis:
@@ -238,8 +255,12 @@ def _judge(click: ReplayClick, *, agent: bool, limit: Limit) -> ClickAnalysis:
                              where=where)
     if judged.kind == ClickClass.PROVED or not agent or not judged.exact or judged.analysis is None:
         return analysis
-    move, move_chance = _agent_move(click.seen, judged.analysis)
-    return replace(analysis, agent_action=move, agent_chance=move_chance)
+    if judged.kind == ClickClass.NEEDLESS:  # where the player looked: the proved cell nearest the click
+        advised = nearest_proved(click.seen, click.row, click.col, judged.analysis.safe_cells)
+    else:
+        advised = agent_advice(click.seen, click.opens, judged.chance, judged.analysis)
+    return replace(analysis, agent_action=advised.action, agent_chance=advised.chance, agent_reason=advised.reason,
+                   agent_why=advised.why)
 
 
 def _where(click: ReplayClick, safe: tuple) -> Needless:
@@ -268,15 +289,3 @@ def _chain(position: Position, cells: tuple) -> set:
                     stack.append(other)
     return chain
 
-
-def _agent_move(position: Position, analysis: Analysis) -> tuple[Action, Fraction]:
-    """The exact agent's opening move here, with its chance. A flag is not a move that risks anything:
-    the agent is asked again with the flag placed, as in a game."""
-    started = time.perf_counter()
-    suggestion = suggest(position, "exact", seed=0, analysis=analysis)
-    while suggestion.action.kind == "flag" and time.perf_counter() - started < 60:
-        grid = position.grid.copy()
-        grid.flat[suggestion.action.cell] = FLAG  # the agent's own proved mine
-        position = Position(grid, mines=position.mines)
-        suggestion = suggest(position, "exact", seed=0)
-    return suggestion.action, suggestion.mine_probability

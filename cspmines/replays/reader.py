@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..actions import Vocabulary
 from ..errors import CspminesError
+from ..extras import install_hint
 from ..position import COVERED, Position, neighbour_table
 from .statistics import Statistics
 
@@ -278,7 +279,7 @@ def _extract(name: str, kind: str, data: bytes) -> dict:
     import importlib.util
 
     if importlib.util.find_spec("ms_toollib") is None:
-        raise ReplayFormatError(f"{name}: reading replays needs the replays extra: pip install 'cspmines[replays]'")
+        raise ReplayFormatError(f"{name}: reading replays needs the replays extra: {install_hint('replays')}")
     script = Path(__file__).with_name("extract.py")
     env = {**os.environ, "RUST_BACKTRACE": "0"}
     # ms-toollib writes crash.log into its working folder when it aborts: give it a scratch one

@@ -15,12 +15,13 @@ import math
 from decimal import ROUND_DOWN, Decimal, Inexact, localcontext
 from fractions import Fraction
 
+from .advice import PROVED
 from .analysis import ClickAnalysis, ClickClass, ReplayAnalysis
 from .reader import FirstClickRule
 from .statistics import NAMES
 
-__all__ = ["CSV_COLUMNS", "chance_text", "csv_row", "decimal_text", "error_json", "error_row", "leading_digits", "replay_json",
-           "replay_text"]
+__all__ = ["CSV_COLUMNS", "chance_text", "click_json", "click_text", "csv_row", "decimal_text", "error_json", "error_row",
+           "leading_digits", "replay_json", "replay_text"]
 
 #: ms-toollib's numbers in a CSV row (all but the 3BV, which has its column, and the level)
 _STAT_COLUMNS = tuple(name for name in NAMES if name not in ("bbbv", "level"))
@@ -94,7 +95,7 @@ def replay_json(result: ReplayAnalysis) -> dict:
         "bbbv": replay.bbbv,
         "first_click": replay.first_click.value,
         "counts": _counts(result),
-        "clicks": [_click_json(click, replay.width) for click in result.clicks],
+        "clicks": [click_json(click, replay.width) for click in result.clicks],
         "fatal": _fatal_json(result),
         "survival": chance_text(result.survival),
         "survival_decimal": decimal_text(result.survival),
@@ -112,12 +113,14 @@ def _counts(result: ReplayAnalysis) -> dict:
             "nearby": result.nearby, "elsewhere": result.elsewhere}
 
 
-def _click_json(judged: ClickAnalysis, width: int) -> dict:
+def click_json(judged: ClickAnalysis, width: int) -> dict:
+    """One judged click as the JSON's ``clicks`` list holds it (docs/replays.md)."""
     click = judged.click
     agent = None
     if judged.agent_action is not None:
         row, col = divmod(judged.agent_action.cell, width)
-        agent = {"action": judged.agent_action.kind, "row": row, "col": col, "chance": chance_text(judged.agent_chance)}
+        agent = {"action": judged.agent_action.kind, "row": row, "col": col, "chance": chance_text(judged.agent_chance),
+                 "reason": judged.agent_reason, "why": judged.agent_why}
     return {"time": round(click.time, 3), "thinking": round(judged.thinking, 3), "action": click.action.value,
             "row": click.row, "col": click.col, "chance": chance_text(judged.chance), "class": judged.kind.value,
             "needless": None if judged.where is None else judged.where.value, "agent": agent}
@@ -222,9 +225,10 @@ def replay_text(result: ReplayAnalysis) -> str:
     lines.append(f"  {len(result.clicks)} clicks opened cells: {proved} proved, {_count(result.forced, 'forced guess')}, "
                  f"{_count(result.needless, 'needless guess')}{split}")
     if guesses:
-        lines.append(f"  {'time':>8} {'thinking':>8}  {'click':<14} {'mine chance':<23} {'class':<20} exact agent there")
-        for judged in guesses:
-            lines.append("  " + _guess_line(replay.width, judged))
+        lines.append(f"  {'#':>3} {'time':>7} {'thinking':>8}  {'click':<14} {'mine chance':<21} {'class':<20} exact agent there")
+        for number, judged in enumerate(result.clicks, start=1):
+            if judged.kind != ClickClass.PROVED:
+                lines += ["  " + line for line in _guess_lines(number, replay.width, judged)]
     if result.fatal is not None:
         lines.append("  " + _fatal_line(result))
     lines.append(f"  survival {_with_decimal(result.survival)}, luck {_bits_text(result.luck_bits)}")
@@ -234,6 +238,29 @@ def replay_text(result: ReplayAnalysis) -> str:
     if not result.exact:
         lines.append("  NOT EXACT: some counts did not finish within the time limit; their chances are estimates")
     return "\n".join(lines)
+
+
+def click_text(replay, number: int, judged: ClickAnalysis) -> tuple[str, list[str]]:
+    """Click ``number`` (from 1) as ``cspmines replay --at`` says it: its heading, and the lines under its board:
+    the player's flags, the click's chance and class, the advice and why."""
+    click = judged.click
+    heading = (f"{replay.source}: click {number} of {len(replay.clicks)}, at {click.time:.2f} s: "
+               f"{click.action.value} ({click.row},{click.col})")
+    lines = []
+    if click.flags:
+        flags = " ".join("({},{})".format(*divmod(cell, replay.width)) for cell in click.flags)
+        lines.append(f"the player's flags, read as covered cells: {flags}")
+    kind = {ClickClass.PROVED: "proved safe", ClickClass.FORCED: "a forced guess",
+            ClickClass.NEEDLESS: "a needless guess"}[judged.kind] + (f" ({judged.where.value})" if judged.where else "")
+    lines.append(f"the click: mine chance {_with_decimal(judged.chance, longest=12)}, {kind}"
+                 + ("" if judged.exact else " (NOT EXACT)"))
+    if judged.agent_action is not None:
+        row, col = divmod(judged.agent_action.cell, replay.width)
+        how = "proved, nearest" if judged.agent_reason == PROVED else judged.agent_reason
+        lines.append(f"the exact agent: {judged.agent_action.kind} ({row},{col}) at {_with_decimal(judged.agent_chance, longest=12)}, {how}")
+        if judged.agent_why is not None and judged.agent_reason != PROVED:
+            lines.append(f"  the agent risks more: {judged.agent_why}")
+    return heading, lines
 
 
 def _fatal_line(result: ReplayAnalysis) -> str:
@@ -256,7 +283,9 @@ def _bits_text(bits) -> str:
     return "infinite bits (a certain mine)" if math.isinf(bits) else f"{bits:.3f} bits"
 
 
-def _guess_line(width: int, judged: ClickAnalysis) -> str:
+def _guess_lines(number: int, width: int, judged: ClickAnalysis) -> list[str]:
+    """A guess's line (its number among the clicks, as ``--at`` takes it), and where the advice risks more
+    than the click, a line saying why."""
     click = judged.click
     where = f"{click.action.value} ({click.row},{click.col})"
     chance = _with_decimal(judged.chance, longest=12) + ("" if judged.exact else " NOT EXACT")
@@ -264,5 +293,9 @@ def _guess_line(width: int, judged: ClickAnalysis) -> str:
     if judged.agent_action is not None:
         row, col = divmod(judged.agent_action.cell, width)
         agent = f"{judged.agent_action.kind} ({row},{col}) at {_with_decimal(judged.agent_chance, longest=12)}"
+        agent += ", proved, nearest" if judged.agent_reason == PROVED else ""
     kind = judged.kind.value + (f" ({judged.where.value})" if judged.where is not None else "")
-    return f"{click.time:8.2f} {judged.thinking:8.2f}  {where:<14} {chance:<23} {kind:<20} {agent}".rstrip()
+    lines = [f"{number:3d} {click.time:7.2f} {judged.thinking:8.2f}  {where:<14} {chance:<21} {kind:<20} {agent}".rstrip()]
+    if judged.agent_why is not None and judged.agent_reason != PROVED:
+        lines.append(f"{'':<4}the agent risks more: {judged.agent_why}")
+    return lines

@@ -7,11 +7,10 @@ they were played (straight through or resumed, on processes or Ray).
 from __future__ import annotations
 
 import importlib.util
-import math
 import statistics
 from pathlib import Path
 
-from ..bench import summarize, wilson_interval
+from ..bench import mean_interval, summarize, wilson_interval
 from ..bench.compare import in_points, measure_for, paired_table
 from ..bench.judged import judged_tables
 from .spec import Study, StudySuite
@@ -46,12 +45,12 @@ def suite_rows(suite: StudySuite, records: list) -> tuple[list, list]:
             values = [float(r[measure.field]) for r in played]
             if not values:
                 continue
-            mean = statistics.fmean(values)
             if measure.proportion:
+                mean = statistics.fmean(values)
                 low, high = wilson_interval(sum(1 for v in values if v), len(values))
-            else:
-                error = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-                low, high = mean - 1.96 * error, mean + 1.96 * error
+            else:  # a share or a count: the normal interval, cut to what the measure can be
+                least, most = measure.mean_range
+                mean, low, high = mean_interval(values, least=least, most=most)
             errors = sum(1 for r in games if r["agent"] == agent and "error" in r)
             rows.append({"x": x, "agent": agent, "games": len(values), "measure": measure.name, "value": mean,
                          "ci95": [low, high], "guesses": statistics.fmean(r["guesses"] for r in played), "errors": errors})

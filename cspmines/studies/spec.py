@@ -35,8 +35,8 @@ from pathlib import Path
 from ..agents.external import DEFAULT_MOVE_TIMEOUT, table_name
 from ..bench import Suite, sweep_suites
 from ..bench.suite import SuiteError
-from ..errors import CspminesError
-from ..position import is_whole
+from ..errors import CspminesError, PositionFormatError
+from ..position import decode_text, is_whole
 
 try:
     import tomllib
@@ -102,11 +102,13 @@ def read_study(path) -> Study:
     """The study in ``path`` (see :func:`parse_study`)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as error:
         raise StudyError(f"{path}: cannot read it: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise StudyError(f"{path}: not a text file (TOML is UTF-8 text)") from None
+    try:
+        text = decode_text(data, str(path), "a study file")  # TOML is UTF-8 text: the line that is not is named
+    except PositionFormatError as error:
+        raise StudyError(str(error)) from None
     return parse_study(text, source=str(path))
 
 
