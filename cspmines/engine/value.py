@@ -39,7 +39,6 @@ past it, the value is given as a proven lower and upper bound and marked NOT EXA
 
 from __future__ import annotations
 
-import contextlib
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -66,6 +65,10 @@ _TABLE_SHARE = 0.5
 _MOST_SLOTS = 1 << 24
 #: The time is read once every this many states.
 _CLOCK_EVERY = 256
+#: The transposition table's first slots (it doubles once half are used, up to its allowance).
+_FIRST_SLOTS = 1024
+#: The most free cells opened at once (the others wait for the next state).
+_MOST_FREE = 16
 #: Slots tried from a fingerprint's home slot before one is replaced.
 _PROBES = 4
 
@@ -193,10 +196,6 @@ def fingerprints(count: int) -> tuple[np.ndarray, np.ndarray]:
     return _splitmix(index * np.uint64(2)), _splitmix(index * np.uint64(2) + np.uint64(1))
 
 
-class _Stopped(Exception):
-    """The budget ran out (only inside the search: every state above it then gives its bounds)."""
-
-
 class ValueSearch:
     """The search of :func:`value_of` over a table of layouts, in Python (the compiled
     ``value_search`` kernel takes the same steps, in the same order).
@@ -225,19 +224,20 @@ class ValueSearch:
         self.deadline = None if given.seconds is None else time.monotonic() + given.seconds
         self.all_cells = given.all_cells
         self.first, self.second = fingerprints(self.count)
-        slots = given.slots
-        self.mask = slots - 1
-        self.keys: list = [None] * slots   # (first, second, layouts) of each slot's state
-        self.bounds: list = [None] * slots  # (low, high) of each slot's state
+        self.most_slots = given.slots
+        self.mask = _FIRST_SLOTS - 1
+        self.keys: list = [None] * _FIRST_SLOTS   # (first, second, layouts) of each slot's state
+        self.bounds: list = [None] * _FIRST_SLOTS  # (low, high) of each slot's state
+        self.used = 0
         self.states = 0
         self.stopped: str | None = None
         self.root_move: int | None = None  # the column the root's best lower bound was reached by
-        self.first_move: int | None = None  # the column playing safest first opens first
+        self.first_move: int | None = None  # the column the search's first moves open first
 
     # -- the table -------------------------------------------------------------------------------
 
     def _key(self, members: np.ndarray) -> tuple[int, int, int]:
-        """The state's fingerprint, the least over the board's symmetries."""
+        """The state's fingerprint: the sums of its layouts' two words, the least over the board's symmetries."""
         best = (int(self.first[members].sum()), int(self.second[members].sum()))
         for layouts, _cells in self.symmetries:
             image = layouts[members]
@@ -254,7 +254,7 @@ class ValueSearch:
                 return None
         return None
 
-    def _store(self, key, low: int, high: int) -> None:
+    def _put(self, key, low: int, high: int) -> None:
         """Keep a state's bounds: in its own slot (narrowed), else an empty one, else in place of the
         smallest state probed if that is no larger (a large state costs more to work out again)."""
         home = key[0] & self.mask
@@ -272,161 +272,199 @@ class ValueSearch:
             if kept[2] <= key[2] and (victim is None or kept[2] < self.keys[victim][2]):
                 victim = slot
         if victim is not None:
+            if self.keys[victim] is None:
+                self.used += 1
             self.keys[victim] = key
             self.bounds[victim] = (low, high)
 
+    def _store(self, key, low: int, high: int) -> None:
+        """:meth:`_put`, then twice the slots once half are used (up to the most allowed), the entries
+        put again in slot order."""
+        self._put(key, low, high)
+        slots = self.mask + 1
+        if self.used * 2 <= slots or slots * 2 > self.most_slots:
+            return
+        keys, bounds = self.keys, self.bounds
+        self.mask = slots * 2 - 1
+        self.keys, self.bounds, self.used = [None] * (slots * 2), [None] * (slots * 2), 0
+        for key_, bound in zip(keys, bounds, strict=True):
+            if key_ is not None:
+                self._put(key_, *bound)
+
     # -- the budget ------------------------------------------------------------------------------
 
-    def _spend(self) -> None:
+    def _spend(self) -> bool:
+        """Count one state worked out; False once the budget has run out."""
         self.states += 1
         if self.node_limit is not None and self.states > self.node_limit:
             self.stopped = "nodes"
         elif self.deadline is not None and self.states % _CLOCK_EVERY == 0 and time.monotonic() >= self.deadline:
             self.stopped = "time"
-        if self.stopped:
-            raise _Stopped
+        return not self.stopped
 
     # -- one state -------------------------------------------------------------------------------
 
-    def _split(self, members: np.ndarray, column: int) -> list[np.ndarray]:
-        """The safe layouts of ``members`` grouped by the clue ``column`` shows, largest group first
-        (ties: the smaller clue first)."""
-        shown = self.codes[members, column]
-        groups = [members[shown == clue] for clue in range(MINE) if np.any(shown == clue)]
+    def _split(self, members: np.ndarray, columns: list) -> list[np.ndarray]:
+        """The safe layouts of ``members`` grouped by what ``columns`` show (the first ``_MOST_FREE``),
+        in the order of what they show (the first column's clue first), then largest first."""
+        columns = columns[:_MOST_FREE]
+        shown = self.codes[np.ix_(members, columns)]
+        safe = ~np.any(shown == MINE, axis=1)
+        members, shown = members[safe], shown[safe]
+        if not len(members):
+            return []
+        _, first_at, which = np.unique(shown, axis=0, return_index=True, return_inverse=True)
+        groups = [members[which.ravel() == g] for g in range(len(first_at))]
         return sorted(groups, key=len, reverse=True)
 
-    def solve(self, members: np.ndarray, alpha: int, beta: int) -> tuple[int, int]:
+    def _read(self, members: np.ndarray, active: list) -> tuple[dict, dict, list, list]:
+        """(mines per active column, clues shown per active column, the free columns, the varying ones)."""
+        rows = self.codes[np.ix_(members, active)]
+        mines = dict(zip(active, np.count_nonzero(rows == MINE, axis=0).tolist(), strict=True))
+        shown = dict(zip(active, _clues_shown(rows).tolist(), strict=True))
+        n = len(members)
+        free = [c for c in active if mines[c] == 0 and shown[c] > 1]
+        varying = [c for c in active if (mines[c] == 0 and shown[c] > 1) or 0 < mines[c] < n]
+        return mines, shown, free, varying
+
+    def solve(self, members: np.ndarray, active: list, alpha: int, beta: int) -> tuple[int, int]:
         """Bounds ``(low, high)`` on the layouts of ``members`` that best play wins: exact when the
-        value lies strictly between ``alpha`` and ``beta``, else at least one bound past the window."""
+        value lies strictly between ``alpha`` and ``beta``, else at least one bound past the window.
+        ``active``: the columns that may vary in the state (those that varied in its parent)."""
         n = len(members)
         if n <= 1:
             return n, n
         key = self._key(members)
         kept = self._find(key)
         low, high = (0, n) if kept is None else kept
-        if low == high or high <= alpha or low >= beta or self.stopped:
+        if low == high or high <= alpha or low >= beta or self.stopped or not self._spend():
             return low, high
-        try:
-            self._spend()
-        except _Stopped:
-            return low, high
-        found = self._solve_state(members, max(alpha, low - 1), min(beta, high + 1))
+        mines, shown, free, varying = self._read(members, active)
+        window = (max(alpha, low - 1), min(beta, high + 1))
+        if free:  # safe, their clues still telling: opened for free, all at once (they risk nothing)
+            if n == self.count:
+                self.root_move = free[0]
+            found = self.chance(self._split(members, free), varying, *window)
+        else:
+            doubtful = [c for c in varying if 0 < mines[c] < n]
+            found = self._solve_closed(members, mines, shown, doubtful, varying, *window)
         low, high = max(low, found[0]), min(high, found[1])
         self._store(key, low, high)
         return low, high
 
-    def _solve_state(self, members: np.ndarray, alpha: int, beta: int) -> tuple[int, int]:
-        rows = self.codes[members]
-        mines = np.count_nonzero(rows == MINE, axis=0)
-        shown = _clues_shown(rows)
+    def _solve_closed(self, members, mines, shown, doubtful, varying, alpha: int, beta: int) -> tuple[int, int]:
         n = len(members)
-        root = n == self.count
-        for column in range(self.width):
-            if mines[column] == 0 and shown[column] > 1:  # safe, and its clue still tells: open it for free
-                if root:
-                    self.root_move = column
-                return self.chance(self._split(members, column), alpha, beta)
-        doubtful = [column for column in range(self.width) if 0 < mines[column] < n]
-        parts = self._parts(members, rows, doubtful)
+        parts = self._parts(members, doubtful)
         if parts is not None:
-            found = [self.solve(part, -1, len(part) + 1) for part in parts]
+            found = [self.solve(part, varying, -1, len(part) + 1) for part in parts]
             return prod(low for low, _ in found), prod(high for _, high in found)
         best, ceiling = 0, 0
-        moves = self._moves(members, rows, doubtful, mines, shown)
+        moves = self._moves(members, doubtful, mines, shown)
         for i, column in enumerate(moves):
-            safe = n - int(mines[column])
-            if safe <= best:
+            safe = n - mines[column]
+            if safe <= best or safe <= alpha:  # a move wins at most its safe layouts: this one and the rest cannot help
                 ceiling = max(ceiling, safe)
                 break
-            low, high = self.chance(self._split(members, column), max(alpha, best), beta)
-            if root and low > best:
+            low, high = self.chance(self._split(members, [column]), varying, max(alpha, best), beta)
+            if n == self.count and low > best:
                 self.root_move = column
             best, ceiling = max(best, low), max(ceiling, high)
             if best >= beta:
                 if i + 1 < len(moves):
-                    ceiling = max(ceiling, n - int(mines[moves[i + 1]]))
+                    ceiling = max(ceiling, n - mines[moves[i + 1]])
                 break
         return best, max(ceiling, best)
 
-    def chance(self, groups: list, alpha: int, beta: int) -> tuple[int, int]:
-        """Bounds on the layouts won over ``groups`` (a move's safe layouts, split by its clue), each
-        played on at its best: exact when the sum lies strictly between ``alpha`` and ``beta``."""
+    def chance(self, groups: list, active: list, alpha: int, beta: int) -> tuple[int, int]:
+        """Bounds on the layouts won over ``groups`` (a move's safe layouts, split by what it shows),
+        each played on at its best: exact when the sum lies strictly between ``alpha`` and ``beta``."""
         low_sum = high_sum = 0
         rest = sum(len(group) for group in groups)
         for group in groups:
             rest -= len(group)
-            low, high = self.solve(group, alpha - low_sum - rest, beta - low_sum)
+            floor = alpha - low_sum - rest
+            if len(group) <= floor:  # it cannot reach the window: not searched
+                low, high = 0, len(group)
+            else:
+                low, high = self.solve(group, active, floor, beta - low_sum)
             low_sum += low
             high_sum += high
             if high_sum + rest <= alpha or low_sum >= beta:
                 return low_sum, high_sum + rest
         return low_sum, high_sum
 
-    def _moves(self, members, rows, doubtful, mines, shown) -> list[int]:
-        """The cells worth trying, safest first (then the one whose clue tells most, then the first):
-        of cells whose outcomes are the same in every layout (the same column), and of cells a symmetry
-        that keeps the state maps onto each other, only the first."""
+    def _moves(self, members, doubtful, mines, shown) -> list[int]:
+        """The cells worth trying: the dead ones (a single clue wherever safe) only when every one is
+        dead (a dead cell tells nothing but that it was safe, and can always wait), safest first, then
+        the one whose clue tells most, then the first; of cells whose outcomes are the same in every
+        layout, and of cells a symmetry that keeps the state maps onto each other, only the first."""
         keeping = [cells for layouts, cells in self.symmetries if _keeps(layouts, members)]
-        order = sorted(doubtful, key=lambda column: (int(mines[column]), -int(shown[column]), column))
+        if any(shown[c] > 1 for c in doubtful):
+            doubtful = [c for c in doubtful if shown[c] > 1]
+        order = sorted(doubtful, key=lambda column: (mines[column], -shown[column], column))
         seen: set = set()
-        moves = []
+        moves: list[int] = []
         for column in order:
-            outcome = rows[:, column].tobytes()
+            outcome = self.codes[members, column].tobytes()
             if outcome in seen or any(int(cells[column]) in moves for cells in keeping):
                 continue
             seen.add(outcome)
             moves.append(column)
         return moves
 
-    def _parts(self, members, rows, doubtful) -> list | None:
+    def _parts(self, members, doubtful) -> list | None:
         """The state's independent parts: groups of doubtful cells no two of which are neighbours,
         whose layouts combine freely; for each, the layouts that agree with the first one off it.
         None when there is one part."""
         groups = _touching_groups(doubtful, self.neighbours)
         if len(groups) < 2:
             return None
-        distinct = [len(np.unique(rows[:, group], axis=0)) for group in groups]
+        rows = self.codes[np.ix_(members, doubtful)]
+        at = {column: i for i, column in enumerate(doubtful)}
+        distinct = [len(np.unique(rows[:, [at[c] for c in group]], axis=0)) for group in groups]
         if prod(distinct) != len(members):
             return None
         parts = []
         for group in groups:
-            off = np.ones(self.width, dtype=bool)
-            off[group] = False
+            off = [at[c] for c in doubtful if c not in group]
             parts.append(members[np.all(rows[:, off] == rows[0, off], axis=1)])
         return parts
 
     # -- the root --------------------------------------------------------------------------------
 
-    def safest_first(self, members: np.ndarray) -> int:
-        """The layouts won by playing the safest cell each time (its clue telling most on a tie, then
-        the first), every free cell opened first: a lower bound on the value."""
+    def first_moves(self, members: np.ndarray, active: list) -> int | None:
+        """The layouts won by playing each time the free cells, else the search's first move (the safest
+        telling cell): a lower bound on the value; None once the budget has run out."""
         n = len(members)
         if n <= 1:
             return n
-        self._spend()
-        rows = self.codes[members]
-        mines = np.count_nonzero(rows == MINE, axis=0)
-        shown = _clues_shown(rows)
-        free = [column for column in range(self.width) if mines[column] == 0 and shown[column] > 1]
+        if not self._spend():
+            return None
+        mines, shown, free, varying = self._read(members, active)
         if free:
-            column = free[0]
+            columns = free
         else:
-            doubtful = [column for column in range(self.width) if 0 < mines[column] < n]
-            column = min(doubtful, key=lambda c: (int(mines[c]), -int(shown[c]), c))
+            doubtful = [c for c in varying if 0 < mines[c] < n]
+            columns = self._moves(members, doubtful, mines, shown)[:1]
         if n == self.count:
-            self.first_move = column
-        return sum(self.safest_first(group) for group in self._split(members, column))
+            self.first_move = columns[0]
+        won = 0
+        for group in self._split(members, columns):
+            part = self.first_moves(group, varying)
+            if part is None:
+                return None
+            won += part
+        return won
 
     def run(self) -> dict:
         """The search from every layout: ``{"low", "high", "move", "cells": [(low, high) per column],
         "floor", "states", "stopped"}``."""
         everything = np.arange(self.count, dtype=np.intp)
-        floor = 0
-        with contextlib.suppress(_Stopped):  # the budget ran out: no floor but 0
-            floor = self.safest_first(everything)
-        low, high = self.solve(everything, floor - 1, self.count + 1)
+        every_column = list(range(self.width))
+        floor = self.first_moves(everything, every_column) or 0
+        low, high = self.solve(everything, every_column, floor - 1, self.count + 1)
         move = self.root_move
-        if floor >= low:  # the search found nothing better than playing safest first
+        if floor >= low:  # the search found nothing better than its first moves
             low, move = floor, self.first_move
         cells = self._cell_values(everything, low, high)
         return {"low": low, "high": high, "move": move, "cells": cells, "floor": floor, "states": self.states,
@@ -437,6 +475,7 @@ class ValueSearch:
         ``all_cells``), as the budget allows."""
         n = self.count
         mines = np.count_nonzero(self.codes == MINE, axis=0)
+        every_column = list(range(self.width))
         values = []
         for column in range(self.width):
             safe = n - int(mines[column])
@@ -448,7 +487,7 @@ class ValueSearch:
                 values.append((0, safe))   # cannot be best
             else:
                 alpha, beta = (-1, n + 1) if self.all_cells else (low - 1, high + 1)
-                values.append(self.chance(self._split(everything, column), alpha, beta))
+                values.append(self.chance(self._split(everything, [column]), every_column, alpha, beta))
         return values
 
 
@@ -594,6 +633,10 @@ def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool 
         table = None
     if table is None:
         return _unlisted(position, started)
+    if table.count == 1:  # everything is known: the game is won by opening every safe cell
+        cells = {cell: CellValue(int(code != MINE), int(code != MINE), 1) for cell, code in zip(table.cells, table.codes[0], strict=True)}
+        best = tuple(cell for cell, value in cells.items() if value.low)
+        return PositionValue(position, 1, 1, 1, best, cells, exact=True, seconds=time.monotonic() - started)
     seconds = None if limit.time is None else max(1e-3, limit.time - (time.monotonic() - started))
     given = SearchInput(table.codes, _neighbour_columns(table), _layout_symmetries(table), node_limit=limit.nodes,
                         seconds=seconds, slots=_table_slots(limit.memory, table.count, len(table.cells)), all_cells=all_cells)

@@ -4,7 +4,7 @@
  * fingerprints, transposition table, move order, bounds and budget of states), so that answers,
  * bounds past a budget of states included, are identical. Every quantity is a whole number of
  * layouts. A state is a sorted run of layout indices in one growing arena (held by offset, since the
- * arena moves when it grows); each node's per-column counts live in a second arena.
+ * arena moves when it grows); each state's per-column counts live in a second arena.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -14,8 +14,11 @@
 #include <time.h>
 
 #define MINE_CODE 9
+#define CODES (MINE_CODE + 1)
 #define CLOCK_EVERY 256
 #define PROBES 4
+#define MOST_FREE 16
+#define FIRST_SLOTS 1024
 
 enum { RUNNING = 0, STOP_NODES = 1, STOP_TIME = 2, STOP_MEMORY = 3 };
 
@@ -26,15 +29,18 @@ typedef struct {
     int32_t unused;
 } Slot;
 
+typedef struct { long long at; int32_t n; } Group; /* layouts at arena[at .. at + n) */
+
 typedef struct {
     const uint8_t *codes;
     int32_t count, width;
     const int32_t *neighbour_start, *neighbour_columns; /* column k's neighbours: [start[k], start[k+1]) */
     int32_t nsyms;
     const int32_t *sym_layouts, *sym_columns; /* symmetry s: [s * count + i], [s * width + k] */
-    uint64_t *first, *second;                 /* each layout's two fingerprint words */
+    uint64_t *first, *second; /* each layout's two fingerprint words */
     Slot *slots;
-    uint64_t mask;
+    uint64_t mask;       /* slots - 1 */
+    long long used, most_slots;
     long long node_limit; /* -1: none */
     double deadline;      /* < 0: none */
     long long states;
@@ -42,9 +48,9 @@ typedef struct {
     long long work_limit; /* bytes the arenas may hold; -1: no limit */
     int32_t *arena;       /* the states' layouts */
     size_t top, room;
-    int32_t *scratch;     /* per node: mines, clues shown, doubtful columns, moves, ... */
+    int32_t *scratch;     /* per state: mines, clues shown, doubtful columns, moves, ... */
     size_t scratch_top, scratch_room;
-    int32_t *hist;        /* width * 10 counts, reused by every node */
+    int32_t *hist;        /* width * CODES counts, reused by every state */
     int root_move, first_move;
     int all_cells;
 } Search;
@@ -99,18 +105,25 @@ static long long take_scratch(Search *s, size_t n) {
 
 /* ---- the transposition table ---------------------------------------------------------------------- */
 
-static void fingerprint(const Search *s, size_t at, int32_t n, uint64_t *first, uint64_t *second) {
+/* The state's fingerprint: the sums over its layouts of two words each, the least over the board's symmetries;
+ * `maybe_kept` gets a bit for each symmetry whose image of the state has the state's own sums (only those can
+ * map it onto itself). */
+static void fingerprint(const Search *s, size_t at, int32_t n, uint64_t *first, uint64_t *second, unsigned *maybe_kept) {
     uint64_t a = 0, b = 0;
     const int32_t *members = s->arena + at;
     for (int32_t j = 0; j < n; j++) { a += s->first[members[j]]; b += s->second[members[j]]; }
+    uint64_t own_a = a, own_b = b;
+    unsigned kept = 0;
     for (int32_t k = 0; k < s->nsyms; k++) {
         const int32_t *image = s->sym_layouts + (size_t)k * s->count;
         uint64_t c = 0, d = 0;
         for (int32_t j = 0; j < n; j++) { c += s->first[image[members[j]]]; d += s->second[image[members[j]]]; }
+        if (c == own_a && d == own_b) kept |= 1u << k;
         if (c < a || (c == a && d < b)) { a = c; b = d; }
     }
     *first = a;
     *second = b;
+    *maybe_kept = kept;
 }
 
 static Slot *find(Search *s, uint64_t first, uint64_t second, int32_t n) {
@@ -122,7 +135,7 @@ static Slot *find(Search *s, uint64_t first, uint64_t second, int32_t n) {
     return NULL;
 }
 
-static void store(Search *s, uint64_t first, uint64_t second, int32_t n, int32_t low, int32_t high) {
+static void put(Search *s, uint64_t first, uint64_t second, int32_t n, int32_t low, int32_t high) {
     Slot *victim = NULL;
     for (int probe = 0; probe < PROBES; probe++) {
         Slot *slot = s->slots + ((first + (uint64_t)probe) & s->mask);
@@ -135,9 +148,30 @@ static void store(Search *s, uint64_t first, uint64_t second, int32_t n, int32_t
         if (slot->layouts <= n && (victim == NULL || slot->layouts < victim->layouts)) victim = slot;
     }
     if (victim != NULL) {
+        if (victim->layouts == 0) s->used++;
         victim->first = first; victim->second = second; victim->layouts = n;
         victim->low = low; victim->high = high;
     }
+}
+
+/* Twice the slots once half are used, up to the most allowed; the entries put again in slot order. */
+static void make_room(Search *s) {
+    long long slots = (long long)s->mask + 1;
+    if (s->used * 2 <= slots || slots * 2 > s->most_slots) return;
+    Slot *old = s->slots;
+    Slot *bigger = calloc((size_t)slots * 2, sizeof(Slot));
+    if (bigger == NULL) return; /* the table stays as it is: a fuller table only forgets more */
+    s->slots = bigger;
+    s->mask = (uint64_t)slots * 2 - 1;
+    s->used = 0;
+    for (long long i = 0; i < slots; i++)
+        if (old[i].layouts) put(s, old[i].first, old[i].second, old[i].layouts, old[i].low, old[i].high);
+    free(old);
+}
+
+static void store(Search *s, uint64_t first, uint64_t second, int32_t n, int32_t low, int32_t high) {
+    put(s, first, second, n, low, high);
+    make_room(s);
 }
 
 /* ---- the budget ------------------------------------------------------------------------------------ */
@@ -149,87 +183,94 @@ static int spend(Search *s) {
     return s->stopped ? -1 : 0;
 }
 
-/* ---- one state ------------------------------------------------------------------------------------- */
+/* ---- splitting a state ------------------------------------------------------------------------------ */
 
-typedef struct { long long at; int32_t n; int clue; } Group;
+typedef struct { uint64_t key; int32_t index; } Keyed;
 
-/* The safe layouts of the state split by the clue `column` shows, largest group first (ties: the
- * smaller clue first), into `groups` (room for 9); their number, or -1 (memory). */
-static int split(Search *s, size_t at, int32_t n, int column, Group *groups) {
-    int32_t counts[MINE_CODE + 1] = {0};
-    for (int32_t j = 0; j < n; j++) counts[s->codes[(size_t)s->arena[at + j] * s->width + column]]++;
-    long long out = take(s, (size_t)(n - counts[MINE_CODE]));
-    if (out < 0) return -1;
-    int ngroups = 0;
-    long long next = out;
-    long long place[MINE_CODE];
-    for (int clue = 0; clue < MINE_CODE; clue++) {
-        place[clue] = next;
-        if (counts[clue]) {
-            groups[ngroups].at = next; groups[ngroups].n = counts[clue]; groups[ngroups].clue = clue;
-            ngroups++;
-        }
-        next += counts[clue];
-    }
-    const int32_t *members = s->arena + at;
-    for (int32_t j = 0; j < n; j++) {
-        int code = s->codes[(size_t)members[j] * s->width + column];
-        if (code != MINE_CODE) s->arena[place[code]++] = members[j];
-    }
-    for (int i = 1; i < ngroups; i++) { /* stable: by size, largest first */
+static int compare_keyed(const void *a, const void *b) {
+    const Keyed *x = a, *y = b;
+    if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Groups sorted by size, largest first, stable. */
+static void largest_first(Group *groups, int ngroups) {
+    for (int i = 1; i < ngroups; i++) {
         Group g = groups[i];
         int j = i - 1;
         while (j >= 0 && groups[j].n < g.n) { groups[j + 1] = groups[j]; j--; }
         groups[j + 1] = g;
     }
+}
+
+/* The safe layouts of the state split by what `columns` show (at most MOST_FREE of them; a layout with a
+ * mine in one of them is left out), the groups put at the arena's top in the order of what they show (the
+ * first column's clue first, the layouts of a group in their order), then sorted largest first: malloc'd
+ * into *out; their number, or -1 (memory). What a layout shows is packed into a word, 4 bits a column,
+ * and sorted by stable counting sorts, a column at a time, the last column first. */
+static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int ncolumns, Group **out) {
+    *out = NULL;
+    if (ncolumns > MOST_FREE) ncolumns = MOST_FREE;
+    int width = s->width;
+    Keyed *from = malloc(sizeof(Keyed) * (size_t)(n > 0 ? 2 * n : 2)), *to = from + n;
+    if (from == NULL) { s->stopped = STOP_MEMORY; return -1; }
+    int32_t kept = 0;
+    for (int32_t j = 0; j < n; j++) {
+        int32_t i = s->arena[at + j];
+        const uint8_t *row = s->codes + (size_t)i * width;
+        uint64_t key = 0;
+        int mine = 0;
+        for (int f = 0; f < ncolumns; f++) {
+            uint8_t code = row[columns[f]];
+            mine |= code == MINE_CODE;
+            key = key << 4 | code;
+        }
+        if (!mine) { from[kept].key = key; from[kept].index = i; kept++; }
+    }
+    Keyed *sorted = from, *spare = to;
+    for (int f = 0; f < ncolumns; f++) { /* digit f from the right: column ncolumns - 1 - f */
+        int32_t counts[CODES] = {0}, start[CODES];
+        int shift = 4 * f;
+        for (int32_t j = 0; j < kept; j++) counts[sorted[j].key >> shift & 15]++;
+        for (int v = 0, next = 0; v < CODES; v++) { start[v] = next; next += counts[v]; }
+        for (int32_t j = 0; j < kept; j++) spare[start[sorted[j].key >> shift & 15]++] = sorted[j];
+        Keyed *swap = sorted; sorted = spare; spare = swap;
+    }
+    long long place = take(s, (size_t)kept);
+    int ngroups = 0;
+    for (int32_t j = 0; j < kept; j++) ngroups += j == 0 || sorted[j].key != sorted[j - 1].key;
+    Group *groups = malloc(sizeof(Group) * (size_t)(ngroups > 0 ? ngroups : 1));
+    if (groups == NULL || place < 0) { free(from); free(groups); s->stopped = STOP_MEMORY; return -1; }
+    int g = -1;
+    for (int32_t j = 0; j < kept; j++) {
+        if (j == 0 || sorted[j].key != sorted[j - 1].key) { g++; groups[g].at = place + j; groups[g].n = 0; }
+        s->arena[place + j] = sorted[j].index;
+        groups[g].n++;
+    }
+    free(from);
+    largest_first(groups, ngroups);
+    *out = groups;
     return ngroups;
 }
 
-static void solve(Search *s, size_t at, int32_t n, long long alpha, long long beta, long long *low, long long *high);
+/* ---- what a state is made of -------------------------------------------------------------------------- */
 
-static void chance(Search *s, const Group *groups, int ngroups, long long alpha, long long beta, long long *low, long long *high) {
-    long long low_sum = 0, high_sum = 0, rest = 0;
-    for (int i = 0; i < ngroups; i++) rest += groups[i].n;
-    for (int i = 0; i < ngroups; i++) {
-        long long l, h;
-        rest -= groups[i].n;
-        solve(s, (size_t)groups[i].at, groups[i].n, alpha - low_sum - rest, beta - low_sum, &l, &h);
-        low_sum += l;
-        high_sum += h;
-        if (high_sum + rest <= alpha || low_sum >= beta) {
-            *low = low_sum; *high = high_sum + rest;
-            return;
-        }
-    }
-    *low = low_sum;
-    *high = high_sum;
-}
-
-/* A move split and played: the state's arena top restored after. */
-static void play(Search *s, size_t at, int32_t n, int column, long long alpha, long long beta, long long *low, long long *high) {
-    size_t top = s->top;
-    Group groups[MINE_CODE];
-    int ngroups = split(s, at, n, column, groups);
-    if (ngroups < 0) { *low = 0; *high = n; return; }
-    chance(s, groups, ngroups, alpha, beta, low, high);
-    s->top = top;
-}
-
-/* Per column: mines (layouts where it is a mine) and shown (different clues where it is safe). */
-static void column_counts(Search *s, size_t at, int32_t n, int32_t *mines, int32_t *shown) {
+/* Per active column c (the columns that varied in the state's parent; the others cannot vary in it): mines[c]
+ * (layouts where it is a mine) and shown[c] (different clues where it is safe). */
+static void column_counts(Search *s, size_t at, int32_t n, const int32_t *cols, int ncols, int32_t *mines, int32_t *shown) {
     int width = s->width;
-    memset(s->hist, 0, sizeof(int32_t) * (size_t)width * (MINE_CODE + 1));
+    memset(s->hist, 0, sizeof(int32_t) * (size_t)ncols * CODES);
     for (int32_t j = 0; j < n; j++) {
         const uint8_t *row = s->codes + (size_t)s->arena[at + j] * width;
         int32_t *h = s->hist;
-        for (int k = 0; k < width; k++) h[k * (MINE_CODE + 1) + row[k]]++;
+        for (int i = 0; i < ncols; i++) h[i * CODES + row[cols[i]]]++;
     }
-    for (int k = 0; k < width; k++) {
-        const int32_t *h = s->hist + k * (MINE_CODE + 1);
+    for (int i = 0; i < ncols; i++) {
+        const int32_t *h = s->hist + i * CODES;
         int count = 0;
         for (int clue = 0; clue < MINE_CODE; clue++) count += h[clue] != 0;
-        mines[k] = h[MINE_CODE];
-        shown[k] = count;
+        mines[cols[i]] = h[MINE_CODE];
+        shown[cols[i]] = count;
     }
 }
 
@@ -251,6 +292,15 @@ static int keeps(Search *s, int k, size_t at, int32_t n) {
     return same;
 }
 
+static uint64_t column_hash(const Search *s, size_t at, int32_t n, int column) {
+    uint64_t h = 0;
+    for (int32_t j = 0; j < n; j++) {
+        const uint8_t *row = s->codes + (size_t)s->arena[at + j] * s->width;
+        h = (h ^ row[column]) * 0x100000001B3ULL;
+    }
+    return h;
+}
+
 static int same_column(const Search *s, size_t at, int32_t n, int a, int b) {
     for (int32_t j = 0; j < n; j++) {
         const uint8_t *row = s->codes + (size_t)s->arena[at + j] * s->width;
@@ -259,33 +309,40 @@ static int same_column(const Search *s, size_t at, int32_t n, int a, int b) {
     return 1;
 }
 
-/* The moves worth trying into moves (see ValueSearch._moves); their number. */
+/* The moves worth trying (ValueSearch._moves) into moves; their number. */
 static int order_moves(Search *s, size_t at, int32_t n, const int32_t *doubtful, int ndoubtful, const int32_t *mines,
-                       const int32_t *shown, int32_t *moves) {
+                       const int32_t *shown, int32_t *moves, unsigned maybe_kept) {
     int32_t keeping[8];
     int nkeeping = 0;
     for (int k = 0; k < s->nsyms && nkeeping < 8; k++)
-        if (keeps(s, k, at, n)) keeping[nkeeping++] = k;
+        if ((maybe_kept >> k & 1) && keeps(s, k, at, n)) keeping[nkeeping++] = k;
+    int telling = 0; /* a doubtful cell whose clue can tell something: the dead ones wait */
+    for (int i = 0; i < ndoubtful && !telling; i++) telling = shown[doubtful[i]] > 1;
     int32_t order[ndoubtful > 0 ? ndoubtful : 1];
+    int norder = 0;
     for (int i = 0; i < ndoubtful; i++) { /* insertion sort by (mines, -shown, column) */
         int32_t c = doubtful[i];
-        int j = i - 1;
+        if (telling && shown[c] <= 1) continue;
+        int j = norder - 1;
         while (j >= 0 && (mines[order[j]] > mines[c] || (mines[order[j]] == mines[c] && shown[order[j]] < shown[c]))) {
             order[j + 1] = order[j];
             j--;
         }
         order[j + 1] = c;
+        norder++;
     }
     int count = 0;
-    for (int i = 0; i < ndoubtful; i++) {
+    uint64_t hashes[norder > 0 ? norder : 1];
+    for (int i = 0; i < norder; i++) {
         int32_t c = order[i];
         int skip = 0;
-        for (int m = 0; m < count && !skip; m++) skip = same_column(s, at, n, c, moves[m]);
+        uint64_t h = column_hash(s, at, n, c);
+        for (int m = 0; m < count && !skip; m++) skip = hashes[m] == h && same_column(s, at, n, c, moves[m]);
         for (int k = 0; k < nkeeping && !skip; k++) {
             int32_t image = s->sym_columns[(size_t)keeping[k] * s->width + c];
             for (int m = 0; m < count && !skip; m++) skip = moves[m] == image;
         }
-        if (!skip) moves[count++] = c;
+        if (!skip) { hashes[count] = h; moves[count++] = c; }
     }
     return count;
 }
@@ -297,14 +354,6 @@ static int32_t root_of(int32_t *parent, int32_t c) {
     return c;
 }
 
-typedef struct { uint64_t hash; int32_t index; } Keyed;
-
-static int compare_keyed(const void *a, const void *b) {
-    const Keyed *x = a, *y = b;
-    if (x->hash != y->hash) return (x->hash > y->hash) - (x->hash < y->hash);
-    return (x->index > y->index) - (x->index < y->index);
-}
-
 /* How many different rows the state's layouts show on `columns` (exactly: equal hashes compared). */
 static long long distinct_rows(Search *s, size_t at, int32_t n, const int32_t *columns, int ncolumns) {
     Keyed *keyed = malloc(sizeof(Keyed) * (size_t)n);
@@ -312,17 +361,16 @@ static long long distinct_rows(Search *s, size_t at, int32_t n, const int32_t *c
     for (int32_t j = 0; j < n; j++) {
         const uint8_t *row = s->codes + (size_t)s->arena[at + j] * s->width;
         uint64_t h = 0;
-        for (int i = 0; i < ncolumns; i++) h = splitmix(h ^ ((uint64_t)row[columns[i]] << 32 | (uint64_t)columns[i]));
-        keyed[j].hash = h;
+        for (int i = 0; i < ncolumns; i++) h = splitmix(h + row[columns[i]]);
+        keyed[j].key = h;
         keyed[j].index = s->arena[at + j];
     }
     qsort(keyed, (size_t)n, sizeof(Keyed), compare_keyed);
     long long distinct = 0;
     for (int32_t j = 0; j < n;) {
         int32_t end = j;
-        while (end < n && keyed[end].hash == keyed[j].hash) end++;
-        /* within a run of equal hashes, count rows different from every earlier one of the run */
-        for (int32_t a = j; a < end; a++) {
+        while (end < n && keyed[end].key == keyed[j].key) end++;
+        for (int32_t a = j; a < end; a++) { /* within a run of equal hashes, rows unlike every earlier one */
             const uint8_t *ra = s->codes + (size_t)keyed[a].index * s->width;
             int seen = 0;
             for (int32_t b = j; b < a && !seen; b++) {
@@ -339,25 +387,22 @@ static long long distinct_rows(Search *s, size_t at, int32_t n, const int32_t *c
     return distinct;
 }
 
-/* The state's independent parts (ValueSearch._parts): their number (0: none), each part's layouts put at
- * the arena's top and its (offset, size) in *parts (malloc'd, freed by the caller). `doubtful_at` is the
- * scratch offset of the doubtful columns (an offset: the scratch arena may move). */
-static int find_parts(Search *s, size_t at, int32_t n, long long doubtful_at, int ndoubtful, Group **parts) {
+/* The doubtful columns grouped by neighbourhood (ValueSearch._touching_groups): the groups' columns one
+ * after another into columns, group g's from start[g] to start[g + 1]; their number. */
+static int touching_groups(Search *s, const int32_t *doubtful, int ndoubtful, int32_t *columns, int32_t *start) {
     int width = s->width;
-    *parts = NULL;
-    if (ndoubtful < 2) return 0;
-    long long base = take_scratch(s, (size_t)width * 3 + (size_t)ndoubtful);
+    long long base = take_scratch(s, (size_t)width * 2);
     if (base < 0) return 0;
-    int32_t *parent = s->scratch + base, *inside = parent + width, *group_of = inside + width;
-    int32_t *columns = group_of + width;
-    const int32_t *doubtful = s->scratch + doubtful_at;
-    for (int k = 0; k < width; k++) { parent[k] = k; inside[k] = 0; group_of[k] = -1; }
-    for (int i = 0; i < ndoubtful; i++) inside[doubtful[i]] = 1;
+    int32_t *parent = s->scratch + base, *group_of = parent + width;
+    for (int i = 0; i < ndoubtful; i++) { parent[doubtful[i]] = doubtful[i]; group_of[doubtful[i]] = -1; }
     for (int i = 0; i < ndoubtful; i++) {
         int32_t c = doubtful[i];
         for (int32_t e = s->neighbour_start[c]; e < s->neighbour_start[c + 1]; e++) {
             int32_t other = s->neighbour_columns[e];
-            if (!inside[other]) continue;
+            if (other < 0 || other >= width) continue;
+            int found = 0;
+            for (int q = 0; q < ndoubtful && !found; q++) found = doubtful[q] == other;
+            if (!found) continue;
             int32_t a = root_of(parent, c), b = root_of(parent, other);
             if (a != b) parent[a > b ? a : b] = a < b ? a : b;
         }
@@ -367,163 +412,237 @@ static int find_parts(Search *s, size_t at, int32_t n, long long doubtful_at, in
         int32_t r = root_of(parent, doubtful[i]);
         if (group_of[r] < 0) group_of[r] = ngroups++;
     }
-    if (ngroups < 2) return 0;
-    int32_t *group_start = malloc(sizeof(int32_t) * (size_t)(ngroups + 1));
-    if (group_start == NULL) { s->stopped = STOP_MEMORY; return 0; }
-    for (int g = 0, filled = 0; g < ngroups; g++) { /* each group's columns, in column order */
-        group_start[g] = filled;
+    for (int g = 0, filled = 0; g < ngroups; g++) {
+        start[g] = filled;
         for (int i = 0; i < ndoubtful; i++)
             if (group_of[root_of(parent, doubtful[i])] == g) columns[filled++] = doubtful[i];
-        group_start[g + 1] = filled;
+        start[g + 1] = filled;
     }
-    long long product = 1;
-    for (int g = 0; g < ngroups && product <= n; g++) {
-        long long d = distinct_rows(s, at, n, columns + group_start[g], group_start[g + 1] - group_start[g]);
-        if (d < 0) { free(group_start); return 0; }
-        product *= d;
-    }
-    if (product != n) { free(group_start); return 0; }
-    *parts = malloc(sizeof(Group) * (size_t)ngroups);
-    if (*parts == NULL) { free(group_start); s->stopped = STOP_MEMORY; return 0; }
-    for (int g = 0; g < ngroups; g++) {
-        /* the layouts that agree with the first one off the group's columns */
-        long long out = take(s, (size_t)n);
-        if (out < 0) { free(group_start); free(*parts); *parts = NULL; return 0; }
-        inside = s->scratch + base + width;
-        columns = s->scratch + base + 3 * (size_t)width;
-        for (int k = 0; k < width; k++) inside[k] = 0;
-        for (int i = group_start[g]; i < group_start[g + 1]; i++) inside[columns[i]] = 1;
-        const uint8_t *first = s->codes + (size_t)s->arena[at] * width;
-        int32_t kept = 0;
-        for (int32_t j = 0; j < n; j++) {
-            const uint8_t *row = s->codes + (size_t)s->arena[at + j] * width;
-            int same = 1;
-            for (int k = 0; k < width && same; k++) same = inside[k] || row[k] == first[k];
-            if (same) s->arena[out + kept++] = s->arena[at + j];
-        }
-        s->top = (size_t)out + (size_t)kept;
-        (*parts)[g].at = out; (*parts)[g].n = kept; (*parts)[g].clue = g;
-    }
-    free(group_start);
+    s->scratch_top = (size_t)base;
     return ngroups;
 }
 
-/* ---- the state's value ------------------------------------------------------------------------------ */
+/* The state's independent parts (ValueSearch._parts): their number (0: it is one part), each part's
+ * layouts (those that agree with the first off the group's columns) put at the arena's top, into parts. */
+static int find_parts(Search *s, size_t at, int32_t n, const int32_t *doubtful_in, int ndoubtful, Group *parts) {
+    if (ndoubtful < 2) return 0;
+    int32_t doubtful[ndoubtful], columns[ndoubtful], start[ndoubtful + 1];
+    memcpy(doubtful, doubtful_in, sizeof(int32_t) * (size_t)ndoubtful); /* the scratch arena may move */
+    int ngroups = touching_groups(s, doubtful, ndoubtful, columns, start);
+    if (ngroups < 2) return 0;
+    long long product = 1;
+    for (int g = 0; g < ngroups && product <= n; g++) {
+        long long d = distinct_rows(s, at, n, columns + start[g], start[g + 1] - start[g]);
+        if (d < 0) return 0;
+        product *= d;
+    }
+    if (product != n) return 0;
+    const uint8_t *first = s->codes + (size_t)s->arena[at] * s->width;
+    for (int g = 0; g < ngroups; g++) {
+        long long out = take(s, (size_t)n);
+        if (out < 0) return 0;
+        int32_t kept = 0;
+        for (int32_t j = 0; j < n; j++) {
+            const uint8_t *row = s->codes + (size_t)s->arena[at + j] * s->width;
+            int same = 1; /* agrees with the first layout on the other groups' columns */
+            for (int i = 0; i < ndoubtful && same; i++)
+                same = (i >= start[g] && i < start[g + 1]) || row[columns[i]] == first[columns[i]];
+            if (same) s->arena[out + kept++] = s->arena[at + j];
+        }
+        s->top = (size_t)out + (size_t)kept;
+        parts[g].at = out; parts[g].n = kept;
+    }
+    return ngroups;
+}
 
-static void solve_state(Search *s, size_t at, int32_t n, long long alpha, long long beta, long long *low, long long *high) {
-    int width = s->width;
-    size_t top = s->top, scratch_top = s->scratch_top;
-    long long base = take_scratch(s, (size_t)width * 4);
-    if (base < 0) { *low = 0; *high = n; return; }
-    int32_t *mines = s->scratch + base;
-    column_counts(s, at, n, mines, s->scratch + base + width);
-    int root = n == s->count;
-#define MINES(k) (s->scratch[base + (k)])
-#define SHOWN(k) (s->scratch[base + width + (k)])
-    for (int k = 0; k < width; k++) {
-        if (MINES(k) == 0 && SHOWN(k) > 1) { /* safe, and its clue still tells: open it for free */
-            if (root) s->root_move = k;
-            play(s, at, n, k, alpha, beta, low, high);
-            s->top = top; s->scratch_top = scratch_top;
+/* ---- the search ------------------------------------------------------------------------------------- */
+
+/* A state's frame in the scratch arena: mines, shown, a list (free or doubtful columns), moves, and the
+ * columns that vary in it (the active columns of its children), each `width` long. */
+#define F_MINES 0
+#define F_SHOWN 1
+#define F_LIST 2
+#define F_MOVES 3
+#define F_VARYING 4
+#define FRAME 5
+
+static void solve(Search *s, size_t at, int32_t n, long long cols_at, int ncols, long long alpha, long long beta,
+                  long long *low, long long *high);
+
+static void chance(Search *s, const Group *groups, int ngroups, long long cols_at, int ncols, long long alpha, long long beta,
+                   long long *low, long long *high) {
+    long long low_sum = 0, high_sum = 0, rest = 0;
+    for (int i = 0; i < ngroups; i++) rest += groups[i].n;
+    for (int i = 0; i < ngroups; i++) {
+        long long l, h;
+        rest -= groups[i].n;
+        long long child_alpha = alpha - low_sum - rest;
+        if (groups[i].n <= child_alpha) { l = 0; h = groups[i].n; } /* it cannot reach the window: not searched */
+        else solve(s, (size_t)groups[i].at, groups[i].n, cols_at, ncols, child_alpha, beta - low_sum, &l, &h);
+        low_sum += l;
+        high_sum += h;
+        if (high_sum + rest <= alpha || low_sum >= beta) {
+            *low = low_sum; *high = high_sum + rest;
             return;
         }
     }
-    int ndoubtful = 0;
-    for (int k = 0; k < width; k++)
-        if (MINES(k) > 0 && MINES(k) < n) s->scratch[base + 2 * width + ndoubtful++] = k;
-    Group *parts;
-    int nparts = find_parts(s, at, n, base + 2 * width, ndoubtful, &parts);
+    *low = low_sum;
+    *high = high_sum;
+}
+
+/* Open the cells of `columns` and play on at best: the state's arena top restored after. */
+static void play(Search *s, size_t at, int32_t n, const int32_t *columns, int ncolumns, long long cols_at, int ncols,
+                 long long alpha, long long beta, long long *low, long long *high) {
+    size_t top = s->top;
+    Group *groups;
+    int ngroups = split(s, at, n, columns, ncolumns, &groups);
+    if (ngroups < 0) { *low = 0; *high = n; s->top = top; return; }
+    chance(s, groups, ngroups, cols_at, ncols, alpha, beta, low, high);
+    free(groups);
+    s->top = top;
+}
+
+/* The value of a closed state (no free cell): its parts' product, else its best move's. */
+static void solve_closed(Search *s, size_t at, int32_t n, long long base, int ndoubtful, long long varying_at, int nvarying,
+                         unsigned maybe_kept, long long alpha, long long beta, long long *low, long long *high) {
+    int width = s->width;
+#define MINES(k) (s->scratch[base + F_MINES * width + (k)])
+#define MOVES (s->scratch + base + F_MOVES * width)
+    Group parts[ndoubtful > 0 ? ndoubtful : 1];
+    int nparts = find_parts(s, at, n, s->scratch + base + F_LIST * width, ndoubtful, parts);
     if (nparts >= 2) {
         long long lows = 1, highs = 1;
         for (int g = 0; g < nparts; g++) {
             long long l, h;
-            solve(s, (size_t)parts[g].at, parts[g].n, -1, (long long)parts[g].n + 1, &l, &h);
+            solve(s, (size_t)parts[g].at, parts[g].n, varying_at, nvarying, -1, (long long)parts[g].n + 1, &l, &h);
             lows *= l; highs *= h;
         }
-        free(parts);
         *low = lows; *high = highs;
-        s->top = top; s->scratch_top = scratch_top;
         return;
     }
-    if (s->stopped == STOP_MEMORY) { *low = 0; *high = n; s->top = top; s->scratch_top = scratch_top; return; }
-    int nmoves = order_moves(s, at, n, s->scratch + base + 2 * width, ndoubtful, s->scratch + base,
-                             s->scratch + base + width, s->scratch + base + 3 * width);
+    int nmoves = order_moves(s, at, n, s->scratch + base + F_LIST * width, ndoubtful, s->scratch + base + F_MINES * width,
+                             s->scratch + base + F_SHOWN * width, MOVES, maybe_kept);
+    int root = n == s->count;
     long long best = 0, ceiling = 0;
     for (int i = 0; i < nmoves; i++) {
-        int column = s->scratch[base + 3 * width + i];
+        int32_t column = MOVES[i];
         long long safe = n - MINES(column);
-        if (safe <= best) {
+        if (safe <= best || safe <= alpha) { /* a move wins at most its safe layouts: this one, and the rest, cannot help */
             if (safe > ceiling) ceiling = safe;
             break;
         }
         long long l, h;
-        play(s, at, n, column, alpha > best ? alpha : best, beta, &l, &h);
+        play(s, at, n, &column, 1, varying_at, nvarying, alpha > best ? alpha : best, beta, &l, &h);
         if (root && l > best) s->root_move = column;
         if (l > best) best = l;
         if (h > ceiling) ceiling = h;
         if (best >= beta) {
             if (i + 1 < nmoves) {
-                long long next = n - MINES(s->scratch[base + 3 * width + i + 1]);
+                long long next = n - MINES(MOVES[i + 1]);
                 if (next > ceiling) ceiling = next;
             }
             break;
         }
     }
 #undef MINES
-#undef SHOWN
+#undef MOVES
     *low = best;
     *high = ceiling > best ? ceiling : best;
-    s->top = top; s->scratch_top = scratch_top;
 }
 
-static void solve(Search *s, size_t at, int32_t n, long long alpha, long long beta, long long *low, long long *high) {
+/* The state's frame filled: counts over the active columns, then the free columns (into the list), and the
+ * columns that vary (free or doubtful, in column order); returns the number of free ones. */
+static int read_state(Search *s, size_t at, int32_t n, long long cols_at, int ncols, long long base, int *nvarying) {
+    int width = s->width;
+    column_counts(s, at, n, s->scratch + cols_at, ncols, s->scratch + base + F_MINES * width, s->scratch + base + F_SHOWN * width);
+    int nfree = 0, count = 0;
+    for (int i = 0; i < ncols; i++) {
+        int32_t c = s->scratch[cols_at + i];
+        int32_t m = s->scratch[base + F_MINES * width + c], shown = s->scratch[base + F_SHOWN * width + c];
+        if (m == 0 && shown > 1) s->scratch[base + F_LIST * width + nfree++] = c;
+        if ((m == 0 && shown > 1) || (m > 0 && m < n)) s->scratch[base + F_VARYING * width + count++] = c;
+    }
+    *nvarying = count;
+    return nfree;
+}
+
+static int doubtful_columns(Search *s, int32_t n, long long base, int nvarying) {
+    int width = s->width, count = 0;
+    for (int i = 0; i < nvarying; i++) {
+        int32_t c = s->scratch[base + F_VARYING * width + i];
+        int32_t m = s->scratch[base + F_MINES * width + c];
+        if (m > 0 && m < n) s->scratch[base + F_LIST * width + count++] = c;
+    }
+    return count;
+}
+
+static void solve(Search *s, size_t at, int32_t n, long long cols_at, int ncols, long long alpha, long long beta,
+                  long long *low, long long *high) {
     if (n <= 1) { *low = n; *high = n; return; }
+    int width = s->width;
+    size_t top = s->top, scratch_top = s->scratch_top;
     uint64_t first, second;
-    fingerprint(s, at, n, &first, &second);
+    unsigned maybe_kept;
+    fingerprint(s, at, n, &first, &second, &maybe_kept);
     Slot *kept = find(s, first, second, n);
     long long l = kept ? kept->low : 0, h = kept ? kept->high : n;
     *low = l; *high = h;
-    if (l == h || h <= alpha || l >= beta || s->stopped) return;
-    if (spend(s) < 0) return;
-    long long fl, fh;
-    solve_state(s, at, n, alpha > l - 1 ? alpha : l - 1, beta < h + 1 ? beta : h + 1, &fl, &fh);
+    if (l == h || h <= alpha || l >= beta || s->stopped || spend(s) < 0) return;
+    long long base = take_scratch(s, (size_t)width * FRAME);
+    if (base < 0) return;
+    int nvarying;
+    int nfree = read_state(s, at, n, cols_at, ncols, base, &nvarying);
+    long long varying_at = base + F_VARYING * width, fl, fh;
+    long long a = alpha > l - 1 ? alpha : l - 1, b = beta < h + 1 ? beta : h + 1;
+    if (nfree) { /* the free cells opened, all at once: what they tell can only help, and they risk nothing */
+        if (n == s->count) s->root_move = s->scratch[base + F_LIST * width];
+        play(s, at, n, s->scratch + base + F_LIST * width, nfree, varying_at, nvarying, a, b, &fl, &fh);
+    } else {
+        int ndoubtful = doubtful_columns(s, n, base, nvarying);
+        solve_closed(s, at, n, base, ndoubtful, varying_at, nvarying, maybe_kept, a, b, &fl, &fh);
+    }
     if (fl > l) l = fl;
     if (fh < h) h = fh;
     store(s, first, second, n, (int32_t)l, (int32_t)h);
     *low = l; *high = h;
+    s->top = top; s->scratch_top = scratch_top;
 }
 
-/* The layouts won playing the safest cell each time (ValueSearch.safest_first); -1 once stopped. */
-static long long safest_first(Search *s, size_t at, int32_t n) {
+/* The layouts won playing each time the free cells, else the search's first move (ValueSearch.first_moves);
+ * -1 once stopped. */
+static long long first_moves(Search *s, size_t at, int32_t n, long long cols_at, int ncols) {
     if (n <= 1) return n;
     if (spend(s) < 0) return -1;
     int width = s->width;
     size_t top = s->top, scratch_top = s->scratch_top;
-    long long base = take_scratch(s, (size_t)width * 2);
+    long long base = take_scratch(s, (size_t)width * FRAME);
     if (base < 0) return -1;
-    column_counts(s, at, n, s->scratch + base, s->scratch + base + width);
-    int chosen = -1;
-    for (int k = 0; k < width && chosen < 0; k++)
-        if (s->scratch[base + k] == 0 && s->scratch[base + width + k] > 1) chosen = k;
-    if (chosen < 0) {
-        for (int k = 0; k < width; k++) {
-            int32_t m = s->scratch[base + k];
-            if (m == 0 || m == n) continue;
-            if (chosen < 0 || m < s->scratch[base + chosen] ||
-                (m == s->scratch[base + chosen] && s->scratch[base + width + k] > s->scratch[base + width + chosen]))
-                chosen = k;
-        }
+    int nvarying;
+    int nfree = read_state(s, at, n, cols_at, ncols, base, &nvarying);
+    int32_t chosen;
+    const int32_t *columns = s->scratch + base + F_LIST * width;
+    int ncolumns = nfree;
+    if (!nfree) {
+        int ndoubtful = doubtful_columns(s, n, base, nvarying);
+        uint64_t first, second;
+        unsigned maybe_kept;
+        fingerprint(s, at, n, &first, &second, &maybe_kept);
+        int nmoves = order_moves(s, at, n, s->scratch + base + F_LIST * width, ndoubtful, s->scratch + base + F_MINES * width,
+                                 s->scratch + base + F_SHOWN * width, s->scratch + base + F_MOVES * width, maybe_kept);
+        if (nmoves == 0) { s->top = top; s->scratch_top = scratch_top; return n; } /* never met: layouts are distinct */
+        chosen = s->scratch[base + F_MOVES * width];
+        columns = &chosen;
+        ncolumns = 1;
     }
-    if (chosen < 0) { s->top = top; s->scratch_top = scratch_top; return n; } /* never met: layouts are distinct */
-    if (n == s->count) s->first_move = chosen;
-    Group groups[MINE_CODE];
-    int ngroups = split(s, at, n, chosen, groups);
-    long long won = 0;
+    if (n == s->count) s->first_move = columns[0];
+    Group *groups;
+    int ngroups = split(s, at, n, columns, ncolumns, &groups);
+    long long won = ngroups < 0 ? -1 : 0;
     for (int i = 0; i < ngroups && won >= 0; i++) {
-        long long part = safest_first(s, (size_t)groups[i].at, groups[i].n);
+        long long part = first_moves(s, (size_t)groups[i].at, groups[i].n, base + F_VARYING * width, nvarying);
         won = part < 0 ? -1 : won + part;
     }
-    if (ngroups < 0) won = -1;
+    free(groups);
     s->top = top; s->scratch_top = scratch_top;
     return won;
 }
@@ -539,48 +658,46 @@ static const char *stop_name(int stopped) {
     }
 }
 
-static PyObject *search_answer(Search *s, long long low, long long high, long long floor) {
-    /* each column's bounds when opened first (ValueSearch._cell_values) */
+/* Each column's bounds when opened first (ValueSearch._cell_values), and the answer. */
+static PyObject *search_answer(Search *s, long long low, long long high, long long floor, long long all_at) {
     int32_t n = s->count;
     PyObject *cells = PyList_New(s->width);
     if (cells == NULL) return NULL;
-    long long at = 0; /* the root state: every layout, at the arena's start */
-    for (int k = 0; k < s->width; k++) {
+    for (int32_t k = 0; k < s->width; k++) {
         long long mines = 0;
         for (int32_t i = 0; i < n; i++) mines += s->codes[(size_t)i * s->width + k] == MINE_CODE;
         long long safe = n - mines, l, h;
         if (safe == 0) { l = 0; h = 0; }
         else if (safe == n) { l = low; h = high; }
         else if (!s->all_cells && safe < low) { l = 0; h = safe; }
-        else if (s->all_cells) play(s, (size_t)at, n, k, -1, (long long)n + 1, &l, &h);
-        else play(s, (size_t)at, n, k, low - 1, high + 1, &l, &h);
+        else if (s->all_cells) play(s, 0, n, &k, 1, all_at, s->width, -1, (long long)n + 1, &l, &h);
+        else play(s, 0, n, &k, 1, all_at, s->width, low - 1, high + 1, &l, &h);
         PyObject *pair = Py_BuildValue("(LL)", l, h);
         if (pair == NULL) { Py_DECREF(cells); return NULL; }
         PyList_SET_ITEM(cells, k, pair);
     }
-    int move = s->root_move;
-    PyObject *move_object = move < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(move);
+    PyObject *move = s->root_move < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(s->root_move);
     const char *stopped = stop_name(s->stopped);
-    PyObject *stop_object = stopped ? PyUnicode_FromString(stopped) : Py_NewRef(Py_None);
-    PyObject *answer = Py_BuildValue("{s:L,s:L,s:N,s:N,s:L,s:L,s:N}", "low", low, "high", high, "move", move_object,
-                                     "cells", cells, "floor", floor, "states", s->states, "stopped", stop_object);
-    return answer;
+    PyObject *stop = stopped ? PyUnicode_FromString(stopped) : Py_NewRef(Py_None);
+    return Py_BuildValue("{s:L,s:L,s:N,s:N,s:L,s:L,s:N}", "low", low, "high", high, "move", move, "cells", cells,
+                         "floor", floor, "states", s->states, "stopped", stop);
 }
 
 PyObject *value_search(PyObject *self, PyObject *args) {
+    (void)self;
     Py_buffer codes, starts, columns, sym_layouts, sym_columns;
     int count, width, nsyms, all_cells;
-    long long node_limit, slots, work_limit;
+    long long node_limit, most_slots, work_limit;
     double seconds;
     if (!PyArg_ParseTuple(args, "y*iiy*y*iy*y*LdLLp", &codes, &count, &width, &starts, &columns, &nsyms, &sym_layouts,
-                          &sym_columns, &node_limit, &seconds, &slots, &work_limit, &all_cells))
+                          &sym_columns, &node_limit, &seconds, &most_slots, &work_limit, &all_cells))
         return NULL;
     PyObject *result = NULL;
     Search s;
     memset(&s, 0, sizeof s);
     if (count < 1 || width < 1 || codes.len != (Py_ssize_t)count * width || starts.len != (Py_ssize_t)(width + 1) * 4 ||
         sym_layouts.len != (Py_ssize_t)nsyms * count * 4 || sym_columns.len != (Py_ssize_t)nsyms * width * 4 ||
-        slots < 1 || (slots & (slots - 1)) != 0) {
+        most_slots < FIRST_SLOTS || (most_slots & (most_slots - 1)) != 0) {
         PyErr_SetString(PyExc_ValueError, "value_search: inconsistent sizes");
         goto done;
     }
@@ -590,27 +707,30 @@ PyObject *value_search(PyObject *self, PyObject *args) {
     s.node_limit = node_limit; s.work_limit = work_limit; s.all_cells = all_cells;
     s.deadline = seconds < 0 ? -1.0 : now_seconds() + seconds;
     s.root_move = -1; s.first_move = -1;
-    s.mask = (uint64_t)slots - 1;
+    s.most_slots = most_slots;
+    s.mask = FIRST_SLOTS - 1;
     s.first = malloc(sizeof(uint64_t) * (size_t)count);
     s.second = malloc(sizeof(uint64_t) * (size_t)count);
-    s.slots = calloc((size_t)slots, sizeof(Slot));
-    s.hist = malloc(sizeof(int32_t) * (size_t)width * (MINE_CODE + 1));
+    s.slots = calloc(FIRST_SLOTS, sizeof(Slot));
+    s.hist = malloc(sizeof(int32_t) * (size_t)width * CODES);
     if (!s.first || !s.second || !s.slots || !s.hist) { PyErr_NoMemory(); goto done; }
     for (int32_t i = 0; i < count; i++) {
         s.first[i] = splitmix((uint64_t)i * 2);
         s.second[i] = splitmix((uint64_t)i * 2 + 1);
     }
-    long long root = take(&s, (size_t)count);
-    if (root < 0) { PyErr_NoMemory(); goto done; }
+    if (take(&s, (size_t)count) < 0) { PyErr_NoMemory(); goto done; }
     for (int32_t i = 0; i < count; i++) s.arena[i] = i;
+    long long all_at = take_scratch(&s, (size_t)width); /* every column: the root's active columns */
+    if (all_at < 0) { PyErr_NoMemory(); goto done; }
+    for (int32_t k = 0; k < width; k++) s.scratch[all_at + k] = k;
     long long floor = 0, low, high;
     Py_BEGIN_ALLOW_THREADS
-    long long won = safest_first(&s, 0, count);
+    long long won = first_moves(&s, 0, count, all_at, width);
     if (won >= 0) floor = won;
-    solve(&s, 0, count, floor - 1, (long long)count + 1, &low, &high);
+    solve(&s, 0, count, all_at, width, floor - 1, (long long)count + 1, &low, &high);
     Py_END_ALLOW_THREADS
     if (floor >= low) { low = floor; s.root_move = s.first_move; }
-    result = search_answer(&s, low, high, floor);
+    result = search_answer(&s, low, high, floor, all_at);
 done:
     free(s.first); free(s.second); free(s.slots); free(s.hist); free(s.arena); free(s.scratch);
     PyBuffer_Release(&codes); PyBuffer_Release(&starts); PyBuffer_Release(&columns);
