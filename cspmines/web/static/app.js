@@ -1,8 +1,8 @@
 // The page's logic: read or edit a position, ask the API, draw the board with its chances.
 "use strict";
 const $ = (id) => document.getElementById(id);
-let state = { text: $("text").value, analysis: null, game: null, replay: null, step: 0, mark: null, adviceFor: null,
-              clock: null };
+let state = { text: $("text").value, analysis: null, solved: null, game: null, replay: null, step: 0, mark: null,
+              adviceFor: null, clock: null };
 const OUTLINES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
 
 function shade(p) {  // green (0) through yellow to red (1), as the pictures do
@@ -45,6 +45,19 @@ async function api(path, body, json = false) {
   return answer;
 }
 
+// What the page shows is one view: a game, a position (pasted, uploaded or edited) or a replay. Every request is
+// asked under a ticket: the view it is for and its number among the requests of its kind (a solve, a game's move,
+// the opening of a view). Its answer is drawn only while its ticket is current (the view still shown and no later
+// request of its kind asked), so an answer still on its way for a view left behind (a move of "Let it play", the
+// solve of the board before) is dropped, never drawn over the board now shown. Opening a view stops "Let it play".
+let view = 0;
+const asked = { solve: 0, game: 0, view: 0 };
+function openView() { view += 1; stopPlaying(); }
+function ticket(kind) {  // () => whether an answer to the request asked now may still be drawn
+  const mine = view, number = ++asked[kind];
+  return () => mine === view && number === asked[kind];
+}
+
 function say(message, error = false) { $("status").textContent = message; $("status").className = error ? "error" : ""; }
 
 // The advice panel speaks of one position (a game's is its id and its board) or of a whole replay file:
@@ -54,16 +67,22 @@ function advise(message, about = shown()) { $("advice").textContent = message; s
 function unadvise() { $("advice").textContent = ""; state.adviceFor = null; }
 
 async function solveText(text) {
+  const current = ticket("solve");
   state.text = text;
   if (state.adviceFor !== null && state.adviceFor !== "replay" && state.adviceFor !== shown()) unadvise();
   say("solving…");  // so a reader (or a test) never takes the last answer for this one
   try {
-    state.analysis = await api("/api/solve" + ($("insight").checked ? "?insight=true" : ""), text);
+    const answer = await api("/api/solve" + ($("insight").checked ? "?insight=true" : ""), text);
+    if (!current()) return;  // a later solve was asked, or another view opened: this answer is of a board gone
+    state.analysis = answer; state.solved = text;
     const a = state.analysis, end = a.insight && a.insight.endgame;
     say(`${a.exact ? "exact" : "NOT EXACT (time limit)"}: ${a.model_count === null ? "?" : a.model_count.length > 30 ? a.model_count.slice(0, 12) + "… (" + a.model_count.length + " digits)" : a.model_count} layouts, ` +
         `${a.safe.length} safe, ${a.mines_certain.length} mines proved` + (end && !gameOver() ? `, best play wins ${end.fraction}` : "") +
         (state.game ? `; game ${state.game.status}` : ""));
-  } catch (error) { state.analysis = null; unadvise(); say(error.message, true); }
+  } catch (error) {
+    if (!current()) return;
+    state.analysis = null; unadvise(); say(error.message, true);
+  }
   draw();
 }
 
@@ -95,7 +114,8 @@ function cellSize(pos) {  // 26 px a cell, or with "fit to width" as many as the
 }
 
 function draw() {
-  const pos = parse(state.text), board = $("board"), a = state.analysis;
+  // the numbers are drawn only on the board they were counted for (a redraw while the next is counted has none)
+  const pos = parse(state.text), board = $("board"), a = state.solved === state.text ? state.analysis : null;
   board.innerHTML = "";
   if (!pos) return;  // a malformed position: no half-drawn board, the status says why
   const size = cellSize(pos), seen = insightOf(a);
@@ -157,8 +177,11 @@ async function clicked(r, c, flag) {
     $("text").value = [pos.header, ...pos.rows].join("\n");
     return solveText($("text").value);
   }
-  try { showGame(await api(`/api/games/${state.game.id}/moves`, { row: r, col: c, kind: flag ? "flag" : "open" }, true)); }
-  catch (error) { say(error.message, true); }
+  const current = ticket("game");
+  try {
+    const game = await api(`/api/games/${state.game.id}/moves`, { row: r, col: c, kind: flag ? "flag" : "open" }, true);
+    if (current()) showGame(game);
+  } catch (error) { if (current()) say(error.message, true); }
 }
 
 async function showOutcomes(r, c) {  // outside a game: what opening a covered cell ends in, exactly
@@ -205,25 +228,34 @@ function tick() {
 }
 setInterval(tick, 250);
 
-$("solve").onclick = () => { state.game = null; gameBar(); leaveReplay(); solveText($("text").value); };
+$("solve").onclick = () => { openView(); state.game = null; gameBar(); leaveReplay(); solveText($("text").value); };
 $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole board to play (board JSON, MBF)
   const file = e.target.files[0], name = file.name.toLowerCase();
+  openView();
+  const current = ticket("view");
   try {
     if (name.endsWith(".json") || name.endsWith(".mbf")) {
       const board = name.endsWith(".json") ? await file.text()
         : { mbf: btoa(String.fromCharCode(...new Uint8Array(await file.arrayBuffer()))) };
-      return showGame(await api("/api/games", { board, rules: $("rules").value }, true));
+      const game = await api("/api/games", { board, rules: $("rules").value }, true);
+      return current() ? showGame(game) : undefined;
     }
-    $("text").value = await file.text(); state.game = null; gameBar(); leaveReplay(); solveText($("text").value);
-  } catch (error) { say(error.message, true); }
+    const text = await file.text();
+    if (!current()) return;
+    $("text").value = text; state.game = null; gameBar(); leaveReplay(); solveText($("text").value);
+  } catch (error) { if (current()) say(error.message, true); }
 };
 $("overlay").onchange = draw; $("chains").onchange = draw; $("fit").onchange = draw;
 $("insight").onchange = () => solveText(state.text);
 window.addEventListener("resize", () => { if ($("fit").checked) draw(); });
 $("new").onclick = async () => {
-  try { showGame(await api("/api/games", { size: $("size").value, rules: $("rules").value, no_guess: $("noguess").checked,
-                                           seed: $("seed").value === "" ? null : Number($("seed").value) }, true)); }
-  catch (error) { say(error.message, true); }
+  openView();
+  const current = ticket("view");
+  try {
+    const game = await api("/api/games", { size: $("size").value, rules: $("rules").value, no_guess: $("noguess").checked,
+                                           seed: $("seed").value === "" ? null : Number($("seed").value) }, true);
+    if (current()) showGame(game);
+  } catch (error) { if (current()) say(error.message, true); }
 };
 $("ask").onclick = async () => {
   const about = shown();
@@ -235,22 +267,34 @@ $("ask").onclick = async () => {
       `\nleast mine chance ${fraction(answer.least_mine_fraction)} at ${answer.cells_at_least} cell(s)`, about);
   } catch (error) { say(error.message, true); }
 };
-let playing = false;  // "Let it play" plays the agent to the end of the game; the same button stops it
+// "Let it play" plays the agent to the end of the game shown; the same button, or opening another view, stops it.
+let playing = null;  // the run under way (each press starts its own), or null
+function stopPlaying() { playing = null; $("play").textContent = "Let it play"; }
 $("play").onclick = async () => {
-  if (playing) { playing = false; return; }
+  if (playing !== null) return stopPlaying();
   if (!state.game) return say("start a game first", true);
-  playing = true; $("play").textContent = "Stop";
+  const run = playing = {}, here = view;
+  $("play").textContent = "Stop";
   try {
-    while (playing && state.game && state.game.status === "playing") {
+    while (playing === run && state.game.status === "playing") {
+      const current = ticket("game");
       const game = await api(`/api/games/${state.game.id}/agent`, { agent: $("agent").value }, true);
+      if (!current()) continue;  // another view opened (the run is stopped), or a click's answer came later: not drawn
       await showGame(game);
-      advise(`${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${fraction(game.played.mine_fraction)}` +
+      if (current()) advise(`${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${fraction(game.played.mine_fraction)}` +
         (game.played.reason ? ` [${game.played.reason}]` : ""));  // the move that made the board shown
     }
-  } catch (error) { say(error.message, true); }
-  playing = false; $("play").textContent = "Let it play";
+  } catch (error) { if (here === view) say(error.message, true); }
+  if (playing === run) stopPlaying();
 };
-$("undo").onclick = async () => { if (state.game) showGame(await api(`/api/games/${state.game.id}/undo`, {}, true)); };
+$("undo").onclick = async () => {
+  if (!state.game) return;
+  const current = ticket("game");
+  try {
+    const game = await api(`/api/games/${state.game.id}/undo`, {}, true);
+    if (current()) showGame(game);
+  } catch (error) { if (current()) say(error.message, true); }
+};
 function stepCount() { return state.replay.steps.length + (state.replay.final ? 1 : 0); }
 function showStep() {  // a bench game's move k, or a replay file's click k (its chance and class from the engine)
   const steps = state.replay.steps, k = state.step, s = steps[k];
@@ -303,15 +347,21 @@ function replaySummary(a) {  // what cspmines replay prints of the file: ms-tool
   return lines.join("\n");
 }
 $("replay").onclick = async () => {
-  try { startReplay(await api("/api/replay", $("record").value.trim()), "move",
-                    (s) => `${s.action} (${s.cell})` + (s.certain ? "" : "  guess")); }
-  catch (error) { say(error.message, true); }
+  openView();
+  const current = ticket("view");
+  try {
+    const replay = await api("/api/replay", $("record").value.trim());
+    if (current()) startReplay(replay, "move", (s) => `${s.action} (${s.cell})` + (s.certain ? "" : "  guess"));
+  } catch (error) { if (current()) say(error.message, true); }
 };
 $("replayfile").onchange = async (e) => {  // a real game: every click with its exact chance
   const file = e.target.files[0];
+  openView();
+  const current = ticket("view");
   say("reading the replay…");
   try {
     const answer = await api(`/api/replays?steps=true&name=${encodeURIComponent(file.name)}`, await file.arrayBuffer());
+    if (!current()) return;  // another view opened while the file was read
     startReplay({ steps: answer.steps, final: null, status: answer.outcome }, "click", (s, k) => {
       const c = answer.clicks[k];
       return `${c.time.toFixed(2).padStart(8)} ${c.thinking.toFixed(2).padStart(7)}  ${(c.action + " (" + c.row + "," + c.col + ")").padEnd(14)}` +
@@ -319,7 +369,7 @@ $("replayfile").onchange = async (e) => {  // a real game: every click with its 
         (c.needless ? ` (${c.needless})` : "");
     });
     advise(replaySummary(answer), "replay");
-  } catch (error) { say(error.message, true); }
+  } catch (error) { if (current()) say(error.message, true); }
 };
 function goTo(k) { if (state.replay && k >= 0 && k < stepCount() && k !== state.step) { state.step = k; showStep(); } }
 $("next").onclick = () => { if (state.replay) goTo(state.step + 1); };
