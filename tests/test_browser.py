@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import threading
-import time
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -33,7 +30,7 @@ pytestmark = pytest.mark.slow  # a browser started, a server, a game played by c
 
 @pytest.fixture(scope="module")
 def page():
-    import uvicorn
+    from localserver import serving
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
@@ -41,25 +38,13 @@ def page():
 
     from cspmines.web import create_app
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if server.started:
-            break
-        time.sleep(0.05)
-    with sync_playwright() as playwright:
+    with serving(create_app()) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         tab = browser.new_page(viewport={"width": 1400, "height": 900})
-        tab.goto(f"http://127.0.0.1:{port}/")
+        tab.goto(f"{url}/")
         tab.wait_for_selector("#board .cell")
         yield tab
         browser.close()
-    server.should_exit = True
-    thread.join(timeout=5)
 
 
 def overlay(tab) -> dict:
