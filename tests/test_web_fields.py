@@ -145,7 +145,7 @@ def test_a_bench_record_missing_a_field_says_which(client):
     ("/api/solve?mines=%D9%A3", "mines must be a whole number >= 0, got '\u0663'"),
     ("/api/solve?insight=maybe", "insight must be true or false, got 'maybe'"),
     ("/api/solve?insihgt=true",
-     "/api/solve has no parameter 'insihgt': it takes mines, density, time_limit, outcomes and insight"),
+     "/api/solve has no parameter 'insihgt': it takes mines, density, time_limit, outcomes, insight, agent, rules and seed"),
     ("/api/replays?name=x.avf&step=true", "/api/replays has no parameter 'step': it takes name, format, steps and time_limit"),
 ])
 def test_a_query_of_a_malformed_or_unknown_parameter_is_refused(client, query, error):

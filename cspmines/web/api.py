@@ -14,14 +14,15 @@ true), and one an endpoint does not read is refused by name (:mod:`cspmines.web.
   --outcomes``' entries), or null with ``outcomes_missing`` saying why (a density, a count cut short,
   or the time limit spent counting the clues by the front); with ``insight=true`` also ``insight``,
   the dead cells, 50/50s and endgame winning chances (``cspmines solve --insight --json``'s field), or
-  null with ``insight_missing`` saying why.
+  null with ``insight_missing`` saying why; with ``agent=NAME`` (``rules=``, ``seed=``) also ``advice``, its move
+  with the least chance and ``why`` it beats it (:mod:`cspmines.web.moves`), or null with ``advice_missing``.
 * ``POST /api/move?agent=exact&rules=classic&seed=&explain=`` (body: a position, ``agent`` repeatable):
-  what ``cspmines move --json`` prints.
+  what ``cspmines move --json`` prints; with ``explain=true`` each move also says ``why``.
 * ``POST /api/games`` (JSON: ``size``, ``rules``, ``first_click``, ``seed``, ``no_guess`` (a board the first click
   solves without a guess, drawn uniformly among them; ``method``: ``adjust`` for faster, not uniform); or ``board``: an uploaded
   whole board as board JSON, ``{"mbf": base64}`` or the text format with its mines marked) starts a game;
   ``POST /api/games/{id}/moves`` (JSON: ``row``, ``col``, ``kind`` open or flag) plays a move,
-  ``POST /api/games/{id}/agent`` (JSON: ``agent``) plays an agent's move, ``POST /api/games/{id}/undo``
+  ``POST /api/games/{id}/agent`` (JSON: ``agent``) plays an agent's move (``played``, with ``why``), ``POST /api/games/{id}/undo``
   takes one back. Each answers the game: ``position`` (text), ``status``, ``moves`` and the measures.
 * ``POST /api/replay`` (body: one line of ``cspmines bench --out``): the game played again from its
   record's suite and seed, every position move by move, each with the move made there.
@@ -75,6 +76,7 @@ from .fields import (
     whole,
 )
 from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body, web_message
+from .moves import advice_json, least_cells, why, with_why
 from .played import MoveKind, PlayedGame
 
 __all__ = ["build_app"]
@@ -97,7 +99,7 @@ def _own_agents(specs) -> None:
 
 
 #: What each endpoint reads: its query's parameters, its body's fields (a field or parameter not here is refused).
-SOLVE_PARAMETERS = ("mines", "density", "time_limit", "outcomes", "insight")
+SOLVE_PARAMETERS = ("mines", "density", "time_limit", "outcomes", "insight", "agent", "rules", "seed")
 MOVE_PARAMETERS = ("agent", "rules", "seed", "explain", "mines", "time_limit")
 REPLAYS_PARAMETERS = ("name", "format", "steps", "time_limit")
 GAME_FIELDS = ("size", "rules", "first_click", "seed", "no_guess", "method", "board")
@@ -231,6 +233,8 @@ class _Api:
         position = _position(body)
         mines = query_whole(request, "mines")
         density = query_number(request, "density")
+        agent, rules, seed = request.query_params.get("agent"), self.rules(request), query_whole(request, "seed")
+        _own_agents([agent] if agent else [])
         started, seconds = time.monotonic(), self.budget(request)
         analysis = solve(position, mines=mines, density=density, limit=Limit(time=seconds, memory=self.memory))
         answer = analysis_json(analysis, exact=True)
@@ -240,7 +244,14 @@ class _Api:
             answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, time_left(seconds, started))
         if query_flag(request, "insight"):
             answer["insight"], answer["insight_missing"] = _insight(analysis, time_left(seconds, started), self.memory)
+        if agent and analysis.position.size > MOST_CELLS_FOR_AGENTS:
+            answer["advice"], answer["advice_missing"] = None, f"agents play boards of at most {MOST_CELLS_FOR_AGENTS:,} cells"
+        elif agent:  # the agent's move the page outlines, judged on this count
+            answer["advice"], answer["advice_missing"] = advice_json(analysis, agent, rules=rules, seed=seed)
         return answer
+
+    def rules(self, request: Request) -> Rules:
+        return Rules.check(request.query_params.get("rules", "classic"))
 
     def api_move(self, request: Request, body: bytes) -> dict:
         only_parameters(request, MOVE_PARAMETERS)
@@ -252,15 +263,13 @@ class _Api:
             position = position.with_mines(mines)
         if position.mines is None:
             raise BadRequest("the position's mine total is unknown: pass mines=N")
-        rules = request.query_params.get("rules", "classic")
-        rules = Rules.check(rules)
-        seed = query_whole(request, "seed")
-        explain = query_flag(request, "explain")
+        rules, seed, explain = self.rules(request), query_whole(request, "seed"), query_flag(request, "explain")
         specs = request.query_params.getlist("agent") or ["exact"]
         _own_agents(specs)
         advice = advise(position, specs, rules=rules, seed=seed, time_limit=self.budget(request), explain=explain,
                         memory=self.memory)
-        return moves_json(advice, explain=explain)
+        answer = moves_json(advice, explain=explain)
+        return with_why(answer, advice) if explain else answer  # without explain, what cspmines move --json prints
 
     def game_state(self, game_id: str) -> dict:
         return self.games.get(game_id).state(game_id)
@@ -307,15 +316,17 @@ class _Api:
         _own_agents([spec])
         seed = whole(data, "seed", default=None)
         try:  # the agent plays only what counts within the request's limits, judged as /api/move judges it
-            (suggestion,) = advise(game.position, [spec], rules=game.rules, seed=seed, time_limit=self.budget(request),
-                                   memory=self.memory).suggestions
+            advice = advise(game.position, [spec], rules=game.rules, seed=seed, time_limit=self.budget(request), explain=True,
+                            memory=self.memory)
         except NotCountedError as error:
             raise BadRequest(f"the game's position: {error}") from None
+        (suggestion,) = advice.suggestions
         self.apply(played, suggestion.action)
         answer = self.game_state(request.path_params["game_id"])
-        row, col = game.position.row_col(suggestion.action.cell)
+        row, col = advice.position.row_col(suggestion.action.cell)
         answer["played"] = {"agent": spec, "action": suggestion.action.kind, "cell": [row, col], "reason": suggestion.reason,
-                            "mine_fraction": str(suggestion.mine_probability)}
+                            "mine_fraction": str(suggestion.mine_probability),
+                            "why": why(suggestion, advice.position, least_cells(advice))}
         return answer
 
     def api_undo(self, request: Request, body: bytes) -> dict:
