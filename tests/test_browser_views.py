@@ -1,5 +1,6 @@
-"""The page in a real browser keeps what it shows apart: a board is drawn only with its own numbers, whatever
-was still on its way for the view before (the server, the browser and their skip are test_browser.py's)."""
+"""The page in a real browser: a board is drawn only with its own numbers, whatever was still on its way for the
+view before; the outline is the agent's move, with a line saying why it beats the least chance; the legend has
+every mark the board draws (the server, the browser and their skip are test_browser.py's)."""
 
 from __future__ import annotations
 
@@ -144,3 +145,82 @@ def test_a_solve_answered_after_the_next_is_not_drawn_on_the_next_board(page):  
     assert set(shown) == {position.row_col(cell) for cell in position.covered_cells}
     for (row, col), title in shown.items():
         assert title.startswith(f"({row}, {col}): {fractions[row, col]} ="), title
+
+
+def outlined(page, kind: str = "best") -> set:  # noqa: F811
+    return {(int(c.get_attribute("data-row")), int(c.get_attribute("data-col"))) for c in page.query_selector_all(f"#board .cell.{kind}")}
+
+
+def test_the_outline_is_the_agents_move_and_the_line_under_the_board_says_why_it_beats_the_least(page):  # noqa: F811
+    """The bundled expert guess: the least chance is 14/99 at two cells, the exact agent opens (6,29) at 5/33; the
+    page outlines (6,29) alone and says in one line why (the look-ahead's numbers, as the API gives them). Another
+    agent chosen, its own move is outlined."""
+    from cspmines.web.moves import advice_json
+
+    text = (ROOT / "cspmines" / "data" / "examples" / "expert-guess.txt").read_text()
+    page.evaluate(COUNT_REQUESTS)
+    page.select_option("#agent", "exact")
+    page.fill("#text", text)
+    page.click("#solve")
+    quiet(page)
+    analysis = solve(Position.from_string(text))
+    advice, _ = advice_json(analysis, "exact", rules="classic", seed=None)
+    least = {tuple(cell) for cell in advice["least_cells"]}
+    assert outlined(page) == {tuple(advice["cell"])} == {(6, 29)} and not least & outlined(page)
+    assert page.text_content("#why") == (f"exact: open (6,29), a mine 5/33 = 15.2% [look-ahead]: {advice['why']}")
+    assert "the look-ahead finds it safe with a safe move after it" in advice["why"] and "14.1%" in advice["why"]
+    page.select_option("#agent", "risk-score")  # an agent that plays one cell here, whatever its seed
+    quiet(page)
+    other, _ = advice_json(analysis, "risk-score", rules="classic", seed=None)
+    assert outlined(page) == {tuple(other["cell"])}
+    assert page.text_content("#why").startswith(f"risk-score: {other['action']} ({other['cell'][0]},{other['cell'][1]})")
+    page.select_option("#agent", "exact")
+    quiet(page)
+
+
+def test_where_no_move_can_be_judged_the_least_chance_is_dashed(page):  # noqa: F811
+    """A count cut short leaves no agent's move: the cells of the least chance by the estimate are dashed instead
+    (none where a cell is proved safe: then those are), and none once a game is over."""
+    page.click("#solve")  # no game
+    estimate = "{exact: false, advice: null, advice_missing: 'cut short', safe: [], probabilities: [[0.5, null, 0.25], [0.25, 1, 0.75]]}"
+    assert page.evaluate(f"outlines({estimate})") == {"0,2": "least", "1,0": "least"}
+    proved = estimate.replace("safe: []", "safe: [[0, 0]]").replace("[[0.5,", "[[0,")
+    assert page.evaluate(f"outlines({proved})") == {"0,0": "least"}
+    counted = estimate.replace("exact: false", "exact: true")
+    assert page.evaluate(f"outlines({counted})") == {}  # counted, and still no move: a won board, say
+    judged = estimate.replace("advice: null", "advice: {cell: [1, 2]}")
+    assert page.evaluate(f"outlines({judged})") == {"1,2": "best"}
+
+
+def test_the_legend_shows_every_mark_the_board_draws(page, tmp_path):  # noqa: F811
+    """The marks the board draws on a game, the beginner endgame's insight, a replay's click and chains, gathered
+    from the cells' classes: each has a sample in the legend, painted as the board paints it."""
+    page.evaluate(COUNT_REQUESTS)
+    legend = {name for c in page.query_selector_all("#legend .cell") for name in c.get_attribute("class").split()}
+    assert {"sure", "best", "least", "dead", "fifty", "pseudo", "clicked", "flag", "open"} <= legend
+    assert {c.text_content() for c in page.query_selector_all("#legend .cell.sure")} == {"S", "M"}
+    texts = [item.text_content() for item in page.query_selector_all("#legend li")]
+    assert len(texts) == len(set(texts)) == 14 and all(texts)
+    drawn: set = set()
+
+    def gather() -> None:
+        quiet(page)
+        for cell in page.query_selector_all("#board .cell"):
+            drawn.update(cell.get_attribute("class").split())
+
+    page.check("#insight")
+    page.check("#chains")
+    for name in ("beginner-endgame.txt", "expert-guess.txt"):
+        page.fill("#text", (ROOT / "cspmines" / "data" / "examples" / name).read_text())
+        page.click("#solve")
+        gather()
+    page.set_input_files("#replayfile", str(ROOT / "cspmines" / "data" / "examples" / "beginner-game.evf"))
+    gather()
+    page.fill("#text", "4x1x1\nF1.*\n")
+    page.click("#solve")
+    gather()
+    page.uncheck("#chains")
+    clues = {name for name in drawn if name[:1] == "c" and name[1:].isdigit()}
+    assert {"sure", "best", "dead", "fifty", "pseudo", "clicked", "flag", "open"} <= drawn
+    assert drawn - clues - {"cell"} <= legend  # every mark drawn has its sample
+    assert all(c.get_attribute("style") for c in page.query_selector_all("#legend .cell:not(.open):not(.flag)"))  # coloured

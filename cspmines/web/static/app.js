@@ -72,7 +72,7 @@ async function solveText(text) {
   if (state.adviceFor !== null && state.adviceFor !== "replay" && state.adviceFor !== shown()) unadvise();
   say("solving…");  // so a reader (or a test) never takes the last answer for this one
   try {
-    const answer = await api("/api/solve" + ($("insight").checked ? "?insight=true" : ""), text);
+    const answer = await api(`/api/solve?${solveQuery()}`, text);
     if (!current()) return;  // a later solve was asked, or another view opened: this answer is of a board gone
     state.analysis = answer; state.solved = text;
     const a = state.analysis, end = a.insight && a.insight.endgame;
@@ -87,6 +87,14 @@ async function solveText(text) {
 }
 
 function gameOver() { return state.game !== null && state.game.status !== "playing"; }
+
+// What a solve asks besides the chances: the move of the agent chosen (under the game's rules, or the form's), and
+// with the box ticked the insight.
+function solveQuery() {
+  const query = new URLSearchParams({ agent: $("agent").value, rules: state.game ? state.game.rules : $("rules").value });
+  if ($("insight").checked) query.set("insight", "true");
+  return query;
+}
 
 // What the insight says of each covered cell, by "r,c": dead, in a 50/50 (and with which cells), its winning chance.
 // Nothing once a game is over: there is no move left to weigh.
@@ -113,22 +121,51 @@ function cellSize(pos) {  // 26 px a cell, or with "fit to width" as many as the
   return Math.max(4, Math.min(26, Math.floor(room / (pos.width + 1)) - 1));
 }
 
+function paintChance(cell, p) {  // a covered cell's chance of a mine: its colour and its percent, S and M where proved
+  cell.style.backgroundColor = shade(p);
+  cell.textContent = p === 0 ? "S" : p === 1 ? "M" : p < 0.01 ? "<1" : p > 0.99 ? ">99" : Math.round(p * 100);
+  if (p === 0 || p === 1) cell.classList.add("sure");
+}
+function paintOpen(cell, ch) {  // an opened cell and its clue (blank for 0), an opened mine, a withheld clue, or a flag
+  if (ch === "F") { cell.classList.add("flag"); cell.textContent = "F"; return; }
+  cell.classList.add("open");
+  cell.textContent = ch === "0" ? "" : ch;
+  if ("12345678".includes(ch)) cell.classList.add("c" + ch);
+}
+
+// The outline, while there is a move to make (none once the game is over, none on a won board): the move of the
+// agent chosen; where no move could be judged (a count cut short), the cells of the least chance, dashed.
+function outlines(a) {
+  const marks = {};
+  if (!a || gameOver()) return marks;
+  if (a.advice) marks[a.advice.cell.join(",")] = "best";
+  if (a.advice || a.exact) return marks;
+  let least = 2;
+  for (const row of a.probabilities) for (const p of row) if (p !== null && p > 0 && p < 1 && p < least) least = p;
+  if (a.safe.length) least = 0;
+  a.probabilities.forEach((row, r) => row.forEach((p, c) => { if (p === least) marks[r + "," + c] = "least"; }));
+  return marks;
+}
+// One line under the board: the agent's move outlined, and why it beats the least chance where it is not of it.
+function agentLine(a) {
+  if (!a || gameOver() || !$("overlay").checked) return "";
+  if (!a.advice) return a.advice_missing ? `no agent's move: ${a.advice_missing}` + (a.exact ? "" : "; dashed: the least chance") : "";
+  const m = a.advice;
+  return `${m.agent}: ${m.action} (${m.cell}), a mine ${fraction(m.mine_fraction)} = ${(100 * m.mine_probability).toFixed(1)}%` +
+    (m.reason ? ` [${m.reason}]` : "") + (m.why ? `: ${m.why}` : "");
+}
+
 function draw() {
   // the numbers are drawn only on the board they were counted for (a redraw while the next is counted has none)
   const pos = parse(state.text), board = $("board"), a = state.solved === state.text ? state.analysis : null;
   board.innerHTML = "";
+  $("why").textContent = pos ? agentLine(a) : "";
   if (!pos) return;  // a malformed position: no half-drawn board, the status says why
-  const size = cellSize(pos), seen = insightOf(a);
+  const size = cellSize(pos), seen = insightOf(a), outline = outlines(a);
   board.style.setProperty("--cell", `${size}px`);
   board.style.gridTemplateColumns = `repeat(${pos.width + 1}, ${size}px)`;
   board.appendChild(Object.assign(document.createElement("div"), { className: "ruler" }));
   for (let c = 0; c < pos.width; c++) board.appendChild(Object.assign(document.createElement("div"), { className: "ruler", textContent: c }));
-  // the least risky cells are outlined while there is a move to make: none once the game is over, and none
-  // where every covered cell is a proved mine (a won board's last cells are not "least risky")
-  let least = 2;
-  const over = state.game !== null && state.game.status !== "playing";
-  if (a && !over) for (const row of a.probabilities) for (const p of row) if (p !== null && p > 0 && p < 1 && p < least) least = p;
-  if (a && !over && a.safe.length) least = 0;
   const chainOf = {};
   if (a && $("chains").checked) a.components.forEach((comp, i) => comp.cells.forEach(([r, c]) => { chainOf[r + "," + c] = OUTLINES[i % OUTLINES.length]; }));
   for (let r = 0; r < pos.height; r++) {
@@ -139,11 +176,9 @@ function draw() {
       if (".Hh".includes(ch)) {
         const p = a ? a.probabilities[r][c] : null;
         if (p !== null && $("overlay").checked) {
-          cell.style.backgroundColor = shade(p);
-          cell.textContent = p === 0 ? "S" : p === 1 ? "M" : p < 0.01 ? "<1" : p > 0.99 ? ">99" : Math.round(p * 100);
-          if (p === 0 || p === 1) cell.classList.add("sure");
+          paintChance(cell, p);
           cell.title = `(${r}, ${c}): ${a.fractions[r][c]} = ${p.toFixed(4)}`;
-          if (p === least) cell.classList.add("best");
+          if (outline[r + "," + c]) cell.classList.add(outline[r + "," + c]);
           const about = seen[r + "," + c];
           if (about && about.dead) { cell.classList.add("dead"); cell.title += "; dead: opening it can tell nothing"; }
           if (about && about.fifty) { cell.classList.add(about.fifty === "unavoidable" ? "fifty" : "pseudo"); cell.title += `; ${about.says}`; }
@@ -153,10 +188,7 @@ function draw() {
         if (state.mark && state.mark[0] === r && state.mark[1] === c) cell.classList.add("clicked");
       } else {
         if (state.mark && state.mark[0] === r && state.mark[1] === c) cell.classList.add("clicked");
-        cell.classList.add("open");
-        cell.textContent = ch === "0" ? "" : ch;
-        if ("12345678".includes(ch)) cell.classList.add("c" + ch);
-        if (ch === "F") { cell.classList.remove("open"); cell.style.color = "#c41e1e"; }
+        paintOpen(cell, ch);
       }
       cell.addEventListener("click", () => clicked(r, c, false));
       cell.addEventListener("contextmenu", (e) => { e.preventDefault(); clicked(r, c, true); });
@@ -247,6 +279,8 @@ $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole b
 };
 $("overlay").onchange = draw; $("chains").onchange = draw; $("fit").onchange = draw;
 $("insight").onchange = () => solveText(state.text);
+$("agent").onchange = () => solveText(state.text);  // the outline is the chosen agent's move
+$("rules").onchange = () => { if (!state.game) solveText(state.text); };  // a game keeps the rules it began with
 window.addEventListener("resize", () => { if ($("fit").checked) draw(); });
 $("new").onclick = async () => {
   openView();
@@ -263,7 +297,7 @@ $("ask").onclick = async () => {
     const answer = await api(`/api/move?agent=${encodeURIComponent($("agent").value)}&explain=true&rules=${$("rules").value}`, state.text);
     if (about !== shown()) return;  // the position changed while the agent thought: its move is of another
     advise(answer.moves.map((m) => `${m.agent}: ${m.action} (${m.cell}) mine chance ${fraction(m.mine_fraction)}` +
-      (m.reason ? ` [${m.reason}]` : "") + (m.candidates || []).map((v) => `\n  (${v.cell}) safe ${v.safety.toFixed(4)} safe twice ${v.secondary_safety.toFixed(4)} score ${v.score.toFixed(4)}`).join("")).join("\n") +
+      (m.reason ? ` [${m.reason}]` : "") + (m.why ? `\n  why: ${m.why}` : "") + (m.candidates || []).map((v) => `\n  (${v.cell}) safe ${v.safety.toFixed(4)} safe twice ${v.secondary_safety.toFixed(4)} score ${v.score.toFixed(4)}`).join("")).join("\n") +
       `\nleast mine chance ${fraction(answer.least_mine_fraction)} at ${answer.cells_at_least} cell(s)`, about);
   } catch (error) { say(error.message, true); }
 };
@@ -282,7 +316,7 @@ $("play").onclick = async () => {
       if (!current()) continue;  // another view opened (the run is stopped), or a click's answer came later: not drawn
       await showGame(game);
       if (current()) advise(`${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${fraction(game.played.mine_fraction)}` +
-        (game.played.reason ? ` [${game.played.reason}]` : ""));  // the move that made the board shown
+        (game.played.reason ? ` [${game.played.reason}]` : "") + (game.played.why ? `: ${game.played.why}` : ""));  // the move made
     }
   } catch (error) { if (here === view) say(error.message, true); }
   if (playing === run) stopPlaying();
@@ -382,4 +416,27 @@ document.addEventListener("keydown", (e) => {  // arrow keys step through a repl
   if (e.key === "ArrowRight") { goTo(state.step + 1); e.preventDefault(); }
   if (e.key === "ArrowLeft") { goTo(state.step - 1); e.preventDefault(); }
 });
+// The legend: a sample of every mark the board draws, painted as the board paints it.
+const LEGEND = [
+  [(c) => paintChance(c, 0), "proved safe"],
+  [(c) => paintChance(c, 1), "proved mine"],
+  [(c) => paintChance(c, 0.14), "a covered cell's chance of a mine in percent (<1 and >99 near the ends): green 0% through yellow to red 100%"],
+  [(c) => { paintChance(c, 0.15); c.classList.add("best"); }, "outlined: the move of the agent chosen above; the line under the board says why, where it is not a cell of the least chance"],
+  [(c) => { paintChance(c, 0.14); c.classList.add("least"); }, "dashed: the least chance, where no agent's move could be judged (a count cut short)"],
+  [(c) => { paintChance(c, 0.2); c.classList.add("dead"); }, "greyed: a dead cell, opening it can tell nothing but that it was safe"],
+  [(c) => { paintChance(c, 0.5); c.classList.add("fifty"); }, "framed, ½: half of an unavoidable 50/50, nothing but a guess in it can ever tell its halves apart"],
+  [(c) => { paintChance(c, 0.5); c.classList.add("pseudo"); }, "dashed frame, ½: half of a pseudo-50/50, only guesses can tell its halves apart"],
+  [(c) => { paintChance(c, 0.3); c.style.boxShadow = `inset 0 0 0 2px ${OUTLINES[0]}`; }, "a coloured frame (with chains): the cells of one chain of influence"],
+  [(c) => { paintChance(c, 0.1); c.classList.add("clicked"); }, "black frame: the click made at this step of a replay"],
+  [(c) => paintOpen(c, "3"), "an opened cell and its clue (blank: 0)"],
+  [(c) => paintOpen(c, "F"), "a flag"],
+  [(c) => paintOpen(c, "*"), "an opened mine (minesearch and score games go on after one)"],
+  [(c) => paintOpen(c, "?"), "an opened cell whose clue is withheld"],
+];
+for (const [paint, words] of LEGEND) {
+  const cell = Object.assign(document.createElement("div"), { className: "cell" }), item = document.createElement("li");
+  paint(cell);
+  item.append(cell, Object.assign(document.createElement("span"), { textContent: words }));
+  $("marks").appendChild(item);
+}
 solveText($("text").value);
