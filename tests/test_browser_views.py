@@ -215,6 +215,7 @@ def test_the_legend_shows_every_mark_the_board_draws(page, tmp_path):  # noqa: F
         page.click("#solve")
         gather()
     page.set_input_files("#replayfile", str(ROOT / "cspmines" / "data" / "examples" / "beginner-game.evf"))
+    page.wait_for_function("document.querySelector('#step').textContent.startsWith('click 1 of')")  # the file read first
     gather()
     page.fill("#text", "4x1x1\nF1.*\n")
     page.click("#solve")
