@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import threading
-import time
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -33,7 +30,7 @@ pytestmark = pytest.mark.slow  # a browser started, a server, a game played by c
 
 @pytest.fixture(scope="module")
 def page():
-    import uvicorn
+    from localserver import serving
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
@@ -41,25 +38,13 @@ def page():
 
     from cspmines.web import create_app
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if server.started:
-            break
-        time.sleep(0.05)
-    with sync_playwright() as playwright:
+    with serving(create_app()) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         tab = browser.new_page(viewport={"width": 1400, "height": 900})
-        tab.goto(f"http://127.0.0.1:{port}/")
+        tab.goto(f"{url}/")
         tab.wait_for_selector("#board .cell")
         yield tab
         browser.close()
-    server.should_exit = True
-    thread.join(timeout=5)
 
 
 def overlay(tab) -> dict:
@@ -208,20 +193,21 @@ def upload(page, tmp_path, name: str, content: str) -> None:
 
 
 def test_no_cell_is_outlined_once_the_game_is_won(page, tmp_path):
-    """A 4x4 board whose first click leaves (3,0) and (3,2) proved safe between two mines: opened, the game
-    is won, and the two mines left covered are not the least risky cells of anything."""
+    """A 4x4 board whose first click leaves (3,0) and (3,2) proved safe between two mines: the exact agent's move,
+    the first of them, is outlined; both opened, the game is won, and nothing is outlined."""
     upload(page, tmp_path, "board.json", json.dumps({"width": 4, "height": 4, "mines": [[3, 1], [3, 3]]}))
     page.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
     outlined = {(int(c.get_attribute("data-row")), int(c.get_attribute("data-col")))
                 for c in page.query_selector_all("#board .cell.best")}
-    assert outlined == {(3, 0), (3, 2)}  # while playing: the proved safe cells
+    assert outlined == {(3, 0)}  # while playing: the agent's move, a proved safe cell
+    assert page.text_content("#why") == "exact: open (3,0), a mine 0 = 0.0% [proved]"
     for col in (0, 2):
         status = page.text_content("#status")
         page.click(f"#board .cell[data-row='3'][data-col='{col}']")
         page.wait_for_function(f"!['solving…', {json.dumps(status)}].includes(document.querySelector('#status').textContent)")
     assert "game won" in page.text_content("#status")
     assert [c.text_content() for c in page.query_selector_all("#board .cell.sure")] == ["M", "M"]
-    assert page.query_selector_all("#board .cell.best") == []
+    assert page.query_selector_all("#board .cell.best, #board .cell.least") == [] and page.text_content("#why") == ""
 
 
 def test_the_advice_is_cleared_when_the_position_changes(page, tmp_path):

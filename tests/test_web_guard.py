@@ -113,21 +113,9 @@ def wide_lattice() -> str:
 @pytest.mark.slow
 def test_a_busy_server_answers_503_with_retry_after_instead_of_queueing():
     import httpx
-    import uvicorn
+    from localserver import serving
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(time_limit=3.0, workers=1, busy_wait=0.3)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(100):
-            if server.started:
-                break
-            time.sleep(0.05)
-        url = f"http://127.0.0.1:{port}"
+    with serving(create_app(time_limit=3.0, workers=1, busy_wait=0.3)) as url:
         slow = threading.Thread(target=lambda: httpx.post(f"{url}/api/solve", content=wide_lattice(), timeout=30))
         slow.start()
         time.sleep(0.5)  # the one worker is counting the lattice (3 s)
@@ -138,9 +126,6 @@ def test_a_busy_server_answers_503_with_retry_after_instead_of_queueing():
         slow.join()
         after = httpx.post(f"{url}/api/solve", content="3x1x1\n.1.", timeout=30)  # answered at once once free
         assert after.status_code == 200 and after.json()["model_count"] == "2"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
 
 
 def test_serve_checks_its_port_before_saying_it_serves(capsys):
@@ -151,3 +136,16 @@ def test_serve_checks_its_port_before_saying_it_serves(capsys):
         assert main(["serve", "--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert f"cannot serve on 127.0.0.1:{port}" in err and "serving on" not in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_test_servers_each_hold_a_port_picked_at_run_time():
+    """The servers the tests start (the browser's, the busy one's) each bind 127.0.0.1 on a port the system
+    picks and hold it from the start: two at once get two ports, and both answer."""
+    import httpx
+    from localserver import serving
+
+    with serving(create_app()) as first, serving(create_app()) as second:
+        assert first != second and first.startswith("http://127.0.0.1:") and second.startswith("http://127.0.0.1:")
+        for url in (first, second):
+            assert httpx.post(f"{url}/api/solve", content="3x1x1\n.1.", timeout=30).json()["model_count"] == "2"

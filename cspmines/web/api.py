@@ -4,7 +4,9 @@ Every answer is JSON; bad input answers 400 with ``{"error": "..."}``, the
 same one-line message the command line prints (a position's place written
 ``line 2, column 3``); 404, 405, 410 (a game dropped from the store), 413 (a
 body over the cap) and 503 (every worker busy, with ``Retry-After``) are JSON
-too (:mod:`cspmines.web.guard`).
+too (:mod:`cspmines.web.guard`). Every field and query parameter is read by its
+type and range (a row is a JSON integer on the board: not 1.5, ``"1"`` nor
+true), and one an endpoint does not read is refused by name (:mod:`cspmines.web.fields`).
 
 * ``POST /api/solve?mines=&density=&time_limit=&outcomes=&insight=`` (body: a position in the text format):
   what ``cspmines solve --json --exact`` prints; with ``outcomes=ROW,COL;ROW,COL...`` (or ``all``,
@@ -12,14 +14,15 @@ too (:mod:`cspmines.web.guard`).
   --outcomes``' entries), or null with ``outcomes_missing`` saying why (a density, a count cut short,
   or the time limit spent counting the clues by the front); with ``insight=true`` also ``insight``,
   the dead cells, 50/50s and endgame winning chances (``cspmines solve --insight --json``'s field), or
-  null with ``insight_missing`` saying why.
+  null with ``insight_missing`` saying why; with ``agent=NAME`` (``rules=``, ``seed=``) also ``advice``, its move
+  with the least chance and ``why`` it beats it (:mod:`cspmines.web.moves`), or null with ``advice_missing``.
 * ``POST /api/move?agent=exact&rules=classic&seed=&explain=`` (body: a position, ``agent`` repeatable):
-  what ``cspmines move --json`` prints.
+  what ``cspmines move --json`` prints; with ``explain=true`` each move also says ``why``.
 * ``POST /api/games`` (JSON: ``size``, ``rules``, ``first_click``, ``seed``, ``no_guess`` (a board the first click
   solves without a guess, drawn uniformly among them; ``method``: ``adjust`` for faster, not uniform); or ``board``: an uploaded
   whole board as board JSON, ``{"mbf": base64}`` or the text format with its mines marked) starts a game;
   ``POST /api/games/{id}/moves`` (JSON: ``row``, ``col``, ``kind`` open or flag) plays a move,
-  ``POST /api/games/{id}/agent`` (JSON: ``agent``) plays an agent's move, ``POST /api/games/{id}/undo``
+  ``POST /api/games/{id}/agent`` (JSON: ``agent``) plays an agent's move (``played``, with ``why``), ``POST /api/games/{id}/undo``
   takes one back. Each answers the game: ``position`` (text), ``status``, ``moves`` and the measures.
 * ``POST /api/replay`` (body: one line of ``cspmines bench --out``): the game played again from its
   record's suite and seed, every position move by move, each with the move made there.
@@ -42,7 +45,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..actions import Action, Rules
+from ..actions import RULES, Action, Rules
 from ..agents import make_agent
 from ..agents.advice import NotCountedError, advise
 from ..agents.external import is_outside
@@ -53,14 +56,28 @@ from ..engine.insight import insight_of
 from ..engine.question import Limit, time_left
 from ..errors import BudgetExceededError, CspminesError, TooLargeError
 from ..games import Board, draw_no_guess, play
-from ..games.board import FIRST_CLICKS, parse_size
-from ..position import Position, is_whole
+from ..games.board import FIRST_CLICKS, PRESETS, parse_size
+from ..position import Position
 from ..present.answers import analysis_json, insight_json, moves_json, outcomes_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
 from . import SERVER_MEMORY
+from .fields import (
+    BenchRecord,
+    body_object,
+    boolean,
+    choice,
+    only,
+    only_parameters,
+    query_flag,
+    query_number,
+    query_whole,
+    text,
+    whole,
+)
 from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body, web_message
-from .played import PlayedGame
+from .moves import advice_json, least_cells, why, with_why
+from .played import MoveKind, PlayedGame
 
 __all__ = ["build_app"]
 
@@ -81,18 +98,13 @@ def _own_agents(specs) -> None:
             raise BadRequest(f"agent {spec!r}: the web page plays no cmd: or FILE.py: players; use cspmines bench or move")
 
 
-def _query_number(request: Request, name: str, kind=float):
-    value = request.query_params.get(name)
-    if value in (None, ""):
-        return None
-    try:
-        return kind(value)
-    except ValueError:
-        raise BadRequest(f"{name} must be a number, got {value!r}") from None
-
-
-def _flag(request: Request, name: str) -> bool:
-    return request.query_params.get(name, "false").lower() in ("1", "true", "yes")
+#: What each endpoint reads: its query's parameters, its body's fields (a field or parameter not here is refused).
+SOLVE_PARAMETERS = ("mines", "density", "time_limit", "outcomes", "insight", "agent", "rules", "seed")
+MOVE_PARAMETERS = ("agent", "rules", "seed", "explain", "mines", "time_limit")
+REPLAYS_PARAMETERS = ("name", "format", "steps", "time_limit")
+GAME_FIELDS = ("size", "rules", "first_click", "seed", "no_guess", "method", "board")
+MOVE_FIELDS = ("row", "col", "kind")
+AGENT_FIELDS = ("agent", "seed")
 
 
 def _outcome_cells(position: Position, asked: str) -> list[int]:
@@ -168,11 +180,9 @@ def _uploaded_board(upload, first_click: str) -> Board:
 NO_GUESS_ATTEMPTS = 2000
 
 
-def _new_board(size: tuple, seed, first_click: str, no_guess, method) -> Board:
+def _new_board(size: tuple, seed, first_click: str, no_guess: bool, method) -> Board:
     """A seeded board for a new game: any board of the first-click rule, or one it solves without a guess
     (drawn uniformly among them, or adjusted: ``method``)."""
-    if not isinstance(no_guess, bool):
-        raise BadRequest(f"no_guess must be true or false, got {no_guess!r}")
     if not no_guess:
         return Board.random(size, seed=seed, first_click=first_click)
     return draw_no_guess(size, seed=seed, first_click=first_click, method=method, attempts=NO_GUESS_ATTEMPTS).board
@@ -182,23 +192,23 @@ async def _page(request: Request) -> Response:
     return HTMLResponse((files("cspmines.web") / "static" / "index.html").read_text(encoding="utf-8"))
 
 
-def _json(body: bytes) -> dict:
-    """The body as a JSON object (an empty body: {})."""
+def _size(data: dict) -> tuple[int, int, int]:
+    """The ``size`` field (a preset or ``WxHxM``, beginner when left out) as (width, height, mines)."""
+    size = data.get("size", "beginner")
+    if not isinstance(size, str):
+        raise BadRequest(f"size must be a preset ({', '.join(PRESETS)}) or WxHxM, got {size!r}")
+    return parse_size(size)
+
+
+def _record_game(body: bytes) -> tuple[str, Suite, int]:
+    """A line of ``cspmines bench --out`` read for the game it names: (its agent, its suite, the game's index)."""
+    record = BenchRecord.read(body)
+    _own_agents([record.agent])
+    _fits(record.width * record.height)  # before its board is drawn
     try:
-        data = json.loads(body or b"{}")
-    except json.JSONDecodeError as error:
-        raise BadRequest(f"the body is not JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise BadRequest("the body must be a JSON object")
-    return data
-
-
-def _seed(data: dict):
-    """The ``seed`` field, checked: a whole number >= 0, or None where there is none."""
-    seed = data.get("seed")
-    if seed is not None and not (is_whole(seed) and seed >= 0):
-        raise BadRequest(f"seed must be a whole number >= 0, got {seed!r}")
-    return seed
+        return record.agent, record.suite(), record.game
+    except ValueError as error:
+        raise BadRequest(f"{BenchRecord.NOT_ONE}: {error}") from None
 
 
 class _Api:
@@ -211,7 +221,7 @@ class _Api:
         self.time_limit, self.memory = time_limit, memory
 
     def budget(self, request: Request) -> float:
-        asked = _query_number(request, "time_limit")
+        asked = query_number(request, "time_limit")
         try:
             Limit(time=asked)  # the one check of a time limit, and its message
         except ValueError as error:
@@ -219,9 +229,12 @@ class _Api:
         return min(asked or self.time_limit, self.time_limit)
 
     def api_solve(self, request: Request, body: bytes) -> dict:
+        only_parameters(request, SOLVE_PARAMETERS)
         position = _position(body)
-        mines = _query_number(request, "mines", int)
-        density = _query_number(request, "density")
+        mines = query_whole(request, "mines")
+        density = query_number(request, "density")
+        agent, rules, seed = request.query_params.get("agent"), self.rules(request), query_whole(request, "seed")
+        _own_agents([agent] if agent else [])
         started, seconds = time.monotonic(), self.budget(request)
         analysis = solve(position, mines=mines, density=density, limit=Limit(time=seconds, memory=self.memory))
         answer = analysis_json(analysis, exact=True)
@@ -229,45 +242,50 @@ class _Api:
         if asked:
             cells = _outcome_cells(position, asked)
             answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, time_left(seconds, started))
-        if _flag(request, "insight"):
+        if query_flag(request, "insight"):
             answer["insight"], answer["insight_missing"] = _insight(analysis, time_left(seconds, started), self.memory)
+        if agent and analysis.position.size > MOST_CELLS_FOR_AGENTS:
+            answer["advice"], answer["advice_missing"] = None, f"agents play boards of at most {MOST_CELLS_FOR_AGENTS:,} cells"
+        elif agent:  # the agent's move the page outlines, judged on this count
+            answer["advice"], answer["advice_missing"] = advice_json(analysis, agent, rules=rules, seed=seed)
         return answer
 
+    def rules(self, request: Request) -> Rules:
+        return Rules.check(request.query_params.get("rules", "classic"))
+
     def api_move(self, request: Request, body: bytes) -> dict:
+        only_parameters(request, MOVE_PARAMETERS)
         position = _position(body)
         if position.size > MOST_CELLS_FOR_AGENTS:
             raise BadRequest(f"agents play boards of at most {MOST_CELLS_FOR_AGENTS:,} cells, this one has {position.size:,}")
-        mines = _query_number(request, "mines", int)
+        mines = query_whole(request, "mines")
         if mines is not None:
             position = position.with_mines(mines)
         if position.mines is None:
             raise BadRequest("the position's mine total is unknown: pass mines=N")
-        rules = request.query_params.get("rules", "classic")
-        rules = Rules.check(rules)
-        seed = _query_number(request, "seed", int)
-        explain = _flag(request, "explain")
+        rules, seed, explain = self.rules(request), query_whole(request, "seed"), query_flag(request, "explain")
         specs = request.query_params.getlist("agent") or ["exact"]
         _own_agents(specs)
         advice = advise(position, specs, rules=rules, seed=seed, time_limit=self.budget(request), explain=explain,
                         memory=self.memory)
-        return moves_json(advice, explain=explain)
+        answer = moves_json(advice, explain=explain)
+        return with_why(answer, advice) if explain else answer  # without explain, what cspmines move --json prints
 
     def game_state(self, game_id: str) -> dict:
         return self.games.get(game_id).state(game_id)
 
     def api_new_game(self, request: Request, body: bytes) -> dict:
-        data = _json(body)
-        rules = data.get("rules", "classic")
-        first_click = data.get("first_click", "safe")
-        if first_click not in FIRST_CLICKS:
-            raise BadRequest(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {first_click!r}")
+        data = body_object(body)
+        only(data, GAME_FIELDS, "a new game")
+        rules = choice(data, "rules", RULES, default="classic")
+        first_click = choice(data, "first_click", FIRST_CLICKS, default="safe")
         if "board" in data:  # a whole board uploaded: board JSON, or MBF as base64
             board = _uploaded_board(data["board"], first_click)
         else:
-            width, height, mines = parse_size(data.get("size", "beginner"))
+            width, height, mines = _size(data)
             _fits(width * height)  # before the board is drawn: a huge one would hold the server
-            seed = _seed(data)
-            board = _new_board((width, height, mines), seed, first_click, data.get("no_guess", False), data.get("method", "uniform"))
+            seed, no_guess = whole(data, "seed", default=None), boolean(data, "no_guess", default=False)
+            board = _new_board((width, height, mines), seed, first_click, no_guess, data.get("method", "uniform"))
         _fits(board.size)
         game_id = self.games.add(PlayedGame(board, rules))
         return self.game_state(game_id)
@@ -280,55 +298,46 @@ class _Api:
             played.play(action)
 
     def api_play(self, request: Request, body: bytes) -> dict:
-        played, data = self.find(request), _json(body)
+        played, data = self.find(request), body_object(body)
+        only(data, MOVE_FIELDS, "a move")
         position = played.game.position
-        try:
-            cell = position.cell(int(data["row"]), int(data["col"]))
-        except (KeyError, TypeError, ValueError):
-            raise BadRequest("a move needs a row and a col inside the board") from None
-        kind = data.get("kind", "open")
-        if kind not in ("open", "flag"):
-            raise BadRequest(f"kind must be open or flag, got {kind!r}")
-        self.apply(played, Action(kind, cell))
+        where = f"on this {position.width}x{position.height} board"
+        row = whole(data, "row", below=position.height, where=where)
+        col = whole(data, "col", below=position.width, where=where)
+        kind = choice(data, "kind", MoveKind.words(), default=MoveKind.OPEN.value)
+        self.apply(played, Action(kind, position.cell(row, col)))
         return self.game_state(request.path_params["game_id"])
 
     def api_agent(self, request: Request, body: bytes) -> dict:
-        played, data = self.find(request), _json(body)
+        played, data = self.find(request), body_object(body)
+        only(data, AGENT_FIELDS, "an agent's move")
         game = played.game
-        spec = data.get("agent", "exact")
-        if not isinstance(spec, str):
-            raise BadRequest(f"agent must be an agent's name, got {spec!r}")
+        spec = text(data, "agent", "an agent's name", default="exact")
         _own_agents([spec])
-        seed = _seed(data)
+        seed = whole(data, "seed", default=None)
         try:  # the agent plays only what counts within the request's limits, judged as /api/move judges it
-            (suggestion,) = advise(game.position, [spec], rules=game.rules, seed=seed, time_limit=self.budget(request),
-                                   memory=self.memory).suggestions
+            advice = advise(game.position, [spec], rules=game.rules, seed=seed, time_limit=self.budget(request), explain=True,
+                            memory=self.memory)
         except NotCountedError as error:
             raise BadRequest(f"the game's position: {error}") from None
+        (suggestion,) = advice.suggestions
         self.apply(played, suggestion.action)
         answer = self.game_state(request.path_params["game_id"])
-        row, col = game.position.row_col(suggestion.action.cell)
+        row, col = advice.position.row_col(suggestion.action.cell)
         answer["played"] = {"agent": spec, "action": suggestion.action.kind, "cell": [row, col], "reason": suggestion.reason,
-                            "mine_fraction": str(suggestion.mine_probability)}
+                            "mine_fraction": str(suggestion.mine_probability),
+                            "why": why(suggestion, advice.position, least_cells(advice))}
         return answer
 
     def api_undo(self, request: Request, body: bytes) -> dict:
         played = self.find(request)
+        only(body_object(body), (), "an undo")
         with self.games.lock:
             played.undo()
         return self.game_state(request.path_params["game_id"])
 
     def api_replay(self, request: Request, body: bytes) -> dict:
-        try:
-            record = json.loads(body.decode("utf-8"))
-            _own_agents([str(record["agent"])])
-            suite = Suite.create(agents=[record["agent"]], size=f"{record['width']}x{record['height']}x{record['mines']}",
-                                 rules=record["rules"], withheld=record["withheld"], first_click=record["first_click"],
-                                 games=int(record["game"]) + 1, seed=record["seed"], no_guess=record.get("no_guess", False))
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
-            raise BadRequest(f"not a game record of cspmines bench --out: {error}") from None
-        i = int(record["game"])
-        _fits(suite.width * suite.height)  # before its board is drawn
+        agent, suite, i = _record_game(body)
         game = new_game(suite, i)
         steps: list[dict] = []
 
@@ -336,12 +345,13 @@ class _Api:
             steps.append({"position": str(position), "action": action.kind, "cell": list(position.row_col(action.cell)),
                           "certain": action.certain})
 
-        played = play(make_agent(record["agent"]), game, seed=agent_seed(suite, i), observe=step,
+        played = play(make_agent(agent), game, seed=agent_seed(suite, i), observe=step,
                       deadline=time.monotonic() + self.budget(request))  # the bench's own game loop
-        return {"agent": record["agent"], "game": i, "status": played.status, "steps": steps, "final": str(game.position),
+        return {"agent": agent, "game": i, "status": played.status, "steps": steps, "final": str(game.position),
                 "complete": played.status != "playing"}
 
     def api_replays(self, request: Request, body: bytes) -> dict:
+        only_parameters(request, REPLAYS_PARAMETERS)
         name = request.query_params.get("name") or "<upload>"
         kind = request.query_params.get("format")
         if kind is None and "." not in name:
@@ -351,7 +361,7 @@ class _Api:
         except ReplayFormatError as error:
             raise BadRequest(str(error)) from None
         answer = replay_json(analyse_replay(replay, agent=False, time_limit=self.budget(request), memory=self.memory))
-        if _flag(request, "steps"):
+        if query_flag(request, "steps"):
             answer["steps"] = [{"position": str(click.seen), "action": click.action.value, "cell": [click.row, click.col],
                                 "flags": [list(divmod(cell, replay.width)) for cell in click.flags],
                                 "chance": judged["chance"], "class": judged["class"]}

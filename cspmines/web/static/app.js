@@ -1,8 +1,8 @@
 // The page's logic: read or edit a position, ask the API, draw the board with its chances.
 "use strict";
 const $ = (id) => document.getElementById(id);
-let state = { text: $("text").value, analysis: null, game: null, replay: null, step: 0, mark: null, adviceFor: null,
-              clock: null };
+let state = { text: $("text").value, analysis: null, solved: null, game: null, replay: null, step: 0, mark: null,
+              adviceFor: null, clock: null };
 const OUTLINES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
 
 function shade(p) {  // green (0) through yellow to red (1), as the pictures do
@@ -45,6 +45,19 @@ async function api(path, body, json = false) {
   return answer;
 }
 
+// What the page shows is one view: a game, a position (pasted, uploaded or edited) or a replay. Every request is
+// asked under a ticket: the view it is for and its number among the requests of its kind (a solve, a game's move,
+// the opening of a view). Its answer is drawn only while its ticket is current (the view still shown and no later
+// request of its kind asked), so an answer still on its way for a view left behind (a move of "Let it play", the
+// solve of the board before) is dropped, never drawn over the board now shown. Opening a view stops "Let it play".
+let view = 0;
+const asked = { solve: 0, game: 0, view: 0 };
+function openView() { view += 1; stopPlaying(); }
+function ticket(kind) {  // () => whether an answer to the request asked now may still be drawn
+  const mine = view, number = ++asked[kind];
+  return () => mine === view && number === asked[kind];
+}
+
 function say(message, error = false) { $("status").textContent = message; $("status").className = error ? "error" : ""; }
 
 // The advice panel speaks of one position (a game's is its id and its board) or of a whole replay file:
@@ -54,20 +67,34 @@ function advise(message, about = shown()) { $("advice").textContent = message; s
 function unadvise() { $("advice").textContent = ""; state.adviceFor = null; }
 
 async function solveText(text) {
+  const current = ticket("solve");
   state.text = text;
   if (state.adviceFor !== null && state.adviceFor !== "replay" && state.adviceFor !== shown()) unadvise();
   say("solving…");  // so a reader (or a test) never takes the last answer for this one
   try {
-    state.analysis = await api("/api/solve" + ($("insight").checked ? "?insight=true" : ""), text);
+    const answer = await api(`/api/solve?${solveQuery()}`, text);
+    if (!current()) return;  // a later solve was asked, or another view opened: this answer is of a board gone
+    state.analysis = answer; state.solved = text;
     const a = state.analysis, end = a.insight && a.insight.endgame;
     say(`${a.exact ? "exact" : "NOT EXACT (time limit)"}: ${a.model_count === null ? "?" : a.model_count.length > 30 ? a.model_count.slice(0, 12) + "… (" + a.model_count.length + " digits)" : a.model_count} layouts, ` +
         `${a.safe.length} safe, ${a.mines_certain.length} mines proved` + (end && !gameOver() ? `, best play wins ${end.fraction}` : "") +
         (state.game ? `; game ${state.game.status}` : ""));
-  } catch (error) { state.analysis = null; unadvise(); say(error.message, true); }
+  } catch (error) {
+    if (!current()) return;
+    state.analysis = null; unadvise(); say(error.message, true);
+  }
   draw();
 }
 
 function gameOver() { return state.game !== null && state.game.status !== "playing"; }
+
+// What a solve asks besides the chances: the move of the agent chosen (under the game's rules, or the form's), and
+// with the box ticked the insight.
+function solveQuery() {
+  const query = new URLSearchParams({ agent: $("agent").value, rules: state.game ? state.game.rules : $("rules").value });
+  if ($("insight").checked) query.set("insight", "true");
+  return query;
+}
 
 // What the insight says of each covered cell, by "r,c": dead, in a 50/50 (and with which cells), its winning chance.
 // Nothing once a game is over: there is no move left to weigh.
@@ -94,21 +121,51 @@ function cellSize(pos) {  // 26 px a cell, or with "fit to width" as many as the
   return Math.max(4, Math.min(26, Math.floor(room / (pos.width + 1)) - 1));
 }
 
+function paintChance(cell, p) {  // a covered cell's chance of a mine: its colour and its percent, S and M where proved
+  cell.style.backgroundColor = shade(p);
+  cell.textContent = p === 0 ? "S" : p === 1 ? "M" : p < 0.01 ? "<1" : p > 0.99 ? ">99" : Math.round(p * 100);
+  if (p === 0 || p === 1) cell.classList.add("sure");
+}
+function paintOpen(cell, ch) {  // an opened cell and its clue (blank for 0), an opened mine, a withheld clue, or a flag
+  if (ch === "F") { cell.classList.add("flag"); cell.textContent = "F"; return; }
+  cell.classList.add("open");
+  cell.textContent = ch === "0" ? "" : ch;
+  if ("12345678".includes(ch)) cell.classList.add("c" + ch);
+}
+
+// The outline, while there is a move to make (none once the game is over, none on a won board): the move of the
+// agent chosen; where no move could be judged (a count cut short), the cells of the least chance, dashed.
+function outlines(a) {
+  const marks = {};
+  if (!a || gameOver()) return marks;
+  if (a.advice) marks[a.advice.cell.join(",")] = "best";
+  if (a.advice || a.exact) return marks;
+  let least = 2;
+  for (const row of a.probabilities) for (const p of row) if (p !== null && p > 0 && p < 1 && p < least) least = p;
+  if (a.safe.length) least = 0;
+  a.probabilities.forEach((row, r) => row.forEach((p, c) => { if (p === least) marks[r + "," + c] = "least"; }));
+  return marks;
+}
+// One line under the board: the agent's move outlined, and why it beats the least chance where it is not of it.
+function agentLine(a) {
+  if (!a || gameOver() || !$("overlay").checked) return "";
+  if (!a.advice) return a.advice_missing ? `no agent's move: ${a.advice_missing}` + (a.exact ? "" : "; dashed: the least chance") : "";
+  const m = a.advice;
+  return `${m.agent}: ${m.action} (${m.cell}), a mine ${fraction(m.mine_fraction)} = ${(100 * m.mine_probability).toFixed(1)}%` +
+    (m.reason ? ` [${m.reason}]` : "") + (m.why ? `: ${m.why}` : "");
+}
+
 function draw() {
-  const pos = parse(state.text), board = $("board"), a = state.analysis;
+  // the numbers are drawn only on the board they were counted for (a redraw while the next is counted has none)
+  const pos = parse(state.text), board = $("board"), a = state.solved === state.text ? state.analysis : null;
   board.innerHTML = "";
+  $("why").textContent = pos ? agentLine(a) : "";
   if (!pos) return;  // a malformed position: no half-drawn board, the status says why
-  const size = cellSize(pos), seen = insightOf(a);
+  const size = cellSize(pos), seen = insightOf(a), outline = outlines(a);
   board.style.setProperty("--cell", `${size}px`);
   board.style.gridTemplateColumns = `repeat(${pos.width + 1}, ${size}px)`;
   board.appendChild(Object.assign(document.createElement("div"), { className: "ruler" }));
   for (let c = 0; c < pos.width; c++) board.appendChild(Object.assign(document.createElement("div"), { className: "ruler", textContent: c }));
-  // the least risky cells are outlined while there is a move to make: none once the game is over, and none
-  // where every covered cell is a proved mine (a won board's last cells are not "least risky")
-  let least = 2;
-  const over = state.game !== null && state.game.status !== "playing";
-  if (a && !over) for (const row of a.probabilities) for (const p of row) if (p !== null && p > 0 && p < 1 && p < least) least = p;
-  if (a && !over && a.safe.length) least = 0;
   const chainOf = {};
   if (a && $("chains").checked) a.components.forEach((comp, i) => comp.cells.forEach(([r, c]) => { chainOf[r + "," + c] = OUTLINES[i % OUTLINES.length]; }));
   for (let r = 0; r < pos.height; r++) {
@@ -119,11 +176,9 @@ function draw() {
       if (".Hh".includes(ch)) {
         const p = a ? a.probabilities[r][c] : null;
         if (p !== null && $("overlay").checked) {
-          cell.style.backgroundColor = shade(p);
-          cell.textContent = p === 0 ? "S" : p === 1 ? "M" : p < 0.01 ? "<1" : p > 0.99 ? ">99" : Math.round(p * 100);
-          if (p === 0 || p === 1) cell.classList.add("sure");
+          paintChance(cell, p);
           cell.title = `(${r}, ${c}): ${a.fractions[r][c]} = ${p.toFixed(4)}`;
-          if (p === least) cell.classList.add("best");
+          if (outline[r + "," + c]) cell.classList.add(outline[r + "," + c]);
           const about = seen[r + "," + c];
           if (about && about.dead) { cell.classList.add("dead"); cell.title += "; dead: opening it can tell nothing"; }
           if (about && about.fifty) { cell.classList.add(about.fifty === "unavoidable" ? "fifty" : "pseudo"); cell.title += `; ${about.says}`; }
@@ -133,10 +188,7 @@ function draw() {
         if (state.mark && state.mark[0] === r && state.mark[1] === c) cell.classList.add("clicked");
       } else {
         if (state.mark && state.mark[0] === r && state.mark[1] === c) cell.classList.add("clicked");
-        cell.classList.add("open");
-        cell.textContent = ch === "0" ? "" : ch;
-        if ("12345678".includes(ch)) cell.classList.add("c" + ch);
-        if (ch === "F") { cell.classList.remove("open"); cell.style.color = "#c41e1e"; }
+        paintOpen(cell, ch);
       }
       cell.addEventListener("click", () => clicked(r, c, false));
       cell.addEventListener("contextmenu", (e) => { e.preventDefault(); clicked(r, c, true); });
@@ -157,8 +209,11 @@ async function clicked(r, c, flag) {
     $("text").value = [pos.header, ...pos.rows].join("\n");
     return solveText($("text").value);
   }
-  try { showGame(await api(`/api/games/${state.game.id}/moves`, { row: r, col: c, kind: flag ? "flag" : "open" }, true)); }
-  catch (error) { say(error.message, true); }
+  const current = ticket("game");
+  try {
+    const game = await api(`/api/games/${state.game.id}/moves`, { row: r, col: c, kind: flag ? "flag" : "open" }, true);
+    if (current()) showGame(game);
+  } catch (error) { if (current()) say(error.message, true); }
 }
 
 async function showOutcomes(r, c) {  // outside a game: what opening a covered cell ends in, exactly
@@ -205,25 +260,36 @@ function tick() {
 }
 setInterval(tick, 250);
 
-$("solve").onclick = () => { state.game = null; gameBar(); leaveReplay(); solveText($("text").value); };
+$("solve").onclick = () => { openView(); state.game = null; gameBar(); leaveReplay(); solveText($("text").value); };
 $("upload").onchange = async (e) => {  // a position (text, .mine), or a whole board to play (board JSON, MBF)
   const file = e.target.files[0], name = file.name.toLowerCase();
+  openView();
+  const current = ticket("view");
   try {
     if (name.endsWith(".json") || name.endsWith(".mbf")) {
       const board = name.endsWith(".json") ? await file.text()
         : { mbf: btoa(String.fromCharCode(...new Uint8Array(await file.arrayBuffer()))) };
-      return showGame(await api("/api/games", { board, rules: $("rules").value }, true));
+      const game = await api("/api/games", { board, rules: $("rules").value }, true);
+      return current() ? showGame(game) : undefined;
     }
-    $("text").value = await file.text(); state.game = null; gameBar(); leaveReplay(); solveText($("text").value);
-  } catch (error) { say(error.message, true); }
+    const text = await file.text();
+    if (!current()) return;
+    $("text").value = text; state.game = null; gameBar(); leaveReplay(); solveText($("text").value);
+  } catch (error) { if (current()) say(error.message, true); }
 };
 $("overlay").onchange = draw; $("chains").onchange = draw; $("fit").onchange = draw;
 $("insight").onchange = () => solveText(state.text);
+$("agent").onchange = () => solveText(state.text);  // the outline is the chosen agent's move
+$("rules").onchange = () => { if (!state.game) solveText(state.text); };  // a game keeps the rules it began with
 window.addEventListener("resize", () => { if ($("fit").checked) draw(); });
 $("new").onclick = async () => {
-  try { showGame(await api("/api/games", { size: $("size").value, rules: $("rules").value, no_guess: $("noguess").checked,
-                                           seed: $("seed").value === "" ? null : Number($("seed").value) }, true)); }
-  catch (error) { say(error.message, true); }
+  openView();
+  const current = ticket("view");
+  try {
+    const game = await api("/api/games", { size: $("size").value, rules: $("rules").value, no_guess: $("noguess").checked,
+                                           seed: $("seed").value === "" ? null : Number($("seed").value) }, true);
+    if (current()) showGame(game);
+  } catch (error) { if (current()) say(error.message, true); }
 };
 $("ask").onclick = async () => {
   const about = shown();
@@ -231,26 +297,38 @@ $("ask").onclick = async () => {
     const answer = await api(`/api/move?agent=${encodeURIComponent($("agent").value)}&explain=true&rules=${$("rules").value}`, state.text);
     if (about !== shown()) return;  // the position changed while the agent thought: its move is of another
     advise(answer.moves.map((m) => `${m.agent}: ${m.action} (${m.cell}) mine chance ${fraction(m.mine_fraction)}` +
-      (m.reason ? ` [${m.reason}]` : "") + (m.candidates || []).map((v) => `\n  (${v.cell}) safe ${v.safety.toFixed(4)} safe twice ${v.secondary_safety.toFixed(4)} score ${v.score.toFixed(4)}`).join("")).join("\n") +
+      (m.reason ? ` [${m.reason}]` : "") + (m.why ? `\n  why: ${m.why}` : "") + (m.candidates || []).map((v) => `\n  (${v.cell}) safe ${v.safety.toFixed(4)} safe twice ${v.secondary_safety.toFixed(4)} score ${v.score.toFixed(4)}`).join("")).join("\n") +
       `\nleast mine chance ${fraction(answer.least_mine_fraction)} at ${answer.cells_at_least} cell(s)`, about);
   } catch (error) { say(error.message, true); }
 };
-let playing = false;  // "Let it play" plays the agent to the end of the game; the same button stops it
+// "Let it play" plays the agent to the end of the game shown; the same button, or opening another view, stops it.
+let playing = null;  // the run under way (each press starts its own), or null
+function stopPlaying() { playing = null; $("play").textContent = "Let it play"; }
 $("play").onclick = async () => {
-  if (playing) { playing = false; return; }
+  if (playing !== null) return stopPlaying();
   if (!state.game) return say("start a game first", true);
-  playing = true; $("play").textContent = "Stop";
+  const run = playing = {}, here = view;
+  $("play").textContent = "Stop";
   try {
-    while (playing && state.game && state.game.status === "playing") {
+    while (playing === run && state.game.status === "playing") {
+      const current = ticket("game");
       const game = await api(`/api/games/${state.game.id}/agent`, { agent: $("agent").value }, true);
+      if (!current()) continue;  // another view opened (the run is stopped), or a click's answer came later: not drawn
       await showGame(game);
-      advise(`${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${fraction(game.played.mine_fraction)}` +
-        (game.played.reason ? ` [${game.played.reason}]` : ""));  // the move that made the board shown
+      if (current()) advise(`${game.played.agent}: ${game.played.action} (${game.played.cell}) chance ${fraction(game.played.mine_fraction)}` +
+        (game.played.reason ? ` [${game.played.reason}]` : "") + (game.played.why ? `: ${game.played.why}` : ""));  // the move made
     }
-  } catch (error) { say(error.message, true); }
-  playing = false; $("play").textContent = "Let it play";
+  } catch (error) { if (here === view) say(error.message, true); }
+  if (playing === run) stopPlaying();
 };
-$("undo").onclick = async () => { if (state.game) showGame(await api(`/api/games/${state.game.id}/undo`, {}, true)); };
+$("undo").onclick = async () => {
+  if (!state.game) return;
+  const current = ticket("game");
+  try {
+    const game = await api(`/api/games/${state.game.id}/undo`, {}, true);
+    if (current()) showGame(game);
+  } catch (error) { if (current()) say(error.message, true); }
+};
 function stepCount() { return state.replay.steps.length + (state.replay.final ? 1 : 0); }
 function showStep() {  // a bench game's move k, or a replay file's click k (its chance and class from the engine)
   const steps = state.replay.steps, k = state.step, s = steps[k];
@@ -303,15 +381,21 @@ function replaySummary(a) {  // what cspmines replay prints of the file: ms-tool
   return lines.join("\n");
 }
 $("replay").onclick = async () => {
-  try { startReplay(await api("/api/replay", $("record").value.trim()), "move",
-                    (s) => `${s.action} (${s.cell})` + (s.certain ? "" : "  guess")); }
-  catch (error) { say(error.message, true); }
+  openView();
+  const current = ticket("view");
+  try {
+    const replay = await api("/api/replay", $("record").value.trim());
+    if (current()) startReplay(replay, "move", (s) => `${s.action} (${s.cell})` + (s.certain ? "" : "  guess"));
+  } catch (error) { if (current()) say(error.message, true); }
 };
 $("replayfile").onchange = async (e) => {  // a real game: every click with its exact chance
   const file = e.target.files[0];
+  openView();
+  const current = ticket("view");
   say("reading the replay…");
   try {
     const answer = await api(`/api/replays?steps=true&name=${encodeURIComponent(file.name)}`, await file.arrayBuffer());
+    if (!current()) return;  // another view opened while the file was read
     startReplay({ steps: answer.steps, final: null, status: answer.outcome }, "click", (s, k) => {
       const c = answer.clicks[k];
       return `${c.time.toFixed(2).padStart(8)} ${c.thinking.toFixed(2).padStart(7)}  ${(c.action + " (" + c.row + "," + c.col + ")").padEnd(14)}` +
@@ -319,7 +403,7 @@ $("replayfile").onchange = async (e) => {  // a real game: every click with its 
         (c.needless ? ` (${c.needless})` : "");
     });
     advise(replaySummary(answer), "replay");
-  } catch (error) { say(error.message, true); }
+  } catch (error) { if (current()) say(error.message, true); }
 };
 function goTo(k) { if (state.replay && k >= 0 && k < stepCount() && k !== state.step) { state.step = k; showStep(); } }
 $("next").onclick = () => { if (state.replay) goTo(state.step + 1); };
@@ -332,4 +416,27 @@ document.addEventListener("keydown", (e) => {  // arrow keys step through a repl
   if (e.key === "ArrowRight") { goTo(state.step + 1); e.preventDefault(); }
   if (e.key === "ArrowLeft") { goTo(state.step - 1); e.preventDefault(); }
 });
+// The legend: a sample of every mark the board draws, painted as the board paints it.
+const LEGEND = [
+  [(c) => paintChance(c, 0), "proved safe"],
+  [(c) => paintChance(c, 1), "proved mine"],
+  [(c) => paintChance(c, 0.14), "a covered cell's chance of a mine in percent (<1 and >99 near the ends): green 0% through yellow to red 100%"],
+  [(c) => { paintChance(c, 0.15); c.classList.add("best"); }, "outlined: the move of the agent chosen above; the line under the board says why, where it is not a cell of the least chance"],
+  [(c) => { paintChance(c, 0.14); c.classList.add("least"); }, "dashed: the least chance, where no agent's move could be judged (a count cut short)"],
+  [(c) => { paintChance(c, 0.2); c.classList.add("dead"); }, "greyed: a dead cell, opening it can tell nothing but that it was safe"],
+  [(c) => { paintChance(c, 0.5); c.classList.add("fifty"); }, "framed, ½: half of an unavoidable 50/50, nothing but a guess in it can ever tell its halves apart"],
+  [(c) => { paintChance(c, 0.5); c.classList.add("pseudo"); }, "dashed frame, ½: half of a pseudo-50/50, only guesses can tell its halves apart"],
+  [(c) => { paintChance(c, 0.3); c.style.boxShadow = `inset 0 0 0 2px ${OUTLINES[0]}`; }, "a coloured frame (with chains): the cells of one chain of influence"],
+  [(c) => { paintChance(c, 0.1); c.classList.add("clicked"); }, "black frame: the click made at this step of a replay"],
+  [(c) => paintOpen(c, "3"), "an opened cell and its clue (blank: 0)"],
+  [(c) => paintOpen(c, "F"), "a flag"],
+  [(c) => paintOpen(c, "*"), "an opened mine (minesearch and score games go on after one)"],
+  [(c) => paintOpen(c, "?"), "an opened cell whose clue is withheld"],
+];
+for (const [paint, words] of LEGEND) {
+  const cell = Object.assign(document.createElement("div"), { className: "cell" }), item = document.createElement("li");
+  paint(cell);
+  item.append(cell, Object.assign(document.createElement("span"), { textContent: words }));
+  $("marks").appendChild(item);
+}
 solveText($("text").value);
