@@ -468,26 +468,54 @@ static int find_parts(Search *s, size_t at, int32_t n, const int32_t *doubtful_i
 
 static void solve(Search *s, size_t at, int32_t n, long long cols_at, int ncols, long long alpha, long long beta,
                   long long *low, long long *high);
+static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int ncols, const uint64_t *key, long long alpha,
+                        long long beta, long long *low, long long *high);
+
+/* What the table knows of each group before any is searched: its fingerprint (words 0-2: first, second, the
+ * symmetries that may keep it) and its bounds. */
+typedef struct { uint64_t key[3]; long long low, high; } Known;
 
 static void chance(Search *s, const Group *groups, int ngroups, long long cols_at, int ncols, long long alpha, long long beta,
                    long long *low, long long *high) {
-    long long low_sum = 0, high_sum = 0, rest = 0;
-    for (int i = 0; i < ngroups; i++) rest += groups[i].n;
+    Known *known = malloc(sizeof(Known) * (size_t)(ngroups > 0 ? ngroups : 1));
+    if (known == NULL) {
+        s->stopped = STOP_MEMORY;
+        *low = 0; *high = 0;
+        for (int i = 0; i < ngroups; i++) *high += groups[i].n;
+        return;
+    }
+    long long rest_low = 0, rest_high = 0;
     for (int i = 0; i < ngroups; i++) {
-        long long l, h;
-        rest -= groups[i].n;
-        long long child_alpha = alpha - low_sum - rest;
-        if (groups[i].n <= child_alpha) { l = 0; h = groups[i].n; } /* it cannot reach the window: not searched */
-        else solve(s, (size_t)groups[i].at, groups[i].n, cols_at, ncols, child_alpha, beta - low_sum, &l, &h);
+        int32_t n = groups[i].n;
+        known[i].low = n <= 1 ? n : 0;
+        known[i].high = n;
+        if (n > 1) {
+            unsigned maybe_kept;
+            fingerprint(s, (size_t)groups[i].at, n, known[i].key, known[i].key + 1, &maybe_kept);
+            known[i].key[2] = maybe_kept;
+            Slot *slot = find(s, known[i].key[0], known[i].key[1], n);
+            if (slot != NULL) { known[i].low = slot->low; known[i].high = slot->high; }
+        }
+        rest_low += known[i].low;
+        rest_high += known[i].high;
+    }
+    long long low_sum = 0, high_sum = 0;
+    for (int i = 0; i < ngroups; i++) {
+        if (high_sum + rest_high <= alpha || low_sum + rest_low >= beta) break; /* decided without the rest */
+        rest_low -= known[i].low;
+        rest_high -= known[i].high;
+        long long floor = alpha - low_sum - rest_high, ceiling = beta - low_sum - rest_low, l, h;
+        if (known[i].high <= floor || known[i].low >= ceiling || known[i].low == known[i].high) {
+            l = known[i].low; h = known[i].high; /* the table's bounds decide it: not searched */
+        } else {
+            solve_keyed(s, (size_t)groups[i].at, groups[i].n, cols_at, ncols, known[i].key, floor, ceiling, &l, &h);
+        }
         low_sum += l;
         high_sum += h;
-        if (high_sum + rest <= alpha || low_sum >= beta) {
-            *low = low_sum; *high = high_sum + rest;
-            return;
-        }
     }
-    *low = low_sum;
-    *high = high_sum;
+    free(known);
+    *low = low_sum + rest_low;
+    *high = high_sum + rest_high;
 }
 
 /* Open the cells of `columns` and play on at best: the state's arena top restored after. */
@@ -579,11 +607,19 @@ static int doubtful_columns(Search *s, int32_t n, long long base, int nvarying) 
 static void solve(Search *s, size_t at, int32_t n, long long cols_at, int ncols, long long alpha, long long beta,
                   long long *low, long long *high) {
     if (n <= 1) { *low = n; *high = n; return; }
+    uint64_t key[3];
+    unsigned maybe_kept;
+    fingerprint(s, at, n, key, key + 1, &maybe_kept);
+    key[2] = maybe_kept;
+    solve_keyed(s, at, n, cols_at, ncols, key, alpha, beta, low, high);
+}
+
+static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int ncols, const uint64_t *key, long long alpha,
+                        long long beta, long long *low, long long *high) {
     int width = s->width;
     size_t top = s->top, scratch_top = s->scratch_top;
-    uint64_t first, second;
-    unsigned maybe_kept;
-    fingerprint(s, at, n, &first, &second, &maybe_kept);
+    uint64_t first = key[0], second = key[1];
+    unsigned maybe_kept = (unsigned)key[2];
     Slot *kept = find(s, first, second, n);
     long long l = kept ? kept->low : 0, h = kept ? kept->high : n;
     *low = l; *high = h;
