@@ -164,6 +164,27 @@ def win_searches():
     return answers, pockets
 
 
+@parity("value_search")
+def value_searches():
+    """The value search on random small positions and on empty boards (their symmetries kept), every cell's
+    value and the best ones', with tables small enough to fill and budgets of states that cut it off."""
+    from cspmines.engine.value import SearchInput, layout_table, run_search, search_input
+
+    tables = [layout_table(position, most=3000) for position, _ in many_layouts(120, seed=12)]
+    tables += [layout_table(Position.from_string(f"{w}x{h}x{m}\n" + "\n".join("." * w for _ in range(h))))
+               for w, h, m in ((3, 3, 2), (4, 3, 3), (4, 4, 3))]
+    answers = []
+    for table_ in tables:
+        given = search_input(table_)
+        assert isinstance(given, SearchInput)
+        for nodes in (1, 7, 60, None):
+            for all_cells in (False, True):
+                answers.append(run_search(given.with_budget(node_limit=nodes, all_cells=all_cells)))
+    assert {answer["stopped"] for answer in answers} == {None, "nodes"}
+    assert any(given.symmetries for given in map(search_input, tables))
+    return answers
+
+
 def wide_chains() -> list:
     """The chains of the reference positions and of raw (unsettled) fronts of random expert boards: up
     to a hundred cells and more, counts past 64 bits, keys past 64 bits, and some too wide for the kernel."""

@@ -40,23 +40,25 @@ past it, the value is given as a proven lower and upper bound and marked NOT EXA
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import prod
 
 import numpy as np
 
 from .. import native
-from ..errors import BudgetExceededError
 from ..position import Position
 from .layouts import MINE, LayoutTable, layout_table
 from .question import Limit, read_limit
 
-__all__ = ["CellValue", "PositionValue", "SearchInput", "ValueSearch", "best_play_moves", "value_of"]
+__all__ = ["CellValue", "PositionValue", "SearchInput", "ValueSearch", "best_play_moves", "run_search", "search_input", "value_of"]
 
 #: Bytes each layout costs the search besides its row of codes: its place in the splits of every state
 #: on the path being searched (a few levels of 4-byte indices) and its two fingerprint words.
 _BYTES_PER_LAYOUT = 48
+#: Seconds the listing of one layout may take, with its symmetries, at most (measured: about 2 us): a time
+#: limit lists no more layouts than it leaves time to list twice over.
+_LISTING_SECONDS = 4e-6
 #: Bytes of one transposition-table slot (two fingerprint words, the layouts' count, two bounds).
 SLOT_BYTES = 32
 #: The share of the memory allowance the transposition table may take.
@@ -174,6 +176,23 @@ class SearchInput:
     seconds: float | None = None
     slots: int = 1 << 16
     all_cells: bool = False
+
+    def with_budget(self, **changes) -> SearchInput:
+        """The same layouts under another budget (``node_limit``, ``seconds``, ``slots``, ``all_cells``)."""
+        return replace(self, **changes)
+
+
+def search_input(table: LayoutTable, **budget) -> SearchInput:
+    """What the search reads of a table of layouts: its codes, each column's neighbours and the board's
+    symmetries, under ``budget`` (:class:`SearchInput`'s other fields).
+
+    >>> from cspmines import Position
+    >>> from cspmines.engine.layouts import layout_table
+    >>> given = search_input(layout_table(Position.from_string("3x3x1\\n...\\n...\\n...")), node_limit=10)
+    >>> given.codes.shape, len(given.symmetries), given.node_limit   # 9 layouts; the square's 7 other symmetries
+    ((9, 9), 7, 10)
+    """
+    return SearchInput(table.codes, _neighbour_columns(table), _layout_symmetries(table), **budget)
 
 
 def _splitmix(values: np.ndarray) -> np.ndarray:
@@ -334,7 +353,10 @@ class ValueSearch:
         n = len(members)
         if n <= 1:
             return n, n
-        key = self._key(members)
+        return self._solve_keyed(members, self._key(members), active, alpha, beta)
+
+    def _solve_keyed(self, members: np.ndarray, key, active: list, alpha: int, beta: int) -> tuple[int, int]:
+        n = len(members)
         kept = self._find(key)
         low, high = (0, n) if kept is None else kept
         if low == high or high <= alpha or low >= beta or self.stopped or not self._spend():
@@ -377,21 +399,33 @@ class ValueSearch:
 
     def chance(self, groups: list, active: list, alpha: int, beta: int) -> tuple[int, int]:
         """Bounds on the layouts won over ``groups`` (a move's safe layouts, split by what it shows),
-        each played on at its best: exact when the sum lies strictly between ``alpha`` and ``beta``."""
-        low_sum = high_sum = 0
-        rest = sum(len(group) for group in groups)
+        each played on at its best: exact when the sum lies strictly between ``alpha`` and ``beta``.
+
+        What the table already knows of every group is read first: the groups not yet searched are
+        bounded by it (else by their size), so a group whose value cannot change the verdict is never
+        searched."""
+        known = []
         for group in groups:
-            rest -= len(group)
-            floor = alpha - low_sum - rest
-            if len(group) <= floor:  # it cannot reach the window: not searched
-                low, high = 0, len(group)
+            n = len(group)
+            key = self._key(group) if n > 1 else None
+            found = None if key is None else self._find(key)
+            known.append((key, *((n if n <= 1 else 0, n) if found is None else found)))
+        rest_low = sum(low for _, low, _ in known)
+        rest_high = sum(high for _, _, high in known)
+        low_sum = high_sum = 0
+        for group, (key, known_low, known_high) in zip(groups, known, strict=True):
+            if high_sum + rest_high <= alpha or low_sum + rest_low >= beta:
+                break  # decided without the rest
+            rest_low -= known_low
+            rest_high -= known_high
+            floor, ceiling = alpha - low_sum - rest_high, beta - low_sum - rest_low
+            if known_high <= floor or known_low >= ceiling or known_low == known_high:
+                low, high = known_low, known_high  # the table's bounds decide it: not searched
             else:
-                low, high = self.solve(group, active, floor, beta - low_sum)
+                low, high = self._solve_keyed(group, key, active, floor, ceiling)
             low_sum += low
             high_sum += high
-            if high_sum + rest <= alpha or low_sum >= beta:
-                return low_sum, high_sum + rest
-        return low_sum, high_sum
+        return low_sum + rest_low, high_sum + rest_high
 
     def _moves(self, members, doubtful, mines, shown) -> list[int]:
         """The cells worth trying: the dead ones (a single clue wherever safe) only when every one is
@@ -559,18 +593,25 @@ def board_symmetries(position: Position) -> list[np.ndarray]:
 
 def _layout_symmetries(table: LayoutTable) -> tuple:
     """The search's view of the board's symmetries: for each, where it sends each layout and each
-    column."""
+    column. Layouts are matched by their rows of codes, sorted once and looked up by bisection."""
     cells = table.cells
     column = {cell: k for k, cell in enumerate(cells)}
-    rows = {row.tobytes(): i for i, row in enumerate(table.codes)}
+    rows = _row_keys(table.codes)
+    order = np.argsort(rows, kind="stable")
     found = []
     for image in board_symmetries(table.position):
         columns = np.array([column[int(image[cell])] for cell in cells], dtype=np.intp)
         moved = np.empty_like(table.codes)
         moved[:, columns] = table.codes
-        layouts = np.array([rows[row.tobytes()] for row in moved], dtype=np.intp)
-        found.append((layouts, columns))
+        layouts = order[np.searchsorted(rows, _row_keys(moved), sorter=order)]
+        found.append((layouts.astype(np.intp), columns))
     return tuple(found)
+
+
+def _row_keys(codes: np.ndarray) -> np.ndarray:
+    """Each row of codes as one comparable value (its bytes)."""
+    rows = np.ascontiguousarray(codes)
+    return rows.view(np.dtype((np.void, rows.shape[1]))).ravel()
 
 
 def _neighbour_columns(table: LayoutTable) -> tuple:
@@ -578,7 +619,7 @@ def _neighbour_columns(table: LayoutTable) -> tuple:
     return tuple(tuple(column[n] for n in table.position.neighbours(cell) if n in column) for cell in table.cells)
 
 
-def _table_slots(memory: int | None, layouts: int, width: int) -> int:
+def _table_slots(memory: int | None) -> int:
     """The transposition table's slots: a power of two within its share of the allowance."""
     if memory is None:
         return _MOST_SLOTS
@@ -587,11 +628,6 @@ def _table_slots(memory: int | None, layouts: int, width: int) -> int:
     while slots * 2 <= min(room, _MOST_SLOTS):
         slots *= 2
     return slots
-
-
-def search_bytes(layouts: int, width: int) -> int:
-    """The bytes the search holds besides its table: the layouts' codes and its working space."""
-    return layouts * (width + _BYTES_PER_LAYOUT)
 
 
 def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool = False) -> PositionValue:
@@ -626,20 +662,19 @@ def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool 
     """
     limit = read_limit(limit)
     started = time.monotonic()
-    cap = _layouts_within(limit.memory, len(position.covered_cells))
-    try:
-        table = layout_table(position, most=cap)
-    except BudgetExceededError:
-        table = None
-    if table is None:
-        return _unlisted(position, started)
+    by_memory = _layouts_within(limit.memory, len(position.covered_cells))
+    by_time = None if limit.time is None else int(limit.time / _LISTING_SECONDS)
+    cap = by_memory if by_time is None else by_time if by_memory is None else min(by_memory, by_time)
+    table = layout_table(position, most=cap)
+    if table is None:  # more layouts than the allowance can list (or the time can list and search a little)
+        reason = "time" if by_time is not None and (by_memory is None or by_time < by_memory) else "layouts"
+        return _unlisted(position, started, reason)
     if table.count == 1:  # everything is known: the game is won by opening every safe cell
         cells = {cell: CellValue(int(code != MINE), int(code != MINE), 1) for cell, code in zip(table.cells, table.codes[0], strict=True)}
         best = tuple(cell for cell, value in cells.items() if value.low)
         return PositionValue(position, 1, 1, 1, best, cells, exact=True, seconds=time.monotonic() - started)
     seconds = None if limit.time is None else max(1e-3, limit.time - (time.monotonic() - started))
-    given = SearchInput(table.codes, _neighbour_columns(table), _layout_symmetries(table), node_limit=limit.nodes,
-                        seconds=seconds, slots=_table_slots(limit.memory, table.count, len(table.cells)), all_cells=all_cells)
+    given = search_input(table, node_limit=limit.nodes, seconds=seconds, slots=_table_slots(limit.memory), all_cells=all_cells)
     answer = run_search(given, work_bytes=None if limit.memory is None else int(limit.memory * (1 - _TABLE_SHARE)))
     return _answer(table, answer, time.monotonic() - started)
 
@@ -669,8 +704,8 @@ def _layouts_within(memory: int | None, width: int) -> int | None:
     return max(1, int(memory * (1 - _TABLE_SHARE)) // (width + _BYTES_PER_LAYOUT))
 
 
-def _unlisted(position: Position, started: float) -> PositionValue:
-    return PositionValue(position, 0, 0, 0, (), {}, exact=False, stopped_by="layouts", seconds=time.monotonic() - started)
+def _unlisted(position: Position, started: float, reason: str) -> PositionValue:
+    return PositionValue(position, 0, 0, 0, (), {}, exact=False, stopped_by=reason, seconds=time.monotonic() - started)
 
 
 def _answer(table: LayoutTable, answer: dict, seconds: float) -> PositionValue:

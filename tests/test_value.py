@@ -1,0 +1,168 @@
+"""The value of a position under best play (cspmines.engine.value) against a plain expectimax of the game
+as it is played (tests/bruteforce.py: every layout, every move, the zeros' flood, no bound), the published
+small-board results, and its budget: bounds that always hold the value, NOT EXACT past the budget."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from cspmines import Limit, Position
+from cspmines.actions import Action
+from cspmines.engine.layouts import MINE, layout_table
+from cspmines.engine.value import CellValue, best_play_moves, board_symmetries, value_of
+from cspmines.errors import InconsistentPositionError, MissingTotalError
+from cspmines.games import Board, Game
+
+from bruteforce import best_play_wins
+from randompositions import positions_with_total
+
+
+def empty(width: int, height: int, mines: int) -> Position:
+    return Position.from_string(f"{width}x{height}x{mines}\n" + "\n".join("." * width for _ in range(height)))
+
+
+def after_first_clicks(count: int, seed: int, *, most_covered: int = 12):
+    """Small boards (2 to 5 wide, 1 to 4 high) with a random total, after a random first click (its zeros
+    flooded as the game does) and sometimes a second safe click, still being played."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        width, height = int(rng.integers(2, 6)), int(rng.integers(1, 5))
+        size = width * height
+        if size < 3:
+            continue
+        mines = rng.choice(size, int(rng.integers(1, size)), replace=False).tolist()
+        board = Board.from_layout(width, height, mines)
+        game = Game(board)
+        for _ in range(int(rng.integers(1, 3))):
+            safe = [c for c in range(size) if not board.is_mine(c) and game.position.code(c) < -0]
+            if game.status != "playing" or not safe:
+                break
+            game.apply(Action.open(int(rng.choice(safe))))
+        if game.status == "playing" and len(game.position.covered_cells) <= most_covered:
+            found += 1
+            yield game.position
+
+
+def agrees_with_brute_force(position: Position) -> None:
+    wins, cells, layouts = best_play_wins(position)
+    found = value_of(position, all_cells=True)
+    assert (found.wins, found.wins_high, found.layouts, found.exact) == (wins, wins, layouts, True), position
+    assert {cell: found.value(cell) for cell in cells} == {cell: CellValue(w, w, layouts) for cell, w in cells.items()}, position
+    assert found.best_cells == tuple(cell for cell, w in sorted(cells.items()) if w == wins), position
+    assert found.probability == Fraction(wins, layouts)
+
+
+def test_every_cell_of_500_small_games_after_a_first_click_is_valued_as_plain_expectimax_values_it():
+    positions = list(after_first_clicks(500, seed=1))
+    assert max(len(p.covered_cells) for p in positions) >= 11 and len({p.mines for p in positions}) > 8
+    for position in positions:
+        agrees_with_brute_force(position)
+
+
+def test_random_positions_with_flags_opened_mines_and_withheld_clues_are_valued_as_plain_expectimax_values_them():
+    def small(position):
+        try:
+            return True if len(position.covered_cells) <= 9 and layout_table(position).count >= 1 else None
+        except InconsistentPositionError:
+            return None
+
+    positions = [position for position, _ in positions_with_total(150, 3, max_covered=9, accept=small)]
+    assert any("F" in str(p) for p in positions) and any("?" in str(p) for p in positions) and any("*" in str(p) for p in positions)
+    for position in positions:
+        agrees_with_brute_force(position)
+
+
+def test_the_published_small_board_results():
+    # Optimal play, every layout equally likely (the "optimal minesweeper on the largest board" challenge)
+    four = value_of(empty(4, 4, 4))
+    assert (four.wins, four.layouts) == (961, 1820)
+    assert [four.position.row_col(c) for c in four.best_cells] == [(0, 1), (0, 2), (1, 0), (1, 3), (2, 0), (2, 3), (3, 1), (3, 2)]
+    clued = value_of(Position.from_string("5x4x5\n.....\n.1...\n.3...\n....."))
+    assert (clued.wins, clued.layouts, clued.best_cells) == (285, 360, (2,))
+
+
+def test_a_board_of_two_closed_off_pockets_is_the_product_of_their_values():
+    # two 50/50s walled off by flags, each one mine, every cell dead: a quarter of the layouts
+    position = Position.from_string("5x2x4\n..F..\n13F31")
+    found = value_of(position, all_cells=True)
+    assert (found.wins, found.layouts) == (best_play_wins(position)[0], 4) == (1, 4)
+
+
+def test_a_position_with_one_layout_is_won_and_its_mines_are_worth_nothing():
+    found = value_of(Position.from_string("3x1x1\n.1*"), all_cells=True)
+    assert (found.wins, found.layouts, found.exact) == (1, 1, True)
+    assert found.value(0) == CellValue(1, 1, 1)
+    mined = value_of(Position.from_string("2x1x1\n.1"), all_cells=True)   # the 1's mine is the covered cell
+    assert mined.value(0) == CellValue(0, 0, 1) and mined.best_cells == ()
+
+
+def test_positions_without_a_total_or_without_a_layout_are_refused():
+    with pytest.raises(MissingTotalError):
+        value_of(Position.from_string("3x1\n.1."))
+    with pytest.raises(InconsistentPositionError):
+        value_of(Position.from_string("3x1x2\n.0."))
+
+
+def test_a_search_cut_short_keeps_bounds_that_hold_the_value_and_says_so():
+    cases = [p for p in after_first_clicks(60, seed=4) if layout_table(p).count > 20][:20] + [empty(4, 4, 3)]
+    assert len(cases) >= 10
+    stopped = set()
+    for position in cases:
+        exact = value_of(position, all_cells=True)
+        for nodes in (1, 3, 20, 200):
+            rough = value_of(position, limit=Limit(nodes=nodes), all_cells=True)
+            assert rough.wins <= exact.wins <= rough.wins_high
+            assert rough.exact == (rough.wins == rough.wins_high)
+            stopped.add(rough.stopped_by)
+            for cell, value in exact.cells.items():
+                assert rough.value(cell).low <= value.low <= rough.value(cell).high
+            if not rough.exact:
+                assert rough.probability is None and len(rough.best_cells) <= 1
+                assert rough.bounds[0] <= exact.probability <= rough.bounds[1]
+    assert stopped == {"nodes", None}
+
+
+def test_the_lower_bound_of_a_search_cut_at_once_is_the_game_played_safest_first():
+    position = empty(5, 5, 3)
+    rough = value_of(position, limit=Limit(nodes=2_000))
+    assert not rough.exact and 0 < rough.wins < value_of(position).wins <= rough.wins_high < rough.layouts
+    assert len(rough.best_cells) == 1
+
+
+def test_a_time_limit_stops_the_search_with_bounds():
+    found = value_of(empty(5, 5, 5), limit=Limit(time=1.0))
+    assert (found.exact, found.stopped_by) == (False, "time")
+    assert 0 < found.wins < found.wins_high <= found.layouts == 53130
+
+
+def test_a_time_limit_too_short_to_list_the_layouts_lists_none_and_says_so():
+    found = value_of(empty(5, 5, 5), limit=Limit(time=0.05))
+    assert (found.exact, found.stopped_by, found.layouts) == (False, "time", 0)
+    assert value_of(empty(3, 3, 2), limit=Limit(time=0.05)).exact
+
+
+def test_a_memory_allowance_too_small_for_the_layouts_lists_none_and_says_so():
+    found = value_of(empty(5, 5, 5), limit=Limit(memory="1M"))
+    assert (found.exact, found.stopped_by, found.layouts, found.wins, found.wins_high) == (False, "layouts", 0, 0, 0)
+    assert found.bounds == (0, 1)
+    roomy = value_of(empty(3, 3, 2), limit=Limit(memory="1M"))
+    assert roomy.exact
+
+
+def test_best_play_moves_names_the_cells_or_none_within_the_budget():
+    assert best_play_moves(Position.from_string("7x1x2\n.1...1.")) == (3,)
+    assert best_play_moves(empty(4, 4, 4), limit=Limit(nodes=5)) is None
+
+
+def test_the_board_symmetries_are_those_that_map_the_position_to_itself():
+    assert len(board_symmetries(empty(4, 4, 4))) == 7
+    assert len(board_symmetries(empty(4, 3, 2))) == 3
+    kept = [image.tolist() for image in board_symmetries(Position.from_string("3x3x1\n1..\n...\n..."))]
+    assert kept == [image.tolist() for image in board_symmetries(empty(3, 3, 1)) if image[0] == 0]  # the corner's clue: the diagonal only
+    assert len(kept) == 1
+    table = layout_table(empty(3, 3, 2))
+    assert (table.codes == MINE).sum(axis=1).tolist() == [2] * 36
