@@ -168,7 +168,9 @@ def win_searches():
 def value_searches():
     """The value search on random small positions and on empty boards (their symmetries kept), every cell's
     value and the best ones', with tables small enough to fill and budgets of states that cut it off."""
-    from cspmines.engine.value import SearchInput, layout_table, run_search, search_input
+    from cspmines.engine.layouts import layout_table
+    from cspmines.engine.value import run_search, search_input
+    from cspmines.engine.valuesearch import SearchInput
 
     tables = [layout_table(position, most=3000) for position, _ in many_layouts(120, seed=12)]
     tables += [layout_table(Position.from_string(f"{w}x{h}x{m}\n" + "\n".join("." * w for _ in range(h))))

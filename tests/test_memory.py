@@ -189,12 +189,12 @@ def test_serve_takes_none_for_no_allowance():
 
 
 def test_an_unforeseen_memory_error_on_the_command_line_is_one_line(monkeypatch, capsys):
-    import cspmines.cli as cli
+    import cspmines.cli.commands.solve as solve_command
 
     def exhausted(args, out):
         raise MemoryError
 
-    monkeypatch.setattr(cli, "run_solve", exhausted)
+    monkeypatch.setattr(solve_command, "run", exhausted)
     assert main(["solve", "-"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cspmines: error: out of memory") and err.count("\n") == 1

@@ -26,29 +26,11 @@ import sys
 
 from ..errors import CspminesError, MissingTotalError
 from ..extras import install_hint
-from .boards import run_certify, run_generate
-from .engine import run_move, run_sample, run_solve
 from .parser import build_parser
-from .replays import run_replay
-from .suites import run_bench, run_chains, run_compare, run_study
 
 __all__ = ["main"]
 
 BROKEN_PIPE = 1  # the exit status when standard output is closed under us (Python's own choice)
-
-
-def _serve(args) -> int:
-    import importlib.util
-
-    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
-        raise ValueError(f"serve needs the web extra: {install_hint('web')}")
-    from ..web import check_port, serve
-
-    check_port(args.host, args.port)  # before saying it serves
-    print(f"cspmines: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    serve(host=args.host, port=args.port, open_browser=args.open, time_limit=args.time_limit, max_body=args.max_body,
-          max_games=args.max_games, workers=args.workers, busy_wait=args.busy_wait, memory=args.memory)
-    return 0
 
 
 def _check_outputs(args) -> None:
@@ -82,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.set_int_max_str_digits(0)  # a layout count may have thousands of digits: print them all
     try:
         _check_outputs(args)
-        status = _run(args, out)
+        status = args.run(args, out)
     except MissingTotalError:  # the library's message names its keywords; here the options are what to pass
         print("cspmines: error: the position's mine total is unknown: pass --mines N or --density P", file=sys.stderr)
         return 2
@@ -101,37 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         print("cspmines: error: out of memory: try a smaller position, or a smaller --memory so that counting "
               "stops sooner", file=sys.stderr)
         return 2
-    if status is None:
-        parser.error(f"unknown command {args.command}")  # unreachable: argparse checks choices
     return status
-
-
-def _run(args, out) -> int | None:
-    """The command ``args`` names, run; None for a command there is none of. The functions are looked up
-    when called, not kept in a table, so that a test may stand in for one."""
-    if args.command == "solve":
-        return run_solve(args, out)
-    if args.command == "sample":
-        return run_sample(args, out)
-    if args.command == "move":
-        return run_move(args, out)
-    if args.command == "bench":
-        return run_bench(args, out)
-    if args.command == "study":
-        return run_study(args, out)
-    if args.command == "compare":
-        return run_compare(args, out)
-    if args.command == "chains":
-        return run_chains(args, out)
-    if args.command == "replay":
-        return run_replay(args, out)
-    if args.command == "generate":
-        return run_generate(args, out)
-    if args.command == "certify":
-        return run_certify(args, out)
-    if args.command == "serve":
-        return _serve(args)
-    return None
 
 
 def entry_point() -> None:

@@ -40,9 +40,8 @@ past it, the value is given as a proven lower and upper bound and marked NOT EXA
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from math import prod
 
 import numpy as np
 
@@ -50,29 +49,26 @@ from .. import native
 from ..position import Position
 from .layouts import MINE, LayoutTable, layout_table
 from .question import Limit, read_limit
+from .valuesearch import SearchInput, ValueSearch
 
-__all__ = ["CellValue", "PositionValue", "SearchInput", "ValueSearch", "best_play_moves", "run_search", "search_input", "value_of"]
+__all__ = ["CellValue", "PositionValue", "best_play_moves", "board_symmetries", "run_search", "search_input", "value_of"]
 
 #: Bytes each layout costs the search besides its row of codes: its place in the splits of every state
 #: on the path being searched (a few levels of 4-byte indices) and its two fingerprint words.
 _BYTES_PER_LAYOUT = 48
+
 #: Seconds the listing of one layout may take, with its symmetries, at most (measured: about 2 us): a time
 #: limit lists no more layouts than it leaves time to list twice over.
 _LISTING_SECONDS = 4e-6
+
 #: Bytes of one transposition-table slot (two fingerprint words, the layouts' count, two bounds).
 SLOT_BYTES = 32
+
 #: The share of the memory allowance the transposition table may take.
 _TABLE_SHARE = 0.5
+
 #: The most slots a table is given whatever the allowance (2**24 slots: 512 MiB).
 _MOST_SLOTS = 1 << 24
-#: The time is read once every this many states.
-_CLOCK_EVERY = 256
-#: The transposition table's first slots (it doubles once half are used, up to its allowance).
-_FIRST_SLOTS = 1024
-#: The most free cells opened at once (the others wait for the next state).
-_MOST_FREE = 16
-#: Slots tried from a fingerprint's home slot before one is replaced.
-_PROBES = 4
 
 
 @dataclass(frozen=True)
@@ -146,42 +142,6 @@ class PositionValue:
         return self.cells.get(cell)
 
 
-@dataclass(frozen=True, eq=False)
-class SearchInput:
-    """What the search reads, as a Python caller holds it.
-
-    Attributes
-    ----------
-    codes : numpy.ndarray
-        ``(layouts, cells)`` bytes, :data:`~cspmines.engine.layouts.MINE` or the clue shown.
-    neighbours : tuple of tuple of int
-        For each column, the columns of the covered cells around it.
-    symmetries : tuple of (numpy.ndarray, numpy.ndarray)
-        For each symmetry of the board that maps the position to itself, other than the identity:
-        where it sends each layout (a row index) and each cell (a column).
-    node_limit : int or None
-        The most states worked out; None: no limit.
-    seconds : float or None
-        The time the search may take; None: no limit.
-    slots : int
-        The transposition table's slots (a power of two).
-    all_cells : bool
-        Work out every covered cell's value, not only the best ones'.
-    """
-
-    codes: np.ndarray
-    neighbours: tuple
-    symmetries: tuple = ()
-    node_limit: int | None = None
-    seconds: float | None = None
-    slots: int = 1 << 16
-    all_cells: bool = False
-
-    def with_budget(self, **changes) -> SearchInput:
-        """The same layouts under another budget (``node_limit``, ``seconds``, ``slots``, ``all_cells``)."""
-        return replace(self, **changes)
-
-
 def search_input(table: LayoutTable, **budget) -> SearchInput:
     """What the search reads of a table of layouts: its codes, each column's neighbours and the board's
     symmetries, under ``budget`` (:class:`SearchInput`'s other fields).
@@ -193,376 +153,6 @@ def search_input(table: LayoutTable, **budget) -> SearchInput:
     ((9, 9), 7, 10)
     """
     return SearchInput(table.codes, _neighbour_columns(table), _layout_symmetries(table), **budget)
-
-
-def _splitmix(values: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser over whole arrays of 64-bit words (the search's fingerprints)."""
-    with np.errstate(over="ignore"):
-        z = values.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
-
-def fingerprints(count: int) -> tuple[np.ndarray, np.ndarray]:
-    """The two 64-bit words each layout adds to a state's fingerprint (the same in the kernel).
-
-    >>> first, second = fingerprints(3)
-    >>> first.dtype, len(set(first.tolist()) | set(second.tolist()))
-    (dtype('uint64'), 6)
-    """
-    index = np.arange(count, dtype=np.uint64)
-    return _splitmix(index * np.uint64(2)), _splitmix(index * np.uint64(2) + np.uint64(1))
-
-
-class ValueSearch:
-    """The search of :func:`value_of` over a table of layouts, in Python (the compiled
-    ``value_search`` kernel takes the same steps, in the same order).
-
-    Parameters
-    ----------
-    given : SearchInput
-
-    Examples
-    --------
-    >>> from cspmines import Position
-    >>> from cspmines.engine.layouts import layout_table
-    >>> table = layout_table(Position.from_string("3x2x1\\n1..\\n1.."))   # the mine at (0,1) or (1,1)
-    >>> search = ValueSearch(SearchInput(table.codes, ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))))
-    >>> answer = search.run()
-    >>> answer["low"], answer["high"], answer["cells"]   # a 50/50: one layout of the two, whatever is opened
-    (1, 1, [(1, 1), (1, 1), (1, 1), (1, 1)])
-    """
-
-    def __init__(self, given: SearchInput):
-        self.codes = np.ascontiguousarray(given.codes, dtype=np.uint8)
-        self.count, self.width = self.codes.shape
-        self.neighbours = given.neighbours
-        self.symmetries = given.symmetries
-        self.node_limit = given.node_limit
-        self.deadline = None if given.seconds is None else time.monotonic() + given.seconds
-        self.all_cells = given.all_cells
-        self.first, self.second = fingerprints(self.count)
-        self.most_slots = given.slots
-        self.mask = _FIRST_SLOTS - 1
-        self.keys: list = [None] * _FIRST_SLOTS   # (first, second, layouts) of each slot's state
-        self.bounds: list = [None] * _FIRST_SLOTS  # (low, high) of each slot's state
-        self.used = 0
-        self.states = 0
-        self.stopped: str | None = None
-        self.root_move: int | None = None  # the column the root's best lower bound was reached by
-        self.first_move: int | None = None  # the column the search's first moves open first
-
-    # -- the table -------------------------------------------------------------------------------
-
-    def _key(self, members: np.ndarray) -> tuple[int, int, int]:
-        """The state's fingerprint: the sums of its layouts' two words, the least over the board's symmetries."""
-        best = (int(self.first[members].sum()), int(self.second[members].sum()))
-        for layouts, _cells in self.symmetries:
-            image = layouts[members]
-            best = min(best, (int(self.first[image].sum()), int(self.second[image].sum())))
-        return (*best, len(members))
-
-    def _find(self, key) -> tuple[int, int] | None:
-        home = key[0] & self.mask
-        for probe in range(_PROBES):
-            slot = (home + probe) & self.mask
-            if self.keys[slot] == key:
-                return self.bounds[slot]
-            if self.keys[slot] is None:
-                return None
-        return None
-
-    def _put(self, key, low: int, high: int) -> None:
-        """Keep a state's bounds: in its own slot (narrowed), else an empty one, else in place of the
-        smallest state probed if that is no larger (a large state costs more to work out again)."""
-        home = key[0] & self.mask
-        victim = None
-        for probe in range(_PROBES):
-            slot = (home + probe) & self.mask
-            kept = self.keys[slot]
-            if kept == key:
-                old_low, old_high = self.bounds[slot]
-                self.bounds[slot] = (max(low, old_low), min(high, old_high))
-                return
-            if kept is None:
-                victim = slot
-                break
-            if kept[2] <= key[2] and (victim is None or kept[2] < self.keys[victim][2]):
-                victim = slot
-        if victim is not None:
-            if self.keys[victim] is None:
-                self.used += 1
-            self.keys[victim] = key
-            self.bounds[victim] = (low, high)
-
-    def _store(self, key, low: int, high: int) -> None:
-        """:meth:`_put`, then twice the slots once half are used (up to the most allowed), the entries
-        put again in slot order."""
-        self._put(key, low, high)
-        slots = self.mask + 1
-        if self.used * 2 <= slots or slots * 2 > self.most_slots:
-            return
-        keys, bounds = self.keys, self.bounds
-        self.mask = slots * 2 - 1
-        self.keys, self.bounds, self.used = [None] * (slots * 2), [None] * (slots * 2), 0
-        for key_, bound in zip(keys, bounds, strict=True):
-            if key_ is not None:
-                self._put(key_, *bound)
-
-    # -- the budget ------------------------------------------------------------------------------
-
-    def _spend(self) -> bool:
-        """Count one state worked out; False once the budget has run out."""
-        self.states += 1
-        if self.node_limit is not None and self.states > self.node_limit:
-            self.stopped = "nodes"
-        elif self.deadline is not None and self.states % _CLOCK_EVERY == 0 and time.monotonic() >= self.deadline:
-            self.stopped = "time"
-        return not self.stopped
-
-    # -- one state -------------------------------------------------------------------------------
-
-    def _split(self, members: np.ndarray, columns: list) -> list[np.ndarray]:
-        """The safe layouts of ``members`` grouped by what ``columns`` show (the first ``_MOST_FREE``),
-        in the order of what they show (the first column's clue first), then largest first."""
-        columns = columns[:_MOST_FREE]
-        shown = self.codes[np.ix_(members, columns)]
-        safe = ~np.any(shown == MINE, axis=1)
-        members, shown = members[safe], shown[safe]
-        if not len(members):
-            return []
-        _, first_at, which = np.unique(shown, axis=0, return_index=True, return_inverse=True)
-        groups = [members[which.ravel() == g] for g in range(len(first_at))]
-        return sorted(groups, key=len, reverse=True)
-
-    def _read(self, members: np.ndarray, active: list) -> tuple[dict, dict, list, list]:
-        """(mines per active column, clues shown per active column, the free columns, the varying ones)."""
-        rows = self.codes[np.ix_(members, active)]
-        mines = dict(zip(active, np.count_nonzero(rows == MINE, axis=0).tolist(), strict=True))
-        shown = dict(zip(active, _clues_shown(rows).tolist(), strict=True))
-        n = len(members)
-        free = [c for c in active if mines[c] == 0 and shown[c] > 1]
-        varying = [c for c in active if (mines[c] == 0 and shown[c] > 1) or 0 < mines[c] < n]
-        return mines, shown, free, varying
-
-    def solve(self, members: np.ndarray, active: list, alpha: int, beta: int) -> tuple[int, int]:
-        """Bounds ``(low, high)`` on the layouts of ``members`` that best play wins: exact when the
-        value lies strictly between ``alpha`` and ``beta``, else at least one bound past the window.
-        ``active``: the columns that may vary in the state (those that varied in its parent)."""
-        n = len(members)
-        if n <= 1:
-            return n, n
-        return self._solve_keyed(members, self._key(members), active, alpha, beta)
-
-    def _solve_keyed(self, members: np.ndarray, key, active: list, alpha: int, beta: int) -> tuple[int, int]:
-        n = len(members)
-        kept = self._find(key)
-        low, high = (0, n) if kept is None else kept
-        if low == high or high <= alpha or low >= beta or self.stopped or not self._spend():
-            return low, high
-        mines, shown, free, varying = self._read(members, active)
-        window = (max(alpha, low - 1), min(beta, high + 1))
-        if free:  # safe, their clues still telling: opened for free, all at once (they risk nothing)
-            if n == self.count:
-                self.root_move = free[0]
-            found = self.chance(self._split(members, free), varying, *window)
-        else:
-            doubtful = [c for c in varying if 0 < mines[c] < n]
-            found = self._solve_closed(members, mines, shown, doubtful, varying, *window)
-        low, high = max(low, found[0]), min(high, found[1])
-        self._store(key, low, high)
-        return low, high
-
-    def _solve_closed(self, members, mines, shown, doubtful, varying, alpha: int, beta: int) -> tuple[int, int]:
-        n = len(members)
-        parts = self._parts(members, doubtful)
-        if parts is not None:
-            found = [self.solve(part, varying, -1, len(part) + 1) for part in parts]
-            return prod(low for low, _ in found), prod(high for _, high in found)
-        best, ceiling = 0, 0
-        moves = self._moves(members, doubtful, mines, shown)
-        for i, column in enumerate(moves):
-            safe = n - mines[column]
-            if safe <= best or safe <= alpha:  # a move wins at most its safe layouts: this one and the rest cannot help
-                ceiling = max(ceiling, safe)
-                break
-            low, high = self.chance(self._split(members, [column]), varying, max(alpha, best), beta)
-            if n == self.count and low > best:
-                self.root_move = column
-            best, ceiling = max(best, low), max(ceiling, high)
-            if best >= beta:
-                if i + 1 < len(moves):
-                    ceiling = max(ceiling, n - mines[moves[i + 1]])
-                break
-        return best, max(ceiling, best)
-
-    def chance(self, groups: list, active: list, alpha: int, beta: int) -> tuple[int, int]:
-        """Bounds on the layouts won over ``groups`` (a move's safe layouts, split by what it shows),
-        each played on at its best: exact when the sum lies strictly between ``alpha`` and ``beta``.
-
-        What the table already knows of every group is read first: the groups not yet searched are
-        bounded by it (else by their size), so a group whose value cannot change the verdict is never
-        searched."""
-        known = []
-        for group in groups:
-            n = len(group)
-            key = self._key(group) if n > 1 else None
-            found = None if key is None else self._find(key)
-            known.append((key, *((n if n <= 1 else 0, n) if found is None else found)))
-        rest_low = sum(low for _, low, _ in known)
-        rest_high = sum(high for _, _, high in known)
-        low_sum = high_sum = 0
-        for group, (key, known_low, known_high) in zip(groups, known, strict=True):
-            if high_sum + rest_high <= alpha or low_sum + rest_low >= beta:
-                break  # decided without the rest
-            rest_low -= known_low
-            rest_high -= known_high
-            floor, ceiling = alpha - low_sum - rest_high, beta - low_sum - rest_low
-            if known_high <= floor or known_low >= ceiling or known_low == known_high:
-                low, high = known_low, known_high  # the table's bounds decide it: not searched
-            else:
-                low, high = self._solve_keyed(group, key, active, floor, ceiling)
-            low_sum += low
-            high_sum += high
-        return low_sum + rest_low, high_sum + rest_high
-
-    def _moves(self, members, doubtful, mines, shown) -> list[int]:
-        """The cells worth trying: the dead ones (a single clue wherever safe) only when every one is
-        dead (a dead cell tells nothing but that it was safe, and can always wait), safest first, then
-        the one whose clue tells most, then the first; of cells whose outcomes are the same in every
-        layout, and of cells a symmetry that keeps the state maps onto each other, only the first."""
-        keeping = [cells for layouts, cells in self.symmetries if _keeps(layouts, members)]
-        if any(shown[c] > 1 for c in doubtful):
-            doubtful = [c for c in doubtful if shown[c] > 1]
-        order = sorted(doubtful, key=lambda column: (mines[column], -shown[column], column))
-        seen: set = set()
-        moves: list[int] = []
-        for column in order:
-            outcome = self.codes[members, column].tobytes()
-            if outcome in seen or any(int(cells[column]) in moves for cells in keeping):
-                continue
-            seen.add(outcome)
-            moves.append(column)
-        return moves
-
-    def _parts(self, members, doubtful) -> list | None:
-        """The state's independent parts: groups of doubtful cells no two of which are neighbours,
-        whose layouts combine freely; for each, the layouts that agree with the first one off it.
-        None when there is one part."""
-        groups = _touching_groups(doubtful, self.neighbours)
-        if len(groups) < 2:
-            return None
-        rows = self.codes[np.ix_(members, doubtful)]
-        at = {column: i for i, column in enumerate(doubtful)}
-        distinct = [len(np.unique(rows[:, [at[c] for c in group]], axis=0)) for group in groups]
-        if prod(distinct) != len(members):
-            return None
-        parts = []
-        for group in groups:
-            off = [at[c] for c in doubtful if c not in group]
-            parts.append(members[np.all(rows[:, off] == rows[0, off], axis=1)])
-        return parts
-
-    # -- the root --------------------------------------------------------------------------------
-
-    def first_moves(self, members: np.ndarray, active: list) -> int | None:
-        """The layouts won by playing each time the free cells, else the search's first move (the safest
-        telling cell): a lower bound on the value; None once the budget has run out."""
-        n = len(members)
-        if n <= 1:
-            return n
-        if not self._spend():
-            return None
-        mines, shown, free, varying = self._read(members, active)
-        if free:
-            columns = free
-        else:
-            doubtful = [c for c in varying if 0 < mines[c] < n]
-            columns = self._moves(members, doubtful, mines, shown)[:1]
-        if n == self.count:
-            self.first_move = columns[0]
-        won = 0
-        for group in self._split(members, columns):
-            part = self.first_moves(group, varying)
-            if part is None:
-                return None
-            won += part
-        return won
-
-    def run(self) -> dict:
-        """The search from every layout: ``{"low", "high", "move", "cells": [(low, high) per column],
-        "floor", "states", "stopped"}``."""
-        everything = np.arange(self.count, dtype=np.intp)
-        every_column = list(range(self.width))
-        floor = self.first_moves(everything, every_column) or 0
-        low, high = self.solve(everything, every_column, floor - 1, self.count + 1)
-        move = self.root_move
-        if floor >= low:  # the search found nothing better than its first moves
-            low, move = floor, self.first_move
-        cells = self._cell_values(everything, low, high)
-        return {"low": low, "high": high, "move": move, "cells": cells, "floor": floor, "states": self.states,
-                "stopped": self.stopped}
-
-    def _cell_values(self, everything: np.ndarray, low: int, high: int) -> list[tuple[int, int]]:
-        """Each column's bounds when opened first: exact for the best cells (and for every cell with
-        ``all_cells``), as the budget allows."""
-        n = self.count
-        mines = np.count_nonzero(self.codes == MINE, axis=0)
-        every_column = list(range(self.width))
-        values = []
-        for column in range(self.width):
-            safe = n - int(mines[column])
-            if safe == 0:
-                values.append((0, 0))
-            elif safe == n:
-                values.append((low, high))
-            elif not self.all_cells and safe < low:
-                values.append((0, safe))   # cannot be best
-            else:
-                alpha, beta = (-1, n + 1) if self.all_cells else (low - 1, high + 1)
-                values.append(self.chance(self._split(everything, [column]), every_column, alpha, beta))
-        return values
-
-
-def _clues_shown(rows: np.ndarray) -> np.ndarray:
-    """For each column of ``rows``, how many different clues it shows where it is safe."""
-    counts = np.zeros((rows.shape[1], MINE + 1), dtype=np.int64)
-    for clue in range(MINE):
-        counts[:, clue] = np.count_nonzero(rows == clue, axis=0)
-    return np.count_nonzero(counts[:, :MINE], axis=1)
-
-
-def _keeps(layouts: np.ndarray, members: np.ndarray) -> bool:
-    """Whether a symmetry (where it sends each layout) maps the state onto itself."""
-    return bool(np.array_equal(np.sort(layouts[members]), members))
-
-
-def _touching_groups(columns: list, neighbours: tuple) -> list[list[int]]:
-    """``columns`` grouped by neighbourhood (joined when neighbours, through any chain of them),
-    each group in column order, the groups in the order of their first column."""
-    inside = set(columns)
-    parent = {column: column for column in columns}
-
-    def root(column: int) -> int:
-        while parent[column] != column:
-            parent[column] = parent[parent[column]]
-            column = parent[column]
-        return column
-
-    for column in columns:
-        for other in neighbours[column]:
-            if other in inside:
-                a, b = root(column), root(other)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-    groups: dict = {}
-    for column in columns:
-        groups.setdefault(root(column), []).append(column)
-    return list(groups.values())
-
-
-# -- the position's side ---------------------------------------------------------------------------
 
 
 def board_symmetries(position: Position) -> list[np.ndarray]:
@@ -679,24 +269,6 @@ def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool 
     return _answer(table, answer, time.monotonic() - started)
 
 
-def run_search(given: SearchInput, *, work_bytes: int | None = None) -> dict:
-    """:meth:`ValueSearch.run`'s answer, by the compiled kernel where the kernels are on (its working
-    space held within ``work_bytes``), else by the twin."""
-    compiled = native.kernel("value_search")
-    if compiled is None:
-        return ValueSearch(given).run()
-    count, width = given.codes.shape
-    starts = np.zeros(width + 1, dtype=np.int32)
-    starts[1:] = np.cumsum([len(around) for around in given.neighbours])
-    columns = np.array([c for around in given.neighbours for c in around], dtype=np.int32)
-    sym_layouts = np.array([layouts for layouts, _ in given.symmetries], dtype=np.int32).reshape(-1)
-    sym_columns = np.array([cells for _, cells in given.symmetries], dtype=np.int32).reshape(-1)
-    return compiled(np.ascontiguousarray(given.codes, dtype=np.uint8).tobytes(), count, width, starts.tobytes(),
-                    columns.tobytes(), len(given.symmetries), sym_layouts.tobytes(), sym_columns.tobytes(),
-                    -1 if given.node_limit is None else given.node_limit, -1.0 if given.seconds is None else given.seconds,
-                    given.slots, -1 if work_bytes is None else work_bytes, given.all_cells)
-
-
 def _layouts_within(memory: int | None, width: int) -> int | None:
     """The most layouts whose table and working space fit in what the allowance leaves the search."""
     if memory is None:
@@ -731,3 +303,20 @@ def best_play_moves(position: Position, *, limit: Limit | None = None) -> tuple[
     found = value_of(position, limit=limit)
     return found.best_cells if found.exact else None
 
+
+def run_search(given: SearchInput, *, work_bytes: int | None = None) -> dict:
+    """:meth:`ValueSearch.run`'s answer, by the compiled kernel where the kernels are on (its working
+    space held within ``work_bytes``), else by the twin."""
+    compiled = native.kernel("value_search")
+    if compiled is None:
+        return ValueSearch(given).run()
+    count, width = given.codes.shape
+    starts = np.zeros(width + 1, dtype=np.int32)
+    starts[1:] = np.cumsum([len(around) for around in given.neighbours])
+    columns = np.array([c for around in given.neighbours for c in around], dtype=np.int32)
+    sym_layouts = np.array([layouts for layouts, _ in given.symmetries], dtype=np.int32).reshape(-1)
+    sym_columns = np.array([cells for _, cells in given.symmetries], dtype=np.int32).reshape(-1)
+    return compiled(np.ascontiguousarray(given.codes, dtype=np.uint8).tobytes(), count, width, starts.tobytes(),
+                    columns.tobytes(), len(given.symmetries), sym_layouts.tobytes(), sym_columns.tobytes(),
+                    -1 if given.node_limit is None else given.node_limit, -1.0 if given.seconds is None else given.seconds,
+                    given.slots, -1 if work_bytes is None else work_bytes, given.all_cells)

@@ -9,7 +9,7 @@
  *  win_search: the endgame's search for the move with the best chance of winning, over any number
  *      of layouts (a state is a bit set of several words); twin cspmines.engine.endgame.WinSearch.
  *  value_search: (in value.c) the value of a position, the layouts best play wins, by a search with
- *      bounds over its layouts; twin cspmines.engine.value.ValueSearch.
+ *      bounds over its layouts; twin cspmines.engine.valuesearch.ValueSearch.
  *  greedy_order: the dynamic programme's counting order, boxes placed to keep the fewest rules open;
  *      twin cspmines.engine.backends.ordering.greedy_order.
  *  count_passes: the dynamic programme's forward and backward passes over planned steps, on 128-bit

@@ -76,7 +76,7 @@ KERNELS: tuple[Kernel, ...] = (
            "the least-expected-cost search over the sets of at most 64 layouts still possible"),
     Kernel("win_search", "cspmines.engine.endgame.WinSearch.best",
            "the search for the move with the best chance of winning, over any number of layouts"),
-    Kernel("value_search", "cspmines.engine.value.ValueSearch.run",
+    Kernel("value_search", "cspmines.engine.valuesearch.ValueSearch.run",
            "the value of a position: the layouts best play wins, by a search with bounds over its layouts"),
     Kernel("greedy_order", "cspmines.engine.backends.ordering.greedy_order",
            "the dynamic programme's counting order: boxes placed to keep the fewest rules open"),

@@ -1,6 +1,6 @@
 /* The value of a position: the layouts best play wins, by a search with bounds over its layouts.
  *
- * The compiled twin of cspmines.engine.value.ValueSearch: the same steps in the same order (the same
+ * The compiled twin of cspmines.engine.valuesearch.ValueSearch: the same steps in the same order (the same
  * fingerprints, transposition table, move order, bounds and budget of states), so that answers,
  * bounds past a budget of states included, are identical. Every quantity is a whole number of
  * layouts. A state is a sorted run of layout indices in one growing arena (held by offset, since the
