@@ -112,6 +112,18 @@ def test_a_first_click_on_a_mine_needs_a_guess_and_no_click_is_an_error():
         certify(board, first_click=4)
 
 
+def test_a_first_click_on_a_mine_stops_where_every_cell_had_the_chance_nothing_shown_gives():
+    # nothing shown yet: over every layout of the board's mines, each cell a mine as often as any other
+    brute = BruteBoard(4, 3, 3)
+    before = {Fraction(int(k), len(brute.layouts)) for k in brute.layouts.sum(axis=0)}
+    assert before == {Fraction(3, 12)}
+    layout = np.zeros(12, dtype=bool)
+    layout[[0, 5, 11]] = True
+    certificate = certify(Board(layout.reshape(3, 4)), first_click=5)
+    assert certificate.first_click_mine and certificate.least == Fraction(3, 12)
+    assert certificate.least_cells == tuple(range(12)) and certificate.opened == 0 and certificate.exact_steps == 0
+
+
 def test_the_local_rules_never_open_a_mine_of_the_board_they_read():
     # a view that is not the board's: the clue says 0 around a mine
     clues = layout_clues(np.array([[False, True, False]]))
