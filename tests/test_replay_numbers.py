@@ -224,7 +224,7 @@ def test_a_safe_cell_on_the_same_chain_far_away_is_nearby_and_one_off_it_is_else
         assert judged.kind == ClickClass.NEEDLESS and judged.where == where, col
 
 
-def test_a_chain_runs_through_the_players_flags_as_through_covered_cells():
+def test_a_chain_runs_through_the_players_flags_as_through_covered_cells_and_a_flag_joins_nothing():
     # the board above with column 5 flagged: (0,7) reaches the proved-safe (0,4) only through the flags beside
     # the 2 at (1,4) (a flag is the player's belief, a covered cell to the judge)
     seen = Position.from_string("10x3x10\n..31.F2...\n5...2F....\n.....F2.21")
@@ -244,6 +244,13 @@ def test_a_chain_runs_through_the_players_flags_as_through_covered_cells():
     replay = Replay("made", "moves", 10, 3, 10, frozenset(), (first, guess), Outcome.UNFINISHED, FirstClickRule.SAFE)
     judged = analyse_replay(replay, agent=False).clicks[1]
     assert judged.kind == ClickClass.NEEDLESS and judged.where == Needless.NEARBY
+    # and a flag joins nothing, as a clue would: (0,8) touches no clue, a flag beside it or not
+    seen = Position.from_string("10x3x10\n..31..2...\n5...2...F.\n......2.21")
+    assert _independent_chain(seen, (seen.cell(0, 8),)) == {seen.cell(0, 8)}
+    guess = ReplayClick(1.0, ClickAction.OPEN, 0, 8, seen, (seen.cell(0, 8),))
+    replay = Replay("made", "moves", 10, 3, 10, frozenset(), (first, guess), Outcome.UNFINISHED, FirstClickRule.SAFE)
+    judged = analyse_replay(replay, agent=False).clicks[1]
+    assert judged.kind == ClickClass.NEEDLESS and judged.where == Needless.ELSEWHERE
 
 
 def test_the_thinking_time_is_the_pause_before_each_click():
