@@ -258,6 +258,27 @@ def test_the_draws_estimate_is_within_a_stated_factor_of_what_its_products_hold(
         assert held <= estimate <= 8 * held, (name, estimate / held)
 
 
+def test_the_counting_programmes_layer_estimate_is_within_a_stated_factor_of_what_its_dicts_hold():
+    # what a layer of states is charged (a fixed cost a state, its polynomial's bytes) against the dict itself, its
+    # keys and its polynomials as sys.getsizeof measures them, on every layer of more than 50 states of the widest
+    # chains of three boards: between 0.8 and 1.5 times it
+    from cspmines import native
+    from cspmines.engine.backends.dynamic import layer_bytes
+
+    layers = 0
+    for name in ("lattice11-2", "lattice9-2", "scatter25-2"):
+        widest = max(chains_of(Position.from_file(DATA / f"{name}.txt")), key=lambda chain: chain.n_cells)
+        with native.pure_python():
+            sweep = Sweep.forward(widest, None)
+        for layer in [layer for _, layer in sweep.layers] + [sweep.final]:
+            if len(layer) <= 50:
+                continue
+            held = sys.getsizeof(layer) + sum(sys.getsizeof(key) + sys.getsizeof(poly) for key, poly in layer.items())
+            assert 0.8 * held <= layer_bytes(layer) <= 1.5 * held, (name, layer_bytes(layer) / held)
+            layers += 1
+    assert layers > 20
+
+
 def test_one_more_clues_layouts_never_read_as_none(monkeypatch):
     import cspmines.engine.reveal as reveal
     from cspmines import Engine
