@@ -239,6 +239,29 @@ def test_adjusted_boards_are_certified_and_say_so():
     assert drawn.moved > 0 and certify(drawn.board).no_guess
 
 
+@pytest.mark.parametrize("method", ["uniform", "adjust"])
+def test_a_draw_certifies_no_more_boards_than_its_attempts(method, monkeypatch):
+    from cspmines.games import noguess
+
+    plays: list = []
+    certify_layout = noguess.certify_layout
+    monkeypatch.setattr(noguess, "certify_layout", lambda *args, **kwargs: plays.append(1) or certify_layout(*args, **kwargs))
+    drawn = failed = 0
+    for attempts in (1, 2, 3, 5):
+        for seed in range(12):
+            plays.clear()
+            try:
+                found = draw_no_guess("16x16x60", seed=seed, method=method, attempts=attempts)
+            except NoGuessError as error:
+                assert f"in {attempts:,} " in str(error)
+                assert len(plays) == attempts  # every attempt used, no more
+                failed += 1
+            else:
+                assert found.attempts == len(plays) <= attempts
+                drawn += 1
+    assert drawn and failed
+
+
 def test_a_no_guess_board_starts_a_game_and_keeps_its_first_click_through_json(tmp_path):
     board = Board.no_guess("expert", seed=4, first_click="opening")
     assert board.first_click == 3 * 30 + 3 and certify(board).no_guess
