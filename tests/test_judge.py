@@ -248,3 +248,15 @@ def test_a_record_that_does_not_say_how_it_was_judged_counts_as_exact_in_means_a
     assert (rows["b"]["games"], rows["b"]["not_exact"], rows["b"]["guesses"]) == (2, 0, 1.5)
     (guesses, *_) = judged_paired(records, against="a")
     assert (guesses["games"], guesses["difference"]) == (1, 2.0)  # board 0 only: board 1's a was judged on estimates
+
+
+def test_a_figures_interval_is_its_mean_and_196_standard_errors_and_a_point_for_one_game():
+    base = {"width": 9, "height": 9, "mines": 10, "rules": "classic", "withheld": 0.0, "first_click": "safe", "seed": 0, "won": True}
+    figures = lambda guesses: {"guesses": guesses, "needless": 0, "blunders": 0, "excess_risk": 0.0, "survival": 1.0}  # noqa: E731
+    records = [{**base, "agent": "a", "game": i, "judged": figures(g), "judged_exact": True} for i, g in enumerate((1, 2, 6))]
+    records.append({**base, "agent": "b", "game": 0, "judged": figures(4), "judged_exact": True})
+    rows = {row["agent"]: row for row in judged_summary(records)}
+    # 1, 2, 6: mean 3, sample variance ((-2)**2 + (-1)**2 + 3**2) / 2 = 7
+    half = 1.96 * (7 / 3) ** 0.5
+    assert rows["a"]["guesses"] == 3 and rows["a"]["guesses_ci95"] == pytest.approx([3 - half, 3 + half])
+    assert rows["b"]["guesses"] == 4 and rows["b"]["guesses_ci95"] == [4, 4]  # one game: no spread to read
