@@ -324,6 +324,11 @@ def test_a_search_past_its_states_is_reported_missing_not_guessed():
     seen = insight_of(analysis, limit=Limit(memory=20 * 1024))  # the 20 cells' allowance: room for 40 states of the search
     assert seen.endgame is None and "budget of 40 states" in seen.missing["endgame"]
     assert seen.dead is not None and seen.fifty_fifties is not None
+    # an allowance below one state's share still lets the search hold one: three cells and a mine take just that
+    tiny = insight_of(solve(Position.from_string("3x1x1\n...")), limit=Limit(memory=100))
+    assert tiny.endgame.chance() == Fraction(2, 3) and "endgame" not in tiny.missing
+    tiny = insight_of(solve(Position.from_string("4x1x1\n....")), limit=Limit(memory=100))
+    assert tiny.endgame is None and "budget of 1 states" in tiny.missing["endgame"]
     seen = insight_of(analysis, limit=Limit(memory=1000))  # too little for the board: its solves are refused
     assert seen.fifty_fifties is None and "over the memory allowance" in seen.missing["fifty_fifties"]
 
