@@ -152,6 +152,10 @@ def test_the_glance_of_boxes_refuses_what_is_not_a_board_in_one_clear_error(kern
             given[place] = value
         with pytest.raises(ValueError, match=message):
             read(*given)
+    for width, height in ((-3, -2), (-2, -3), (-1, -6), (-6, -1), (0, 6), (6, 0)):  # sides whose product fits the bytes, or not
+        with pytest.raises(ValueError, match="the grid's bytes do not match its width and height"):
+            read(*fine[:8], width, height, *fine[10:])
+    assert read(*fine[:8], 6, 1, *fine[10:])[1] == (1, 1)  # one row of the same six bytes: a board all the same
     with pytest.raises(ValueError):  # a view that is not one block of memory
         read(*fine[:7], np.full((2, 6), COVERED, dtype=np.int8)[:, ::2], *fine[8:])
     assert read(*fine[:10], 10**12, True)[1] == (1, 1, 1, 1, 1, 2)  # a count past the cells: every cell's chance, no more memory

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from cspmines import BudgetExceededError, InconsistentPositionError, Limit, MissingTotalError, Position, clue_spread, solve
+from cspmines.engine.endgame import WinSearch, list_layouts
 from cspmines.engine.insight import (
     ENDGAME_LAYOUTS,
     FiftyFiftyKind,
@@ -217,6 +218,102 @@ def test_the_endgame_is_searched_up_to_its_bound_only():
     assert endgame_chances(few, most=1) is None and endgame_chances(few).chance() == Fraction(1, 2)
 
 
+def test_a_position_of_exactly_as_many_layouts_as_the_bound_is_searched():
+    position = Position.from_string("5x3x3\n1....\n2....\n.....")
+    analysis = solve(position)
+    board, layouts = Board(position), mine_layouts(position)
+    assert analysis.model_count == len(layouts) == 36
+    assert len(list_layouts(position, limit=36)) == 36 and list_layouts(position, limit=35) is None
+    chance, by_cell = brute_endgame(board, layouts)
+    endgame = endgame_chances(analysis, most=36)  # at the bound: searched, not refused
+    assert endgame.layouts == 36 and endgame.chance() == chance == Fraction(31, 36)
+    assert {cell: endgame.chance(cell) for cell in board.covered} == by_cell
+    assert endgame_chances(analysis, most=35) is None
+
+
+def test_a_position_of_one_layout_is_won_whatever_is_left_covered():
+    # every covered cell a mine, some safe, none covered at all: one layout is everything known, won
+    for text, wins in [("2x1x1\n1.", {1: 0}), ("3x1x1\n1..", {1: 0, 2: 1}), ("3x1x0\n...", {0: 1, 1: 1, 2: 1}),
+                       ("2x1x0\n00", {}), ("4x1x2\nF1..", {2: 1, 3: 0})]:
+        position = Position.from_string(text)
+        endgame = endgame_chances(solve(position))
+        assert (endgame.layouts, endgame.wins, endgame.chance()) == (1, wins, Fraction(1)), text
+        assert endgame.best_cells == tuple(sorted(cell for cell, won in wins.items() if won)), text
+    one = 0
+    for board, layouts, analysis in counted_positions(4, most_layouts=1):
+        chance, by_cell = brute_endgame(board, layouts)
+        endgame = endgame_chances(analysis)
+        assert endgame.chance() == chance == 1, board.position
+        assert {cell: endgame.chance(cell) for cell in board.covered} == by_cell, board.position
+        one += any(value == 0 for value in by_cell.values())
+    assert one > 50  # many of them with a covered mine, whose opening loses
+
+
+def test_the_endgame_search_holds_exactly_the_states_it_is_allowed():
+    position = Position.from_string("5x3x3\n1....\n2....\n.....")
+    analysis = solve(position)
+    layouts = list_layouts(position, limit=100)
+    search = WinSearch(position, layouts, budget=10**9)  # the search opening_wins makes, unbounded: the states it holds
+    for _cell, _mines, by_clue in search.cells:
+        for group in by_clue:
+            search.wins(group)
+    needed = len(search.memo)
+    assert needed > 10
+    assert endgame_chances(analysis, states=needed).chance() == Fraction(31, 36)
+    with pytest.raises(BudgetExceededError, match=f"budget of {needed - 1} states"):
+        endgame_chances(analysis, states=needed - 1)
+
+
+class FrozenClock:
+    """A clock that moves only when told: each part of the insight is given what is left of the time, read off it."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_the_insight_gives_each_part_what_is_left_of_its_time(monkeypatch):
+    from cspmines.engine import insight
+
+    clock = FrozenClock()
+    monkeypatch.setattr(insight, "time", clock)
+    given: dict = {}
+
+    def taking(part: str, seconds: float, answer):
+        def run(analysis, *, time_limit=None, **_):
+            given[part] = time_limit
+            clock.now += seconds
+            return answer
+        return run
+
+    monkeypatch.setattr(insight, "dead_cells", taking("dead", 4.0, ()))
+    monkeypatch.setattr(insight, "fifty_fifties", taking("fifty_fifties", 2.5, ()))
+    monkeypatch.setattr(insight, "endgame_chances", taking("endgame", 0.0, None))
+    analysis = solve(Position.from_string("3x2x1\n1..\n1.."))
+    insight_of(analysis, limit=Limit(time=10))
+    assert given == {"dead": 10.0, "fifty_fifties": 6.0, "endgame": 3.5}
+
+    given.clear()  # the first part takes the whole time: the others are not started, and say so
+    monkeypatch.setattr(insight, "dead_cells", taking("dead", 10.0, ()))
+    seen = insight_of(analysis, limit=Limit(time=10))
+    assert given == {"dead": 10.0}
+    assert seen.missing == {"fifty_fifties": "the time limit ran out", "endgame": "the time limit ran out"}
+
+
+def test_a_part_given_no_time_says_so_before_any_work(monkeypatch):
+    from cspmines.engine import insight
+
+    monkeypatch.setattr(insight, "time", FrozenClock())  # no time passes: a limit of 0 is spent as it starts
+    analysis = solve(Position.from_string("2x2x1\n11\n.."))
+    with pytest.raises(BudgetExceededError, match="ran out while looking for 50/50s"):
+        fifty_fifties(analysis, time_limit=0)
+    with pytest.raises(BudgetExceededError, match="the time limit ran out"):
+        dead_cells(analysis, time_limit=0)
+    assert fifty_fifties(analysis, time_limit=1)[0].kind == FiftyFiftyKind.UNAVOIDABLE
+
+
 def test_a_search_past_its_states_is_reported_missing_not_guessed():
     position = Position.from_string("5x4x3\n1....\n2....\n.....\n.....")
     analysis = solve(position)
@@ -227,6 +324,11 @@ def test_a_search_past_its_states_is_reported_missing_not_guessed():
     seen = insight_of(analysis, limit=Limit(memory=20 * 1024))  # the 20 cells' allowance: room for 40 states of the search
     assert seen.endgame is None and "budget of 40 states" in seen.missing["endgame"]
     assert seen.dead is not None and seen.fifty_fifties is not None
+    # an allowance below one state's share still lets the search hold one: three cells and a mine take just that
+    tiny = insight_of(solve(Position.from_string("3x1x1\n...")), limit=Limit(memory=100))
+    assert tiny.endgame.chance() == Fraction(2, 3) and "endgame" not in tiny.missing
+    tiny = insight_of(solve(Position.from_string("4x1x1\n....")), limit=Limit(memory=100))
+    assert tiny.endgame is None and "budget of 1 states" in tiny.missing["endgame"]
     seen = insight_of(analysis, limit=Limit(memory=1000))  # too little for the board: its solves are refused
     assert seen.fifty_fifties is None and "over the memory allowance" in seen.missing["fifty_fifties"]
 

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cspmines import Limit, Position
+from cspmines.actions import Action
 from cspmines.bench import Suite, agent_seed, new_game, play_game, run_suite
 from cspmines.bench.judged import judged_paired, judged_summary, judged_tables
 from cspmines.cli import main
+from cspmines.engine.constraints import settle_position
 from cspmines.games import play
-from cspmines.games.judge import JUDGED_FIELDS, ClickClass, judge_moves, judge_open
+from cspmines.games.judge import JUDGED_FIELDS, PROVED, ClickClass, GameJudgement, judge_moves, judge_open
 from cspmines.position import COVERED, FLAG
 from cspmines.replays import Replay, analyse_replay
 from cspmines.studies import parse_study, run_study, write_report
@@ -208,3 +211,52 @@ def test_on_large_boards_the_figures_equal_a_full_count_at_every_open(agent):
     suite = Suite.create(agents=[agent], size="intermediate", games=4, seed=8)
     for i in range(suite.games):
         assert play_game(suite, agent, i, judge=True)["judged"] == recounted(observed(suite, agent, i))
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_a_game_with_one_open_judged_on_estimates_is_not_exact():
+    # expert-5-008: single clues prove ten mines and no safe cell, and one node of counting cuts the rest short
+    wide = Position.from_file(DATA / "expert-5-008.txt")
+    cut = Limit(nodes=1)
+    proved_mine = min(settle_position(wide).mine_cells)
+    guess = next(cell for cell in wide.covered_cells if cell not in settle_position(wide).mine_cells)
+    small, proved = Position.from_string("4x1x1\n...."), Position.from_string("3x2x1\n1..\n...")  # no clue to count; (0,2) proved
+    one = judge_open(wide, (guess,), limit=cut)
+    assert one.kind == ClickClass.FORCED and not one.exact and isinstance(one.chance, float)
+    chord = judge_open(wide, (proved_mine, guess), limit=cut)  # a proved mine among its cells: certain, but the least is estimated
+    assert chord.chance == 1 and chord.blunder and not chord.exact
+    exact_guess = judge_open(small, (1,), limit=cut)
+    assert exact_guess.exact and exact_guess.chance == Fraction(1, 4)
+    for order in ([exact_guess, one], [one, exact_guess], [PROVED, exact_guess, chord]):
+        assert GameJudgement.of(order).exact is False
+    assert GameJudgement.of([PROVED, exact_guess]).exact is True
+    moves = [(proved, Action.open(2)), (small, Action.open(1)), (wide, Action.open(guess))]
+    assert judge_moves(moves[:2], limit=cut).exact and not judge_moves(moves, limit=cut).exact
+
+
+def test_a_record_that_does_not_say_how_it_was_judged_counts_as_exact_in_means_and_pairs_alike():
+    base = {"width": 9, "height": 9, "mines": 10, "rules": "classic", "withheld": 0.0, "first_click": "safe", "seed": 0, "won": True}
+    figures = lambda guesses: {"guesses": guesses, "needless": 0, "blunders": 0, "excess_risk": 0.0, "survival": 1.0}  # noqa: E731
+    records = [{**base, "agent": "a", "game": 0, "judged": figures(1)},  # no judged_exact: a record written before it was kept
+               {**base, "agent": "b", "game": 0, "judged": figures(3), "judged_exact": True},
+               {**base, "agent": "a", "game": 1, "judged": figures(5), "judged_exact": False},
+               {**base, "agent": "b", "game": 1, "judged": figures(0), "judged_exact": True}]
+    rows = {row["agent"]: row for row in judged_summary(records)}
+    assert (rows["a"]["games"], rows["a"]["not_exact"], rows["a"]["guesses"]) == (1, 1, 1.0)
+    assert (rows["b"]["games"], rows["b"]["not_exact"], rows["b"]["guesses"]) == (2, 0, 1.5)
+    (guesses, *_) = judged_paired(records, against="a")
+    assert (guesses["games"], guesses["difference"]) == (1, 2.0)  # board 0 only: board 1's a was judged on estimates
+
+
+def test_a_figures_interval_is_its_mean_and_196_standard_errors_and_a_point_for_one_game():
+    base = {"width": 9, "height": 9, "mines": 10, "rules": "classic", "withheld": 0.0, "first_click": "safe", "seed": 0, "won": True}
+    figures = lambda guesses: {"guesses": guesses, "needless": 0, "blunders": 0, "excess_risk": 0.0, "survival": 1.0}  # noqa: E731
+    records = [{**base, "agent": "a", "game": i, "judged": figures(g), "judged_exact": True} for i, g in enumerate((1, 2, 6))]
+    records.append({**base, "agent": "b", "game": 0, "judged": figures(4), "judged_exact": True})
+    rows = {row["agent"]: row for row in judged_summary(records)}
+    # 1, 2, 6: mean 3, sample variance ((-2)**2 + (-1)**2 + 3**2) / 2 = 7
+    half = 1.96 * (7 / 3) ** 0.5
+    assert rows["a"]["guesses"] == 3 and rows["a"]["guesses_ci95"] == pytest.approx([3 - half, 3 + half])
+    assert rows["b"]["guesses"] == 4 and rows["b"]["guesses_ci95"] == [4, 4]  # one game: no spread to read

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cspmines import BudgetExceededError, Limit, MemoryBudgetError, Position, TooLargeError, sample_layouts, solve
@@ -22,7 +23,9 @@ from cspmines.engine.backends.base import resident_bytes
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend, Sweep
 from cspmines.engine.backends.sat import SatBackend
 from cspmines.engine.chains import chains_of
+from cspmines.engine.constraints import neighbour_sum
 from cspmines.engine.question import DEFAULT_MEMORY, check_board_size, parse_bytes
+from cspmines.position import COVERED
 
 DATA = Path(__file__).parent / "data"
 MIB = 1 << 20
@@ -163,6 +166,117 @@ def test_the_draw_sizes_its_products_of_the_chains_counts_first():
     with pytest.raises(MemoryBudgetError, match="the draw's products"):
         sample_layouts(pairs(720), 1, seed=0, limit=Limit(memory="64M"))
     assert len(sample_layouts(pairs(30, 60, 40), 3, seed=0)) == 3
+
+
+def scattered(side: int, density: float, shown: float, seed: int) -> Position:
+    """A square board with mines at ``density`` and a share ``shown`` of its safe cells opened at random: many chains."""
+    rng = np.random.default_rng(seed)
+    mines = np.zeros(side * side, dtype=bool)
+    mines[rng.choice(side * side, size=int(side * side * density), replace=False)] = True
+    grid = np.full(side * side, COVERED, dtype=np.int8)
+    opened = rng.choice(np.flatnonzero(~mines), size=int(side * side * shown), replace=False)
+    grid[opened] = neighbour_sum(mines.reshape(side, side)).ravel()[opened]
+    return Position(grid.reshape(side, side), mines=int(mines.sum()))
+
+
+#: Boards of many chains whose products of counts hold tens of kilobytes to megabytes.
+MANY_CHAINS = [("30 pairs", lambda: pairs(30, 60, 40)), ("60 pairs", lambda: pairs(60, 50, 60)), ("120 pairs", lambda: pairs(120, 60, 100)),
+               ("sparse 30", lambda: scattered(30, 0.1, 0.15, 1)), ("30", lambda: scattered(30, 0.15, 0.15, 1)),
+               ("40", lambda: scattered(40, 0.15, 0.15, 1)), ("dense 40", lambda: scattered(40, 0.2, 0.15, 1)),
+               ("dense 40, more shown", lambda: scattered(40, 0.2, 0.3, 1))]
+
+
+def held_bytes(lists) -> int:
+    """What Python holds for lists of ints, as sys.getsizeof measures each list and each int."""
+    return sum(sys.getsizeof(items) + sum(sys.getsizeof(item) for item in items) for items in lists)
+
+
+def times(a: list, b: list) -> list:
+    """The product of two polynomials, worked out here."""
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return out
+
+
+class Reserved:
+    """A budget that only notes what it is asked to reserve."""
+
+    def __init__(self):
+        self.asked: list = []
+
+    def reserve(self, nbytes: int, what: str) -> None:
+        self.asked.append((what, nbytes))
+
+    def remaining_seconds(self):
+        return None
+
+
+def test_the_combinings_estimate_is_within_a_stated_factor_of_what_its_products_hold(monkeypatch):
+    # combining holds every chain's prefix and suffix product of counts; the estimate charges each coefficient
+    # as many bits as the cells so far, a bound the counts stay well below: never less than what is held (the
+    # allowance would be passed unseen), and not more than 5 times it (boards that fit would be refused)
+    from cspmines.engine import combine, solver
+
+    seen: dict = {}
+    monkeypatch.setattr(solver, "afford_combining", lambda counts, chains, budget: seen.update(counts=counts, chains=chains))
+    for name, board in MANY_CHAINS:
+        solve(board())
+        models = [list(count.models) for count in seen["counts"]]
+        for poly in models:
+            while poly and not poly[-1]:
+                poly.pop()
+        prefixes, suffixes = [[1]], [[1]]
+        for poly in models:
+            prefixes.append(times(prefixes[-1], poly))
+        for poly in reversed(models):
+            suffixes.append(times(suffixes[-1], poly))
+        held = held_bytes(prefixes) + held_bytes(suffixes)
+        budget = Reserved()
+        combine.afford_combining(seen["counts"], seen["chains"], budget)
+        ((_, estimate),) = budget.asked
+        assert held > 16 * 1024, name
+        assert held <= estimate <= 5 * held, (name, estimate / held)
+
+
+def test_the_draws_estimate_is_within_a_stated_factor_of_what_its_products_hold(monkeypatch):
+    # the draw keeps the suffix products of the chains' counts and the rest's binomials; the estimate charges
+    # each coefficient as many bits as the cells so far (the rest's included, far above what its binomials need
+    # where the rest is wide): never less than what is held, and not more than 8 times it
+    from cspmines import Engine
+    from cspmines.engine.sampling import _Draw
+
+    asked: list = []
+    monkeypatch.setattr(Budget, "reserve", lambda self, nbytes, what: asked.append((what, nbytes)))
+    for name, board in MANY_CHAINS:
+        asked.clear()
+        draw = _Draw(board(), Engine(), mines=None, density=None, time_limit=None, memory=1 << 40)
+        estimate = [nbytes for what, nbytes in asked if what == "the draw's products of the chains' counts"][-1]
+        held = held_bytes(draw.after)
+        assert held > 16 * 1024, name
+        assert held <= estimate <= 8 * held, (name, estimate / held)
+
+
+def test_the_counting_programmes_layer_estimate_is_within_a_stated_factor_of_what_its_dicts_hold():
+    # what a layer of states is charged (a fixed cost a state, its polynomial's bytes) against the dict itself, its
+    # keys and its polynomials as sys.getsizeof measures them, on every layer of more than 50 states of the widest
+    # chains of three boards: between 0.8 and 1.5 times it
+    from cspmines import native
+    from cspmines.engine.backends.dynamic import layer_bytes
+
+    layers = 0
+    for name in ("lattice11-2", "lattice9-2", "scatter25-2"):
+        widest = max(chains_of(Position.from_file(DATA / f"{name}.txt")), key=lambda chain: chain.n_cells)
+        with native.pure_python():
+            sweep = Sweep.forward(widest, None)
+        for layer in [layer for _, layer in sweep.layers] + [sweep.final]:
+            if len(layer) <= 50:
+                continue
+            held = sys.getsizeof(layer) + sum(sys.getsizeof(key) + sys.getsizeof(poly) for key, poly in layer.items())
+            assert 0.8 * held <= layer_bytes(layer) <= 1.5 * held, (name, layer_bytes(layer) / held)
+            layers += 1
+    assert layers > 20
 
 
 def test_one_more_clues_layouts_never_read_as_none(monkeypatch):

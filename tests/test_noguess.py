@@ -12,10 +12,11 @@ import pytest
 from scipy.stats import chisquare
 
 from cspmines.games import Board, Game
-from cspmines.games.board import BoardFormatError
+from cspmines.games.board import BoardFormatError, _first_click_cell
 from cspmines.games.certify import NoFirstClickError, certify, layout_clues
 from cspmines.games.deduce import DeductionError, settle_board
 from cspmines.games.noguess import NoGuessError, _proposal, draw_no_guess
+from cspmines.neighbours import neighbour_table
 from cspmines.position import COVERED, FLAG
 
 
@@ -111,6 +112,18 @@ def test_a_first_click_on_a_mine_needs_a_guess_and_no_click_is_an_error():
         certify(board, first_click=4)
 
 
+def test_a_first_click_on_a_mine_stops_where_every_cell_had_the_chance_nothing_shown_gives():
+    # nothing shown yet: over every layout of the board's mines, each cell a mine as often as any other
+    brute = BruteBoard(4, 3, 3)
+    before = {Fraction(int(k), len(brute.layouts)) for k in brute.layouts.sum(axis=0)}
+    assert before == {Fraction(3, 12)}
+    layout = np.zeros(12, dtype=bool)
+    layout[[0, 5, 11]] = True
+    certificate = certify(Board(layout.reshape(3, 4)), first_click=5)
+    assert certificate.first_click_mine and certificate.least == Fraction(3, 12)
+    assert certificate.least_cells == tuple(range(12)) and certificate.opened == 0 and certificate.exact_steps == 0
+
+
 def test_the_local_rules_never_open_a_mine_of_the_board_they_read():
     # a view that is not the board's: the clue says 0 around a mine
     clues = layout_clues(np.array([[False, True, False]]))
@@ -161,6 +174,62 @@ def test_every_no_guess_board_of_the_safe_rule_is_among_its_draws():
     assert everything == set(_no_guess_boards(4, 4, 4, "safe"))
 
 
+#: Boards small enough to list every layout of every number of mines.
+TINY = [(2, 2), (3, 2), (2, 3), (4, 2), (3, 3), (4, 3), (5, 2), (3, 1), (5, 1)]
+
+
+@pytest.mark.parametrize("rule", ["safe", "opening"])
+def test_on_tiny_boards_the_draws_hold_every_no_guess_board_and_none_is_refused_that_has_one(rule):
+    # every layout of every number of mines, with the cells the rule promises safe left free, played out by brute
+    # force: where some are no-guess, the draw's cells hold each of them and a draw is one of them; where none
+    # is, the draw is refused
+    drawn = refused = 0
+    for width, height in TINY:
+        click = _first_click_cell(width, height, rule)
+        promised = [click] + (list(neighbour_table(width, height)[click]) if rule == "opening" else [])
+        for mines in range(1, width * height):
+            brute = BruteBoard(width, height, mines)
+            boards = {brute.layouts[i].tobytes() for i in range(len(brute.layouts))
+                      if not brute.layouts[i][promised].any() and brute.play(i, click)[0]}
+            if not boards:
+                with pytest.raises(NoGuessError):
+                    draw_no_guess((width, height, mines), seed=0, first_click=rule, attempts=20)
+                refused += 1
+                continue
+            _, free = _proposal(width, height, mines, rule)
+            assert all(set(np.flatnonzero(np.frombuffer(board, dtype=bool)).tolist()) <= set(free.tolist()) for board in boards), \
+                (width, height, mines)
+            board = draw_no_guess((width, height, mines), seed=0, first_click=rule).board
+            assert board.mines.ravel().tobytes() in boards and board.first_click == click
+            drawn += 1
+    assert drawn > 10 and refused > 10
+
+
+def test_a_board_whose_free_cells_exactly_hold_the_mines_is_drawn_at_once():
+    for size, rule, click, mines in [("2x2x3", "safe", 0, [1, 2, 3]),  # the click's neighbours exactly hold them
+                                     ("3x3x8", "safe", 0, list(range(1, 9))),  # every cell but the click: the click wins
+                                     ("3x1x2", "safe", 0, [1, 2]),
+                                     ("4x4x7", "opening", 10, [0, 1, 2, 3, 4, 8, 12])]:  # all but the opening
+        drawn = draw_no_guess(size, seed=1, first_click=rule, attempts=1)
+        assert drawn.attempts == 1 and drawn.board.first_click == click, size
+        assert np.flatnonzero(drawn.board.mines.ravel()).tolist() == mines, size
+        assert certify(drawn.board).no_guess, size
+
+
+def test_the_uniform_draw_is_uniform_where_the_clicks_neighbourhood_exactly_holds_the_mines():
+    # 3x3 with 3 mines: the corner's three neighbours hold as many mines as the board, so the draws may not keep
+    # them free; one of the seven no-guess boards is those three mined (the click shows 3, the rest is safe)
+    boards = _no_guess_boards(3, 3, 3, "safe")
+    brute = BruteBoard(3, 3, 3)
+    every = {brute.layouts[i].tobytes() for i in range(len(brute.layouts)) if not brute.layouts[i][0] and brute.play(i, 0)[0]}
+    assert set(boards) == every
+    assert len(boards) == 7 and [1, 3, 4] in [np.flatnonzero(np.frombuffer(board, dtype=bool)).tolist() for board in boards]
+    counts = dict.fromkeys(boards, 0)
+    for i in range(70 * len(boards)):
+        counts[draw_no_guess("3x3x3", seed=[8, i]).board.mines.ravel().tobytes()] += 1  # a board outside the set: KeyError
+    assert min(counts.values()) > 0 and chisquare(list(counts.values()))[1] > 0.001, sorted(counts.values())
+
+
 def test_adjusted_boards_are_certified_and_say_so():
     for i in range(5):
         drawn = draw_no_guess("16x16x50", seed=[3, i], first_click="opening", method="adjust")
@@ -168,6 +237,29 @@ def test_adjusted_boards_are_certified_and_say_so():
         assert drawn.board.first_click == 2 * 16 + 2
     drawn = draw_no_guess("30x16x120", seed=1, method="adjust")
     assert drawn.moved > 0 and certify(drawn.board).no_guess
+
+
+@pytest.mark.parametrize("method", ["uniform", "adjust"])
+def test_a_draw_certifies_no_more_boards_than_its_attempts(method, monkeypatch):
+    from cspmines.games import noguess
+
+    plays: list = []
+    certify_layout = noguess.certify_layout
+    monkeypatch.setattr(noguess, "certify_layout", lambda *args, **kwargs: plays.append(1) or certify_layout(*args, **kwargs))
+    drawn = failed = 0
+    for attempts in (1, 2, 3, 5):
+        for seed in range(12):
+            plays.clear()
+            try:
+                found = draw_no_guess("16x16x60", seed=seed, method=method, attempts=attempts)
+            except NoGuessError as error:
+                assert f"in {attempts:,} " in str(error)
+                assert len(plays) == attempts  # every attempt used, no more
+                failed += 1
+            else:
+                assert found.attempts == len(plays) <= attempts
+                drawn += 1
+    assert drawn and failed
 
 
 def test_a_no_guess_board_starts_a_game_and_keeps_its_first_click_through_json(tmp_path):

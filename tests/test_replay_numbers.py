@@ -5,6 +5,7 @@ agents written through ms-toollib's recorder (tests/replaymaker.py): no fetched 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import math
 import re
@@ -19,6 +20,7 @@ from test_replays import layouts_of, random_game
 
 from cspmines import Position
 from cspmines.cli import main
+from cspmines.position import COVERED
 from cspmines.replays import ClickAction, ClickClass, FirstClickRule, Outcome, Replay, ReplayClick, analyse_replay, read_replay
 from cspmines.replays.analysis import Needless
 from cspmines.replays.extract import STATS
@@ -78,6 +80,49 @@ def test_every_number_is_ms_toollibs_own_in_text_json_and_csv(games, tmp_path, c
                 assert row[name] == ("" if expected[name] is None else str(expected[name])), name
         assert row["bbbv"] == str(expected["bbbv"]) and row["mode"] == "0"
     assert outcomes == {"won", "lost"}
+
+
+def test_stnb_is_ms_toollibs_own_on_the_boards_it_defines_it_for_and_not_shown_elsewhere(games, capsys):
+    levels = set()
+    for path in games:
+        expected = ms_numbers(path.read_bytes())
+        assert main(["replay", str(path), "--no-agent"]) == 0
+        text = capsys.readouterr().out
+        levels.add(expected["level"])
+        if expected["level"] in (3, 4, 5):  # beginner, intermediate, expert
+            shown = "-" if expected["stnb"] is None else f"{expected['stnb']:.2f}"
+            assert f", STNB {shown}\n" in text, path.name
+        else:
+            assert "STNB" not in text, path.name
+    expert = ms_numbers(games[5].read_bytes())  # set-theory's expert game, won
+    assert expert["level"] == 5 and expert["stnb"] > 0 and read_replay(games[5]).statistics.values["stnb"] == expert["stnb"]
+    assert {5, 6} <= levels
+
+
+class _Video:
+    """What extract.stats reads of an ms-toollib video: each number by its name."""
+
+    def __init__(self, **values):
+        self.__dict__.update(dict.fromkeys(STATS, 1), **values)
+
+
+def test_a_number_that_is_not_a_number_is_reported_missing_in_json_and_csv(tmp_path):
+    from cspmines.replays.extract import stats
+    from cspmines.replays.report import csv_row, replay_json
+    from cspmines.replays.statistics import Statistics
+
+    odd = {"ioe": math.nan, "bbbv_s": math.inf, "rqp": -math.inf, "corr": 0.5, "cl": 0}
+    read = stats(_Video(**odd))  # the child's reading, before JSON
+    assert (read["ioe"], read["bbbv_s"], read["rqp"], read["corr"], read["cl"]) == (None, None, None, 0.5, 0)
+    statistics = Statistics.from_json({**read, **odd, "level": 5, "stnb": math.nan})  # and again where the JSON is read
+    assert [statistics.values[name] for name in ("ioe", "bbbv_s", "rqp", "stnb", "corr", "cl")] == [None, None, None, None, 0.5, 0]
+    assert "IOE -, RQP -" in statistics.lines()[0] and statistics.lines()[0].endswith("STNB -")
+    replay = dataclasses.replace(Replay.from_moves([[0, 0], [0, 1]], [("open", 0, 0)]), statistics=statistics)
+    result = analyse_replay(replay, agent=False)
+    data = json.loads(json.dumps(replay_json(result), allow_nan=False))  # JSON has no NaN: null
+    assert data["statistics"]["ioe"] is None and data["statistics"]["stnb"] is None and data["statistics"]["corr"] == 0.5
+    row = csv_row(result)
+    assert (row["ioe"], row["stnb"], row["bbbv_s"], row["corr"]) == ("", "", "", 0.5)
 
 
 def three_bv(mines: np.ndarray, opened: np.ndarray | None = None) -> int:
@@ -177,6 +222,35 @@ def test_a_safe_cell_on_the_same_chain_far_away_is_nearby_and_one_off_it_is_else
         replay = Replay("made", "moves", 10, 3, 10, frozenset(), (first, guess), Outcome.UNFINISHED, FirstClickRule.SAFE)
         judged = analyse_replay(replay, agent=False).clicks[1]
         assert judged.kind == ClickClass.NEEDLESS and judged.where == where, col
+
+
+def test_a_chain_runs_through_the_players_flags_as_through_covered_cells_and_a_flag_joins_nothing():
+    # the board above with column 5 flagged: (0,7) reaches the proved-safe (0,4) only through the flags beside
+    # the 2 at (1,4) (a flag is the player's belief, a covered cell to the judge)
+    seen = Position.from_string("10x3x10\n..31.F2...\n5...2F....\n.....F2.21")
+    safe, flags = seen.cell(0, 4), {seen.cell(row, 5) for row in range(3)}
+    assert {safe} | flags <= _independent_chain(seen, (seen.cell(0, 7),))
+    grid = seen.grid.ravel()
+    reached, stack = {seen.cell(0, 7)}, [seen.cell(0, 7)]  # the same walk stepping on covered cells only, not flags
+    while stack:
+        cell = stack.pop()
+        for clue in (n for n in seen.neighbours(cell) if grid[n] >= 0):
+            fresh = {n for n in seen.neighbours(clue) if grid[n] == COVERED} - reached
+            reached |= fresh
+            stack += fresh
+    assert safe not in reached  # the flags are the only way through
+    first = ReplayClick(0.0, ClickAction.OPEN, 0, 2, seen, (2,))
+    guess = ReplayClick(1.0, ClickAction.OPEN, 0, 7, seen, (seen.cell(0, 7),))
+    replay = Replay("made", "moves", 10, 3, 10, frozenset(), (first, guess), Outcome.UNFINISHED, FirstClickRule.SAFE)
+    judged = analyse_replay(replay, agent=False).clicks[1]
+    assert judged.kind == ClickClass.NEEDLESS and judged.where == Needless.NEARBY
+    # and a flag joins nothing, as a clue would: (0,8) touches no clue, a flag beside it or not
+    seen = Position.from_string("10x3x10\n..31..2...\n5...2...F.\n......2.21")
+    assert _independent_chain(seen, (seen.cell(0, 8),)) == {seen.cell(0, 8)}
+    guess = ReplayClick(1.0, ClickAction.OPEN, 0, 8, seen, (seen.cell(0, 8),))
+    replay = Replay("made", "moves", 10, 3, 10, frozenset(), (first, guess), Outcome.UNFINISHED, FirstClickRule.SAFE)
+    judged = analyse_replay(replay, agent=False).clicks[1]
+    assert judged.kind == ClickClass.NEEDLESS and judged.where == Needless.ELSEWHERE
 
 
 def test_the_thinking_time_is_the_pause_before_each_click():

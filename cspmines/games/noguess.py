@@ -13,6 +13,8 @@ Two ways to draw one (:func:`draw_no_guess`):
     a first click that shows a number proves no cell safe then (its neighbours share
     the mines it shows, and the total leaves mines for the rest), so every no-guess
     board is among those draws, and half of the draws that could not be one are skipped.
+    The one exception is a board mined everywhere but the click: the click wins it
+    alone, and it is drawn.
 ``adjust``
     Faster, and **not uniform**: a board that needs a guess is not thrown away; at the
     position where the guess is needed, the mines under one clue's covered cells are
@@ -100,10 +102,12 @@ def draw_no_guess(size="expert", *, seed: int | np.random.Generator | None = Non
 
     Examples
     --------
-    >>> draw_no_guess("4x4x15")
+    >>> draw_no_guess("4x4x14")
     Traceback (most recent call last):
     ...
-    cspmines.games.noguess.NoGuessError: a 4x4 board with 15 mines has no room for a no-guess first click 'safe': it keeps 4 cells free
+    cspmines.games.noguess.NoGuessError: a 4x4 board with 14 mines has no room for a no-guess first click 'safe': it keeps 4 cells free
+    >>> draw_no_guess("4x4x15").board   # mined everywhere but the corner: the first click wins it alone
+    <Board 4x4 with 15 mines, first click 0>
     """
     width, height, mines = parse_size(size)
     method = Method.check(method, "method")
@@ -136,12 +140,13 @@ def check_no_guess(width: int, height: int, mines: int, first_click: str) -> Non
 def _proposal(width: int, height: int, mines: int, first_click: str) -> tuple[int, np.ndarray]:
     """The first click and the cells a draw may put mines in: all but the click (``safe``), all but the
     click and its neighbours (``opening``, and ``safe`` with more mines than the click has neighbours:
-    a first click showing a number proves nothing then, so only a zero can start a no-guess board)."""
+    a first click showing a number proves nothing then, so only a zero can start a no-guess board; but
+    for the board mined everywhere but the click, which the click wins alone)."""
     click = _first_click_cell(width, height, first_click)
     assert click is not None  # safe and opening name their cell
     around = neighbour_table(width, height)[click]
     kept = {click}
-    if first_click == "opening" or mines > len(around):
+    if first_click == "opening" or len(around) < mines < width * height - 1:
         kept.update(around)
     free = np.array([cell for cell in range(width * height) if cell not in kept], dtype=np.int64)
     if mines > len(free):
