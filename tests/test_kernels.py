@@ -268,7 +268,7 @@ def test_the_engine_and_agent_tests_pass_in_the_pure_python_build_too():
 
     root = Path(__file__).resolve().parent.parent
     environment = {**os.environ, "CSPMINES_PURE_PYTHON": "1"}
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-m", "not slow", *PURE_PYTHON_SUITE],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-x", "-m", "not slow", *PURE_PYTHON_SUITE],
                           cwd=root, env=environment, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout

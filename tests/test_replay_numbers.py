@@ -297,12 +297,12 @@ def test_the_json_carries_everything_the_text_shows(games, capsys):
                 in text)
         assert counts["needless"] == counts["nearby"] + counts["elsewhere"]
         guesses = [click for click in data["clicks"] if click["class"] != "proved"]
-        lines = [line for line in head if re.match(r"\s+[0-9.]+\s+[0-9.]+\s+(open|chord) \(", line)]
+        lines = [line for line in head if re.match(r"\s+\d+\s+[0-9.]+\s+[0-9.]+\s+(open|chord) \(", line)]
         assert len(lines) == len(guesses)
         for line, click in zip(lines, guesses, strict=True):
             words = line.split()
-            assert float(words[0]) == pytest.approx(click["time"], abs=0.005)
-            assert float(words[1]) == pytest.approx(click["thinking"], abs=0.005)
+            assert float(words[1]) == pytest.approx(click["time"], abs=0.005)
+            assert float(words[2]) == pytest.approx(click["thinking"], abs=0.005)
             assert f"{click['action']} ({click['row']},{click['col']})" in line and click["chance"] in line
             assert (click["class"] + (f" ({click['needless']})" if click["needless"] else "")) in line
             agent = click["agent"]
