@@ -103,7 +103,7 @@ def play_games(suite: Suite) -> tuple[float, int]:
     total = 0.0
     won = 0
     for i in range(suite.games):
-        default_engine().memory.forget()  # each game from the same start, as the bench plays it
+        default_engine().cache.forget()  # each game from the same start, as the bench plays it
         game = new_game(suite, i)
         started = time.process_time()
         record = play(player.ExactAgent(), game, seed=agent_seed(suite, i))

@@ -31,9 +31,10 @@ from collections import defaultdict
 from pathlib import Path
 
 import cspmines
-from cspmines.engine.backends import Budget, backend_names, get_backend
+from cspmines.engine.backends import backend_names, get_backend
 from cspmines.engine.backends.ordering import front_width
 from cspmines.engine.backends.sat import ganak_layouts
+from cspmines.engine.budget import Limit
 from cspmines.engine.chains import split_chains
 from cspmines.engine.constraints import ConstraintSystem
 from cspmines.errors import BudgetExceededError
@@ -49,7 +50,7 @@ def time_count(backend, component, *, limit: float, min_seconds: float) -> float
     while not times or (time.perf_counter() - started < min_seconds and len(times) < 200):
         t = time.perf_counter()
         try:
-            backend.count(component, budget=Budget(time_limit=limit))
+            backend.count(component, budget=Limit(time=limit, memory=None).start())
         except BudgetExceededError:
             return limit
         times.append(time.perf_counter() - t)

@@ -26,8 +26,8 @@ from cspmines.games import play
 
 def run(games: int, *, cache: bool) -> tuple[list, int, list]:
     """(each game's moves, counts made, CPU seconds per game)."""
-    default_engine().memory.counts.limit = 2048 if cache else 0
-    default_engine().memory.counts.clear()
+    default_engine().cache.counts.limit = 2048 if cache else 0
+    default_engine().cache.counts.clear()
     made = 0
     original = DynamicProgrammingBackend.count
 
@@ -47,7 +47,7 @@ def run(games: int, *, cache: bool) -> tuple[list, int, list]:
             moves.append([(move.action.kind, move.action.cell) for move in record.history])
     finally:
         DynamicProgrammingBackend.count = original
-        default_engine().memory.counts.limit = 2048
+        default_engine().cache.counts.limit = 2048
     return moves, made, seconds
 
 

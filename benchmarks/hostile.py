@@ -36,7 +36,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from cspmines.engine.question import format_bytes, parse_bytes
+from cspmines.engine.budget import format_bytes, parse_bytes
 
 
 def lattice(side: int, mines: int) -> str:

@@ -1,4 +1,4 @@
-"""Memory: the most the engine holds at once, on the reference positions and in play.
+"""Cache: the most the engine holds at once, on the reference positions and in play.
 
 Usage::
 
@@ -46,7 +46,7 @@ def peak_of(work) -> int:
 
 
 def fresh_solve(position: Position) -> None:
-    default_engine().memory.counts.clear()  # count every chain, as a first look at the position would
+    default_engine().cache.counts.clear()  # count every chain, as a first look at the position would
     solve(position)
 
 
@@ -78,7 +78,7 @@ def main(argv=None) -> int:
         )
 
     if args.games:
-        default_engine().memory.counts.clear()
+        default_engine().cache.counts.clear()
         tracemalloc.start()
         held_before = tracemalloc.get_traced_memory()[0]
         peaks = []
@@ -94,7 +94,7 @@ def main(argv=None) -> int:
         print(
             f"{args.games} expert games: peak during a game {statistics.median(peaks) / MIB:.2f} MiB median, "
             f"{max(peaks) / MIB:.2f} MiB max; held after them all {(held_after - held_before) / MIB:.2f} MiB "
-            f"(chiefly solve's counts of the last {len(default_engine().memory.counts):,} components, at most {default_engine().memory.counts.limit:,})"
+            f"(chiefly solve's counts of the last {len(default_engine().cache.counts):,} components, at most {default_engine().cache.counts.limit:,})"
         )
     return 0
 

@@ -7,12 +7,13 @@
 """
 
 from .engine.analysis import Analysis, ChainReport, ComponentReport
+from .engine.budget import Limit
+from .engine.cache import Cache
 from .engine.certain import Certainty, certain_cells
 from .engine.clues import ClueSpread, clue_spread
 from .engine.engine import Engine, sample_layouts, solve
 from .engine.insight import Insight, insight_of
-from .engine.memory import Memory
-from .engine.question import Density, Limit
+from .engine.question import Density
 from .errors import (
     BackendUnavailableError,
     BudgetExceededError,
@@ -32,7 +33,7 @@ __all__ = [
     "Density",
     "Engine",
     "Limit",
-    "Memory",
+    "Cache",
     "ChainReport",
     "ComponentReport",
     "Position",

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from .position import Position
 
-__all__ = ["Action", "Agent", "RULES", "Rules", "Vocabulary"]
+__all__ = ["Action", "ActionKind", "Agent", "RULES", "Rules", "Vocabulary"]
 
 
 class Vocabulary(str, Enum):
@@ -73,25 +73,35 @@ class Rules(Vocabulary):
 RULES = Rules.words()
 
 
+class ActionKind(Vocabulary):
+    """What a move does to its cell."""
+
+    OPEN = "open"
+    FLAG = "flag"
+
+
 @dataclass(frozen=True)
 class Action:
     """Open or flag one cell; ``certain`` is the player's own claim that the move is proved."""
 
-    kind: str
+    kind: ActionKind
     cell: int
     certain: bool = False
 
     def __post_init__(self):
-        if self.kind not in ("open", "flag"):
-            raise ValueError(f"an action is 'open' or 'flag', got {self.kind!r}")
+        if not isinstance(self.kind, ActionKind):
+            try:
+                object.__setattr__(self, "kind", ActionKind(self.kind))
+            except ValueError:
+                raise ValueError(f"an action is 'open' or 'flag', got {self.kind!r}") from None
 
     @classmethod
     def open(cls, cell: int, *, certain: bool = False) -> Action:
-        return cls("open", int(cell), certain)
+        return cls(ActionKind.OPEN, int(cell), certain)
 
     @classmethod
     def flag(cls, cell: int, *, certain: bool = False) -> Action:
-        return cls("flag", int(cell), certain)
+        return cls(ActionKind.FLAG, int(cell), certain)
 
 
 class Agent(Protocol):

@@ -52,3 +52,51 @@ def test_a_planted_back_import_breaks_the_contract(tmp_path, module, planted):
 def test_no_module_is_too_long():
     long = {str(path.relative_to(ROOT)): n for path in PACKAGE.rglob("*.py") if (n := len(path.read_text().splitlines())) > MOST_LINES}
     assert not long, f"modules over {MOST_LINES} lines: {long}"
+
+
+def import_graph(package: Path):
+    """Every import between the package's modules, those inside functions included (networkx DiGraph)."""
+    import ast
+
+    import networkx as nx
+
+    def name_of(path: Path) -> str:
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+    modules = {name_of(path): path for path in package.rglob("*.py")}
+    graph = nx.DiGraph()
+    for name, path in modules.items():
+        home = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = ".".join(home.split(".")[: len(home.split(".")) - node.level + 1]) if node.level else ""
+                module = ".".join(part for part in (base, node.module) if part)
+                targets = [f"{module}.{alias.name}" if f"{module}.{alias.name}" in modules else module for alias in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                continue
+            for target in targets:
+                while target not in modules and "." in target:
+                    target = target.rsplit(".", 1)[0]
+                if target in modules and target != name:
+                    graph.add_edge(name, target)
+    return graph
+
+
+def import_circles(package: Path) -> list:
+    import networkx as nx
+
+    return sorted(sorted(circle) for circle in nx.strongly_connected_components(import_graph(package)) if len(circle) > 1)
+
+
+def test_no_import_circle_not_even_inside_a_function():
+    assert import_circles(PACKAGE) == []
+
+
+def test_a_planted_function_level_back_import_is_a_circle(tmp_path):
+    shutil.copytree(PACKAGE, tmp_path / "cspmines", ignore=shutil.ignore_patterns("__pycache__"))
+    target = tmp_path / "cspmines" / "games" / "board.py"
+    target.write_text(target.read_text() + "\n\ndef _planted():\n    from .noguess import draw_no_guess  # planted\n    return draw_no_guess\n")
+    assert import_circles(tmp_path / "cspmines") == [["cspmines.games.board", "cspmines.games.certify", "cspmines.games.noguess"]]

@@ -138,26 +138,19 @@ def test_density_keeps_counted_components_exact_when_another_is_cut():
         assert cell not in cut.inexact_cells
 
 
-def test_the_deprecated_budget_keywords_warn_and_are_checked_as_a_limit():
+def test_the_budget_is_one_limit_and_its_old_keywords_are_gone():
     from cspmines.engine.clues import clue_spreads
 
     position = Position.from_string("3x1x1\n.1.")
-    with (pytest.warns(DeprecationWarning, match=r"time_limit= is deprecated: pass limit=Limit\(time=...\)"),
-          pytest.raises(ValueError, match="^the time limit must be a number of seconds above 0, got 0$")):
-        solve(position, time_limit=0)
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="^the node limit must be a whole number >= 1, got -1$"):
-        solve(position, node_limit=-1)
+    for call, old in ((lambda **k: solve(position, **k), ("time_limit", "node_limit", "max_chain")),
+                      (lambda **k: clue_spreads(solve(position), [0], **k), ("time_limit",)),
+                      (lambda **k: certain_cells(position, **k), ("time_limit", "memory"))):
+        for keyword in old:
+            with pytest.raises(TypeError, match=f"unexpected keyword argument '{keyword}'"):
+                call(**{keyword: 1})
     wide = Position.from_file(REFERENCES[0])
-    with pytest.warns(DeprecationWarning, match="node_limit=, max_chain= is deprecated"):
-        cut = solve(wide, node_limit=5, max_chain=3)
-    same = solve(wide, limit=Limit(nodes=5, max_chain=3))
-    assert (cut.exact, cut.inexact_cells) == (same.exact, same.inexact_cells) and not cut.exact
-    with pytest.raises(ValueError, match="not both"):
-        solve(position, limit=Limit(time=1), time_limit=1)
-    with pytest.warns(DeprecationWarning, match="time_limit= is deprecated"):
-        assert set(clue_spreads(solve(position), [0], time_limit=5)) == {0}
-    with pytest.warns(DeprecationWarning, match=r"memory= is deprecated: pass limit=Limit\(memory=...\)"):
-        assert certain_cells(position, memory=None) == certain_cells(position, limit=Limit(memory=None))
+    cut = solve(wide, limit=Limit(nodes=5, max_chain=3))
+    assert not cut.exact and cut.inexact_cells
 
 
 @pytest.mark.parametrize("path", REFERENCES[::3], ids=[p.stem for p in REFERENCES[::3]])

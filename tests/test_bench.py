@@ -9,11 +9,14 @@ import os
 import pytest
 
 from cspmines.agents import register_agent
-from cspmines.agents.base import _AGENTS
+from cspmines.agents.registry import _AGENTS
 from cspmines.bench import (
     TIMING_FIELDS,
+    ResultsFile,
     Suite,
     SuiteError,
+    SuiteVariant,
+    Workers,
     board_for,
     paired_means,
     paired_wins,
@@ -30,12 +33,12 @@ def without_timing(records):
     return [{k: v for k, v in r.items() if k not in TIMING_FIELDS} for r in records]
 
 
-SUITE = Suite.create(agents=["exact", "set-theory"], size="8x8x10", games=12, seed=5, withheld=0.05)
+SUITE = Suite.create(agents=["exact", "set-theory"], size="8x8x10", games=12, seed=5, variant=SuiteVariant(withheld=0.05))
 
 
 def test_results_do_not_depend_on_workers_or_chunks():
     serial = run_suite(SUITE, progress=False)
-    pooled = run_suite(SUITE, workers=2, progress=False, chunk_size=5)
+    pooled = run_suite(SUITE, progress=False, workers=Workers(2, chunk_size=5))
     assert without_timing(serial.records) == without_timing(pooled.records)
     assert len(serial.records) == 24 and not serial.errors
 
@@ -51,17 +54,17 @@ def test_each_game_starts_with_the_engine_memories_empty():
         def reset(self, *, rules, seed):
             super().reset(rules=rules, seed=seed)
             if seed is not None:  # the game starts (made, the agent resets itself without a seed)
-                memory = self.engine.memory
+                memory = self.engine.cache
                 found.append((len(memory.counts), len(memory.splits), len(memory.kept)))
 
     suite = Suite.create(agents=["exact", "exact:lookahead=3"], size="8x8x10", games=3, seed=5)
     run_suite(suite, progress=False, task=lambda suite, agent, i: play_game(suite, agent, i, player=Probe()))
     assert found == [(0, 0, 0)] * 6
-    assert len(default_engine().memory.counts)  # the games did count chains, and kept them while they played
+    assert len(default_engine().cache.counts)  # the games did count chains, and kept them while they played
 
 
 def test_every_agent_meets_the_same_boards():
-    other = Suite.create(agents=["random"], size="8x8x10", games=12, seed=5, withheld=0.05)
+    other = Suite.create(agents=["random"], size="8x8x10", games=12, seed=5, variant=SuiteVariant(withheld=0.05))
     assert all(board_for(SUITE, i) == board_for(other, i) for i in range(12))
     assert board_for(SUITE, 0) != board_for(SUITE, 1)
 
@@ -74,7 +77,7 @@ def test_boards_are_distinct_and_depend_on_seed_and_game_alone():
     assert len(set(boards)) == 60  # distinct: a board tied to i mod k, or to the seed alone, fails here
     variants = [
         Suite.create(agents=["random", "greedy"], size="9x9x10", games=3, seed=7),
-        Suite.create(agents=["exact"], size="9x9x10", games=500, seed=7, rules="minesearch", withheld=0.3),
+        Suite.create(agents=["exact"], size="9x9x10", games=500, seed=7, rules="minesearch", variant=SuiteVariant(withheld=0.3)),
     ]
     for variant in variants:
         assert all(str(board_for(variant, i)) == boards[i] for i in range(3))
@@ -115,13 +118,13 @@ def test_out_and_resume_play_only_what_is_missing(tmp_path):
     first = run_suite(Suite.create(agents=["exact"], size="8x8x10", games=5, seed=1), out=out, progress=False)
     assert first.played_now == 5 and len(out.read_text().splitlines()) == 5
     more = Suite.create(agents=["exact"], size="8x8x10", games=9, seed=1)
-    again = run_suite(more, out=out, resume=True, progress=False)
+    again = run_suite(more, progress=False, out=ResultsFile(out, resume=True))
     assert again.played_now == 4 and len(again.records) == 9
     assert without_timing(again.records) == without_timing(run_suite(more, progress=False).records)
     with pytest.raises(SuiteError, match="--resume"):
         run_suite(more, out=out, progress=False)
     with pytest.raises(SuiteError, match="another suite"):
-        run_suite(Suite.create(agents=["exact"], size="8x8x10", games=9, seed=2), out=out, resume=True, progress=False)
+        run_suite(Suite.create(agents=["exact"], size="8x8x10", games=9, seed=2), progress=False, out=ResultsFile(out, resume=True))
 
 
 def test_interrupt_leaves_a_valid_file(tmp_path):
@@ -132,7 +135,7 @@ def test_interrupt_leaves_a_valid_file(tmp_path):
 
     out = tmp_path / "cut.jsonl"
     suite = Suite.create(agents=["random"], size="6x6x5", games=8)
-    result = run_suite(suite, out=out, progress=False, chunk_size=1, task=interrupted)
+    result = run_suite(suite, out=out, progress=False, task=interrupted, workers=Workers(1, chunk_size=1))
     assert result.interrupted
     lines = out.read_text().splitlines()
     assert len(lines) == 3 and all(json.loads(line)["game"] < 3 for line in lines)
@@ -169,7 +172,7 @@ def _dying_play_game(suite, agent, i):
 
 def test_a_dead_worker_fails_only_its_games():
     suite = Suite.create(agents=["random"], size="6x6x5", games=6)
-    result = run_suite(suite, workers=2, progress=False, chunk_size=1, task=_dying_play_game)
+    result = run_suite(suite, progress=False, task=_dying_play_game, workers=Workers(2, chunk_size=1))
     died = [r for r in result.records if "error" in r]
     assert [r["game"] for r in died] == [2] and "died" in died[0]["error"]
     assert sorted(r["game"] for r in result.records if "error" not in r) == [0, 1, 3, 4, 5]
@@ -180,7 +183,7 @@ def test_ray_gives_the_same_results_as_the_process_pool():
     ray = pytest.importorskip("ray")  # ray is in the test extra: this runs in CI
     suite = Suite.create(agents=["exact", "random"], size="8x8x10", games=6, seed=3)
     try:
-        on_ray = run_suite(suite, executor="ray", workers=2, progress=False)
+        on_ray = run_suite(suite, progress=False, workers=Workers(2, executor="ray"))
     finally:
         ray.shutdown()
     assert without_timing(on_ray.records) == without_timing(run_suite(suite, workers=2, progress=False).records)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_browser import page  # noqa: F401  (the fixture: a server and Chromium for this module)
 
-from cspmines.games import Board, Game
+from cspmines.games import Game, draw_no_guess
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,6 +60,6 @@ def test_the_new_game_form_starts_a_no_guess_game(page):  # noqa: F811
     page.check("#noguess")
     page.click("#new")
     page.wait_for_function("document.querySelector('#status').textContent.includes('game playing')")
-    assert page.input_value("#text").strip() == str(Game(Board.no_guess("expert", seed=5)).position)
+    assert page.input_value("#text").strip() == str(Game(draw_no_guess("expert", seed=5).board).position)
     assert page.is_hidden("#replaypanel")
     page.uncheck("#noguess")

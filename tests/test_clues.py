@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -132,7 +131,7 @@ def _cell_takers():
         "Engine.spread": lambda cell: engine.spread(analysis, cell),
         "Engine.after": lambda cell: engine.after(analysis, cell, 1).probabilities(exact=True).tolist(),
         "solve_revealed": lambda cell: solve_revealed(analysis, cell, 1).probabilities(exact=True).tolist(),
-        "Endgame.chance": endgame.chance,
+        "PositionValue.value": endgame.value,
         "Position.row_col": position.row_col,
         "Position.neighbours": position.neighbours,
         "Position.code": position.code,
@@ -173,9 +172,6 @@ def test_a_cell_off_the_board_is_refused_in_one_line_wherever_it_is_taken(name, 
 def test_what_is_not_a_cell_is_refused_as_such_wherever_a_cell_is_taken(name, cell):
     from cspmines.errors import CellError
 
-    if cell is None and name == "Endgame.chance":
-        assert _cell_takers()[name](None) == Fraction(3, 5)  # no cell: the position's own chance, 3 of its 5 layouts
-        return
     with pytest.raises(TypeError, match=r"a cell is a flat index or a \(row, col\) pair of whole numbers, got") as raised:
         _cell_takers()[name](cell)
     assert isinstance(raised.value, CellError)

@@ -149,12 +149,14 @@ def test_every_entry_point_takes_a_limit_and_refuses_anything_else_alike(entry):
 @pytest.mark.parametrize("entry", WITH_TIME_LIMIT)
 @pytest.mark.parametrize("seconds", [0, -1, 0.0])
 def test_no_time_is_refused_by_every_entry_point_with_the_one_message(entry, seconds):
-    """Zero seconds is no budget at all, everywhere (as ``Limit`` refuses it): the deprecated
-    ``time_limit=`` goes through the same check, with a DeprecationWarning."""
+    """Zero seconds is no budget at all, everywhere: ``Limit`` refuses it, and every entry point takes its
+    time only as a ``Limit`` (the old ``time_limit=`` is gone)."""
     call = _entry_points()[entry]
-    with pytest.warns(DeprecationWarning, match="time_limit= is deprecated"), pytest.raises(ValueError) as caught:
-        call(time_limit=seconds)
+    with pytest.raises(ValueError) as caught:
+        call(limit=Limit(time=seconds))
     assert str(caught.value) == f"the time limit must be a number of seconds above 0, got {seconds!r}"
+    with pytest.raises(TypeError, match="unexpected keyword argument 'time_limit'"):
+        call(time_limit=1)
 
 
 @pytest.mark.parametrize("entry", WITH_DENSITY)
@@ -179,7 +181,7 @@ def test_every_entry_point_reads_a_density_as_a_number_or_a_density_alike(entry)
 
 
 def test_recent_keeps_the_most_recently_used_and_drops_the_least():
-    from cspmines.engine.memory import Recent
+    from cspmines.engine.cache import Recent
 
     recent = Recent(3)
     for key in "abc":

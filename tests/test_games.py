@@ -19,6 +19,7 @@ from cspmines.games import (
     IllegalMoveError,
     parse_size,
     play,
+    read_board,
 )
 from cspmines.position import COVERED, FLAG, MINE, WITHHELD
 
@@ -94,7 +95,7 @@ def test_board_files_round_trip(tmp_path):
     cells = [[int(r), int(c)] for r, c in np.argwhere(board.mines)]
     (tmp_path / "b.json").write_text(json.dumps({"width": 16, "height": 16, "mines": cells}))
     for name in ("b.mbf", "b.txt", "b.json"):
-        assert Board.from_file(tmp_path / name).mines.tolist() == board.mines.tolist()
+        assert read_board(tmp_path / name).mines.tolist() == board.mines.tolist()
 
 
 @pytest.mark.parametrize(

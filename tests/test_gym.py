@@ -12,8 +12,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from cspmines.agents import register_agent
-from cspmines.agents.base import _AGENTS
-from cspmines.bench import Suite, board_for, new_game, run_suite
+from cspmines.agents.registry import _AGENTS
+from cspmines.bench import Suite, SuiteVariant, board_for, new_game, run_suite
 from cspmines.bench.compare import paired_table
 from cspmines.cli import main
 from cspmines.games import IllegalMoveError
@@ -87,7 +87,7 @@ def test_a_reset_plays_the_very_game_of_cspmines_bench(size, first_click, withhe
                  "--withheld", str(withheld), "--seed", "9", "--games", "6", "--workers", "1", "--quiet", "--out", str(out)]) == 0
     capsys.readouterr()
     records = {r["game"]: r for r in map(json.loads, out.read_text().splitlines())}
-    suite = Suite.create(agents=["exact"], size=size, first_click=first_click, withheld=withheld, seed=9)
+    suite = Suite.create(agents=["exact"], size=size, first_click=first_click, seed=9, variant=SuiteVariant(withheld=withheld))
     env = MinesweeperEnv(size, first_click=first_click, withheld=withheld, oracle=True)
     for game in (4, 0, 5):  # any order: a game is its seed and number
         observation, _ = env.reset(seed=9, options={"game": game})
@@ -308,7 +308,7 @@ def test_a_finished_game_allows_no_action():
 
 def test_the_oracle_counts_a_second_at_most_and_says_when_it_was_cut():
     from cspmines import Position
-    from cspmines.engine.question import Limit
+    from cspmines.engine.budget import Limit
 
     assert MinesweeperEnv().limit == PolicyPlayer(first_covered).limit == Limit(time=1.0)
     # a 41x41 board of 2s on every other cell of every other row: one front of 1,281 cells, hours to count
@@ -321,15 +321,15 @@ def test_the_oracle_counts_a_second_at_most_and_says_when_it_was_cut():
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"time_limit": 0}, "time_limit: the time limit must be a number of seconds above 0, got 0"),
-    ({"time_limit": "soon"}, "time_limit: the time limit must be a number of seconds above 0, got 'soon'"),
+    ({"limit": 2.5}, "limit must be a cspmines.Limit, got float"),
+    ({"limit": {"time": 1}}, "limit must be a cspmines.Limit, got dict"),
     ({"invalid_reward": "lots"}, "invalid_reward must be a number, got 'lots'"),
     ({"invalid_reward": float("nan")}, "invalid_reward must be a number, got nan"),
 ])
 def test_a_bad_number_is_refused_in_one_line(options, message):
     with pytest.raises(EnvOptionError, match=f"^{message}$"):
         MinesweeperEnv("beginner", **options)
-    if "time_limit" in options:
+    if "limit" in options:
         with pytest.raises(EnvOptionError, match=f"^{message}$"):
             PolicyPlayer(first_covered, **options)
 

@@ -18,9 +18,7 @@ import numpy as np
 import pytest
 
 from cspmines import BudgetExceededError, InconsistentPositionError, Limit, MissingTotalError, Position, clue_spread, solve
-from cspmines.engine.endgame import WinSearch, list_layouts
 from cspmines.engine.insight import (
-    ENDGAME_LAYOUTS,
     FiftyFiftyKind,
     dead_cells,
     endgame_chances,
@@ -203,32 +201,21 @@ def test_endgame_chances_are_the_minimax_of_the_game_tree():
     for board, layouts, analysis in counted_positions(3, least_layouts=2, most_layouts=60):
         chance, by_cell = brute_endgame(board, layouts)
         endgame = endgame_chances(analysis)
-        assert endgame.layouts == len(layouts)
-        assert endgame.chance() == chance, board.position
-        assert {cell: endgame.chance(cell) for cell in board.covered} == by_cell, board.position
+        assert endgame.layouts == len(layouts) and endgame.exact
+        assert endgame.probability == chance, board.position
+        assert {cell: endgame.value(cell).probability for cell in board.covered} == by_cell, board.position
         assert set(endgame.best_cells) == {cell for cell, value in by_cell.items() if value == chance}
 
 
-def test_the_endgame_is_searched_up_to_its_bound_only():
-    position = Position.from_string("6x6x6\n" + "\n".join(["......"] * 6))
-    analysis = solve(position)
-    assert analysis.model_count > ENDGAME_LAYOUTS and endgame_chances(analysis) is None
-    assert insight_of(analysis, limit=Limit(time=30)).missing["endgame"] == f"more than {ENDGAME_LAYOUTS:,} layouts"
+def test_the_endgame_is_searched_past_a_thousand_layouts_within_its_budget():
+    four = solve(Position.from_string("4x4x4\n" + "\n".join(["...."] * 4)))   # 1,820 layouts: searched whole
+    assert endgame_chances(four).probability == Fraction(961, 1820)
+    analysis = solve(Position.from_string("6x6x6\n" + "\n".join(["......"] * 6)))   # 1,947,792 layouts
+    seen = insight_of(analysis, limit=Limit(time=1))
+    assert seen.endgame is None
+    assert seen.missing["endgame"] == "not searched: 1,947,792 layouts, more than the time can list and search"
     few = solve(Position.from_string("3x2x1\n1..\n1.."))
-    assert endgame_chances(few, most=1) is None and endgame_chances(few).chance() == Fraction(1, 2)
-
-
-def test_a_position_of_exactly_as_many_layouts_as_the_bound_is_searched():
-    position = Position.from_string("5x3x3\n1....\n2....\n.....")
-    analysis = solve(position)
-    board, layouts = Board(position), mine_layouts(position)
-    assert analysis.model_count == len(layouts) == 36
-    assert len(list_layouts(position, limit=36)) == 36 and list_layouts(position, limit=35) is None
-    chance, by_cell = brute_endgame(board, layouts)
-    endgame = endgame_chances(analysis, most=36)  # at the bound: searched, not refused
-    assert endgame.layouts == 36 and endgame.chance() == chance == Fraction(31, 36)
-    assert {cell: endgame.chance(cell) for cell in board.covered} == by_cell
-    assert endgame_chances(analysis, most=35) is None
+    assert endgame_chances(few).probability == Fraction(1, 2)
 
 
 def test_a_position_of_one_layout_is_won_whatever_is_left_covered():
@@ -237,53 +224,50 @@ def test_a_position_of_one_layout_is_won_whatever_is_left_covered():
                        ("2x1x0\n00", {}), ("4x1x2\nF1..", {2: 1, 3: 0})]:
         position = Position.from_string(text)
         endgame = endgame_chances(solve(position))
-        assert (endgame.layouts, endgame.wins, endgame.chance()) == (1, wins, Fraction(1)), text
+        assert (endgame.layouts, {cell: value.low for cell, value in endgame.cells.items()}, endgame.probability) == (1, wins, 1), text
         assert endgame.best_cells == tuple(sorted(cell for cell, won in wins.items() if won)), text
     one = 0
     for board, layouts, analysis in counted_positions(4, most_layouts=1):
         chance, by_cell = brute_endgame(board, layouts)
         endgame = endgame_chances(analysis)
-        assert endgame.chance() == chance == 1, board.position
-        assert {cell: endgame.chance(cell) for cell in board.covered} == by_cell, board.position
+        assert endgame.probability == chance == 1, board.position
+        assert {cell: endgame.value(cell).probability for cell in board.covered} == by_cell, board.position
         one += any(value == 0 for value in by_cell.values())
     assert one > 50  # many of them with a covered mine, whose opening loses
 
 
-def test_the_endgame_search_holds_exactly_the_states_it_is_allowed():
-    position = Position.from_string("5x3x3\n1....\n2....\n.....")
-    analysis = solve(position)
-    layouts = list_layouts(position, limit=100)
-    search = WinSearch(position, layouts, budget=10**9)  # the search opening_wins makes, unbounded: the states it holds
-    for _cell, _mines, by_clue in search.cells:
-        for group in by_clue:
-            search.wins(group)
-    needed = len(search.memo)
+def test_the_endgame_search_works_out_exactly_the_states_it_is_allowed():
+    analysis = solve(Position.from_string("5x3x3\n1....\n2....\n....."))
+    needed = endgame_chances(analysis).states
     assert needed > 10
-    assert endgame_chances(analysis, states=needed).chance() == Fraction(31, 36)
-    with pytest.raises(BudgetExceededError, match=f"budget of {needed - 1} states"):
-        endgame_chances(analysis, states=needed - 1)
+    assert endgame_chances(analysis, limit=Limit(nodes=needed)).probability == Fraction(31, 36)
+    cut = endgame_chances(analysis, limit=Limit(nodes=needed - 1))   # a state short: some value is left as bounds
+    assert cut.stopped_by == "nodes" and not (cut.exact and all(value.exact for value in cut.cells.values()))
+    assert cut.bounds[0] <= Fraction(31, 36) <= cut.bounds[1]
 
 
 class FrozenClock:
-    """A clock that moves only when told: each part of the insight is given what is left of the time, read off it."""
+    """A clock that moves only when told (or by ``step`` at every read): each part of the insight is given
+    what is left of the time, read off it."""
 
-    def __init__(self):
-        self.now = 1000.0
+    def __init__(self, step: float = 0.0):
+        self.now, self.step = 1000.0, step
 
-    def monotonic(self) -> float:
+    def __call__(self) -> float:
+        self.now += self.step
         return self.now
 
 
 def test_the_insight_gives_each_part_what_is_left_of_its_time(monkeypatch):
-    from cspmines.engine import insight
+    from cspmines.engine import budget, insight
 
     clock = FrozenClock()
-    monkeypatch.setattr(insight, "time", clock)
+    monkeypatch.setattr(budget, "_clock", clock)
     given: dict = {}
 
     def taking(part: str, seconds: float, answer):
-        def run(analysis, *, time_limit=None, **_):
-            given[part] = time_limit
+        def run(analysis, *, limit=None, **_):
+            given[part] = limit.time
             clock.now += seconds
             return answer
         return run
@@ -302,35 +286,27 @@ def test_the_insight_gives_each_part_what_is_left_of_its_time(monkeypatch):
     assert seen.missing == {"fifty_fifties": "the time limit ran out", "endgame": "the time limit ran out"}
 
 
-def test_a_part_given_no_time_says_so_before_any_work(monkeypatch):
-    from cspmines.engine import insight
+def test_a_part_whose_time_is_spent_says_so_before_any_work(monkeypatch):
+    from cspmines.engine import budget
 
-    monkeypatch.setattr(insight, "time", FrozenClock())  # no time passes: a limit of 0 is spent as it starts
+    monkeypatch.setattr(budget, "_clock", FrozenClock(step=1.0))  # a second at every read: any deadline passes at once
     analysis = solve(Position.from_string("2x2x1\n11\n.."))
     with pytest.raises(BudgetExceededError, match="ran out while looking for 50/50s"):
-        fifty_fifties(analysis, time_limit=0)
+        fifty_fifties(analysis, limit=Limit(time=0.5))
     with pytest.raises(BudgetExceededError, match="the time limit ran out"):
-        dead_cells(analysis, time_limit=0)
-    assert fifty_fifties(analysis, time_limit=1)[0].kind == FiftyFiftyKind.UNAVOIDABLE
+        dead_cells(analysis, limit=Limit(time=0.5))
+    monkeypatch.setattr(budget, "_clock", FrozenClock())
+    assert fifty_fifties(analysis, limit=Limit(time=1))[0].kind == FiftyFiftyKind.UNAVOIDABLE
 
 
-def test_a_search_past_its_states_is_reported_missing_not_guessed():
-    position = Position.from_string("5x4x3\n1....\n2....\n.....\n.....")
-    analysis = solve(position)
-    assert 2 <= analysis.model_count <= ENDGAME_LAYOUTS
-
-    with pytest.raises(BudgetExceededError, match="budget of 1 states"):
-        endgame_chances(analysis, states=1)
-    seen = insight_of(analysis, limit=Limit(memory=20 * 1024))  # the 20 cells' allowance: room for 40 states of the search
-    assert seen.endgame is None and "budget of 40 states" in seen.missing["endgame"]
+def test_a_search_past_its_budget_gives_bounds_and_a_board_past_its_memory_is_not_searched():
+    analysis = solve(Position.from_string("5x4x3\n1....\n2....\n.....\n....."))
+    seen = insight_of(analysis, limit=Limit(nodes=1))   # the units bound the search alone: bounds, marked not exact
+    assert not seen.endgame.exact and seen.endgame.stopped_by == "nodes" and "endgame" not in seen.missing
     assert seen.dead is not None and seen.fifty_fifties is not None
-    # an allowance below one state's share still lets the search hold one: three cells and a mine take just that
-    tiny = insight_of(solve(Position.from_string("3x1x1\n...")), limit=Limit(memory=100))
-    assert tiny.endgame.chance() == Fraction(2, 3) and "endgame" not in tiny.missing
-    tiny = insight_of(solve(Position.from_string("4x1x1\n....")), limit=Limit(memory=100))
-    assert tiny.endgame is None and "budget of 1 states" in tiny.missing["endgame"]
     seen = insight_of(analysis, limit=Limit(memory=1000))  # too little for the board: its solves are refused
     assert seen.fifty_fifties is None and "over the memory allowance" in seen.missing["fifty_fifties"]
+    assert seen.endgame is None and "more than the memory allowance can list" in seen.missing["endgame"]
 
 
 def test_insight_needs_a_total_and_an_exact_count():

@@ -12,7 +12,7 @@ import pytest
 
 from cspmines import Limit, Position
 from cspmines.actions import Action
-from cspmines.bench import Suite, agent_seed, new_game, play_game, run_suite
+from cspmines.bench import Suite, SuiteVariant, agent_seed, new_game, play_game, run_suite
 from cspmines.bench.judged import judged_paired, judged_summary, judged_tables
 from cspmines.cli import main
 from cspmines.engine.constraints import settle_position
@@ -78,7 +78,7 @@ def observed(suite: Suite, agent: str, i: int) -> list:
 ])
 @pytest.mark.parametrize("agent", ["exact", "set-theory", "random", "knowledge-base"])
 def test_every_figure_equals_a_count_over_every_layout(size, first_click, rules, withheld, agent):
-    suite = Suite.create(agents=[agent], size=size, first_click=first_click, rules=rules, withheld=withheld, games=12, seed=7)
+    suite = Suite.create(agents=[agent], size=size, first_click=first_click, rules=rules, games=12, seed=7, variant=SuiteVariant(withheld=withheld))
     guessed = 0
     for i in range(suite.games):
         record = play_game(suite, agent, i, judge=True)

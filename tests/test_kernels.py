@@ -513,7 +513,7 @@ def remembered_reads():
     through and nothing kept."""
     from dataclasses import dataclass
 
-    from cspmines.engine.memory import _Remembered
+    from cspmines.engine.cache import _Remembered
 
     kind = native.kernel("remembered") or _Remembered
     made = []

@@ -1,4 +1,4 @@
-"""Memory kept to its allowance: every large structure sized before it is built, a resident-memory
+"""Cache kept to its allowance: every large structure sized before it is built, a resident-memory
 backstop, boards too large refused before any work, and the command line and the server answering
 in one line or in JSON where they used to grow until killed."""
 
@@ -18,14 +18,14 @@ import pytest
 
 from cspmines import BudgetExceededError, Limit, MemoryBudgetError, Position, TooLargeError, sample_layouts, solve
 from cspmines.cli import main
-from cspmines.engine.backends import Budget, get_backend
-from cspmines.engine.backends.base import resident_bytes
+from cspmines.engine.backends import get_backend
 from cspmines.engine.backends.dynamic import DynamicProgrammingBackend, Sweep
 from cspmines.engine.backends.sat import SatBackend
+from cspmines.engine.budget import DEFAULT_MEMORY, Budget, check_board_size, parse_bytes, resident_bytes
 from cspmines.engine.chains import chains_of
 from cspmines.engine.constraints import neighbour_sum
-from cspmines.engine.question import DEFAULT_MEMORY, check_board_size, parse_bytes
 from cspmines.position import COVERED
+from cspmines.web import SERVER_MEMORY
 
 DATA = Path(__file__).parent / "data"
 MIB = 1 << 20
@@ -51,17 +51,17 @@ def test_limit_reads_memory_sizes_and_refuses_nonsense():
 
 
 def test_reserve_refuses_what_would_pass_the_allowance():
-    budget = Budget(memory_limit=10 * MIB)
+    budget = Limit(memory=10 * MIB).start()
     budget.reserve(10 * MIB, "exactly the allowance")  # at the allowance: fine
     with pytest.raises(MemoryBudgetError, match="the tallies would take 11 MiB"):
         budget.reserve(11 * MIB, "the tallies")
-    Budget().reserve(1 << 50, "anything")  # no allowance, nothing refused
+    Limit(memory=None).start().reserve(1 << 50, "anything")  # no allowance, nothing refused
 
 
 def test_the_resident_backstop_stops_growth_no_estimate_saw():
     if resident_bytes() is None:
         pytest.skip("no /proc/self/statm on this system: the backstop is off here")
-    budget = Budget(memory_limit=40 * MIB)
+    budget = Limit(memory=40 * MIB).start()
     time.sleep(0.01)
     budget.spend()  # the first reading: the baseline
     held = []
@@ -80,7 +80,7 @@ def test_the_sat_backend_no_longer_makes_a_row_per_box_and_cell():
     (component,) = chains_of(lattice(120, 1100))
     before = resident_bytes()
     with pytest.raises(BudgetExceededError, match="node limit"):
-        SatBackend().count(component, budget=Budget(node_limit=3))
+        SatBackend().count(component, budget=Limit(nodes=3, memory=None).start())
     if before is not None:
         assert resident_bytes() - before < 300 * MIB
 
@@ -100,11 +100,11 @@ def _dp_passes_keep_to_their_allowance():
     counter = DynamicProgrammingBackend()
     for component in chains_of(position):
         free = counter.count(component)
-        roomy = counter.count(component, budget=Budget(memory_limit=DEFAULT_MEMORY))
+        roomy = counter.count(component, budget=Limit(memory=DEFAULT_MEMORY).start())
         assert (roomy.models, roomy.tallies) == (free.models, free.tallies)
     widest = max(chains_of(position), key=lambda c: c.n_cells)
     with pytest.raises(MemoryBudgetError, match="memory allowance of 4 KiB"):
-        counter.count(widest, budget=Budget(memory_limit=4096))
+        counter.count(widest, budget=Limit(memory=4096).start())
 
 
 @pytest.mark.parametrize("memory_limit", [None, DEFAULT_MEMORY], ids=["no allowance", "roomy allowance"])
@@ -118,7 +118,7 @@ def test_the_python_passes_spend_their_work_a_chunk_at_a_time_however_roomy_the_
     planned = dynamic.plan_steps  # planned without the budget: what is spent is the pass's own
     monkeypatch.setattr(dynamic, "plan_steps", lambda chain, budget=None, orders=None: planned(chain, budget=None, orders=orders))
     widest = max(chains_of(Position.from_file(DATA / "lattice11-2.txt")), key=lambda c: c.n_cells)
-    sweep = Sweep.forward(widest, Budget(time_limit=1000, memory_limit=memory_limit))
+    sweep = Sweep.forward(widest, Limit(time=1000, memory=memory_limit).start())
     assert max(len(layer) for _, layer in sweep.layers) > 5 * 16  # layers far wider than a chunk were met
     assert max(spent) <= 16
 
@@ -128,7 +128,7 @@ def test_the_python_passes_stop_by_their_own_estimates_before_the_allowance():
     (component,) = chains_of(lattice(60, 400))
     before = resident_bytes()
     with pytest.raises(MemoryBudgetError, match="would take"):
-        Sweep.forward(component, Budget(memory_limit=20 * MIB))
+        Sweep.forward(component, Limit(memory=20 * MIB).start())
     if before is not None:
         assert resident_bytes() - before < 120 * MIB
 
@@ -209,7 +209,7 @@ class Reserved:
     def reserve(self, nbytes: int, what: str) -> None:
         self.asked.append((what, nbytes))
 
-    def remaining_seconds(self):
+    def left(self):
         return None
 
 
@@ -246,12 +246,14 @@ def test_the_draws_estimate_is_within_a_stated_factor_of_what_its_products_hold(
     # where the rest is wide): never less than what is held, and not more than 8 times it
     from cspmines import Engine
     from cspmines.engine.sampling import _Draw
+    from cspmines.engine.solver import read_question
 
     asked: list = []
     monkeypatch.setattr(Budget, "reserve", lambda self, nbytes, what: asked.append((what, nbytes)))
     for name, board in MANY_CHAINS:
         asked.clear()
-        draw = _Draw(board(), Engine(), mines=None, density=None, time_limit=None, memory=1 << 40)
+        position = board()
+        draw = _Draw(position, Engine(), read_question(position, limit=Limit(memory=1 << 40)), Limit(memory=1 << 40).start())
         estimate = [nbytes for what, nbytes in asked if what == "the draw's products of the chains' counts"][-1]
         held = held_bytes(draw.after)
         assert held > 16 * 1024, name
@@ -388,7 +390,7 @@ def test_the_server_answers_a_hostile_body_in_json_and_goes_on():
 
     from cspmines.web import create_app
 
-    client = TestClient(create_app(time_limit=2.0), raise_server_exceptions=False)
+    client = TestClient(create_app(limit=Limit(time=2.0, memory=SERVER_MEMORY)), raise_server_exceptions=False)
     answer = client.post("/api/solve", content=str(lattice(300, 7500)))
     assert answer.status_code == 200 and answer.json()["exact"] is False
     small = client.post("/api/solve", content="3x1x1\n.1.")
@@ -401,7 +403,7 @@ def test_the_server_refuses_a_board_past_a_requests_share_with_422():
 
     from cspmines.web import create_app
 
-    client = TestClient(create_app(time_limit=2.0, memory=100 * 1024), raise_server_exceptions=False)
+    client = TestClient(create_app(limit=Limit(time=2.0, memory=100 * 1024)), raise_server_exceptions=False)
     answer = client.post("/api/solve", content="20x20x10\n" + "\n".join("." * 20 for _ in range(20)))
     assert answer.status_code == 422
     assert "memory allowance" in answer.json()["error"]
@@ -424,7 +426,7 @@ def test_the_server_answers_503_on_an_unforeseen_memory_error_and_goes_on(monkey
         return real(*args, **kwargs)
 
     monkeypatch.setattr(api, "solve", failing_once)
-    client = TestClient(create_app(time_limit=2.0), raise_server_exceptions=False)
+    client = TestClient(create_app(limit=Limit(time=2.0, memory=SERVER_MEMORY)), raise_server_exceptions=False)
     first = client.post("/api/solve", content="3x1x1\n.1.")
     assert first.status_code == 503 and "out of memory" in first.json()["error"]
     assert client.post("/api/solve", content="3x1x1\n.1.").json()["exact"] is True

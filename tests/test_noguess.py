@@ -11,13 +11,15 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from cspmines.games import Board, Game
+from cspmines import Limit
+from cspmines.games import Board, Game, read_board
 from cspmines.games.board import BoardFormatError, _first_click_cell
 from cspmines.games.certify import NoFirstClickError, certify, layout_clues
 from cspmines.games.deduce import DeductionError, settle_board
 from cspmines.games.noguess import NoGuessError, _proposal, draw_no_guess
 from cspmines.neighbours import neighbour_table
 from cspmines.position import COVERED, FLAG
+from cspmines.web import SERVER_MEMORY
 
 
 class BruteBoard:
@@ -148,7 +150,7 @@ def test_the_uniform_draw_is_uniform_over_every_no_guess_board(rule):
     draws = 25 * len(boards)
     counts = dict.fromkeys(boards, 0)
     for i in range(draws):
-        board = Board.no_guess((width, height, mines), seed=[5, i], first_click=rule)
+        board = draw_no_guess((width, height, mines), seed=[5, i], first_click=rule).board
         counts[board.mines.ravel().tobytes()] += 1  # a board outside the set raises KeyError
     _, p = chisquare(list(counts.values()))
     assert p > 0.001, (p, sorted(counts.values()))
@@ -263,14 +265,14 @@ def test_a_draw_certifies_no_more_boards_than_its_attempts(method, monkeypatch):
 
 
 def test_a_no_guess_board_starts_a_game_and_keeps_its_first_click_through_json(tmp_path):
-    board = Board.no_guess("expert", seed=4, first_click="opening")
+    board = draw_no_guess("expert", seed=4, first_click="opening").board
     assert board.first_click == 3 * 30 + 3 and certify(board).no_guess
-    assert Board.no_guess("expert", seed=4, first_click="opening") == board  # the same seed, the same board
+    assert draw_no_guess("expert", seed=4, first_click="opening").board == board  # the same seed, the same board
     game = Game(board)
     assert game.status == "playing" and game.position.grid[3, 3] == 0
     path = tmp_path / "board.json"
     path.write_text(board.to_json())
-    again = Board.from_file(path)
+    again = read_board(path)
     assert again == board and again.first_click == board.first_click
     assert json.loads(board.to_json())["first_click"] == [3, 3]
 
@@ -297,7 +299,7 @@ def test_generate_writes_no_guess_boards_that_certify_passes(tmp_path, capsys):
     files = sorted(out.glob("*.json"))
     assert [f.name for f in files] == ["board-00000.json", "board-00001.json", "board-00002.json"]
     for i, path in enumerate(files):  # board i from the seed and i alone, as Board.no_guess draws it
-        assert Board.from_file(path) == Board.no_guess("expert", seed=np.random.default_rng([2, i]), first_click="opening")
+        assert read_board(path) == draw_no_guess("expert", seed=np.random.default_rng([2, i]), first_click="opening").board
     assert main(["certify", *map(str, files)]) == 0
     assert capsys.readouterr().out.count("no guess needed from (3,3)") == 3
     assert main(["generate", "--no-guess", "--size", "30x16x120", "--method", "adjust", "--out", str(tmp_path / "a")]) == 0
@@ -307,7 +309,7 @@ def test_generate_writes_no_guess_boards_that_certify_passes(tmp_path, capsys):
     assert main(["generate", "--no-guess", "--preset", "beginner", "--count", "2", "--seed", "4"]) == 0  # JSON lines
     lines = capsys.readouterr().out.splitlines()
     assert [Board.from_json(line) for line in lines] == [
-        Board.no_guess("beginner", seed=np.random.default_rng([4, i])) for i in range(2)]
+        draw_no_guess("beginner", seed=np.random.default_rng([4, i])).board for i in range(2)]
     assert all(json.loads(line)["first_click"] == [0, 0] for line in lines)
 
 
@@ -388,9 +390,9 @@ def test_the_web_api_starts_a_no_guess_game_and_keeps_an_uploaded_boards_first_c
 
     from cspmines.web import create_app
 
-    client = TestClient(create_app(time_limit=5.0))
+    client = TestClient(create_app(limit=Limit(time=5.0, memory=SERVER_MEMORY)))
     game = client.post("/api/games", json={"size": "expert", "seed": 9, "no_guess": True, "first_click": "opening"}).json()
-    board = Board.no_guess("expert", seed=9, first_click="opening")
+    board = draw_no_guess("expert", seed=9, first_click="opening").board
     assert game["position"] == str(Game(board).position)
     answer = client.post("/api/games", json={"size": "expert", "no_guess": "yes"})
     assert answer.status_code == 400 and answer.json()["error"] == "no_guess must be true or false, got 'yes'"

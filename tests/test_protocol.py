@@ -17,15 +17,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cspmines import Position
+from cspmines import Limit, Position
 from cspmines.agents import make_agent
 from cspmines.agents.external import CommandAgent, close_players, seed_number
 from cspmines.agents.process import live_players
 from cspmines.agents.protocol import position_message, read_move
-from cspmines.bench import Suite, SuiteError, agent_seed, board_for, run_suite
+from cspmines.bench import Suite, SuiteError, SuiteVariant, Workers, agent_seed, board_for, run_suite
 from cspmines.engine.certain import certain_cells
 from cspmines.games import Board, Fault, Game, IllegalMoveError, PlayerFault, play
 from cspmines.position import COVERED
+from cspmines.web import SERVER_MEMORY
 
 from processes import alive
 
@@ -197,7 +198,7 @@ def test_what_is_not_a_move_is_a_bad_message(line):
 
 def test_the_player_hears_hello_each_game_its_positions_and_result_then_quit(fake):
     spec, log = fake("good")
-    suite = Suite.create(agents=[spec], size="5x5x3", games=3, seed=4, move_timeout=5)
+    suite = Suite.create(agents=[spec], size="5x5x3", games=3, seed=4, variant=SuiteVariant(move_timeout=5))
     result = run_suite(suite, progress=False)
     assert [r["agent"] for r in result.records] == ["fake good"] * 3 and all(r["spec"] == spec for r in result.records)
     got = [entry["got"] for entry in logged(log) if "got" in entry]
@@ -227,7 +228,7 @@ def test_the_player_hears_hello_each_game_its_positions_and_result_then_quit(fak
 ])
 def test_a_faulty_player_loses_each_game_it_fails_and_leaves_nothing_running(fake, mode, fault, detail):
     spec, log = fake(mode)
-    suite = Suite.create(agents=["random", spec], size="5x5x3", games=3, seed=2, move_timeout=0.5)
+    suite = Suite.create(agents=["random", spec], size="5x5x3", games=3, seed=2, variant=SuiteVariant(move_timeout=0.5))
     result = run_suite(suite, workers=1, progress=False)
     faulted = [r for r in result.records if r.get("spec") == spec]
     if mode == "twice":  # the second answer is seen before the next question, or (if it comes late) taken for its answer
@@ -253,7 +254,7 @@ def test_a_fault_costs_only_its_own_game(fake):
 
 def test_a_hung_player_is_ended_with_what_it_started(fake):
     spec, log = fake("spawn")
-    suite = Suite.create(agents=[spec], size="5x5x3", games=1, seed=2, move_timeout=0.5)
+    suite = Suite.create(agents=[spec], size="5x5x3", games=1, seed=2, variant=SuiteVariant(move_timeout=0.5))
     (record,) = run_suite(suite, progress=False).records
     assert record["fault"] == "timed out"
     started = pids(log)
@@ -374,7 +375,7 @@ def test_an_agent_takes_its_move_timeout():
 def test_workers_each_start_their_own_player_and_never_speak_to_anothers(fake):
     spec, log = fake("good")
     suite = Suite.create(agents=[spec], size="5x5x3", games=16, seed=1)  # starts one player here, for its name
-    records = run_suite(suite, workers=2, chunk_size=2, progress=False).records
+    records = run_suite(suite, progress=False, workers=Workers(2, chunk_size=2)).records
     assert len(records) == 16 and not any("fault" in r or "error" in r for r in records)
     talks: dict = {}
     for entry in logged(log):
@@ -464,7 +465,7 @@ def test_the_web_page_runs_no_outside_player():
 
     from cspmines.web import create_app
 
-    client = TestClient(create_app(time_limit=5.0))
+    client = TestClient(create_app(limit=Limit(time=5.0, memory=SERVER_MEMORY)))
     answer = client.post("/api/move", params={"agent": "cmd:touch /tmp/cspmines-web-ran"}, content="3x1x1\n.1.\n")
     assert answer.status_code == 400 and "plays no cmd:" in answer.json()["error"]
     assert not Path("/tmp/cspmines-web-ran").exists()
@@ -483,7 +484,7 @@ def test_on_ray_a_command_player_plays_the_same_games_and_ends_with_each_batch(f
     strip = lambda records: [{k: v for k, v in r.items() if not k.startswith("seconds")} for r in records]  # noqa: E731
     pooled = run_suite(suite, workers=2, progress=False).records
     try:
-        on_ray = run_suite(suite, workers=2, executor="ray", progress=False).records
+        on_ray = run_suite(suite, progress=False, workers=Workers(2, executor="ray")).records
         assert strip(on_ray) == strip(pooled)
         assert gone(pids(log), within=15)  # Ray's workers live on; the players they started do not
     finally:

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from replaymaker import agent_game
 
-from cspmines import Position, solve
+from cspmines import Limit, Position, solve
 from cspmines.cli import main
 from cspmines.replays import (
     ClickAction,
@@ -301,7 +301,7 @@ def test_a_count_cut_short_by_the_budget_gives_an_estimate_marked_not_exact():
     first = ReplayClick(0.0, ClickAction.OPEN, 1, 1, lattice, (42,))
     guess = ReplayClick(1.0, ClickAction.OPEN, 0, 0, lattice, (0,))
     replay = Replay("lattice.avf", "avf", 41, 41, 300, frozenset(), (first, guess), Outcome.UNFINISHED, FirstClickRule.SAFE)
-    result = analyse_replay(replay, time_limit=0.5)
+    result = analyse_replay(replay, limit=Limit(time=0.5))
     judged = result.clicks[1]
     assert not judged.exact and not result.exact and isinstance(judged.chance, float) and 0 < judged.chance < 1
     assert judged.agent_action is None  # the agent's move is judged only on exact chances
@@ -520,9 +520,9 @@ def test_an_endgame_move_riskier_than_the_click_says_how_many_layouts_each_wins(
     advised = agent_advice(position, (click,), analysis.probability(click), analysis)
     endgame = endgame_chances(analysis)
     assert advised.reason == "endgame" and advised.chance == analysis.probability(advised.action.cell) > analysis.probability(click)
-    assert endgame.wins[advised.action.cell] > endgame.wins[click]  # what the risk bought
-    assert advised.why == (f"endgame: of the {endgame.layouts} layouts left, best play after it wins "
-                           f"{endgame.wins[advised.action.cell]} against {endgame.wins[click]} after the click")
+    mine, theirs = endgame.value(advised.action.cell).low, endgame.value(click).low
+    assert mine > theirs  # what the risk bought
+    assert advised.why == f"endgame: of the {endgame.layouts} layouts left, best play after it wins {mine} against {theirs} after the click"
     safer = agent_advice(position, (click,), Fraction(1, 2), analysis)  # a click riskier than the agent's move: no why
     assert safer.action == advised.action and safer.why is None
     assert agent_advice(position, (click,), advised.chance, analysis).why is None  # as risky: nothing to explain

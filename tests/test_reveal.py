@@ -20,7 +20,7 @@ from randompositions import random_position
 
 def kept(analysis):
     """What the engine that solved ``analysis`` kept for it, or None."""
-    return analysis.engine.memory.kept.get(analysis)
+    return analysis.engine.cache.kept.get(analysis)
 
 
 def full(position: Position, cell: int, clue: int, density):
@@ -131,7 +131,7 @@ def test_an_analysis_is_revealed_by_the_engine_that_solved_it():
         assert after.engine is solver and kept(after) is not None
         assert after.probabilities(exact=True).tolist() == full(position, 3, 1, None).probabilities(exact=True).tolist()
     assert other.spread(analysis, 3) == solver.spread(analysis, 3)
-    assert len(other.memory.counts) == len(other.memory.splits) == len(other.memory.kept) == 0
+    assert len(other.cache.counts) == len(other.cache.splits) == len(other.cache.kept) == 0
 
 
 def test_a_revealed_analysis_can_be_revealed_again():

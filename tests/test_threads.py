@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cspmines import Engine, Memory, Position, solve
+from cspmines import Cache, Engine, Position, solve
 from cspmines.engine.engine import default_engine
 
 from randompositions import random_position
@@ -61,24 +61,24 @@ def test_eight_threads_of_mixed_solves_equal_the_same_solves_in_turn():
         assert all(answers[index] == expected[index] for index in answers)
 
 
-def test_each_thread_and_each_engine_has_a_memory_of_its_own():
+def test_each_thread_and_each_engine_has_a_cache_of_its_own():
     seen = []
     thread = threading.Thread(target=lambda: seen.append(solve(Position.from_string("3x1x1\n.1.")).engine))
     thread.start()
     thread.join()
-    assert seen[0] is not default_engine() and seen[0].memory is not default_engine().memory
+    assert seen[0] is not default_engine() and seen[0].cache is not default_engine().cache
     assert solve(Position.from_string("3x1x1\n.1.")).engine is default_engine()
     position = Position.from_file(DATA / "expert-5-013.txt")
     with Engine() as engine:  # unbounded: counts are kept (a budgeted count is not)
-        before = len(default_engine().memory.counts)
+        before = len(default_engine().cache.counts)
         analysis = engine.solve(position)
         assert analysis.engine is engine
-        assert len(engine.memory.counts) > 0 and len(default_engine().memory.counts) == before  # the engine's own, not the thread's
-    assert len(engine.memory.counts) == 0  # forgotten at the end of the with block
+        assert len(engine.cache.counts) > 0 and len(default_engine().cache.counts) == before  # the engine's own, not the thread's
+    assert len(engine.cache.counts) == 0  # forgotten at the end of the with block
     assert analysis.probabilities(exact=True).tolist() == solve(position).probabilities(exact=True).tolist()
-    memory = Memory()
-    Engine(memory=memory).solve(position)
-    assert len(memory.counts) > 0
+    cache = Cache()
+    Engine(cache=cache).solve(position)
+    assert len(cache.counts) > 0
 
 
 def test_the_total_counted_with_is_recorded():

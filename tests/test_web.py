@@ -12,17 +12,20 @@ import pytest
 pytest.importorskip("starlette")  # the web extra is in the test extra: this runs in CI
 from starlette.testclient import TestClient  # noqa: E402
 
-from cspmines import Position, solve  # noqa: E402
+from cspmines import Limit, Position, solve  # noqa: E402
 from cspmines.bench import Suite, play_game  # noqa: E402
 from cspmines.cli import main  # noqa: E402
-from cspmines.web import create_app  # noqa: E402
+from cspmines.web import (
+    SERVER_MEMORY,
+    create_app,  # noqa: E402
+)
 
 DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app(time_limit=5.0))
+    return TestClient(create_app(limit=Limit(time=5.0, memory=SERVER_MEMORY)))
 
 
 @pytest.mark.parametrize("name", ["beginner-5-000", "expert-5-027", "dense-5-023", "lattice7-2"])

@@ -12,16 +12,22 @@ import pytest
 pytest.importorskip("starlette")  # the web extra is in the test extra: this runs in CI
 from starlette.testclient import TestClient  # noqa: E402
 
-from cspmines import Position  # noqa: E402
+from cspmines import (
+    Limit,
+    Position,  # noqa: E402
+)
 from cspmines.bench import Suite, play_game  # noqa: E402
-from cspmines.web import create_app  # noqa: E402
+from cspmines.web import (
+    SERVER_MEMORY,
+    create_app,  # noqa: E402
+)
 
 BOARD = "on this 9x9 board"
 
 
 @pytest.fixture()
 def client():
-    return TestClient(create_app(time_limit=2.0), raise_server_exceptions=False)
+    return TestClient(create_app(limit=Limit(time=2.0, memory=SERVER_MEMORY)), raise_server_exceptions=False)
 
 
 def new_game(client, seed: int = 1) -> str:
@@ -242,7 +248,7 @@ def test_a_thousand_malformed_and_off_board_requests_get_no_500():
     bench-record bodies with fields of every type and range (numbers off the board, NaN, 1e400, nested far past
     the reader's limit), and queries of every endpoint. Each is answered under a small time limit on a beginner
     game; none may answer 500, and every refusal is one line of JSON saying what was wrong."""
-    client = TestClient(create_app(time_limit=0.5, max_games=50), raise_server_exceptions=False)
+    client = TestClient(create_app(limit=Limit(time=0.5, memory=SERVER_MEMORY), max_games=50), raise_server_exceptions=False)
     rng = random.Random(20261127)
     line = record()
     statuses: dict = {}

@@ -12,8 +12,12 @@ import pytest
 pytest.importorskip("starlette")  # the web extra is in the test extra: this runs in CI
 from starlette.testclient import TestClient  # noqa: E402
 
+from cspmines import Limit
 from cspmines.cli import main  # noqa: E402
-from cspmines.web import create_app  # noqa: E402
+from cspmines.web import (
+    SERVER_MEMORY,
+    create_app,  # noqa: E402
+)
 
 ENDPOINTS = ["/api/solve", "/api/move", "/api/games", "/api/games/1/moves", "/api/games/1/agent", "/api/games/1/undo",
              "/api/replay", "/api/replays?name=x.avf"]
@@ -24,7 +28,7 @@ BAD_BODIES = [b"", b"\x00\xff\xfe" * 50, b"{", b"[]", b'{"seed": "abc"}', b'{"ag
 
 @pytest.fixture()
 def client():
-    return TestClient(create_app(time_limit=2.0, max_body=4000, max_games=3), raise_server_exceptions=False)
+    return TestClient(create_app(limit=Limit(time=2.0, memory=SERVER_MEMORY), max_body=4000, max_games=3), raise_server_exceptions=False)
 
 
 def test_no_input_gives_a_500_and_every_answer_is_json(client):
@@ -115,7 +119,7 @@ def test_a_busy_server_answers_503_with_retry_after_instead_of_queueing():
     import httpx
     from localserver import serving
 
-    with serving(create_app(time_limit=3.0, workers=1, busy_wait=0.3)) as url:
+    with serving(create_app(limit=Limit(time=3.0, memory=SERVER_MEMORY), workers=1, busy_wait=0.3)) as url:
         slow = threading.Thread(target=lambda: httpx.post(f"{url}/api/solve", content=wide_lattice(), timeout=30))
         slow.start()
         time.sleep(0.5)  # the one worker is counting the lattice (3 s)

@@ -11,12 +11,15 @@ import pytest
 pytest.importorskip("starlette")  # the web extra is in the test extra: this runs in CI
 from starlette.testclient import TestClient  # noqa: E402
 
-from cspmines import Position, solve  # noqa: E402
+from cspmines import Limit, Position, solve  # noqa: E402
 from cspmines.actions import Action  # noqa: E402
 from cspmines.agents.advice import Suggestion, suggest  # noqa: E402
 from cspmines.agents.exact import Reason  # noqa: E402
 from cspmines.agents.exact.lookahead import Lookahead  # noqa: E402
-from cspmines.web import create_app  # noqa: E402
+from cspmines.web import (
+    SERVER_MEMORY,
+    create_app,  # noqa: E402
+)
 from cspmines.web.moves import RULES_SAY, why  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "cspmines" / "data" / "examples"
@@ -25,7 +28,7 @@ DATA = Path(__file__).parent / "data"
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app(time_limit=5.0))
+    return TestClient(create_app(limit=Limit(time=5.0, memory=SERVER_MEMORY)))
 
 
 def percent(chance) -> str:

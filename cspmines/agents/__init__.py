@@ -6,12 +6,13 @@
 """
 
 from .advice import GameOverError, Suggestion, suggest
-from .base import RULES, Action, Agent, UnknownAgentError, agent_names, make_agent, register_agent
+from .base import RULES, Action, Agent, UnknownAgentError
 from .exact import ExactAgent
 from .greedy import GreedyAgent
 from .knowledgebase import KnowledgeBaseAgent
 from .partition import PartitionAgent
 from .random import RandomAgent
+from .registry import agent_names, make_agent, register_agent
 from .riskscore import RiskScoreAgent
 from .settheory import SetTheoryAgent
 from .singlepoint import SinglePointAgent

@@ -25,14 +25,15 @@ from fractions import Fraction
 
 from ..actions import Rules
 from ..engine.analysis import Analysis
+from ..engine.budget import Limit, read_limit
 from ..engine.engine import solve
-from ..engine.question import DEFAULT_MEMORY, Limit
 from ..errors import CspminesError, MissingTotalError
 from ..games.play import AgentError, PlayerFault
 from ..position import COVERED, FLAG, MINE, Position
-from .base import Action, make_agent
+from .base import Action
 from .exact import ExactAgent, Guess
 from .external import is_command, table_name
+from .registry import make_agent
 
 __all__ = ["Advice", "GameOverError", "NotCountedError", "Suggestion", "advise", "suggest"]
 
@@ -190,17 +191,17 @@ class Advice:
 
 
 
-def advise(position: Position, agents=("exact",), *, rules: str = "classic", seed=None, time_limit: float | None = None,
-           explain: bool = False, memory: int | None = DEFAULT_MEMORY, move_timeout: float | None = None) -> Advice:
+def advise(position: Position, agents=("exact",), *, rules: str = "classic", seed=None, limit: Limit | None = None,
+           explain: bool = False, move_timeout: float | None = None) -> Advice:
     """Each agent's move on ``position``, judged by the engine: the one service behind ``cspmines move``
-    and the web page's ``/api/move``. The position is counted first, within ``time_limit``.
+    and the web page's ``/api/move``. The position is counted first, within ``limit`` (its time and memory).
 
     Raises
     ------
     MissingTotalError
         The position has no mine total (agents play games, where it is known).
     NotCountedError
-        The count did not finish within ``time_limit``: no move could be judged exactly.
+        The count did not finish within the limit: no move could be judged exactly.
 
     >>> advice = advise(Position.from_string("3x1x1\\n.1."), ["exact", "random"], seed=0)
     >>> [(s.agent, str(s.mine_probability)) for s in advice.suggestions]
@@ -208,9 +209,10 @@ def advise(position: Position, agents=("exact",), *, rules: str = "classic", see
     """
     if position.mines is None:
         raise MissingTotalError("the position's mine total is unknown: agents play games, where it is known")
-    analysis = solve(position, limit=Limit(time=time_limit, memory=memory))
+    limit = read_limit(limit)
+    analysis = solve(position, limit=Limit(time=limit.time, memory=limit.memory))
     if not analysis.exact:
-        raise NotCountedError(time_limit, memory=any(report.stats.get("cut") == "memory" for report in analysis.chains))
+        raise NotCountedError(limit.time, memory=any(report.stats.get("cut") == "memory" for report in analysis.chains))
     suggestions = tuple(suggest(position, spec, rules=rules, seed=seed, analysis=analysis, explain=explain,
                                 move_timeout=move_timeout) for spec in agents)
     return Advice(position, analysis, suggestions, rules)

@@ -23,15 +23,15 @@ import os
 import shlex
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
 
+from ..engine.budget import Limit
 from ..games.play import Fault, PlayerFault
 from ..position import COVERED, Position
 from .base import Action, UnknownAgentError, parse_agent_spec
-from .process import PlayerProcess
+from .process import PlayerProcess, _seconds
 from .process import close_players as _close_processes
 from .protocol import QUIT, game_message, hello, position_message, read_move, read_name, result_message
 
@@ -130,17 +130,17 @@ class CommandAgent:
             if position.code(action.cell) == COVERED:
                 return action
         player = _player(self.command, self.move_timeout)
-        deadline = time.monotonic() + self.move_timeout  # one limit for the whole exchange
+        budget = Limit(time=self.move_timeout, memory=None).start()  # one limit for the whole exchange
         try:
             player.check_quiet()
             if not self._announced:
                 index = self._games if self.index is None else self.index
                 player.send(game_message(width=position.width, height=position.height, mines=int(position.mines or 0),
-                                         rules=self.rules, seed=self.seed, index=index), timeout=_left(deadline))
+                                         rules=self.rules, seed=self.seed, index=index), timeout=_seconds(budget))
                 self._announced = True
                 self._games += 1
-            player.send(position_message(position), timeout=_left(deadline))
-            actions = read_move(player.receive(timeout=_left(deadline)), position)
+            player.send(position_message(position), timeout=_seconds(budget))
+            actions = read_move(player.receive(timeout=_seconds(budget)), position)
         except PlayerFault as fault:
             _drop(self.command)
             if fault.fault == Fault.TIMED_OUT:
@@ -161,10 +161,6 @@ class CommandAgent:
             except PlayerFault:
                 _drop(self.command)
         self._announced, self._queued = False, []
-
-
-def _left(deadline: float) -> float:
-    return deadline - time.monotonic()
 
 
 def _pool() -> dict:

@@ -35,8 +35,8 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
+from ..engine.budget import SLIVER, Budget, Limit
 from ..games.play import Fault, PlayerFault
 from .protocol import QUIT
 
@@ -97,12 +97,12 @@ class PlayerProcess:
     def send(self, line: str, *, timeout: float) -> None:
         """Write ``line`` and a newline within ``timeout`` seconds (a player that stops reading times out)."""
         data = (line + "\n").encode("utf-8")
-        deadline = time.monotonic() + timeout
+        budget = _within(timeout)
         while data:
             try:
                 data = data[os.write(self._in, data):]
             except BlockingIOError:
-                remaining = deadline - time.monotonic()
+                remaining = _seconds(budget)
                 if remaining <= 0:
                     raise PlayerFault(Fault.TIMED_OUT, f"the player read nothing for {timeout:g} s") from None
                 select.select([], [self._in], [], remaining)
@@ -111,9 +111,9 @@ class PlayerProcess:
 
     def receive(self, *, timeout: float) -> str:
         """The player's next line, within ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
+        budget = _within(timeout)
         while b"\n" not in self._buffer:
-            remaining = deadline - time.monotonic()
+            remaining = _seconds(budget)
             if remaining <= 0:
                 raise PlayerFault(Fault.TIMED_OUT, f"no answer within {timeout:g} s")
             for fd, _ in self._poll.poll(int(remaining * 1000) + 1):
@@ -270,3 +270,15 @@ def _ended_by_sigterm(signum, frame) -> None:
         player.kill()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _within(timeout: float) -> Budget:
+    """A budget of ``timeout`` seconds from now (none left at all: a sliver, spent at once)."""
+    return Limit(time=max(SLIVER, timeout), memory=None).start()
+
+
+def _seconds(budget: Budget) -> float:
+    """The seconds left of a budget that has a time limit (every one :func:`_within` makes)."""
+    left = budget.left()
+    assert left is not None
+    return left

@@ -14,9 +14,9 @@ Examples
 """
 
 from .records import TIMING_FIELDS, read_records
-from .runner import BenchResult, Task, agent_seed, new_game, parallel_map, play_game, run_suite
+from .runner import BenchResult, ResultsFile, Task, Workers, agent_seed, new_game, parallel_map, play_game, run_suite
 from .stats import Paired, mean_interval, paired_means, paired_wins, summarize, wilson_interval
-from .suite import AGENT, BOARD, GAME, Suite, SuiteError, board_for, game_rng, sweep_suites
+from .suite import AGENT, BOARD, GAME, Suite, SuiteError, SuiteVariant, board_for, game_rng, sweep_suites
 
 __all__ = [
     "AGENT",
@@ -24,10 +24,13 @@ __all__ = [
     "GAME",
     "BenchResult",
     "Paired",
+    "ResultsFile",
     "Suite",
+    "SuiteVariant",
     "SuiteError",
     "TIMING_FIELDS",
     "Task",
+    "Workers",
     "agent_seed",
     "board_for",
     "new_game",

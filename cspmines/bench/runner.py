@@ -23,7 +23,6 @@ import logging
 import signal
 import sys
 import threading
-import time
 import traceback
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -33,8 +32,8 @@ from pathlib import Path
 
 from ..agents import make_agent
 from ..agents.external import close_players, is_command, table_name
+from ..engine.budget import Limit, Stopwatch, check_board_size, read_limit
 from ..engine.engine import default_engine
-from ..engine.question import DEFAULT_MEMORY, Limit, check_board_size
 from ..extras import install_hint
 from ..games import Game, play
 from ..games.judge import JUDGE_LIMIT, judge_moves
@@ -42,7 +41,7 @@ from .records import Collected, records_before
 from .stats import summarize
 from .suite import AGENT, GAME, Suite, SuiteError, board_for, game_rng
 
-__all__ = ["BenchResult", "Task", "agent_seed", "new_game", "parallel_map", "play_game", "run_suite"]
+__all__ = ["BenchResult", "ResultsFile", "Task", "Workers", "agent_seed", "new_game", "parallel_map", "play_game", "run_suite"]
 
 #: What plays one game of a suite: ``task(suite, agent, i)`` returns the game's JSON-ready record, a dict
 #: with at least ``agent`` and ``game``; records with ``won`` (or ``error``) are the games summarized.
@@ -155,40 +154,61 @@ def _chunks(tasks: list, size: int) -> list:
     return [tasks[i : i + size] for i in range(0, len(tasks), size)]
 
 
+@dataclass(frozen=True)
+class Workers:
+    """Where a suite's games run: ``count`` processes (``executor="process"``) or Ray tasks in flight
+    (``"ray"``, the ``ray`` extra; ``address`` joins a cluster, none starts a local instance), each handed
+    ``chunk_size`` games at a time (a size from the games and workers when None)."""
+
+    count: int = 1
+    executor: str = "process"
+    address: str | None = None
+    chunk_size: int | None = None
+
+    def __post_init__(self):
+        if self.executor not in ("process", "ray"):
+            raise SuiteError(f"executor must be process or ray, got {self.executor!r}")
+        if not isinstance(self.count, int) or self.count < 1:
+            raise SuiteError(f"workers must be at least 1, got {self.count!r}")
+
+
+@dataclass(frozen=True)
+class ResultsFile:
+    """Where each finished game is appended as one JSON line, and whether the games already there are kept
+    and not played again (``resume``)."""
+
+    path: Path | str
+    resume: bool = False
+
+
 def run_suite(
     suite: Suite,
     *,
-    workers: int = 1,
-    executor: str = "process",
-    address: str | None = None,
-    out=None,
-    resume: bool = False,
+    workers: int | Workers = 1,
+    out: ResultsFile | Path | str | None = None,
     progress: bool | None = None,
-    chunk_size: int | None = None,
     task: Task | None = None,
     judge: bool | Limit = False,
-    memory: int | None = DEFAULT_MEMORY,
+    limit: Limit | None = None,
 ) -> BenchResult:
     """Play every game of ``suite``; the Python API behind ``cspmines bench``.
 
     Parameters
     ----------
-    workers : int
-        Processes (``executor="process"``) or Ray tasks in flight.
-    executor : {"process", "ray"}
-        ``ray`` needs the ``ray`` extra; ``address`` joins a cluster, none starts a local instance.
-    out : path, optional
-        Each finished game is appended there as one JSON line, as it completes.
-    resume : bool
-        Skip the games already in ``out``.
+    workers : int or Workers
+        Processes in flight, or where the games run (:class:`Workers`: processes or a Ray cluster).
+    out : path or ResultsFile, optional
+        Each finished game is appended there as one JSON line, as it completes; a :class:`ResultsFile`
+        with ``resume`` skips the games already there.
     progress : bool, optional
         A progress bar on standard error (default: when it is a terminal).
     task : callable, optional
         What plays one game (see :data:`Task`): :func:`play_game` by default.
     judge : bool or Limit
         Judge every open of every game (:func:`play_game`'s ``judge``; with the default task only).
-    memory : int, optional
-        Bytes a game may hold (None: none): a board past it is refused (TooLargeError) before any game.
+    limit : Limit, optional
+        What a game may hold: its memory (the default allowance unless given; None: none); a board past it is
+        refused (TooLargeError) before any game.
 
     Examples
     --------
@@ -197,14 +217,16 @@ def run_suite(
     >>> [(row["agent"], row["wins"], row["games"]) for row in result.summary]
     [('exact', 20, 20), ('greedy', 0, 20)]
     """
-    check_board_size(suite.width, suite.height, memory)
-    task = _task_for(task, judge, executor, workers)
-    out = Path(out) if out else None
-    records = records_before(out, suite, resume)
+    check_board_size(suite.width, suite.height, read_limit(limit).memory)
+    where = workers if isinstance(workers, Workers) else Workers(workers)
+    task = _task_for(task, judge)
+    results = out if isinstance(out, ResultsFile) or out is None else ResultsFile(out)
+    out = Path(results.path) if results is not None else None
+    records = records_before(out, suite, results is not None and results.resume)
     done = {_key(r) for r in records if "error" not in r}
     records = [r for r in records if "error" not in r]  # failed games are tried again on resume
     todo = [task for task in suite.tasks() if task not in done]
-    chunk_size = chunk_size or max(1, min(16, len(todo) // (workers * 8) or 1))
+    chunk_size = where.chunk_size or max(1, min(16, len(todo) // (where.count * 8) or 1))
     chunks = _chunks(todo, chunk_size)
     fields = {**asdict(suite), "agents": list(suite.agents)}
 
@@ -213,18 +235,18 @@ def run_suite(
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(todo), disable=not show, file=sys.stderr, unit="game", dynamic_ncols=True)
     sink = out.open("a", encoding="utf-8") if out else None
-    started = time.perf_counter()
+    watch = Stopwatch()
     interrupted = False
     collected = Collected(records, bar, sink)
     try:
         with stopped_by_sigterm():
-            if executor == "ray":
-                _run_ray(fields, chunks, workers, address, collected.accept, task)
-            elif workers == 1:
+            if where.executor == "ray":
+                _run_ray(fields, chunks, where.count, where.address, collected.accept, task)
+            elif where.count == 1:
                 for chunk in chunks:
                     collected.accept(_play_chunk(fields, chunk, task))
             else:
-                _run_processes(fields, chunks, workers, collected.accept, task)
+                _run_processes(fields, chunks, where.count, collected.accept, task)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -235,21 +257,17 @@ def run_suite(
     order = {task: n for n, task in enumerate(suite.tasks())}
     records.sort(key=lambda r: order.get(_key(r), len(order)))
     games = [r for r in records if "won" in r or "error" in r]  # a study's task may record no outcome
-    return BenchResult(records, summarize(games), time.perf_counter() - started, collected.played_now, interrupted,
+    return BenchResult(records, summarize(games), watch.seconds, collected.played_now, interrupted,
                        collected.errors)
 
 
-def _task_for(task: Task | None, judge: bool | Limit, executor: str, workers: int) -> Task:
+def _task_for(task: Task | None, judge: bool | Limit) -> Task:
     """What plays each game (:func:`play_game` unless ``task`` is given), the run's options checked."""
     if judge and task is not None:
         raise SuiteError("judge goes with the bench's own games (no task): a task judges its games itself")
     task = task or (partial(play_game, judge=judge) if judge else play_game)
     if not callable(task):
         raise SuiteError(f"task must be a function task(suite, agent, i) -> record, got {task!r}")
-    if executor not in ("process", "ray"):
-        raise SuiteError(f"executor must be process or ray, got {executor!r}")
-    if workers < 1:
-        raise SuiteError(f"workers must be at least 1, got {workers}")
     return task
 
 

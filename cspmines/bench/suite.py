@@ -19,16 +19,16 @@ import numpy as np
 
 from ..actions import Rules
 from ..agents import agent_names
-from ..agents.base import known_agent, make_agent
 from ..agents.external import DEFAULT_MOVE_TIMEOUT, is_command, player_name, table_name
+from ..agents.registry import known_agent, make_agent
 from ..errors import CspminesError
 from ..games import FIRST_CLICKS, Board, parse_size
 from ..games.board import check_first_click
-from ..games.noguess import NoGuessError
+from ..games.noguess import NoGuessError, draw_no_guess
 from ..games.noguess import check_no_guess as check_drawable
 from ..position import is_whole
 
-__all__ = ["BOARD", "GAME", "AGENT", "Suite", "SuiteError", "board_for", "game_rng", "sweep_suites"]
+__all__ = ["BOARD", "GAME", "AGENT", "Suite", "SuiteError", "SuiteVariant", "board_for", "game_rng", "sweep_suites"]
 
 #: The random streams of a game: its board, the game itself (withheld clues) and the agent.
 BOARD, GAME, AGENT = 0, 1, 2
@@ -36,6 +36,18 @@ BOARD, GAME, AGENT = 0, 1, 2
 
 class SuiteError(CspminesError, ValueError):
     """A suite that cannot run as asked (bad options, or an --out file of another suite)."""
+
+
+@dataclass(frozen=True)
+class SuiteVariant:
+    """A suite's rarer choices: the chance an opened cell's clue is ``withheld`` (seed 001's variant), boards
+    drawn ``no_guess`` (every one its first click solves without a guess, uniformly among them:
+    :func:`~cspmines.games.noguess.draw_no_guess`), and the seconds a player from outside has for a move
+    (``move_timeout``)."""
+
+    withheld: float = 0.0
+    no_guess: bool = False
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -76,21 +88,23 @@ class Suite:
 
     @classmethod
     def create(
-        cls, *, agents, size="expert", rules="classic", withheld=0.0, first_click="safe", games=100, seed=0,
-        move_timeout=DEFAULT_MOVE_TIMEOUT, no_guess=False,
+        cls, *, agents, size="expert", rules="classic", first_click="safe", games=100, seed=0,
+        variant: SuiteVariant | None = None,
     ) -> Suite:
         """A validated suite; ``size`` is a preset name or ``"WxHxM"``; ``agents`` a list of agent
         specs (or one spec as a string). A ``cmd:`` player is started here, to learn its name (which must
-        be no other agent's) or why it cannot play. ``no_guess``: every board one its first click solves
-        without a guess, drawn uniformly among them (:func:`~cspmines.games.noguess.draw_no_guess`).
+        be no other agent's) or why it cannot play. ``variant``: withheld clues, no-guess boards, the move
+        time of players from outside (:class:`SuiteVariant`).
 
-        >>> Suite.create(agents=["exact"], size="beginner", no_guess=True).config["no_guess"]
+        >>> Suite.create(agents=["exact"], size="beginner", variant=SuiteVariant(no_guess=True)).config["no_guess"]
         True
-        >>> Suite.create(agents=["exact"], no_guess=True, first_click="highest")
+        >>> Suite.create(agents=["exact"], variant=SuiteVariant(no_guess=True), first_click="highest")
         Traceback (most recent call last):
         ...
         cspmines.bench.suite.SuiteError: no-guess boards are drawn under the first click safe or opening, got 'highest'
         """
+        variant = variant or SuiteVariant()
+        withheld, move_timeout, no_guess = variant.withheld, variant.move_timeout, variant.no_guess
         agents = (agents,) if isinstance(agents, str) else tuple(agents)
         unknown = [a for a in agents if not known_agent(a)]
         if not agents or unknown:
@@ -142,6 +156,11 @@ class Suite:
             config["no_guess"] = True
         return config
 
+    @property
+    def variant(self) -> SuiteVariant:
+        """The suite's rarer choices, as :meth:`create` takes them."""
+        return SuiteVariant(self.withheld, self.no_guess, self.move_timeout)
+
     def tasks(self) -> list[tuple[str, int]]:
         return [(agent, i) for i in range(self.games) for agent in self.agents]
 
@@ -177,7 +196,7 @@ def board_for(suite: Suite, i: int) -> Board:
     """
     size, rng = (suite.width, suite.height, suite.mines), game_rng(suite, i, BOARD)
     if suite.no_guess:
-        return Board.no_guess(size, seed=rng, first_click=suite.first_click)
+        return draw_no_guess(size, seed=rng, first_click=suite.first_click).board
     return Board.random(size, seed=rng, first_click=suite.first_click)
 
 

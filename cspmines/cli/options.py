@@ -10,11 +10,11 @@ import sys
 import textwrap
 
 from ..agents.exact.options import spec_defaults
-from ..engine.question import DEFAULT_MEMORY, parse_bytes
+from ..engine.budget import DEFAULT_MEMORY, Limit, parse_bytes
 from ..games.board import FIRST_CLICKS, PRESETS
 
 __all__ = ["DEFAULT_SECONDS", "CommandParser", "Help", "add_board_options", "add_memory_option", "add_move_timeout",
-           "add_total_or_density", "chance", "exact_options_text", "memory_size", "port", "row_col", "seconds",
+           "add_total_or_density", "chance", "exact_options_text", "limit_of", "memory_size", "port", "row_col", "seconds",
            "seconds_or_none", "whole"]
 
 class Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -118,6 +118,12 @@ def add_memory_option(command: argparse.ArgumentParser, what: str, *, counts: bo
     command.add_argument("--memory", type=memory_size, default=DEFAULT_MEMORY, metavar="SIZE",
                          help=f"the memory {what} may hold (512M, 2G, or none; default 1G): a board too large for it "
                               f"is refused before any work{cut}")
+
+
+def limit_of(args) -> Limit:
+    """The budget a command's options give: ``--time-limit``, ``--node-limit`` and ``--memory``, those it has."""
+    return Limit(time=getattr(args, "time_limit", None), nodes=getattr(args, "node_limit", None),
+                 memory=getattr(args, "memory", DEFAULT_MEMORY))
 
 
 def seconds_or_none(text: str):

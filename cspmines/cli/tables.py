@@ -28,7 +28,7 @@ def sweep_points(args, suite) -> list:
 
 def check_boards(points, memory) -> None:
     """Refuse, before any game, a sweep with a point whose board is too large for ``--memory``."""
-    from ..engine.question import check_board_size
+    from ..engine.budget import check_board_size
 
     for _, suite in points:
         check_board_size(suite.width, suite.height, memory)

@@ -11,7 +11,7 @@ beside them :mod:`~cspmines.engine.reveal` (one more clue), :mod:`~cspmines.engi
 cell will show), :mod:`~cspmines.engine.insight` (dead cells, 50/50s, endgame chances),
 :mod:`~cspmines.engine.endgame` (the game searched to its end), :mod:`~cspmines.engine.glance` (a
 board's proved safe cells and least chances, as a look-ahead reads them), :mod:`~cspmines.engine.certain`,
-:mod:`~cspmines.engine.sampling`; :mod:`~cspmines.engine.memory` and :mod:`~cspmines.engine.question`
+:mod:`~cspmines.engine.sampling`; :mod:`~cspmines.engine.cache` and :mod:`~cspmines.engine.question`
 (what an engine keeps and what it is asked, as values); :class:`Engine` holds them together: it owns
 its memory and hands itself to each step, and :func:`solve` is a thin function over the calling
 thread's default engine (:func:`default_engine`).
@@ -23,13 +23,14 @@ thread's default engine (:func:`default_engine`).
 """
 
 from .analysis import Analysis, ChainReport, ComponentReport
+from .budget import Limit
+from .cache import Cache
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
 from .engine import Engine, default_engine, sample_layouts, solve
 from .insight import Insight, insight_of
-from .memory import Memory
-from .question import Density, Limit
+from .question import Density
 from .reveal import solve_revealed
 
-__all__ = ["Analysis", "ClueSpread", "ChainReport", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Insight", "Limit", "Memory", "certain_cells", "insight_of",
+__all__ = ["Analysis", "ClueSpread", "ChainReport", "ComponentReport", "Certainty", "Density", "clue_spread", "Engine", "default_engine", "Insight", "Limit", "Cache", "certain_cells", "insight_of",
            "sample_layouts", "solve", "solve_revealed"]

@@ -22,8 +22,8 @@ import numpy as np
 
 from ..picture import render_svg
 from ..position import Position
+from .cache import remembered
 from .counting import ChainReport, ComponentReport, Parts
-from .memory import remembered
 
 __all__ = ["Analysis", "ChainReport", "ComponentReport"]
 

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 
 from ..errors import BudgetExceededError, InconsistentPositionError
 from ..position import Position
-from .backends import Budget
+from .budget import Limit, check_board_size, read_limit
 from .chains import split_chains
 from .constraints import ConstraintSystem
 from .prover import find_certain
-from .question import NOT_GIVEN, Limit, check_board_size, read_limit
 
 __all__ = ["Certainty", "certain_cells"]
 
@@ -41,7 +40,6 @@ class Certainty:
 
 def certain_cells(
     position: Position, *, mines: int | None = None, limit: Limit | None = None, solver: str = "minicard",
-    time_limit: float | None = None, memory=NOT_GIVEN,
 ) -> Certainty:
     """Which covered cells are certainly safe or certainly mines, decided by SAT checks.
 
@@ -55,13 +53,11 @@ def certain_cells(
         Overrides the position's total; with neither, the total is not used.
     limit : Limit, keyword-only
         Its ``time``: seconds, past which the answer is what was proved so far (``complete=False``).
-        Its ``memory``: bytes the SAT encoding may hold (:data:`~cspmines.engine.question.DEFAULT_MEMORY`
+        Its ``memory``: bytes the SAT encoding may hold (:data:`~cspmines.engine.budget.DEFAULT_MEMORY`
         unless given; None: no allowance); past it the answer is incomplete, as past the time.
         Its ``nodes`` and ``max_chain`` are not used.
     solver : str, keyword-only
         A python-sat solver name.
-    time_limit, memory : keyword-only
-        Deprecated: the limit's time and memory one by one (a :class:`DeprecationWarning`).
 
     Raises
     ------
@@ -76,12 +72,12 @@ def certain_cells(
     >>> certain_cells(Position.from_string("3x2x2\\n1..\\n1.."), mines=1).safe   # one: it is by the 1s
     (2, 5)
     """
-    limit = read_limit(limit, time_limit=time_limit, memory=memory)
+    limit = read_limit(limit)
     check_board_size(position.width, position.height, limit.memory)
     system = ConstraintSystem.from_position(position, mines=mines)
     chains = split_chains(system)
     rest = system.unconstrained_cells
-    budget = Budget(time_limit=limit.time, memory_limit=limit.memory)
+    budget = Limit(time=limit.time, memory=limit.memory).start()  # no node limit: a SAT check is not a unit
     try:
         found = find_certain(chains, rest_size=len(rest), mines_left=system.mines_left, budget=budget, solver=solver)
     except BudgetExceededError:

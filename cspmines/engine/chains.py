@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from .. import native
+from .cache import Cache, Hashed, remembered
 from .constraints import ConstraintSystem
-from .memory import Hashed, Memory, remembered
 
 __all__ = ["Box", "LocalRule", "Chain", "Component", "box_diameter", "chains_of", "group_boxes", "shape", "split_chains"]
 
@@ -223,11 +223,11 @@ def _without_duplicate_rules(system: ConstraintSystem) -> ConstraintSystem:
     return ConstraintSystem._checked_already(tuple(kept), system.cells, system.mines_left)  # fewer rules of a checked system
 
 
-def split_chains(system: ConstraintSystem, memory: Memory | None = None) -> tuple[Chain, ...]:
+def split_chains(system: ConstraintSystem, cache: Cache | None = None) -> tuple[Chain, ...]:
     """The independent chains of a system, in the order of their first cell.
 
     Each chain's boxes and rules are renumbered locally, so backends see
-    only one chain and never the grid. With a ``memory`` (an engine's), a
+    only one chain and never the grid. With a ``cache`` (an engine's), a
     split met lately is not worked out again and its chains are the same objects.
 
     >>> from cspmines import Position
@@ -239,7 +239,7 @@ def split_chains(system: ConstraintSystem, memory: Memory | None = None) -> tupl
     system = _without_duplicate_rules(system)
     rules = system.rules
     key = Hashed(tuple((rule.cells, rule.label) for rule in rules))
-    recent = None if memory is None else memory.splits
+    recent = None if cache is None else cache.splits
     layout = None if recent is None else recent.get(key)
     if layout is None:
         layout = [(*chain, {}) for chain in _split_layout(system)]
@@ -268,7 +268,7 @@ _VARIANTS = 16
 
 
 # How recent systems split, by their rules' cells and labels (the mines play no part), is kept in
-# the memory an engine hands down (:class:`cspmines.engine.memory.Memory`, ``splits``): the look-ahead solves the
+# the cache an engine hands down (:class:`cspmines.engine.cache.Cache`, ``splits``): the look-ahead solves the
 # board with each clue a cell can show, the same rules each time but one rule's mines, so the same
 # chains.
 

@@ -30,7 +30,6 @@ counts only the chains the clue touches, and only the layouts).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -39,9 +38,9 @@ import numpy as np
 
 from ..errors import BudgetExceededError, MissingTotalError
 from ..position import COVERED, FLAG, MINE
+from .budget import Budget, Limit, read_limit
 from .combine import convolve
 from .constraints import neighbour_sum
-from .question import Limit, read_limit
 from .reveal import layouts_revealed
 
 __all__ = ["ClueSpread", "clue_spread", "clue_spreads", "covered_cells", "off_front_spreads"]
@@ -122,7 +121,7 @@ def covered_cells(position, pairs) -> list[int]:
     return cells
 
 
-def clue_spreads(analysis, cells, *, limit: Limit | None = None, time_limit: float | None = None) -> dict:
+def clue_spreads(analysis, cells, *, limit: Limit | None = None) -> dict:
     """:func:`clue_spread` of each of ``cells`` (flat indices or ``(row, col)`` pairs), by flat cell: the
     closed form where it holds, the other cells' clues revealed and counted (what the position is read for
     is read once).
@@ -130,21 +129,20 @@ def clue_spreads(analysis, cells, *, limit: Limit | None = None, time_limit: flo
     A reveal counts the chains its clue touches as a solve does; the ``limit``'s time, checked
     before each, stops a long run (a cell on a wide front takes up to nine counts of its chain)
     with :class:`~cspmines.errors.BudgetExceededError` naming the cell (its other fields are not
-    used). ``time_limit=`` is its deprecated spelling (a :class:`DeprecationWarning`).
+    used).
 
     >>> from cspmines import Position, solve
     >>> analysis = solve(Position.from_string("3x1x1\\n..."))
     >>> [spread.clues[:2] for spread in clue_spreads(analysis, [0, 1]).values()]   # the middle sees the mine whenever it is safe
     [(1, 1), (0, 2)]
     """
-    seconds = read_limit(limit, time_limit=time_limit).time
+    budget = read_limit(limit).start()
     cells = [analysis.position.index(cell) for cell in cells]  # each checked before any work
     state = _State.of(analysis)
-    deadline = None if seconds is None else time.monotonic() + seconds
     spreads = {}
     for cell in cells:
         analysis.probability(cell)  # a KeyError naming the cell when it is not covered
-        spreads[cell] = state.closed_form(cell) or state.revealed(cell, deadline)
+        spreads[cell] = state.closed_form(cell) or state.revealed(cell, budget)
     return spreads
 
 
@@ -204,7 +202,7 @@ class _State:
 
     @classmethod
     def of(cls, analysis):
-        return cls(analysis, analysis.engine.memory.kept.get(analysis))  # what its engine kept
+        return cls(analysis, analysis.engine.cache.kept.get(analysis))  # what its engine kept
 
     def clue_range(self, cell: int) -> tuple[int, int]:
         """The fewest and most mines ``cell`` can see."""
@@ -227,14 +225,14 @@ class _State:
         clues[known : known + len(counts)] = counts
         return ClueSpread(cell, self.total - sum(counts) if inside else 0, tuple(clues), self.total)
 
-    def revealed(self, cell: int, deadline: float | None = None) -> ClueSpread:
-        """The cell's spread by revealing each clue it can show and counting its layouts (by ``deadline``,
-        a :func:`time.monotonic` time, checked before each)."""
+    def revealed(self, cell: int, budget: Budget | None = None) -> ClueSpread:
+        """The cell's spread by revealing each clue it can show and counting its layouts (within ``budget``'s
+        time, checked before each)."""
         analysis = self.analysis
         clues = [0] * (MAX_CLUE + 1)
         low, high = self.clue_range(cell)
         for clue in range(low, high + 1):
-            if deadline is not None and time.monotonic() >= deadline:
+            if budget is not None and budget.expired():
                 row, col = self.position.row_col(cell)
                 raise BudgetExceededError(f"the time limit ran out while counting the clues of ({row},{col})")
             clues[clue] = layouts_revealed(analysis, cell, clue)

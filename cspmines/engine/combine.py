@@ -30,7 +30,8 @@ from math import comb
 
 from .. import native
 from ..errors import BudgetExceededError
-from .backends.base import Budget, trim_zeros
+from .backends.base import trim_zeros
+from .budget import Budget
 
 __all__ = ["INT_BYTES", "Combination", "polynomial_bytes", "afford_combining", "binomials", "convolve", "combine_chains", "combine_with_total", "combine_with_density",
            "count_with_total"]
@@ -307,7 +308,7 @@ def afford_combining(counts, chains, budget: Budget) -> None:
         products += (degree + 1) * (total_degree - degree + 1) * max(1.0, total_cells / 64)
     try:
         budget.reserve(int(held), "combining the chains' counts")
-        seconds = budget.remaining_seconds()
+        seconds = budget.left()
         if seconds is not None and products > seconds * _PRODUCTS_PER_SECOND:
             raise BudgetExceededError(f"combining {len(counts):,} chains would take about {products / _PRODUCTS_PER_SECOND:,.0f} s, "
                                       f"past the time limit")

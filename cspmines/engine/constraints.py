@@ -25,7 +25,7 @@ import numpy as np
 from .. import native
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, MINE, Position, neighbour_array, neighbours_of
-from .memory import remembered
+from .cache import remembered
 
 __all__ = ["ConstraintSystem", "Rule", "Settled", "neighbour_sum", "rules_from_position", "settle_forced", "settle_position"]
 

@@ -9,13 +9,13 @@ the board, costs a look-up.
 
 >>> from cspmines.engine.backends import get_backend
 >>> from cspmines.engine.chains import chains_of
->>> from cspmines.engine.memory import Memory
+>>> from cspmines.engine.cache import Cache
 >>> from cspmines.position import Position
 >>> left, right = chains_of(Position.from_string("7x2\\n1.....1\\n......."))
->>> memory = Memory()
->>> [count.models for count in count_chains(get_backend("dp"), [left, right], memory)]
+>>> cache = Cache()
+>>> [count.models for count in count_chains(get_backend("dp"), [left, right], cache)]
 [(0, 3), (0, 3)]
->>> len(memory.counts)   # a 1 in either corner: one shape, counted once
+>>> len(cache.counts)   # a 1 in either corner: one shape, counted once
 1
 
 A solve's parts (:class:`Parts`: what is settled, the chains and their counts, the cells off the
@@ -24,14 +24,14 @@ front, and the question, the total or the density counted with) are one value:
 made from it (``analysis.parts``: its chances and chain reports, a :class:`ChainReport` each),
 :mod:`~cspmines.engine.reveal` starts one more clue from it and makes the next one, and
 :mod:`~cspmines.engine.clues` reads the closed form from it. A full solve keeps it in its engine's
-memory too (``Memory.kept``, by analysis): that is what says one more clue may start from it.
+memory too (``Cache.kept``, by analysis): that is what says one more clue may start from it.
 
 >>> from cspmines import Position, solve
 >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n..."))
 >>> parts = analysis.parts
 >>> [chain.cells for chain in parts.chains], parts.rest, parts.undecided, parts.mines
 ([(1, 3, 4)], (2, 5), 5, 1)
->>> analysis.engine.memory.kept[analysis] is parts   # kept for one more clue, in the engine that solved it
+>>> analysis.engine.cache.kept[analysis] is parts   # kept for one more clue, in the engine that solved it
 True
 """
 
@@ -41,35 +41,35 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..errors import BudgetExceededError, MemoryBudgetError
-from .backends import Budget, ChainCount
+from .backends import ChainCount
+from .budget import Budget, Limit
+from .cache import Cache, Hashed, remembered
 from .chains import Chain, shape
 from .constraints import Rule, Settled
-from .memory import Hashed, Memory, remembered
-from .question import DEFAULT_MEMORY
 
 __all__ = ["ChainReport", "ComponentReport", "Parts", "count_chains", "count_smallest_first", "shape"]
 
 
-def count_chains(counter, chains, memory: Memory | None) -> list:
+def count_chains(counter, chains, cache: Cache | None) -> list:
     """Each chain's counts by ``counter`` (a backend), with no time budget, recent chains not counted
-    again (kept in ``memory``; for :mod:`cspmines.engine.reveal`); None for a chain past the
+    again (kept in ``cache``; for :mod:`cspmines.engine.reveal`); None for a chain past the
     default memory allowance."""
-    return count_smallest_first(counter, chains, Budget(memory_limit=DEFAULT_MEMORY), memory=memory)
+    return count_smallest_first(counter, chains, Limit().start(), cache=cache)
 
 
-def count_smallest_first(counter, chains, budget: Budget, *, memory: Memory | None = None) -> list:
+def count_smallest_first(counter, chains, budget: Budget, *, cache: Cache | None = None) -> list:
     """Counts in the chains' order by ``counter`` (a backend), counted smallest first: under a
     budget the cheap chains are settled before a wide one spends what is left. With a
-    ``memory``, a chain counted lately by the same backend is not counted again (the
+    ``cache``, a chain counted lately by the same backend is not counted again (the
     budget then has no time or node limit: such a count is never cut short, but it may meet
     the memory allowance, and is then None and not kept)."""
     counts: list[ChainCount | None] = [None] * len(chains)
     for index in sorted(range(len(chains)), key=lambda i: chains[i].n_boxes):
         chain = chains[index]
-        if memory is None:
+        if cache is None:
             counts[index] = _count_or_none(counter, chain, budget)
             continue
-        recent = memory.counts
+        recent = cache.counts
         # a chain kept by the splits' memory and counted already, while this memory of counts keeps counts
         counted = chain.__dict__.get("counted")
         if counted is not None and counted[0] is recent and counted[1] == (recent.generation, counter.name) and recent.limit:
@@ -87,8 +87,8 @@ def count_smallest_first(counter, chains, budget: Budget, *, memory: Memory | No
     return counts
 
 
-# Counts of recent chains by backend and shape are kept in the memory an engine hands down
-# (:class:`cspmines.engine.memory.Memory`, ``counts``). Positions solved one after another mostly share
+# Counts of recent chains by backend and shape are kept in the cache an engine hands down
+# (:class:`cspmines.engine.cache.Cache`, ``counts``). Positions solved one after another mostly share
 # their chains: each position the look-ahead imagines differs from the board in one chain, and so
 # does the next move's. A count depends on the shape alone, so a recurring chain is not counted
 # again, nor a chain of the same shape elsewhere on the board (a 1-2-1 along an edge is one shape

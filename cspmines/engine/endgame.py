@@ -20,8 +20,6 @@ Opening a zero is treated as one clue (its cascade would only tell more).
 
 from __future__ import annotations
 
-import time
-
 from .. import native
 from ..errors import InconsistentPositionError
 from ..position import Position
@@ -293,30 +291,16 @@ def search_layouts(position: Position, layouts: list, *, budget: int = 200_000, 
     return None if cell is None else (cell, value)
 
 
-def opening_wins(position: Position, layouts: list, *, budget: int = 200_000, deadline: float | None = None) -> dict[int, int]:
+def opening_wins(position: Position, layouts: list, *, budget: int = 200_000) -> dict[int, int]:
     """For each covered cell, how many of ``layouts`` (equally likely, as :func:`list_layouts` gives them)
     best play wins when that cell is opened first: none where it is a mine; where it is safe, its clue
     splits them into groups, each played on at its best (:meth:`WinSearch.wins`). Exact whole numbers,
-    searched in one memo; ``TimeoutError`` past ``budget`` game-tree states or at ``deadline`` (a
-    :func:`time.monotonic` time, checked every 1,024 states).
+    searched in one memo; ``TimeoutError`` past ``budget`` game-tree states.
 
     >>> from cspmines import Position
     >>> position = Position.from_string("7x1x2\\n.1...1.")   # two 50/50s, a free cell between them
     >>> opening_wins(position, list_layouts(position, limit=10))   # of 4 layouts: the middle wins 3, a pair's cell 2
     {0: 2, 2: 2, 3: 3, 4: 2, 6: 2}
     """
-    search = WinSearch(position, layouts, budget) if deadline is None else _TimedWinSearch(position, layouts, budget, deadline)
+    search = WinSearch(position, layouts, budget)
     return {cell: sum(search.wins(group) for group in by_clue) for cell, _mines, by_clue in search.cells}
-
-
-class _TimedWinSearch(WinSearch):
-    """The same search, stopped at a deadline too (the agent's searches are bounded by states alone)."""
-
-    def __init__(self, position: Position, layouts: list, budget: int, deadline: float):
-        super().__init__(position, layouts, budget)
-        self.deadline = deadline
-
-    def value(self, members: int, cells: list) -> float:
-        if self.budget & 1023 == 0 and time.monotonic() >= self.deadline:
-            raise TimeoutError
-        return super().value(members, cells)

@@ -1,11 +1,11 @@
-"""The exact engine as an object: a backend, a default :class:`~cspmines.engine.question.Limit`, and the
-:class:`~cspmines.engine.memory.Memory` it owns; and the module-level functions over a default engine.
+"""The exact engine as an object: a backend, a default :class:`~cspmines.engine.budget.Limit`, and the
+:class:`~cspmines.engine.cache.Cache` it owns; and the module-level functions over a default engine.
 
-An :class:`Engine` owns its memory as a python-sat solver owns its handle, and
-hands itself (the backend that counts and the memory that remembers) to every
-step below it as an argument: nothing below looks a memory up. Two engines (two
-games, two workers, two threads) never share or clear each other's memories,
-and ``with Engine() as engine:`` forgets its memories at the end. Each analysis
+An :class:`Engine` owns its cache as a python-sat solver owns its handle, and
+hands itself (the backend that counts and the cache that remembers) to every
+step below it as an argument: nothing below looks a cache up. Two engines (two
+games, two workers, two threads) never share or clear each other's caches,
+and ``with Engine() as engine:`` empties its cache at the end. Each analysis
 names the engine that solved it (``analysis.engine``): a reveal, a clue spread or
 an insight of it is worked out by that engine, from what it kept.
 
@@ -19,9 +19,9 @@ an insight of it is worked out by that engine, from what it kept.
 :func:`solve` and :func:`sample_layouts` (``cspmines.solve``, ``cspmines.sample_layouts``) are thin
 functions over the calling thread's default engine of the backend asked for (:func:`default_engine`):
 each thread has its own, so the web server's worker threads never share one, and a thread's default
-engines (one per backend name) share the thread's one memory.
+engines (one per backend name) share the thread's one cache.
 
->>> default_engine() is default_engine(), default_engine().memory is default_engine("dp").memory
+>>> default_engine() is default_engine(), default_engine().cache is default_engine("dp").cache
 (True, True)
 """
 
@@ -35,18 +35,19 @@ from ..position import Position
 from . import sampling, solver
 from .analysis import Analysis
 from .backends import get_backend
+from .budget import Limit, read_limit
+from .cache import Cache
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
 from .insight import Insight, insight_of
-from .memory import Memory
-from .question import NOT_GIVEN, Density, Limit, read_limit
+from .question import Density
 from .reveal import solve_revealed
 
 __all__ = ["Engine", "default_engine", "sample_layouts", "solve"]
 
 
 class Engine:
-    """Solve positions with one backend under one default limit, with memories of its own.
+    """Solve positions with one backend under one default limit, with a cache of its own.
 
     Parameters
     ----------
@@ -54,23 +55,23 @@ class Engine:
         A registered backend name (:func:`cspmines.engine.backends.backend_names`).
     limit : Limit, optional
         The budget of every call that does not give its own.
-    memory : Memory, optional
-        The memories of recent chains (a new one by default).
+    cache : Cache, optional
+        What it keeps of recent chains (a new one by default).
 
     Attributes
     ----------
-    memory : Memory
+    cache : Cache
         What it remembers: counts of chains, splits, counting orders, forward passes, and
         what each of its analyses keeps for one more clue.
     counter : Backend
-        The backend that counts, keeping what it remembers in ``memory``.
+        The backend that counts, keeping what it remembers in ``cache``.
     """
 
-    def __init__(self, backend: str = "auto", *, limit: Limit | None = None, memory: Memory | None = None):
+    def __init__(self, backend: str = "auto", *, limit: Limit | None = None, cache: Cache | None = None):
         self.backend = backend
         self.limit = None if limit is None else read_limit(limit)
-        self.memory = memory if memory is not None else Memory()
-        self.counter = get_backend(backend, self.memory)
+        self.cache = cache if cache is not None else Cache()
+        self.counter = get_backend(backend, self.cache)
         self.backend_name = backend if isinstance(backend, str) else self.counter.name  # what analyses report
 
     def __repr__(self) -> str:
@@ -83,7 +84,7 @@ class Engine:
         self.forget()
 
     def _limit(self, limit: Limit | None) -> Limit:
-        """A call's own limit, else this engine's (each read by :func:`~cspmines.engine.question.read_limit`)."""
+        """A call's own limit, else this engine's (each read by :func:`~cspmines.engine.budget.read_limit`)."""
         return read_limit(limit, default=self.limit)
 
     def solve(self, position: Position, *, mines: int | None = None, density: Real | Density | None = None, limit: Limit | None = None,
@@ -125,8 +126,8 @@ class Engine:
                                        limit=self._limit(limit))
 
     def forget(self) -> None:
-        """Empty this engine's memories of recent chains (answers never depend on them)."""
-        self.memory.forget()
+        """Empty this engine's cache of recent chains (answers never depend on it)."""
+        self.cache.forget()
 
 
 _threads = threading.local()
@@ -138,7 +139,7 @@ def default_engine(backend: str = "auto") -> Engine:
     share one (the web server's worker threads each have theirs). ``default_engine().forget()``
     empties the thread's memory (a benchmark timing players one after another starts each so).
 
-    >>> default_engine() is default_engine("auto"), default_engine().memory is default_engine("sat").memory
+    >>> default_engine() is default_engine("auto"), default_engine().cache is default_engine("sat").cache
     (True, True)
     >>> default_engine("fastest")
     Traceback (most recent call last):
@@ -150,8 +151,8 @@ def default_engine(backend: str = "auto") -> Engine:
         engines = _threads.engines = {}
     engine = engines.get(backend) if isinstance(backend, str) else None
     if engine is None:
-        memory = next(iter(engines.values())).memory if engines else Memory()
-        engine = Engine(backend, memory=memory)
+        cache = next(iter(engines.values())).cache if engines else Cache()
+        engine = Engine(backend, cache=cache)
         if isinstance(backend, str):  # a backend object is the caller's: its engine is not kept
             engines[backend] = engine
     return engine
@@ -163,12 +164,9 @@ def solve(
     backend: str = "auto",
     mines: int | None = None,
     density: Real | Density | None = None,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    max_chain: int | None = None,
+    limit: Limit | None = None,
     explain: bool = True,
     settle: bool = True,
-    limit: Limit | None = None,
 ) -> Analysis:
     """Exact model counts and mine probabilities of a position, by the calling thread's default engine
     of ``backend`` (:func:`default_engine`). The other parameters, what it returns and raises are
@@ -179,8 +177,8 @@ def solve(
     >>> analysis.model_count, analysis.engine is default_engine()
     (2, True)
     """
-    return solver.solve(position, engine=default_engine(backend), mines=mines, density=density, time_limit=time_limit,
-                        node_limit=node_limit, max_chain=max_chain, explain=explain, settle=settle, limit=limit)
+    return solver.solve(position, engine=default_engine(backend), mines=mines, density=density, limit=limit, explain=explain,
+                        settle=settle)
 
 
 def sample_layouts(
@@ -192,8 +190,6 @@ def sample_layouts(
     density: Real | Density | None = None,
     backend: str = "auto",
     limit: Limit | None = None,
-    time_limit: float | None = None,
-    memory=NOT_GIVEN,
 ) -> list[frozenset]:
     """``count`` mine layouts drawn independently and uniformly from those ``position`` allows, by the
     calling thread's default engine of ``backend`` (which explains an inconsistent position). The
@@ -204,4 +200,4 @@ def sample_layouts(
     [frozenset({2}), frozenset({0}), frozenset({2})]
     """
     return sampling.sample_layouts(position, count, engine=default_engine(backend), seed=seed, mines=mines, density=density,
-                                   limit=limit, time_limit=time_limit, memory=memory)
+                                   limit=limit)

@@ -11,12 +11,12 @@ definitions, and why they mean what they say, are in docs/engine.md):
   and the other all safe, which no other cell can ever tell apart
   (``unavoidable``), or only cells that are themselves guesses can
   (``pseudo``);
-* :func:`endgame_chances`: with at most :data:`ENDGAME_LAYOUTS` layouts, each
-  covered cell's chance of winning the game with best play after opening it,
-  and the position's own, by the engine's exhaustive search
-  (:mod:`cspmines.engine.endgame`, the one the exact agent plays).
+* :func:`endgame_chances`: each covered cell's chance of winning the game
+  with best play after opening it, and the position's own: the value of the
+  position (:mod:`cspmines.engine.value`), exact within the budget, else
+  proven bounds.
 
-:func:`insight_of` gathers the three within a :class:`~cspmines.engine.question.Limit`.
+:func:`insight_of` gathers the three within a :class:`~cspmines.engine.budget.Limit`.
 None of it runs unless asked: a solve, and an agent's move, never pay for it.
 
 >>> from cspmines import Position, solve
@@ -26,37 +26,26 @@ None of it runs unless asked: a solve, and an agent's move, never pay for it.
 (0, 4)
 >>> [(f.halves, f.kind, f.tellers) for f in seen.fifty_fifties]   # each pair told apart only by a cell of the other
 [(((0,), (2,)), 'pseudo', (3,)), (((3,), (4,)), 'pseudo', (2,))]
->>> seen.endgame.chance(), seen.endgame.chance(2)   # (0,2) is a coin flip that tells the other pair's
+>>> seen.endgame.probability, seen.endgame.value(2).probability   # (0,2) is a coin flip that tells the other pair's
 (Fraction(1, 2), Fraction(1, 2))
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..actions import Vocabulary
-from ..errors import BudgetExceededError, InconsistentPositionError, MissingTotalError, TooLargeError
-from ..position import COVERED, FLAG, Position
+from ..errors import BudgetExceededError, MissingTotalError, TooLargeError
+from ..position import COVERED, FLAG
+from .budget import Budget, Limit, read_limit
 from .clues import clue_spreads
-from .endgame import list_layouts, opening_wins
-from .question import DEFAULT_MEMORY, Limit, read_limit
 from .reveal import solve_revealed
 from .solver import solve
+from .value import PositionValue, value_of
 
-__all__ = ["ENDGAME_LAYOUTS", "ENDGAME_STATES", "Endgame", "FiftyFifty", "FiftyFiftyKind", "Insight", "dead_cells",
-           "endgame_chances", "fifty_fifties", "insight_of"]
+__all__ = ["FiftyFifty", "FiftyFiftyKind", "Insight", "dead_cells", "endgame_chances", "fifty_fifties", "insight_of"]
 
-#: The most layouts whose game is searched to its end for every cell's winning chance: the exact agent's
-#: own bound (``endgame=1000``). An expert game's positions under it take milliseconds; a board of 1,140
-#: layouts with no clue at all (5x4, 3 mines) about a third of a second; the states and the time cap the rest.
-ENDGAME_LAYOUTS = 1000
-#: The most game-tree states that search holds (each a few hundred bytes at most: tens of megabytes);
-#: a smaller memory allowance lowers it (:data:`BYTES_PER_STATE`).
-ENDGAME_STATES = 200_000
-#: What one remembered state of the search is reckoned to hold, against ``Limit.memory``.
-BYTES_PER_STATE = 512
 
 HALF = Fraction(1, 2)
 PARTS = ("dead", "fifty_fifties", "endgame")
@@ -93,38 +82,6 @@ class FiftyFifty:
         return tuple(sorted(self.halves[0] + self.halves[1]))
 
 
-@dataclass(frozen=True)
-class Endgame:
-    """Every covered cell's winning chance with best play, over the position's few layouts.
-
-    Attributes
-    ----------
-    layouts : int
-        The position's layouts (equally likely).
-    wins : dict
-        Covered cell -> the layouts that best play wins when it is opened first (0 for a certain mine).
-    best : int
-        The layouts that best play wins from the position (all of them when only one is left).
-    """
-
-    layouts: int
-    wins: dict = field(hash=False)
-    best: int
-    position: Position | None = field(default=None, compare=False, repr=False)  # what a (row, col) is read on
-
-    def chance(self, cell=None) -> Fraction:
-        """The chance of winning with best play after opening ``cell`` (a flat index or a ``(row, col)``
-        pair) first, or (None) from the position."""
-        if cell is None:
-            return Fraction(self.best, self.layouts)
-        if self.position is not None:
-            cell = self.position.index(cell)
-        return Fraction(self.wins[cell], self.layouts)
-
-    @property
-    def best_cells(self) -> tuple:
-        """The covered cells whose opening keeps the position's chance, in flat order."""
-        return tuple(sorted(cell for cell, won in self.wins.items() if won == self.best))
 
 
 @dataclass(frozen=True)
@@ -137,19 +94,19 @@ class Insight:
         :func:`dead_cells`.
     fifty_fifties : tuple of FiftyFifty or None
         :func:`fifty_fifties`.
-    endgame : Endgame or None
-        :func:`endgame_chances` (None with a reason when there are too many layouts).
+    endgame : PositionValue or None
+        :func:`endgame_chances` (None with a reason where the layouts could not be listed within the budget).
     missing : dict
         Part name (``"dead"``, ``"fifty_fifties"``, ``"endgame"``) -> why it is None.
     """
 
     dead: tuple | None
     fifty_fifties: tuple | None
-    endgame: Endgame | None
+    endgame: PositionValue | None
     missing: dict = field(default_factory=dict, hash=False)
 
 
-def dead_cells(analysis, *, time_limit: float | None = None) -> tuple:
+def dead_cells(analysis, *, limit: Limit | None = None) -> tuple:
     """The covered cells whose opening can tell nothing, in flat order.
 
     A cell is dead when it is safe in some layout and shows the same clue in every layout where it is
@@ -161,7 +118,7 @@ def dead_cells(analysis, *, time_limit: float | None = None) -> tuple:
     MissingTotalError
         The analysis has no mine total or no exact count.
     BudgetExceededError
-        ``time_limit`` seconds ran out.
+        The limit's time ran out.
 
     Examples
     --------
@@ -171,12 +128,12 @@ def dead_cells(analysis, *, time_limit: float | None = None) -> tuple:
     [(0, 2), (0, 3), (1, 2), (1, 3)]
     """
     _check_counted(analysis)
-    deadline = _deadline(time_limit)
-    spreads = clue_spreads(analysis, analysis.position.covered_cells, limit=Limit(time=_left(deadline), memory=None))
+    budget = read_limit(limit).start()
+    spreads = clue_spreads(analysis, analysis.position.covered_cells, limit=_rest(budget, memory=None))
     dead = []
     for cell, spread in spreads.items():
         shown = _shown(spread)
-        if len(shown) == 1 and (shown[0] or _quiet_cascade(analysis, cell, deadline)):
+        if len(shown) == 1 and (shown[0] or _quiet_cascade(analysis, cell, budget)):
             dead.append(cell)
     return tuple(dead)
 
@@ -186,7 +143,7 @@ def _shown(spread) -> list:
     return [clue for clue, layouts in enumerate(spread.clues) if layouts]
 
 
-def _quiet_cascade(analysis, cell: int, deadline: float | None) -> bool:
+def _quiet_cascade(analysis, cell: int, budget: Budget) -> bool:
     """Whether every cell the cascade of ``cell`` (a 0 whenever safe) opens shows one clue in every
     layout where ``cell`` is safe. Revealing a clue every one of those layouts shows leaves them all, so
     each cell of the cascade is read in the one analysis of ``cell`` revealed."""
@@ -198,7 +155,7 @@ def _quiet_cascade(analysis, cell: int, deadline: float | None) -> bool:
     seen.update(wave)
     while wave:
         following = []
-        for n, spread in clue_spreads(after, wave, limit=Limit(time=_left(deadline), memory=None)).items():
+        for n, spread in clue_spreads(after, wave, limit=_rest(budget, memory=None)).items():
             shown = _shown(spread)
             if len(shown) != 1:
                 return False
@@ -210,7 +167,7 @@ def _quiet_cascade(analysis, cell: int, deadline: float | None) -> bool:
     return True
 
 
-def fifty_fifties(analysis, *, time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY) -> tuple:
+def fifty_fifties(analysis, *, limit: Limit | None = None) -> tuple:
     """The position's 50/50s, unavoidable and pseudo (:class:`FiftyFifty`), by their first cell.
 
     A 50/50 is a set of covered cells split into two halves A and B of one size, such that in every
@@ -221,14 +178,14 @@ def fifty_fifties(analysis, *, time_limit: float | None = None, memory: int | No
     unavoidable (no cell but its own can ever tell, so one of them must be guessed some time); with
     tellers that are all guesses (each a mine in some layout) it is a pseudo-50/50: only a guess can
     resolve it now. One with a proved-safe teller is neither: opening that cell tells for free.
-    Each cell of chance 1/2 is tied to the others by one solve with it flagged, under ``memory``.
+    Each cell of chance 1/2 is tied to the others by one solve with it flagged, within ``limit``.
 
     Raises
     ------
     MissingTotalError
         The analysis has no mine total or no exact count.
     BudgetExceededError
-        ``time_limit`` seconds ran out.
+        The limit's time or memory ran out.
 
     Examples
     --------
@@ -239,7 +196,7 @@ def fifty_fifties(analysis, *, time_limit: float | None = None, memory: int | No
     ()
     """
     _check_counted(analysis)
-    deadline = _deadline(time_limit)
+    budget = read_limit(limit).start()
     # cells of one group (a box, or the cells off the front) are interchangeable: one solve tells for all
     group_of = {cell: cells for cells, p in analysis.groups() if p == HALF for cell in cells}
     halves = tuple(sorted(group_of))  # every cell of chance 1/2, in flat order
@@ -248,9 +205,9 @@ def fifty_fifties(analysis, *, time_limit: float | None = None, memory: int | No
     for a in halves:
         if a in classified:
             continue
-        if deadline is not None and time.monotonic() >= deadline:
+        if budget.expired():
             raise BudgetExceededError("the time limit ran out while looking for 50/50s")
-        same, other = _partners(analysis, a, halves, deadline, memory)
+        same, other = _partners(analysis, a, halves, budget)
         classified.update(same, other)
         if not set(group_of[a]) <= same | other:
             # a cell of its group that varies apart from it: by the group's symmetry, no cell of the group
@@ -263,11 +220,11 @@ def fifty_fifties(analysis, *, time_limit: float | None = None, memory: int | No
     return tuple(sorted(found, key=lambda fifty: fifty.cells))
 
 
-def _partners(analysis, a: int, halves: tuple, deadline: float | None, memory: int | None) -> tuple[set, set]:
+def _partners(analysis, a: int, halves: tuple, budget: Budget) -> tuple[set, set]:
     """(the cells that are mines exactly when ``a`` is, ``a`` among them; those that are mines exactly
     when it is not): the position solved with ``a`` a mine proves them mines and safe."""
     flagged = analysis.position._with_cell(a, FLAG)
-    given = solve(flagged, engine=analysis.engine, mines=analysis.mines, explain=False, limit=Limit(time=_left(deadline), memory=memory))
+    given = solve(flagged, engine=analysis.engine, mines=analysis.mines, explain=False, limit=_rest(budget, nodes=None))
     if not given.exact:
         raise BudgetExceededError("the time limit or the memory allowance ran out while looking for 50/50s")
     same = {a} | {y for y in halves if y != a and given.probability(y) == 1}  # with P(y) = 1/2: y is a mine exactly when a is
@@ -299,57 +256,44 @@ def _as_fifty_fifty(analysis, first: tuple, second: tuple) -> FiftyFifty | None:
     return FiftyFifty(halves, kind, tuple(tellers))
 
 
-def endgame_chances(analysis, *, most: int = ENDGAME_LAYOUTS, states: int = ENDGAME_STATES,
-                    time_limit: float | None = None) -> Endgame | None:
-    """Every covered cell's exact chance of winning with best play after opening it, and the position's,
-    or None with more than ``most`` layouts.
-
-    The layouts are listed and the game tree over them searched (:func:`cspmines.engine.endgame.opening_wins`):
-    opening a cell loses where it is a mine, and elsewhere its clue splits the layouts into groups a
-    player can tell apart, each played on at its best; a group of one layout is won.
+def endgame_chances(analysis, *, limit: Limit | None = None) -> PositionValue:
+    """Every covered cell's chance of winning with best play after opening it, and the position's: the value
+    of the position (:func:`cspmines.engine.value.value_of`, every cell's value worked out), exact within
+    ``limit``, else proven bounds marked not exact.
 
     Raises
     ------
     MissingTotalError
         The analysis has no mine total or no exact count.
     BudgetExceededError
-        The search passed ``states`` game-tree states or ``time_limit`` seconds.
+        The layouts could not be listed within the limit (too many for its time or memory).
 
     Examples
     --------
     >>> from cspmines import Position, solve
     >>> endgame = endgame_chances(solve(Position.from_string("5x3x3\\n1....\\n2....\\n.....")))
-    >>> endgame.layouts, endgame.chance(), endgame.best_cells   # (2,3) or (2,4) first: 31 games in 36
+    >>> endgame.layouts, endgame.probability, endgame.best_cells   # (2,3) or (2,4) first: 31 games in 36
     (36, Fraction(31, 36), (13, 14))
-    >>> endgame.chance(1)   # (0,1) first: a mine 1 time in 2 (the 1 and the 2 share it), 17 in 36
+    >>> endgame.value(1).probability   # (0,1) first: a mine 1 time in 2 (the 1 and the 2 share it), 17 in 36
     Fraction(17, 36)
     """
     _check_counted(analysis)
-    if analysis.model_count > most:
-        return None
-    deadline = _deadline(time_limit)
-    position = analysis.position.with_mines(analysis.mines)
-    layouts = list_layouts(position, limit=most)
-    if layouts is None or len(layouts) != analysis.model_count:  # never met: the listing and the count agree
-        raise InconsistentPositionError(f"{analysis.model_count} layouts counted but {len(layouts or ())} listed")
-    try:
-        wins = opening_wins(position, layouts, budget=states, deadline=deadline)
-    except TimeoutError:
-        ran_out = "the time limit ran out" if deadline is not None and time.monotonic() >= deadline else f"it passed its budget of {states:,} states"
-        raise BudgetExceededError(f"the endgame search was stopped: {ran_out}") from None
-    best = len(layouts) if len(layouts) == 1 else max(wins.values())
-    return Endgame(len(layouts), wins, best, analysis.position)
+    found = value_of(analysis.position.with_mines(analysis.mines), limit=limit, all_cells=True)
+    if not found.layouts:
+        why = "time" if found.stopped_by == "time" else "memory allowance"
+        raise BudgetExceededError(f"not searched: {analysis.model_count:,} layouts, more than the {why} can list and search")
+    return found
 
 
 def insight_of(analysis, *, limit: Limit | None = None) -> Insight:
     """:func:`dead_cells`, :func:`fifty_fifties` and :func:`endgame_chances` within ``limit`` (its time
-    shared by the three in that order, its memory capping the endgame search's states); a part that
+    shared by the three in that order: each is given what the ones before it left); a part that
     cannot be worked out is None, with the reason in ``Insight.missing``. The counting is done by the
     engine that solved ``analysis``.
 
     >>> from cspmines import Position, solve
     >>> seen = insight_of(solve(Position.from_string("3x2x1\\n1..\\n1..")))
-    >>> seen.dead, seen.fifty_fifties[0].kind, seen.endgame.chance()   # (0,1) or (1,1): nothing else can tell
+    >>> seen.dead, seen.fifty_fifties[0].kind, seen.endgame.probability   # (0,1) or (1,1): nothing else can tell
     ((1, 2, 4, 5), 'unavoidable', Fraction(1, 2))
     >>> insight_of(solve(Position.from_string("3x1\\n.1."), density=0.5)).missing["dead"]
     'the insight needs the mine total and an exact count (a density or a budget gives none)'
@@ -359,22 +303,15 @@ def insight_of(analysis, *, limit: Limit | None = None) -> Insight:
         _check_counted(analysis)
     except MissingTotalError as error:
         return Insight(None, None, None, {part: str(error) for part in PARTS})
-    deadline = _deadline(limit.time)
+    budget = limit.start()
     missing: dict = {}
     parts: dict = {}
-    states = ENDGAME_STATES if limit.memory is None else max(1, min(ENDGAME_STATES, limit.memory // BYTES_PER_STATE))
-    work = {
-        "dead": lambda: dead_cells(analysis, time_limit=_left(deadline)),
-        "fifty_fifties": lambda: fifty_fifties(analysis, time_limit=_left(deadline), memory=limit.memory),
-        "endgame": lambda: endgame_chances(analysis, states=states, time_limit=_left(deadline)),
-    }
+    work = {"dead": dead_cells, "fifty_fifties": fifty_fifties, "endgame": endgame_chances}
     for part, run in work.items():
         try:
-            parts[part] = run()
+            parts[part] = run(analysis, limit=_rest(budget))
         except (BudgetExceededError, TooLargeError) as error:  # out of time or of memory: said, not guessed
             parts[part], missing[part] = None, str(error)
-    if parts["endgame"] is None and "endgame" not in missing:
-        missing["endgame"] = f"more than {ENDGAME_LAYOUTS:,} layouts"
     return Insight(parts["dead"], parts["fifty_fifties"], parts["endgame"], missing)
 
 
@@ -383,15 +320,8 @@ def _check_counted(analysis) -> None:
         raise MissingTotalError("the insight needs the mine total and an exact count (a density or a budget gives none)")
 
 
-def _deadline(time_limit: float | None) -> float | None:
-    return None if time_limit is None else time.monotonic() + time_limit
-
-
-def _left(deadline: float | None) -> float | None:
-    """The seconds left until ``deadline`` (a sliver past it, so that the next step says it ran out)."""
-    if deadline is None:
-        return None
-    left = deadline - time.monotonic()
-    if left <= 0:
+def _rest(budget: Budget, **changes) -> Limit:
+    """What is left of ``budget`` for the next part; none left, it says so (the part would only find it spent)."""
+    if budget.expired():
         raise BudgetExceededError("the time limit ran out")
-    return left
+    return budget.rest(**changes)

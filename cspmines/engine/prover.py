@@ -17,9 +17,9 @@ is its public face.
 
 from __future__ import annotations
 
-from .backends.base import Budget, out_of_time
 from .backends.cpsat import front_mine_range
 from .backends.sat import BoxEncoding, encode_chain, encoding_bytes
+from .budget import Budget, out_of_time
 
 __all__ = ["find_certain", "satisfiable"]
 

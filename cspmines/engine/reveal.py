@@ -58,7 +58,7 @@ def solve_revealed(analysis, cell, clue: int):
     cell = analysis.position.index(cell)
     after = analysis.position._with_cell(cell, clue)
     engine = analysis.engine
-    kept = engine.memory.kept.get(analysis)  # the parts of ``analysis`` if its engine kept them for one more clue
+    kept = engine.cache.kept.get(analysis)  # the parts of ``analysis`` if its engine kept them for one more clue
     if kept is None:
         return _solved_whole(analysis, after)
     try:
@@ -86,7 +86,7 @@ def layouts_revealed(analysis, cell, clue: int) -> int:
     """
     cell = analysis.position.index(cell)
     engine = analysis.engine
-    kept = engine.memory.kept.get(analysis)
+    kept = engine.cache.kept.get(analysis)
     if kept is None or kept.density is not None:
         try:
             return _counted(solve_revealed(analysis, cell, clue))
@@ -138,9 +138,9 @@ def _parts_after(engine, kept: Parts, after: Position, cell: int, clue: int) -> 
     mines_left = None if kept.mines_left is None else kept.mines_left - len(local.mine_cells)
     if mines_left is not None and not 0 <= mines_left <= undecided:
         raise InconsistentPositionError(f"{mines_left} mines are left for {undecided} covered cells")
-    fresh = split_chains(local.system, engine.memory)
+    fresh = split_chains(local.system, engine.cache)
     chains = base.unchanged + list(fresh)
-    counts = base.unchanged_counts + count_chains(engine.counter, fresh, engine.memory)
+    counts = base.unchanged_counts + count_chains(engine.counter, fresh, engine.cache)
     if any(count is None for count in counts):
         raise _Uncounted
     order = sorted(range(len(chains)), key=lambda i: chains[i].boxes[0].cells[0])
@@ -213,5 +213,5 @@ def _update(engine, kept: Parts, after: Position, cell: int, clue: int):
     if combination.model_count == 0:
         raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
     analysis = exact_analysis(after, parts, combination, engine)
-    engine.memory.kept[analysis] = parts
+    engine.cache.kept[analysis] = parts
     return analysis

@@ -29,7 +29,6 @@ True
 from __future__ import annotations
 
 import random
-import time
 from itertools import pairwise
 from numbers import Real
 
@@ -38,14 +37,14 @@ from networkx.utils import create_py_random_state
 
 from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, TooLargeError
 from ..position import Position
-from .backends import Budget
 from .backends.dynamic import DynamicProgrammingBackend
 from .backends.sampler import weighted_picks
+from .budget import Budget, Limit, format_bytes
 from .chains import split_chains
 from .combine import binomials, convolve, polynomial_bytes
 from .constraints import settle_position
-from .question import NOT_GIVEN, Density, Limit, check_board_size, format_bytes, read_limit
-from .solver import solve, total_or_density
+from .question import Density
+from .solver import Question, read_question, solve
 
 __all__ = ["layouts_still_possible", "mine_rows", "sample_layouts", "sample_mines"]
 
@@ -59,8 +58,6 @@ def sample_layouts(
     mines: int | None = None,
     density: Real | Density | None = None,
     limit: Limit | None = None,
-    time_limit: float | None = None,
-    memory=NOT_GIVEN,
 ) -> list[frozenset]:
     """``count`` mine layouts drawn independently and uniformly from those ``position`` allows, by
     ``engine`` (:func:`cspmines.sample_layouts` passes the calling thread's default engine).
@@ -71,7 +68,7 @@ def sample_layouts(
     count : int
         How many layouts to draw.
     engine : Engine, keyword-only
-        Its memory keeps the chains' programmes for later draws; its backend explains an
+        Its cache keeps the chains' programmes for later draws; its backend explains an
         inconsistent position (as :func:`~cspmines.engine.solver.solve` does). The layouts
         themselves are drawn from the ``dp`` backend's dynamic programme, whatever its backend.
     seed : int, random.Random or None, keyword-only
@@ -88,11 +85,9 @@ def sample_layouts(
         attribute holds the layouts drawn so far (the one count at the start
         is bounded too; the layouts are drawn 256 at a time, the clock read
         before each batch). Its ``memory``: bytes the count and the layouts may hold
-        (:data:`~cspmines.engine.question.DEFAULT_MEMORY` unless given; None: no allowance): past it,
+        (:data:`~cspmines.engine.budget.DEFAULT_MEMORY` unless given; None: no allowance): past it,
         ``TooLargeError`` before any work where the board or the layouts alone are too large, else
         ``MemoryBudgetError`` from the count. Its ``nodes`` and ``max_chain`` are not used.
-    time_limit, memory : keyword-only
-        Deprecated: the limit's time and memory one by one (a :class:`DeprecationWarning`).
 
     Returns
     -------
@@ -108,7 +103,7 @@ def sample_layouts(
     MissingTotalError
         The total is unknown and neither ``mines`` nor ``density`` was given.
     BudgetExceededError
-        ``time_limit`` was reached first.
+        The limit's time was reached first.
 
     Examples
     --------
@@ -124,7 +119,6 @@ def sample_layouts(
     ...
     ValueError: the time limit must be a number of seconds above 0, got 0
     """
-    limit = read_limit(limit, time_limit=time_limit, memory=memory)
     try:
         mine_rows = sample_mines(position, count, engine=engine, seed=seed, mines=mines, density=density, limit=limit)
     except BudgetExceededError as stopped:
@@ -142,8 +136,6 @@ def sample_mines(
     mines: int | None = None,
     density: Real | Density | None = None,
     limit: Limit | None = None,
-    time_limit: float | None = None,
-    memory=NOT_GIVEN,
 ) -> np.ndarray:
     """The layouts of :func:`sample_layouts` (the same ones for the same seed) as a boolean array:
     a row a layout, a column a flat cell, True where the layout puts a mine.
@@ -152,35 +144,34 @@ def sample_mines(
     >>> sample_mines(Position.from_string("3x1x1\\n.1."), 3, engine=Engine(), seed=8).astype(int).tolist()
     [[0, 0, 1], [1, 0, 0], [0, 0, 1]]
     """
-    limit = read_limit(limit, time_limit=time_limit, memory=memory)
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
-    time_limit, memory = limit.time, limit.memory
-    check_board_size(position.width, position.height, memory)
+    question = read_question(position, mines=mines, density=density, limit=limit)
+    memory = question.limit.memory
     if memory is not None and count * position.size > memory:  # the layouts' rows, a byte a cell
         raise TooLargeError(
             f"{count:,} layouts of {position.size:,} cells take {format_bytes(count * position.size)}, over the memory "
             f"allowance of {format_bytes(memory)}: draw fewer, or raise it with --memory SIZE (Limit(memory=...) in Python)"
         )
     generator = np.random.default_rng(create_py_random_state(seed).getrandbits(128))
-    started = time.perf_counter()
+    budget = question.limit.start()
     batches: list[np.ndarray] = []
     drawn = 0
 
     def out_of_time() -> BudgetExceededError:
-        error = BudgetExceededError(f"time limit of {time_limit} s reached after {drawn} of {count} layouts")
+        error = BudgetExceededError(f"time limit of {budget.time_limit} s reached after {drawn} of {count} layouts")
         error.layouts = _stacked(batches, position.size)  # what was drawn is still a fair sample
         return error
 
     try:
-        draw = _Draw(position, engine, mines=mines, density=density, time_limit=time_limit, memory=memory)
+        draw = _Draw(position, engine, question, budget)
     except MemoryBudgetError as error:
         error.layouts = _stacked([], position.size)  # none drawn: the count came first
         raise
     except BudgetExceededError:
         raise out_of_time() from None
     while drawn < count:
-        if time_limit is not None and time.perf_counter() - started >= time_limit:
+        if budget.expired():
             raise out_of_time()
         batches.append(draw.many(min(_BATCH, count - drawn), generator))
         drawn += len(batches[-1])
@@ -205,13 +196,12 @@ class _Draw:
     """Everything a draw needs, counted once: the forced cells, each chain's kept
     programme, and the weights that share the mines among the chains and the rest."""
 
-    def __init__(self, position: Position, engine, *, mines, density, time_limit, memory):
-        mines, density = total_or_density(position, mines, density)
+    def __init__(self, position: Position, engine, question: Question, budget: Budget):
+        mines, density = question.mines, question.density
         settled = settle_position(position, mines=mines)
         system = settled.system
-        budget = Budget(time_limit=time_limit, memory_limit=memory) if time_limit is not None or memory is not None else None
-        counter = DynamicProgrammingBackend(engine.memory)  # its forward passes kept in the engine's memory
-        chains = split_chains(system, engine.memory)
+        counter = DynamicProgrammingBackend(engine.cache)  # its forward passes kept in the engine's cache
+        chains = split_chains(system, engine.cache)
         self.samplers = [counter.sampler(chain, budget=budget) for chain in chains]
         self.sizes = [chain.n_cells for chain in chains]
         self.size = position.size
@@ -253,6 +243,7 @@ class _Draw:
     def _prepare_density(self) -> bool:
         """Each chain's mine numbers weighted by ``models[k] * a**k * (b - a)**(n - k)``
         for the density a/b (the common factor b**n dropped: integers)."""
+        assert self.density is not None  # a draw under a density
         a, b = self.density.numerator, self.density.denominator
         self.weights = [
             [w * a**k * (b - a) ** (n - k) for k, w in enumerate(sampler.models)]
@@ -292,6 +283,7 @@ class _Draw:
         else:
             for sampler, weights in zip(self.samplers, self.weights, strict=True):
                 self._fill(sampler, out, weighted_picks(generator, weights, sum(weights), count), generator)
+            assert self.density is not None  # a draw under a density
             a, b = self.density.numerator, self.density.denominator
             out[:, self.rest] = _below(generator, b, (count, len(self.rest))) < a
         return out

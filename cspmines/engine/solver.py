@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from numbers import Real
@@ -27,16 +28,16 @@ from typing import Any
 from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, MissingTotalError
 from ..position import Position, is_whole
 from .analysis import Analysis
-from .backends import Budget
 from .bounded import bound_chains
+from .budget import Budget, Limit, check_board_size, read_limit
 from .chains import split_chains
 from .combine import Combination, afford_combining, combine_chains, combine_with_density
 from .constraints import ConstraintSystem, Settled, mines_word, settle_position
 from .counting import Parts, count_smallest_first
 from .prover import find_certain, satisfiable
-from .question import Density, Limit, check_board_size, read_density, read_limit
+from .question import Density, read_density
 
-__all__ = ["combine_parts", "exact_analysis", "solve"]
+__all__ = ["Question", "combine_parts", "exact_analysis", "read_question", "solve"]
 
 
 def solve(
@@ -45,12 +46,9 @@ def solve(
     engine,
     mines: int | None = None,
     density: Real | Density | None = None,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    max_chain: int | None = None,
+    limit: Limit | None = None,
     explain: bool = True,
     settle: bool = True,
-    limit: Limit | None = None,
 ) -> Analysis:
     """Exact model counts and mine probabilities of a position, by ``engine``.
 
@@ -58,7 +56,7 @@ def solve(
     ----------
     position : Position
     engine : Engine, keyword-only
-        The :class:`~cspmines.engine.Engine` that counts (its backend) and remembers (its memory);
+        The :class:`~cspmines.engine.Engine` that counts (its backend) and remembers (its cache);
         :func:`cspmines.solve` passes the calling thread's default engine of the backend asked for.
     mines : int, keyword-only
         The board's mine total, overriding the position's header.
@@ -66,12 +64,10 @@ def solve(
         When the total is unknown: each covered cell is a mine independently
         with this chance. A float is read by its decimal text (0.15 is 3/20).
     limit : Limit, keyword-only
-        The budget: ``Limit(time=, nodes=, max_chain=, memory=)`` (:class:`~cspmines.engine.question.Limit`;
+        The budget: ``Limit(time=, nodes=, max_chain=, memory=)`` (:class:`~cspmines.engine.budget.Limit`;
         the memory allowance's default unless given). ``max_chain`` follows influence through at most
         that many boxes: longer chains are cut (see :mod:`cspmines.engine.bounded`), an approximation;
         proved cells stay exact, every other probability is listed in ``inexact_cells``.
-    time_limit, node_limit, max_chain : keyword-only
-        Deprecated: the budget one by one (a :class:`DeprecationWarning`); pass ``limit=Limit(...)``.
     explain : bool, keyword-only
         On an inconsistent position, shrink the conflict to a small set of
         clues for the message (a few extra counts). Searches that try many
@@ -105,43 +101,89 @@ def solve(
     ...
     cspmines.errors.InconsistentPositionError: inconsistent position: the clues leave room for 0 mines, but 2 remain
     """
-    if not isinstance(position, Position):
-        raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
-    limit = read_limit(limit, time_limit=time_limit, node_limit=node_limit, max_chain=max_chain)
-    time_limit, node_limit, max_chain = limit.time, limit.nodes, limit.max_chain
-    check_board_size(position.width, position.height, limit.memory)
-    mines, density = total_or_density(position, mines, density)
-    counter, memory = engine.counter, engine.memory
-    counting = Budget(time_limit=None if time_limit is None else time_limit * _COUNTING_SHARE, node_limit=node_limit,
-                      memory_limit=limit.memory)
-
-    settled = settle_position(position, mines=mines) if settle else Settled.unchanged(ConstraintSystem.from_position(position, mines=mines))
-    system = settled.system
-    chains = split_chains(system, memory)
-    chains, rest, cut_cells = _cut_long_chains(chains, system.unconstrained_cells, max_chain)
-    # a budgeted count spends its budget as asked, reading no kept count (nor one a backend object may share a name with)
-    keeping = not counting.limited and isinstance(engine.backend, str)
-    counts = count_smallest_first(counter, chains, counting, memory=memory if keeping else None)
-    total = None if density is not None else (mines if mines is not None else position.mines)  # the total counted with
-    parts = Parts.of_solve(settled, chains, counts, rest, mines=total, density=density, cut_cells=cut_cells)
-    if density is None and parts.counted:
-        afford_combining(counts, chains, counting)  # marks the counting budget spent when it cannot
-    if not parts.counted or counting.exhausted:
-        deciding = Budget(time_limit=None if time_limit is None else max(1e-3, time_limit - counting.elapsed()),
-                          memory_limit=limit.memory)
-        return _partial_analysis(position, parts, deciding, engine, cut=_cut_reason(counting))
+    question = read_question(position, mines=mines, density=density, limit=limit)
+    budget = question.limit.start()
+    counting = budget.share(_COUNTING_SHARE)  # the rest is kept for the certain cells, should counting stop
+    settled = _settled(position, question.mines, settle)
+    chains, rest, cut_cells = _chains(settled.system, engine, question.limit.max_chain)
+    counts = count_smallest_first(engine.counter, chains, counting, cache=_cache_for(engine, counting))
+    parts = Parts.of_solve(settled, chains, counts, rest, mines=question.total(position), density=question.density, cut_cells=cut_cells)
+    if not _counted_whole(parts, counts, chains, counting):
+        return _partial_analysis(position, parts, budget.rest(nodes=None).start(), engine, cut=_cut_reason(counting))
     combination = combine_parts(parts)
     if combination.model_count == 0:
-        if not explain:
-            raise InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
-        raise _explain_inconsistency(position, ConstraintSystem.from_position(position, mines=mines), parts, counter)
+        raise _inconsistency(position, question.mines, parts, engine.counter, explain)
     analysis = exact_analysis(position, parts, combination, engine)
-    # what solve_revealed starts from (cspmines.engine.reveal), in the engine's memory: every chain was
-    # counted, so a budget that was not spent changes nothing kept (the counts' own memory still skips
-    # budgeted counts, above)
-    if settle and not cut_cells:
-        memory.kept[analysis] = parts
+    if settle and not cut_cells:  # what solve_revealed starts from (cspmines.engine.reveal), kept by the engine
+        engine.cache.kept[analysis] = parts
     return analysis
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a solve is asked, checked: the total (``mines``, overriding the position's) or a ``density``, and
+    the ``limit`` (:func:`read_question`)."""
+
+    mines: int | None
+    density: Fraction | None
+    limit: Limit
+
+    def total(self, position: Position) -> int | None:
+        """The total the layouts are counted with (None under a density)."""
+        return None if self.density is not None else (self.mines if self.mines is not None else position.mines)
+
+
+def read_question(position: Position, *, mines=None, density=None, limit: Limit | None = None) -> Question:
+    """The question of a solve or a draw, each part checked here once: a :class:`Position`, a board within
+    the memory allowance, a total or a density (:func:`total_or_density`), a :class:`Limit`.
+
+    >>> from cspmines import Position
+    >>> read_question(Position.from_string("3x1x1\\n.1.")).limit == Limit()
+    True
+    >>> read_question("3x1x1")
+    Traceback (most recent call last):
+    ...
+    TypeError: solve() needs a Position, got str
+    """
+    if not isinstance(position, Position):
+        raise TypeError(f"solve() needs a Position, got {type(position).__name__}")
+    limit = read_limit(limit)
+    check_board_size(position.width, position.height, limit.memory)
+    mines, chance = total_or_density(position, mines, density)
+    return Question(mines, chance, limit)
+
+
+def _settled(position: Position, mines: int | None, settle: bool) -> Settled:
+    """The position's rules, the cells single clues force taken out unless ``settle`` is False."""
+    if settle:
+        return settle_position(position, mines=mines)
+    return Settled.unchanged(ConstraintSystem.from_position(position, mines=mines))
+
+
+def _chains(system: ConstraintSystem, engine, max_chain: int | None):
+    """(chains, the cells off every chain, the cells of chains cut): the system's chains, longer ones cut."""
+    return _cut_long_chains(split_chains(system, engine.cache), system.unconstrained_cells, max_chain)
+
+
+def _cache_for(engine, budget: Budget):
+    """The engine's cache of counts where the count may use it: a budgeted count spends its budget as asked,
+    reading no kept count (nor one a backend object may share a name with)."""
+    return engine.cache if not budget.limited and isinstance(engine.backend, str) else None
+
+
+def _counted_whole(parts: Parts, counts, chains, budget: Budget) -> bool:
+    """Whether every chain was counted and, under a total, the counts can be combined within the budget
+    (:func:`~cspmines.engine.combine.afford_combining` marks the budget spent when they cannot)."""
+    if parts.density is None and parts.counted:
+        afford_combining(counts, chains, budget)
+    return parts.counted and not budget.exhausted
+
+
+def _inconsistency(position: Position, mines: int | None, parts: Parts, counter, explain: bool) -> InconsistentPositionError:
+    """The error of a position no layout fits: naming a small set of conflicting clues when ``explain``."""
+    if not explain:
+        return InconsistentPositionError("no mine layout fits (explain=False: clues not named)")
+    return _explain_inconsistency(position, ConstraintSystem.from_position(position, mines=mines), parts, counter)
 
 
 def _cut_long_chains(chains, rest: tuple, max_chain: int | None):
@@ -256,7 +298,7 @@ def _partial_analysis(position, parts: Parts, budget, engine, cut: str = "budget
 
 def _check_options(*, mines, density) -> None:
     """Refuse a total that is none, and a total beside a density, by name (the density is checked by
-    :func:`~cspmines.engine.question.read_density`, the budget by :func:`~cspmines.engine.question.read_limit`).
+    :func:`~cspmines.engine.question.read_density`, the budget by :func:`~cspmines.engine.budget.read_limit`).
 
     >>> _check_options(mines="1", density=None)
     Traceback (most recent call last):

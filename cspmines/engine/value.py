@@ -26,7 +26,7 @@ numbers, found by a search of the game tree over the layouts themselves
 * before the search, the game played safest cell first (its value worked out over every layout)
   gives a lower bound, the window the search starts from.
 
-The search runs within a :class:`~cspmines.engine.question.Limit` (time, work units, memory):
+The search runs within a :class:`~cspmines.engine.budget.Limit` (time, work units, memory):
 past it, the value is given as a proven lower and upper bound and marked NOT EXACT.
 
 >>> from cspmines import Position
@@ -39,7 +39,6 @@ past it, the value is given as a proven lower and upper bound and marked NOT EXA
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -47,8 +46,8 @@ import numpy as np
 
 from .. import native
 from ..position import Position
+from .budget import Budget, Limit, read_limit
 from .layouts import MINE, LayoutTable, layout_table
-from .question import Limit, read_limit
 from .valuesearch import SearchInput, ValueSearch
 
 __all__ = ["CellValue", "PositionValue", "best_play_moves", "board_symmetries", "run_search", "search_input", "value_of"]
@@ -137,9 +136,10 @@ class PositionValue:
             return Fraction(0), Fraction(1)
         return Fraction(self.wins, self.layouts), Fraction(self.wins_high, self.layouts)
 
-    def value(self, cell: int) -> CellValue | None:
-        """The :class:`CellValue` of a covered cell, None where it was not worked out."""
-        return self.cells.get(cell)
+    def value(self, cell) -> CellValue | None:
+        """The :class:`CellValue` of a covered ``cell`` (a flat index or a ``(row, col)`` pair), None where it
+        was not worked out (a cell not covered, or a search that listed no layout)."""
+        return self.cells.get(self.position.index(cell))
 
 
 def search_input(table: LayoutTable, **budget) -> SearchInput:
@@ -251,22 +251,22 @@ def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool 
     (False, 'nodes', True)
     """
     limit = read_limit(limit)
-    started = time.monotonic()
+    budget = limit.start()
     by_memory = _layouts_within(limit.memory, len(position.covered_cells))
     by_time = None if limit.time is None else int(limit.time / _LISTING_SECONDS)
     cap = by_memory if by_time is None else by_time if by_memory is None else min(by_memory, by_time)
     table = layout_table(position, most=cap)
     if table is None:  # more layouts than the allowance can list (or the time can list and search a little)
         reason = "time" if by_time is not None and (by_memory is None or by_time < by_memory) else "layouts"
-        return _unlisted(position, started, reason)
+        return _unlisted(position, budget, reason)
     if table.count == 1:  # everything is known: the game is won by opening every safe cell
         cells = {cell: CellValue(int(code != MINE), int(code != MINE), 1) for cell, code in zip(table.cells, table.codes[0], strict=True)}
         best = tuple(cell for cell, value in cells.items() if value.low)
-        return PositionValue(position, 1, 1, 1, best, cells, exact=True, seconds=time.monotonic() - started)
-    seconds = None if limit.time is None else max(1e-3, limit.time - (time.monotonic() - started))
+        return PositionValue(position, 1, 1, 1, best, cells, exact=True, seconds=budget.elapsed())
+    seconds = budget.rest().time
     given = search_input(table, node_limit=limit.nodes, seconds=seconds, slots=_table_slots(limit.memory), all_cells=all_cells)
     answer = run_search(given, work_bytes=None if limit.memory is None else int(limit.memory * (1 - _TABLE_SHARE)))
-    return _answer(table, answer, time.monotonic() - started)
+    return _answer(table, answer, budget.elapsed())
 
 
 def _layouts_within(memory: int | None, width: int) -> int | None:
@@ -276,8 +276,8 @@ def _layouts_within(memory: int | None, width: int) -> int | None:
     return max(1, int(memory * (1 - _TABLE_SHARE)) // (width + _BYTES_PER_LAYOUT))
 
 
-def _unlisted(position: Position, started: float, reason: str) -> PositionValue:
-    return PositionValue(position, 0, 0, 0, (), {}, exact=False, stopped_by=reason, seconds=time.monotonic() - started)
+def _unlisted(position: Position, budget: Budget, reason: str) -> PositionValue:
+    return PositionValue(position, 0, 0, 0, (), {}, exact=False, stopped_by=reason, seconds=budget.elapsed())
 
 
 def _answer(table: LayoutTable, answer: dict, seconds: float) -> PositionValue:

@@ -10,12 +10,12 @@ the smallest state probed when full, and doubles once half its slots are used.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from math import prod
 
 import numpy as np
 
+from .budget import Limit
 from .layouts import MINE
 
 __all__ = ["SearchInput", "ValueSearch", "fingerprints"]
@@ -95,7 +95,7 @@ class ValueSearch:
         self.neighbours = given.neighbours
         self.symmetries = given.symmetries
         self.node_limit = given.node_limit
-        self.deadline = None if given.seconds is None else time.monotonic() + given.seconds
+        self.clock = None if given.seconds is None else Limit(time=given.seconds, memory=None).start()
         self.all_cells = given.all_cells
         self.first, self.second = fingerprints(self.count)
         self.most_slots = given.slots
@@ -172,7 +172,7 @@ class ValueSearch:
         self.states += 1
         if self.node_limit is not None and self.states > self.node_limit:
             self.stopped = "nodes"
-        elif self.deadline is not None and self.states % _CLOCK_EVERY == 0 and time.monotonic() >= self.deadline:
+        elif self.clock is not None and self.states % _CLOCK_EVERY == 0 and self.clock.expired():
             self.stopped = "time"
         return not self.stopped
 

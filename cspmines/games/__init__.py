@@ -1,7 +1,7 @@
 """Games: seeded boards, the rule variants of the seeds, and a runner for agents; no-guess boards drawn and certified."""
 
 from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, parse_size
-from .boardfiles import read_boards
+from .boardfiles import read_board, read_boards
 from .certify import Certificate, NoFirstClickError, certify
 from .game import BoardMismatchError, Game, IllegalMoveError, Status
 from .noguess import NO_GUESS_CLICKS, NoGuessError, draw_no_guess
@@ -14,6 +14,7 @@ __all__ = [
     "FIRST_CLICKS",
     "PRESETS",
     "parse_size",
+    "read_board",
     "read_boards",
     "Game",
     "IllegalMoveError",

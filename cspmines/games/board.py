@@ -174,24 +174,6 @@ class Board:
             click = _drawn_first_click(mines.reshape(height, width), first_click, rng)
         return cls(mines.reshape(height, width), first_click=click)
 
-    @classmethod
-    def no_guess(cls, size: str | tuple[int, int, int] = "beginner", *, seed: int | np.random.Generator | None = None,
-                 first_click: str = "safe", method: str = "uniform") -> Board:
-        """A board its first click solves without a guess, by exact reasoning with the mine total, drawn
-        uniformly among all such boards (``method="adjust"``: faster, not uniform); it carries its first
-        click (:func:`cspmines.games.noguess.draw_no_guess`).
-
-        >>> board = Board.no_guess("beginner", seed=1)
-        >>> board.first_click, board.n_mines
-        (0, 10)
-        >>> from cspmines.games import Game
-        >>> Game(board).opened > 1   # the corner is a zero under a no-guess safe click on beginner
-        True
-        """
-        from .noguess import draw_no_guess  # it draws Boards: imported when asked
-
-        return draw_no_guess(size, seed=seed, first_click=first_click, method=method).board
-
     # -- loading -------------------------------------------------------------
     @classmethod
     def from_position_text(cls, text: str, *, source: str = "<string>") -> Board:
@@ -286,24 +268,6 @@ class Board:
             y, x = divmod(int(cell), self.width)
             out += bytes([x, y])
         return bytes(out)
-
-    @classmethod
-    def from_file(cls, path) -> Board:
-        """Read a file of one board: ``.mbf`` (binary), board JSON, or a position text file with the mines
-        marked (a file of several: :func:`cspmines.games.read_boards`).
-
-        >>> import os, tempfile
-        >>> path = os.path.join(tempfile.mkdtemp(), "b.mbf")
-        >>> _ = open(path, "wb").write(Board.random("beginner", seed=1).to_mbf())
-        >>> Board.from_file(path).n_mines
-        10
-        """
-        from .boardfiles import read_boards  # it reads boards with this class
-
-        boards = read_boards(path)
-        if len(boards) != 1:
-            raise BoardFormatError(f"{path}: it holds {len(boards)} boards: read them with cspmines.games.read_boards")
-        return boards[0][1]
 
     # -- reading -------------------------------------------------------------
     @property

@@ -27,7 +27,7 @@ from ..errors import PositionFormatError
 from ..position import decode_text
 from .board import Board, BoardFormatError
 
-__all__ = ["boards_of_text", "read_boards"]
+__all__ = ["boards_of_text", "read_boards", "read_board"]
 
 #: A text board's header: where each board of a file of several starts.
 _HEADER = re.compile(r"\s*\d+x\d+(x\d+)?\s*")
@@ -90,3 +90,19 @@ def _text_board(text: str, source: str, name: str) -> Board:
         raise BoardFormatError(str(error)) from None
     except BoardFormatError as error:
         raise BoardFormatError(f"{name}: {str(error).removeprefix(source + ': ')}") from None
+
+
+def read_board(path) -> Board:
+    """Read a file of one board: ``.mbf`` (binary), board JSON, or a position text file with the mines
+    marked (a file of several: :func:`read_boards`).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "b.mbf")
+    >>> _ = open(path, "wb").write(Board.random("beginner", seed=1).to_mbf())
+    >>> read_board(path).n_mines
+    10
+    """
+    boards = read_boards(path)
+    if len(boards) != 1:
+        raise BoardFormatError(f"{path}: it holds {len(boards)} boards: read them with cspmines.games.read_boards")
+    return boards[0][1]

@@ -50,9 +50,9 @@ import numpy as np
 
 from ..actions import Action, Vocabulary
 from ..engine.analysis import Analysis
+from ..engine.budget import Limit
 from ..engine.constraints import settle_position
 from ..engine.engine import solve
-from ..engine.question import Limit
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, WITHHELD, Position
 

@@ -9,12 +9,12 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..actions import Action, Agent, Vocabulary
+from ..actions import Action, ActionKind, Agent, Vocabulary
+from ..engine.budget import Limit, Stopwatch, read_limit
 from ..engine.certain import certain_cells
 from ..errors import CspminesError
 from .game import Game, Status
@@ -83,7 +83,7 @@ class GameRecord:
 
 
 def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = None, audit: bool = False,
-         max_moves: int | None = None, observe=None, deadline: float | None = None) -> GameRecord:
+         max_moves: int | None = None, observe=None, limit: Limit | None = None) -> GameRecord:
     """Let ``agent`` play ``game`` to the end.
 
     Parameters
@@ -98,8 +98,8 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
         Stop a runaway agent (default: four moves per cell).
     observe : callable, optional
         Called as ``observe(position, action)`` before each move is applied (a replay's steps).
-    deadline : float, optional
-        A ``time.monotonic()`` past which no more moves are made: the game is left ``playing``.
+    limit : Limit, optional
+        The game's time: once it has run out no more moves are made, and the game is left ``playing``.
 
     An agent's ``act`` that raises :class:`PlayerFault` loses the game there (``status`` lost, with
     ``fault`` and ``fault_detail``); an agent with a ``game_over(status)`` method is told how each
@@ -116,27 +116,28 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
     (Action(kind='open', cell=8, certain=True), False)
     """
     agent.reset(rules=game.rules, seed=seed)
-    limit = max_moves if max_moves is not None else 4 * game.board.size
+    most = max_moves if max_moves is not None else 4 * game.board.size
     history: list[MoveRecord] = []
     fault: PlayerFault | None = None
-    started = time.perf_counter()
-    while game.status == "playing":
-        if deadline is not None and time.monotonic() > deadline:
+    budget = read_limit(limit).start()
+    game_watch = Stopwatch()
+    while game.status == Status.PLAYING:
+        if budget.expired():
             break
-        if len(history) >= limit:
-            raise AgentError(f"agent {agent.name!r} made {limit} moves without finishing the game")
+        if len(history) >= most:
+            raise AgentError(f"agent {agent.name!r} made {most} moves without finishing the game")
         position = game.position
-        t = time.perf_counter()
+        move_watch = Stopwatch()
         try:
             action = agent.act(position)
         except PlayerFault as error:
             fault = error
             break
-        seconds = time.perf_counter() - t
+        seconds = move_watch.seconds
         guess, proved_mine = not action.certain, False
         if audit:
             proof = certain_cells(position)
-            if action.kind == "open":
+            if action.kind == ActionKind.OPEN:
                 guess, proved_mine = action.cell not in proof.safe, action.cell in proof.mines
             else:
                 guess = action.cell not in proof.mines
@@ -159,7 +160,7 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
         status=status,
         moves=len(history),
         guesses=sum(move.guess for move in history),
-        seconds=time.perf_counter() - started,
+        seconds=game_watch.seconds,
         opened_fraction=game.opened_fraction,
         score=game.score,
         mines_opened=game.mines_opened,

@@ -25,7 +25,7 @@ is rewarded ``invalid_reward`` and sets ``info["invalid"]``. ``info["status"]`` 
 ``lost`` or, under score rules, ``finished`` (every cell opened or flagged,
 not every mine flagged). With ``oracle=True``, ``info["mine_chance"]`` holds
 every cell's exact mine chance (a float array shaped as the observation) and
-``info["mine_chance_exact"]`` whether the count finished within ``time_limit``.
+``info["mine_chance_exact"]`` whether the count finished within the ``limit``.
 
 ``render_mode="rgb_array"`` makes ``render()`` return the board as a picture, an
 ``(height * 16, width * 16, 3)`` uint8 array drawn with numpy alone
@@ -64,12 +64,12 @@ from gymnasium.envs.registration import EnvSpec
 
 from ..bench.compare import measure_for
 from ..bench.runner import new_game
-from ..bench.suite import Suite
+from ..bench.suite import Suite, SuiteVariant
+from ..engine.budget import Limit
 from ..games import Game, IllegalMoveError, Status
 from ..position import is_whole
 from .frames import board_frame
 from .options import (
-    ORACLE_TIME_LIMIT,
     EnvOptionError,
     EvaluationBoardsWarning,
     ObservationKind,
@@ -107,9 +107,9 @@ class MinesweeperEnv(gymnasium.Env):
         The reward of an action the mask forbids (nothing changes).
     max_steps : int, keyword-only
         Steps before the episode is truncated (default: four a cell, as the bench allows moves).
-    time_limit : float or None, keyword-only
-        Seconds for the oracle's count of one position (default 1: a count cut short gives estimates,
-        and ``info["mine_chance_exact"]`` is False).
+    limit : Limit, keyword-only
+        What the oracle's count of one position may spend (default ``Limit(time=1)``: a count cut short
+        gives estimates, and ``info["mine_chance_exact"]`` is False).
     render_mode : {"ansi", "rgb_array", "human", None}, keyword-only
         What ``render()`` gives (see the module's description).
     observation : {"grid", "channels"}, keyword-only
@@ -132,17 +132,18 @@ class MinesweeperEnv(gymnasium.Env):
 
     def __init__(self, size="beginner", *, rules: str = "classic", withheld: float = 0.0, first_click: str = "safe",
                  reward: str = "win", flags: bool = False, oracle: bool = False, invalid_reward: float = -0.1,
-                 max_steps: int | None = None, time_limit: float | None = ORACLE_TIME_LIMIT, render_mode: str | None = None,
+                 max_steps: int | None = None, limit: Limit | None = None, render_mode: str | None = None,
                  observation: str = "grid"):
         # the boards depend on the size, rules, first click and seed alone: the suite's agent is a placeholder
-        self._suite = Suite.create(agents=["random"], size=size, rules=rules, withheld=withheld, first_click=first_click)
+        self._suite = Suite.create(agents=["random"], size=size, rules=rules, first_click=first_click,
+                                   variant=SuiteVariant(withheld=withheld))
         self.reward_shape = read_option(Reward, reward, "reward")
         self.observation_kind = read_option(ObservationKind, observation, "observation")
         self.render_mode = _read_render_mode(render_mode)
         cells = self._suite.width * self._suite.height
         self.max_steps = _read_max_steps(max_steps, self._suite.width, self._suite.height)
         self.flags, self.oracle, self.invalid_reward = bool(flags), bool(oracle), read_number(invalid_reward, "invalid_reward")
-        self.limit = oracle_limit(time_limit)
+        self.limit = oracle_limit(limit)
         self.observation_space = observation_space(self.observation_kind, self._suite.width, self._suite.height)
         self.action_space = spaces.Discrete(2 * cells if self.flags else cells)
         self._measure = measure_for(self._suite.rules, self._suite.withheld)

@@ -7,8 +7,8 @@
 Traceback (most recent call last):
 ...
 cspmines.gym.options.EnvOptionError: reward must be one of win, progress, measure, got 'money'
->>> oracle_limit(None).time, oracle_limit(0.5).time
-(None, 0.5)
+>>> oracle_limit(None).time, oracle_limit(Limit(time=0.5)).time
+(1.0, 0.5)
 """
 
 from __future__ import annotations
@@ -16,16 +16,19 @@ from __future__ import annotations
 import math
 
 from ..actions import Vocabulary
-from ..engine.question import Limit
+from ..engine.budget import Limit
 from ..errors import CspminesError
 
-__all__ = ["ORACLE_TIME_LIMIT", "EnvOptionError", "EvaluationBoardsWarning", "ObservationKind", "RenderMode", "Reward", "oracle_limit", "read_number", "read_option"]
+__all__ = ["ORACLE_LIMIT", "ORACLE_TIME_LIMIT", "EnvOptionError", "EvaluationBoardsWarning", "ObservationKind", "RenderMode", "Reward", "oracle_limit", "read_number", "read_option"]
 
-#: Seconds the oracle may count one position for (``time_limit``): a position from play is counted in
+#: Seconds the oracle may count one position for (its ``limit``'s time): a position from play is counted in
 #: milliseconds (of some 5,000 on the presets, half took under 0.2 ms and the slowest a quarter of a second),
 #: so a second is spent only on a front too wide to count, which is then estimated and marked
 #: ``mine_chance_exact`` False, rather than holding up every environment of a vector for a minute.
 ORACLE_TIME_LIMIT = 1.0
+
+#: The oracle's budget unless one is given: :data:`ORACLE_TIME_LIMIT` seconds a position, the default memory.
+ORACLE_LIMIT = Limit(time=ORACLE_TIME_LIMIT)
 
 
 class EnvOptionError(CspminesError, ValueError):
@@ -80,9 +83,11 @@ def read_number(value, name: str) -> float:
     return number
 
 
-def oracle_limit(time_limit) -> Limit:
-    """The oracle's budget for ``time_limit`` seconds (None: no time limit), or an :class:`EnvOptionError`."""
-    try:
-        return Limit(time=time_limit)
-    except ValueError as error:
-        raise EnvOptionError(f"time_limit: {error}") from None
+def oracle_limit(limit) -> Limit:
+    """The oracle's budget: ``limit`` (a :class:`~cspmines.Limit`), :data:`ORACLE_LIMIT` when None, or an
+    :class:`EnvOptionError` for anything else."""
+    if limit is None:
+        return ORACLE_LIMIT
+    if not isinstance(limit, Limit):
+        raise EnvOptionError(f"limit must be a cspmines.Limit, got {type(limit).__name__}")
+    return limit

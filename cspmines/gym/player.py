@@ -39,9 +39,10 @@ import numpy as np
 
 from ..actions import Action
 from ..agents.base import SeededAgent
+from ..engine.budget import Limit
 from ..games.play import AgentError
 from ..position import Position
-from .options import ORACLE_TIME_LIMIT, ObservationKind, oracle_limit, read_option
+from .options import ObservationKind, oracle_limit, read_option
 from .views import info_for, observation, to_action
 
 __all__ = ["PolicyPlayer", "Policy"]
@@ -63,8 +64,8 @@ class PolicyPlayer(SeededAgent):
         Put every cell's exact mine chance in ``info``, as the environment's ``oracle=True``.
     flags : bool, keyword-only
         The policy's actions include flags, as the environment's ``flags=True``.
-    time_limit : float or None, keyword-only
-        Seconds for the oracle's count of one position, as the environment's (default 1).
+    limit : Limit, keyword-only
+        What the oracle's count of one position may spend, as the environment's (default ``Limit(time=1)``).
     observation : {"grid", "channels"}, keyword-only
         The observation the policy was trained on, as the environment's ``observation=``.
     """
@@ -72,14 +73,14 @@ class PolicyPlayer(SeededAgent):
     name = "policy"
 
     def __init__(self, policy: Policy | None = None, *, name: str | None = None, oracle: bool = False,
-                 flags: bool = False, time_limit: float | None = ORACLE_TIME_LIMIT, observation: str = "grid"):
+                 flags: bool = False, limit: Limit | None = None, observation: str = "grid"):
         if policy is None and type(self).policy is PolicyPlayer.policy:
             raise TypeError("PolicyPlayer needs a policy: PolicyPlayer(policy) or a subclass with a policy() method")
         if policy is not None and not callable(policy):
             raise TypeError(f"a policy is a callable policy(observation, info) -> action, got {policy!r}")
         self._policy = policy
         self.name = name or type(self).name
-        self.oracle, self.flags, self.limit = bool(oracle), bool(flags), oracle_limit(time_limit)
+        self.oracle, self.flags, self.limit = bool(oracle), bool(flags), oracle_limit(limit)
         self.observation_kind = read_option(ObservationKind, observation, "observation")
         super().__init__()
 

@@ -26,8 +26,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ..actions import Action
+from ..engine.budget import Limit
 from ..engine.engine import solve
-from ..engine.question import Limit
 from ..games.judge import JUDGE_LIMIT, as_seen
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position
 from .options import ObservationKind

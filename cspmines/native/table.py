@@ -101,7 +101,7 @@ KERNELS: tuple[Kernel, ...] = (
            "read off its boxes' chances"),
     Kernel("closed_off_places", "cspmines.agents.exact.fifty_fifty._closed_off_places",
            "where a 50/50 may form: closed-off pairs and 2x2 blocks of hidden cells"),
-    Kernel("remembered", "cspmines.engine.memory._Remembered",
+    Kernel("remembered", "cspmines.engine.cache._Remembered",
            "a property worked out on first read and kept in the instance's dictionary (a descriptor type, "
            "picked once, when the classes using it are made)"),
 )

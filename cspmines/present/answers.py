@@ -95,9 +95,10 @@ def outcomes_json(position, spreads, *, exact: bool = False) -> list:
 
 def insight_json(position, insight: Insight) -> dict:
     """The insight as JSON: ``dead`` (cells), ``fifty_fifties`` (``halves``: two lists of cells, ``kind``,
-    ``tellers``), ``endgame`` (``layouts``, ``chance`` and ``fraction`` of the position, ``best`` cells,
-    ``cells``: ``{"cell", "chance", "fraction"}`` for every covered cell), each null where not worked out,
-    and ``missing``: part -> why. Cells are ``[row, col]``.
+    ``tellers``), ``endgame`` (the value of the position under best play: ``layouts``, ``exact``, ``chance`` and
+    ``fraction`` of winning where exact (else null), ``low`` and ``high`` its bounds as fractions, ``stopped_by``,
+    ``best`` cells, ``cells``: ``{"cell", "exact", "chance", "fraction", "low", "high"}`` for every covered cell),
+    each null where not worked out, and ``missing``: part -> why. Cells are ``[row, col]``.
 
     >>> from cspmines import Position, insight_of, solve
     >>> analysis = solve(Position.from_string("3x2x1\\n1..\\n1.."))
@@ -112,15 +113,23 @@ def insight_json(position, insight: Insight) -> dict:
     ]
     endgame = insight.endgame
     played = None if endgame is None else {
+        **_won(endgame.wins, endgame.wins_high, endgame.layouts),
         "layouts": endgame.layouts,
-        "chance": float(endgame.chance()),
-        "fraction": decimal(endgame.chance()),
+        "stopped_by": endgame.stopped_by,
         "best": rc(endgame.best_cells),
-        "cells": [{"cell": list(position.row_col(cell)), "chance": float(endgame.chance(cell)), "fraction": decimal(endgame.chance(cell))}
-                  for cell in sorted(endgame.wins)],
+        "cells": [{"cell": list(position.row_col(cell)), **_won(value.low, value.high, value.layouts)}
+                  for cell, value in sorted(endgame.cells.items())],
     }
     return {"dead": None if insight.dead is None else rc(insight.dead), "fifty_fifties": fifties, "endgame": played,
             "missing": dict(insight.missing)}
+
+
+def _won(low: int, high: int, layouts: int) -> dict:
+    """A chance of winning with best play as JSON: exact (``chance`` and ``fraction``), else only its bounds."""
+    exact = low == high
+    return {"exact": exact, "chance": float(Fraction(low, layouts)) if exact else None,
+            "fraction": decimal(Fraction(low, layouts)) if exact else None,
+            "low": decimal(Fraction(low, layouts)), "high": decimal(Fraction(high, layouts))}
 
 
 def moves_json(advice: Advice, *, explain: bool = False) -> dict:

@@ -237,10 +237,9 @@ def insight_text(position, insight: Insight, *, exact: bool = False) -> str:
     if endgame is None:
         lines.append(f"endgame: not searched ({missing['endgame']})")
         return "\n".join(lines)
-    chance = endgame.chance()
-    say = decimal if exact else (lambda p: f"{float(p):.2%}")
-    lines.append(f"endgame: {_count(endgame.layouts, 'layout')}; best play wins {say(chance)}, opening {coords(endgame.best_cells)} first")
-    lines.append("winning chance with best play after opening each cell, " + ("as fractions:" if exact else "in percent:"))
+    lines.append(_best_play_line(endgame, coords, exact))
+    lines.append("winning chance with best play after opening each cell, " + ("as fractions:" if exact else "in percent:")
+                 + ("" if endgame.exact else " (a-b: between its bounds, the search cut short)"))
     grid = [[_shown(int(code)) if code != COVERED else _winning(endgame, cell, exact)
              for cell, code in enumerate(position.grid.ravel()[r * position.width:(r + 1) * position.width], start=r * position.width)]
             for r in range(position.height)]
@@ -252,13 +251,27 @@ def insight_text(position, insight: Insight, *, exact: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _best_play_line(endgame, coords, exact: bool) -> str:
+    """What best play wins from the position: exactly, or between its bounds where the search was cut short."""
+    say = decimal if exact else (lambda p: f"{float(p):.2%}")
+    low, high = endgame.bounds
+    if endgame.exact:
+        return f"endgame: {_count(endgame.layouts, 'layout')}; best play wins {say(low)}, opening {coords(endgame.best_cells)} first"
+    return (f"endgame: {_count(endgame.layouts, 'layout')}; best play wins between {say(low)} and {say(high)} (NOT EXACT: the "
+            f"{endgame.stopped_by} ran out), opening {coords(endgame.best_cells)} first at least")
+
+
 def _winning(endgame, cell: int, exact: bool) -> str:
     """A covered cell's chance of winning after opening it: ``M`` for a proved mine, as the chances' board
-    writes it. Only a mine in every layout wins none: a cell safe in one wins at least that one."""
-    if endgame.wins[cell] == 0:
+    writes it (only a mine in every layout wins none: a cell safe in one wins at least that one); ``a-b``
+    its bounds where the search was cut short."""
+    value = endgame.value(cell)
+    if value.high == 0:
         return "M"
-    chance = endgame.chance(cell)
-    return decimal(chance) if exact else _percent(chance)
+    say = decimal if exact else _percent
+    if value.exact:
+        return say(Fraction(value.low, value.layouts))
+    return f"{say(Fraction(value.low, value.layouts))}-{say(Fraction(value.high, value.layouts))}"
 
 
 #: Python refuses to write an int of more digits than this (4,300 by default) unless told to for the

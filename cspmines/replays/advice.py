@@ -25,14 +25,14 @@ chances, or that a 50/50 must be taken some time.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..actions import Action
+from ..actions import Action, ActionKind
 from ..agents.advice import suggest
 from ..agents.exact.guesses import Reason
 from ..agents.exact.lookahead import look_ahead
+from ..engine.budget import Limit
 from ..engine.engine import solve
 from ..engine.insight import endgame_chances
 from ..errors import CspminesError
@@ -90,12 +90,19 @@ def agent_advice(position: Position, opens: tuple, chance, analysis=None) -> Adv
     return Advised(advised.action, advised.chance, advised.reason, _why(suggestion.reason, seen, suggestion.action.cell, opens))
 
 
+#: How long the value of a position is searched for to say why the agent's endgame move beats the click.
+_ENDGAME_SECONDS = 10
+
+#: How long the agent is asked again while it flags before it opens (each flag is one of its proved mines).
+_FLAGGING_SECONDS = 60
+
+
 def _opening_move(position: Position, analysis) -> tuple:
     """The exact agent's opening move here, and the position it was made on. A flag is not a move that risks
     anything: the agent is asked again with the flag placed, as in a game."""
-    started = time.perf_counter()
+    budget = Limit(time=_FLAGGING_SECONDS).start()
     suggestion = suggest(position, "exact", seed=0, analysis=analysis)
-    while suggestion.action.kind == "flag" and time.perf_counter() - started < 60:
+    while suggestion.action.kind == ActionKind.FLAG and not budget.expired():
         grid = position.grid.copy()
         grid.flat[suggestion.action.cell] = FLAG  # the agent's own proved mine
         position = Position(grid, mines=position.mines)
@@ -125,10 +132,12 @@ def _look_ahead_why(analysis, cell: int, opens: tuple) -> str:
 def _endgame_why(analysis, cell: int, opens: tuple) -> str:
     """The endgame search's winning chances: after the agent's cell, and after the click's."""
     try:
-        endgame = endgame_chances(analysis)
-    except CspminesError:  # a search past its budget: the rule's name says what it is
+        endgame = endgame_chances(analysis, limit=Limit(time=_ENDGAME_SECONDS))
+    except CspminesError:  # too many layouts for the budget: the rule's name says what it is
         endgame = None
-    if endgame is None:
+    mine = None if endgame is None else endgame.value(cell)
+    if endgame is None or mine is None or not mine.exact:
         return "endgame: best play after it wins the most of the layouts left"
-    click = f" against {endgame.wins[opens[0]]} after the click" if len(opens) == 1 else ""
-    return f"endgame: of the {endgame.layouts} layouts left, best play after it wins {endgame.wins[cell]}{click}"
+    theirs = endgame.value(opens[0]) if len(opens) == 1 else None
+    click = f" against {theirs.low} after the click" if theirs is not None and theirs.exact else ""
+    return f"endgame: of the {endgame.layouts} layouts left, best play after it wins {mine.low}{click}"

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..actions import Action, Vocabulary
-from ..engine.question import DEFAULT_MEMORY, Limit
+from ..engine.budget import Limit, read_limit
 from ..games.judge import ClickClass, GameJudgement, OpenJudgement, judge_open, product
 from ..position import COVERED, FLAG, Position
 from .advice import agent_advice, nearest_proved
@@ -189,8 +189,7 @@ def _bits(survival) -> float:
     return -math.log2(survival)
 
 
-def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | None = None, progress=None,
-                   memory: int | None = DEFAULT_MEMORY) -> ReplayAnalysis:
+def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = None, progress=None) -> ReplayAnalysis:
     """Judge every click of ``replay`` (see the module's description).
 
     Parameters
@@ -198,14 +197,12 @@ def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | No
     replay : Replay
     agent : bool, keyword-only
         Ask the exact agent for its move at each guess (a look-ahead each: the costly part).
-    time_limit : float, keyword-only
-        Seconds for each position counted; a count cut short gives the engine's estimate,
-        and the click is marked not exact.
+    limit : Limit, keyword-only
+        What each position's count may spend: its time (a count cut short gives the engine's estimate,
+        and the click is marked not exact) and its memory (the engine's default unless given; None: none;
+        a board too large for it is refused, TooLargeError, at its first click).
     progress : callable, keyword-only
         Called with no argument after each click (a progress bar's update).
-    memory : int, keyword-only
-        Bytes each position's count may hold (the engine's default unless given; None: none); a
-        board too large for it is refused (TooLargeError) at its first click.
 
     Examples
     --------
@@ -216,14 +213,13 @@ def analyse_replay(replay: Replay, *, agent: bool = True, time_limit: float | No
     """
     judged = []
     for index in range(len(replay.clicks)):
-        judged.append(judge_click(replay, index, agent=agent, time_limit=time_limit, memory=memory))
+        judged.append(judge_click(replay, index, agent=agent, limit=limit))
         if progress is not None:
             progress()
     return ReplayAnalysis(replay, tuple(judged))
 
 
-def judge_click(replay: Replay, index: int, *, agent: bool = True, time_limit: float | None = None,
-                memory: int | None = DEFAULT_MEMORY) -> ClickAnalysis:
+def judge_click(replay: Replay, index: int, *, agent: bool = True, limit: Limit | None = None) -> ClickAnalysis:
     """Click ``index`` (from 0) of ``replay`` judged, as :func:`analyse_replay` judges each.
 
     >>> from cspmines.replays import Replay
@@ -233,7 +229,7 @@ def judge_click(replay: Replay, index: int, *, agent: bool = True, time_limit: f
     ('1/2', 'forced', 1.0)
     """
     click = replay.clicks[index]
-    one = _first_click(replay, click) if index == 0 else _judge(click, agent=agent, limit=Limit(time=time_limit, memory=memory))
+    one = _first_click(replay, click) if index == 0 else _judge(click, agent=agent, limit=read_limit(limit))
     before = replay.clicks[index - 1].time if index else 0.0
     return replace(one, thinking=max(0.0, click.time - before))
 

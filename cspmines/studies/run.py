@@ -14,8 +14,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bench import TIMING_FIELDS, run_suite
-from ..engine.question import DEFAULT_MEMORY, check_board_size
+from ..bench import TIMING_FIELDS, ResultsFile, Workers, run_suite
+from ..engine.budget import DEFAULT_MEMORY, check_board_size
 from ..errors import TooLargeError
 from .spec import Study
 
@@ -62,8 +62,8 @@ def run_study(study: Study, out, *, workers: int | None = None, executor: str | 
     interrupted, played, seconds = False, 0, 0.0
     for suite in study.suites:
         for k, (x, point) in enumerate(suite.points):
-            result = run_suite(point, out=folder / GAMES / f"{suite.slug}-{k}.jsonl", resume=True, workers=workers,
-                               executor=executor, address=address, progress=progress, judge=suite.judge)
+            result = run_suite(point, out=ResultsFile(folder / GAMES / f"{suite.slug}-{k}.jsonl", resume=True),
+                               workers=Workers(workers, executor, address), progress=progress, judge=suite.judge)
             records.extend({**record, "suite": suite.name, "x": x} for record in result.records)
             played += result.played_now
             seconds += result.seconds

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..agents.external import DEFAULT_MOVE_TIMEOUT, table_name
-from ..bench import Suite, sweep_suites
+from ..bench import Suite, SuiteVariant, sweep_suites
 from ..bench.suite import SuiteError
 from ..errors import CspminesError, PositionFormatError
 from ..position import decode_text, is_whole
@@ -178,9 +178,9 @@ def _suite(table: dict, index: int, label: str, games: int, seed: int, where: _L
         raise StudyError(f"{where.line(index, 'against')}: {label}: against must be one of its agents, got {against!r}")
     size = _board_size(table, sweep, where.line(index, "size"), label)
     try:
-        base = Suite.create(agents=agents, size=size, rules=table.get("rules", "classic"),
-                            withheld=table.get("withheld", 0.0), first_click=table.get("first_click", "safe"),
-                            games=table.get("games", games), seed=seed, no_guess=table.get("no_guess", False))
+        base = Suite.create(agents=agents, size=size, rules=table.get("rules", "classic"), first_click=table.get("first_click", "safe"),
+                            games=table.get("games", games), seed=seed,
+                            variant=SuiteVariant(withheld=table.get("withheld", 0.0), no_guess=table.get("no_guess", False)))
     except (SuiteError, ValueError) as error:
         key = _key_of(str(error), table)
         raise StudyError(f"{where.line(index, key)}: {label}: {error}") from None
@@ -242,8 +242,7 @@ def _is_number(value) -> bool:
 def _checked(suite: Suite) -> Suite:
     """A sweep's point, checked as :meth:`Suite.create` checks a suite."""
     return Suite.create(agents=suite.agents, size=f"{suite.width}x{suite.height}x{suite.mines}", rules=suite.rules,
-                        withheld=suite.withheld, first_click=suite.first_click, games=suite.games, seed=suite.seed,
-                        no_guess=suite.no_guess)
+                        first_click=suite.first_click, games=suite.games, seed=suite.seed, variant=suite.variant)
 
 
 def _key_of(message: str, table: dict) -> str:

@@ -15,26 +15,24 @@ benchmark game. The API is in :mod:`cspmines.web.api`; it needs the
 
 from __future__ import annotations
 
-__all__ = ["SERVER_MEMORY", "check_port", "create_app", "serve"]
+from ..engine.budget import Limit
+from .limits import SERVER_LIMIT, SERVER_MEMORY
 
-#: What one request's solve may hold unless ``--memory`` says otherwise: a quarter of the engine's
-#: default, so that the four workers counting at once keep the server near a gigabyte.
-SERVER_MEMORY = 256 << 20
+__all__ = ["SERVER_LIMIT", "SERVER_MEMORY", "check_port", "create_app", "serve"]
 
 
-def create_app(*, time_limit: float = 5.0, **limits):
+def create_app(*, limit: Limit = SERVER_LIMIT, **limits):
     """The Starlette application: the page at ``/`` and the API under ``/api`` (see :mod:`cspmines.web.api`).
 
-    ``time_limit`` bounds every request's counting, in seconds: a position too
-    wide to count in time answers with what could be proved, marked not exact.
-    ``limits`` are ``max_body`` (bytes), ``max_games``, ``workers`` and ``busy_wait``
-    (seconds), as :mod:`cspmines.web.guard` describes, and ``memory``, the bytes one request's
-    solve may hold (:data:`SERVER_MEMORY`): a board too large for it answers 422, a count that
-    would pass it stops and answers not exact.
+    ``limit`` is what every request may spend: its time bounds the counting (a position too wide to count
+    in time answers with what could be proved, marked not exact), its memory what one request's solve may
+    hold (a board too large for it answers 422, a count that would pass it stops and answers not exact).
+    ``limits`` are ``max_body`` (bytes), ``max_games``, ``workers`` and ``busy_wait`` (seconds), as
+    :mod:`cspmines.web.guard` describes.
     """
     from .api import build_app
 
-    return build_app(time_limit=time_limit, **limits)
+    return build_app(limit=limit, **limits)
 
 
 def check_port(host: str, port: int) -> None:
@@ -48,7 +46,7 @@ def check_port(host: str, port: int) -> None:
             raise ValueError(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
 
 
-def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, time_limit: float = 5.0,
+def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, limit: Limit = SERVER_LIMIT,
           **limits) -> None:
     """Run the application with uvicorn until interrupted (on this machine only, by default)."""
     import uvicorn
@@ -58,4 +56,4 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = Fal
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(f"http://{host}:{port}/",)).start()
-    uvicorn.run(create_app(time_limit=time_limit, **limits), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(limit=limit, **limits), host=host, port=port, log_level="warning")

@@ -34,7 +34,7 @@ true), and one an endpoint does not read is refused by name (:mod:`cspmines.web.
 from __future__ import annotations
 
 import json
-import time
+from dataclasses import replace
 from functools import partial
 from importlib.resources import files
 
@@ -45,23 +45,22 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..actions import RULES, Action, Rules
+from ..actions import RULES, Action, ActionKind, Rules
 from ..agents import make_agent
 from ..agents.advice import NotCountedError, advise
 from ..agents.external import is_outside
 from ..bench import Suite, agent_seed, new_game
+from ..engine.budget import Limit
 from ..engine.clues import clue_spreads, covered_cells
 from ..engine.engine import solve
 from ..engine.insight import insight_of
-from ..engine.question import Limit, time_left
 from ..errors import BudgetExceededError, CspminesError, TooLargeError
-from ..games import Board, draw_no_guess, play
+from ..games import Board, Status, draw_no_guess, play
 from ..games.board import FIRST_CLICKS, PRESETS, parse_size
 from ..position import Position
 from ..present.answers import analysis_json, insight_json, moves_json, outcomes_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
-from . import SERVER_MEMORY
 from .fields import (
     BenchRecord,
     body_object,
@@ -76,8 +75,9 @@ from .fields import (
     whole,
 )
 from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body, web_message
+from .limits import SERVER_LIMIT
 from .moves import advice_json, least_cells, why, with_why
-from .played import MoveKind, PlayedGame
+from .played import PlayedGame
 
 __all__ = ["build_app"]
 
@@ -123,25 +123,25 @@ def _outcome_cells(position: Position, asked: str) -> list[int]:
         raise BadRequest(f"outcomes {error}") from None
 
 
-def _outcomes(analysis, cells: list, seconds: float | None) -> tuple[list | None, str | None]:
+def _outcomes(analysis, cells: list, limit: Limit) -> tuple[list | None, str | None]:
     """(the outcomes of ``cells`` as JSON, None), or (None, why there are none)."""
     if analysis.mines is None:
         return None, "outcomes need the mine total (a layout count), not a density"
     if analysis.model_count is None:  # a count cut short (estimates), whether or not any cell is uncertain
         return None, "outcomes need every layout counted, and the budget cut counting short"
     try:
-        spreads = clue_spreads(analysis, cells, limit=Limit(time=seconds, memory=None))
+        spreads = clue_spreads(analysis, cells, limit=limit)
     except BudgetExceededError as error:
         return None, str(error)
     return outcomes_json(analysis.position, spreads, exact=True), None
 
 
-def _insight(analysis, seconds: float | None, memory: int | None) -> tuple[dict | None, str | None]:
+def _insight(analysis, limit: Limit) -> tuple[dict | None, str | None]:
     """(the insight as JSON, None), or (None, why there is none); a part the time did not allow is null
     inside it, with its reason in its ``missing``."""
     if analysis.mines is None or analysis.model_count is None:
         return None, "the insight needs the mine total and every layout counted"
-    return insight_json(analysis.position, insight_of(analysis, limit=Limit(time=seconds, memory=memory))), None
+    return insight_json(analysis.position, insight_of(analysis, limit=limit)), None
 
 
 def _position(body: bytes) -> Position:
@@ -212,21 +212,24 @@ def _record_game(body: bytes) -> tuple[str, Suite, int]:
 
 
 class _Api:
-    """The JSON endpoints, each ``(request, body) -> answer``, over one server's games and its limits:
-    the time a request may count (``time_limit``, lowered by the request's own) and the memory one
-    solve may hold."""
+    """The JSON endpoints, each ``(request, body) -> answer``, over one server's games and its ``limit``:
+    the time a request may count (lowered by the request's own ``time_limit``) and the memory one solve
+    may hold."""
 
-    def __init__(self, *, time_limit: float, memory: int | None, max_games: int) -> None:
+    def __init__(self, *, limit: Limit, max_games: int) -> None:
         self.games: GameStore[PlayedGame] = GameStore(max_games)
-        self.time_limit, self.memory = time_limit, memory
+        self.limit = limit
 
-    def budget(self, request: Request) -> float:
+    def budget(self, request: Request) -> Limit:
+        """What this request may spend: the server's limit, its time lowered by the request's own."""
         asked = query_number(request, "time_limit")
         try:
             Limit(time=asked)  # the one check of a time limit, and its message
         except ValueError as error:
             raise BadRequest(f"time_limit: {error}") from None
-        return min(asked or self.time_limit, self.time_limit)
+        allowed = self.limit.time
+        seconds = asked if allowed is None else min(asked or allowed, allowed)
+        return replace(self.limit, time=seconds)
 
     def api_solve(self, request: Request, body: bytes) -> dict:
         only_parameters(request, SOLVE_PARAMETERS)
@@ -235,15 +238,15 @@ class _Api:
         density = query_number(request, "density")
         agent, rules, seed = request.query_params.get("agent"), self.rules(request), query_whole(request, "seed")
         _own_agents([agent] if agent else [])
-        started, seconds = time.monotonic(), self.budget(request)
-        analysis = solve(position, mines=mines, density=density, limit=Limit(time=seconds, memory=self.memory))
+        budget = self.budget(request).start()
+        analysis = solve(position, mines=mines, density=density, limit=budget.rest())
         answer = analysis_json(analysis, exact=True)
         asked = request.query_params.get("outcomes")
         if asked:
             cells = _outcome_cells(position, asked)
-            answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, time_left(seconds, started))
+            answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, budget.rest(memory=None))
         if query_flag(request, "insight"):
-            answer["insight"], answer["insight_missing"] = _insight(analysis, time_left(seconds, started), self.memory)
+            answer["insight"], answer["insight_missing"] = _insight(analysis, budget.rest())
         if agent and analysis.position.size > MOST_CELLS_FOR_AGENTS:
             answer["advice"], answer["advice_missing"] = None, f"agents play boards of at most {MOST_CELLS_FOR_AGENTS:,} cells"
         elif agent:  # the agent's move the page outlines, judged on this count
@@ -266,8 +269,7 @@ class _Api:
         rules, seed, explain = self.rules(request), query_whole(request, "seed"), query_flag(request, "explain")
         specs = request.query_params.getlist("agent") or ["exact"]
         _own_agents(specs)
-        advice = advise(position, specs, rules=rules, seed=seed, time_limit=self.budget(request), explain=explain,
-                        memory=self.memory)
+        advice = advise(position, specs, rules=rules, seed=seed, limit=self.budget(request), explain=explain)
         answer = moves_json(advice, explain=explain)
         return with_why(answer, advice) if explain else answer  # without explain, what cspmines move --json prints
 
@@ -304,8 +306,8 @@ class _Api:
         where = f"on this {position.width}x{position.height} board"
         row = whole(data, "row", below=position.height, where=where)
         col = whole(data, "col", below=position.width, where=where)
-        kind = choice(data, "kind", MoveKind.words(), default=MoveKind.OPEN.value)
-        self.apply(played, Action(kind, position.cell(row, col)))
+        kind = choice(data, "kind", ActionKind.words(), default=ActionKind.OPEN.value)
+        self.apply(played, Action(ActionKind(kind), position.cell(row, col)))
         return self.game_state(request.path_params["game_id"])
 
     def api_agent(self, request: Request, body: bytes) -> dict:
@@ -316,8 +318,7 @@ class _Api:
         _own_agents([spec])
         seed = whole(data, "seed", default=None)
         try:  # the agent plays only what counts within the request's limits, judged as /api/move judges it
-            advice = advise(game.position, [spec], rules=game.rules, seed=seed, time_limit=self.budget(request), explain=True,
-                            memory=self.memory)
+            advice = advise(game.position, [spec], rules=game.rules, seed=seed, limit=self.budget(request), explain=True)
         except NotCountedError as error:
             raise BadRequest(f"the game's position: {error}") from None
         (suggestion,) = advice.suggestions
@@ -346,9 +347,9 @@ class _Api:
                           "certain": action.certain})
 
         played = play(make_agent(agent), game, seed=agent_seed(suite, i), observe=step,
-                      deadline=time.monotonic() + self.budget(request))  # the bench's own game loop
+                      limit=self.budget(request))  # the bench's own game loop
         return {"agent": agent, "game": i, "status": played.status, "steps": steps, "final": str(game.position),
-                "complete": played.status != "playing"}
+                "complete": played.status != Status.PLAYING}
 
     def api_replays(self, request: Request, body: bytes) -> dict:
         only_parameters(request, REPLAYS_PARAMETERS)
@@ -360,7 +361,7 @@ class _Api:
             replay = read_replay(name, data=body, format=kind)
         except ReplayFormatError as error:
             raise BadRequest(str(error)) from None
-        answer = replay_json(analyse_replay(replay, agent=False, time_limit=self.budget(request), memory=self.memory))
+        answer = replay_json(analyse_replay(replay, agent=False, limit=self.budget(request)))
         if query_flag(request, "steps"):
             answer["steps"] = [{"position": str(click.seen), "action": click.action.value, "cell": [click.row, click.col],
                                 "flags": [list(divmod(cell, replay.width)) for cell in click.flags],
@@ -395,11 +396,11 @@ def _endpoint(handler, *, gate: Gate, max_body: int):
     return run
 
 
-def build_app(*, time_limit: float = 5.0, max_body: int = 1_000_000, max_games: int = 1000, workers: int = 4,
-              busy_wait: float = 10.0, memory: int | None = SERVER_MEMORY) -> Starlette:
-    """The application (see the module's description); the limits are :mod:`.guard`'s, and ``memory``
-    is what one request's solve may hold (``workers`` of them count at once)."""
-    api = _Api(time_limit=time_limit, memory=memory, max_games=max_games)
+def build_app(*, limit: Limit = SERVER_LIMIT, max_body: int = 1_000_000, max_games: int = 1000, workers: int = 4,
+              busy_wait: float = 10.0) -> Starlette:
+    """The application (see the module's description): ``limit`` is what one request may spend (its time
+    and the memory its solve may hold; ``workers`` of them count at once), the others are :mod:`.guard`'s."""
+    api = _Api(limit=limit, max_games=max_games)
     endpoint = partial(_endpoint, gate=Gate(workers, busy_wait), max_body=max_body)
     routes = [
         Route("/", _page),

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from ..actions import RULES
-from ..bench import Suite
+from ..bench import Suite, SuiteVariant
 from ..games.board import FIRST_CLICKS
 from ..position import is_whole
 from .guard import BadRequest
@@ -182,8 +182,8 @@ class BenchRecord:
     def suite(self) -> Suite:
         """The suite the game was played in, as far as its game (the bench checks the rest as it reads a suite)."""
         return Suite.create(agents=[self.agent], size=f"{self.width}x{self.height}x{self.mines}", rules=self.rules,
-                            withheld=self.withheld, first_click=self.first_click, games=self.game + 1, seed=self.seed,
-                            no_guess=self.no_guess)
+                            first_click=self.first_click, games=self.game + 1, seed=self.seed,
+                            variant=SuiteVariant(withheld=self.withheld, no_guess=self.no_guess))
 
 
 # -- the query: every value is text ------------------------------------------------------------------------------

@@ -15,17 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..actions import Action, Vocabulary
+from ..actions import Action
 from ..games import Board, Game
 
-__all__ = ["MoveKind", "PlayedGame"]
-
-
-class MoveKind(Vocabulary):
-    """What a move played on the page does to its cell (``kind`` of ``POST /api/games/{id}/moves``)."""
-
-    OPEN = "open"
-    FLAG = "flag"
+__all__ = ["PlayedGame"]
 
 
 @dataclass

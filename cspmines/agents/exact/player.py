@@ -46,9 +46,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...engine.budget import Limit
 from ...engine.clues import clue_spreads, off_front_spreads
 from ...engine.engine import Engine, default_engine
-from ...engine.question import Limit
 from ...engine.sampling import layouts_still_possible, sample_mines
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, Position, neighbour_table
@@ -200,7 +200,7 @@ class ExactAgent(SeededAgent):
         engine = self.engine
         seen = self._seen_by_engine(position)
         if self._limit is None:  # a cut solve is not what the look-ahead counted
-            foreseen = engine.memory.foreseen_analysis(seen, engine.backend_name)
+            foreseen = engine.cache.foreseen_analysis(seen, engine.backend_name)
             if foreseen is not None:
                 return foreseen
         try:
@@ -310,7 +310,7 @@ class ExactAgent(SeededAgent):
             if corner is not None:
                 return corner
         # the next solve is one of these when the cell shows a clue: the engine keeps them
-        self.engine.memory.foresee(chosen.afters.values(), self.engine.backend_name)
+        self.engine.cache.foresee(chosen.afters.values(), self.engine.backend_name)
         return chosen.cell, Reason.LOOK_AHEAD
 
     def _least_risk(self, turn: _Turn) -> tuple[int, Reason]:

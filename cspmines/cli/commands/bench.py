@@ -64,9 +64,10 @@ def run(args, out) -> int:
     from dataclasses import replace
 
     from ...agents.external import table_name
-    from ...bench import Suite, run_suite
+    from ...bench import ResultsFile, Suite, SuiteVariant, Workers, run_suite
     from ...bench.compare import paired_table
     from ...bench.judged import judged_tables
+    from ...engine.budget import Limit
     from ...present.plots import plot_summary
 
     size = args.size or args.preset or "expert"
@@ -74,21 +75,20 @@ def run(args, out) -> int:
         agents=args.agent or ["exact"],
         size=size,
         rules=args.rules,
-        withheld=args.withheld,
         first_click=args.first_click,
         games=args.games,
         seed=args.seed,
-        move_timeout=args.move_timeout,
+        variant=SuiteVariant(withheld=args.withheld, move_timeout=args.move_timeout),
     )
     names = tuple(table_name(spec) for spec in suite.agents)  # a command's player goes by the name it gave
     if args.against is not None:
         args.against = _against_name(args.against, suite.agents, names)
     progress = False if args.quiet else None
-    options = dict(workers=args.workers, executor=args.executor, address=args.address, progress=progress, judge=args.judge,
-                   memory=args.memory)
+    options = dict(workers=Workers(args.workers, args.executor, args.address), progress=progress, judge=args.judge,
+                   limit=Limit(memory=args.memory))
     if args.density_sweep or args.size_sweep:
         return _run_sweep(args, suite, names, options, out)
-    result = run_suite(suite, out=args.out, resume=args.resume, **options)
+    result = run_suite(suite, out=ResultsFile(args.out, args.resume) if args.out else None, **options)
     suite = replace(suite, agents=names)  # played as specs, shown by name from here on
     asked = [row for row in result.summary if row["agent"] in suite.agents]  # --resume may hold other agents' games
     paired = paired_table(result.records, against=args.against, agents=suite.agents)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ...engine.question import check_board_size
+from ...engine.budget import check_board_size
 from ...games import Board, BoardFormatError, certify, read_boards
 from ...games.certify import Certificate
 from ..options import Help, add_memory_option, row_col

@@ -61,6 +61,7 @@ def add_parser(commands) -> None:
 
 def run(args, out) -> int:
     from ...bench import Suite, run_suite
+    from ...engine.budget import Limit
     from ...studies.chains import chain_game, plot_chains, summarize_chains
 
     suite = Suite.create(
@@ -73,7 +74,7 @@ def run(args, out) -> int:
     seconds = 0.0
     for x, point in points:
         result = run_suite(point, workers=args.workers, progress=False if args.quiet else None, task=chain_game,
-                           memory=args.memory)
+                           limit=Limit(memory=args.memory))
         records.extend(result.records)
         seconds += result.seconds
         summary.extend({"x": x, **row} for row in summarize_chains(result.records))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...engine.question import check_board_size
+from ...engine.budget import check_board_size
 from ...games import Board, draw_no_guess, parse_size
 from ...games.board import FIRST_CLICKS, PRESETS
 from ...games.noguess import DEFAULT_ATTEMPTS, NO_GUESS_CLICKS, Method

@@ -15,6 +15,7 @@ from ..options import (
     add_memory_option,
     add_move_timeout,
     exact_options_text,
+    limit_of,
     seconds_or_none,
     whole,
 )
@@ -67,8 +68,8 @@ def run(args, out) -> int:
         print("cspmines: error: the position's mine total is unknown: pass --mines N", file=sys.stderr)
         return 2
     try:
-        advice = advise(position, args.agent or ["exact"], rules=args.rules, seed=args.seed, time_limit=args.time_limit,
-                        explain=args.explain, memory=args.memory, move_timeout=args.move_timeout)
+        advice = advise(position, args.agent or ["exact"], rules=args.rules, seed=args.seed, limit=limit_of(args),
+                        explain=args.explain, move_timeout=args.move_timeout)
     except NotCountedError as error:
         within, more = ("--memory", "allow more memory (or none)") if error.memory else (
             f"--time-limit {args.time_limit:g} s", "allow more seconds (or none)")

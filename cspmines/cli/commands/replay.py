@@ -11,6 +11,7 @@ from ..options import (
     DEFAULT_SECONDS,
     Help,
     add_memory_option,
+    limit_of,
     seconds_or_none,
     whole,
 )
@@ -100,7 +101,7 @@ def _run_games(args, files: list, many: bool, out) -> int:
         name = str(path)
         try:
             replay = read_replay(path)
-            result = analyse_replay(replay, agent=ask_agent, time_limit=args.time_limit, memory=args.memory)
+            result = analyse_replay(replay, agent=ask_agent, limit=limit_of(args))
         except ReplayFormatError as error:
             if not many:
                 raise
@@ -135,7 +136,6 @@ def _run_at(args, files: list, many: bool, out) -> int:
     """``replay FILE --at N``: the board the player saw before click N (the report's #), every covered cell's
     chance on it, and the click judged."""
     from ...engine.engine import solve
-    from ...engine.question import Limit
     from ...present.answers import analysis_json
     from ...present.render import board_text, summary_text
     from ...replays import judge_click, read_replay
@@ -148,9 +148,9 @@ def _run_at(args, files: list, many: bool, out) -> int:
     replay = read_replay(files[0])
     if args.at > len(replay.clicks):
         raise ValueError(f"--at {args.at}: the game has {len(replay.clicks)} clicks that opened cells (1 to {len(replay.clicks)})")
-    judged = judge_click(replay, args.at - 1, agent=not args.no_agent, time_limit=args.time_limit, memory=args.memory)
+    judged = judge_click(replay, args.at - 1, agent=not args.no_agent, limit=limit_of(args))
     seen = judged.click.seen
-    analysis = solve(seen, limit=Limit(time=args.time_limit, memory=args.memory))
+    analysis = solve(seen, limit=limit_of(args))
     if args.json:
         json.dump({"file": replay.source, "number": args.at, "clicks": len(replay.clicks), "position": str(seen),
                    "flags": [list(divmod(cell, replay.width)) for cell in judged.click.flags],

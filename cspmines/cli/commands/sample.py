@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from ...engine.question import Limit
 from ...position import Position
 from ..options import (
     DEFAULT_SECONDS,
     Help,
     add_memory_option,
     add_total_or_density,
+    limit_of,
     seconds_or_none,
     whole,
 )
@@ -54,7 +54,7 @@ def run(args, out) -> int:
     try:
         layouts = sample_layouts(
             position, args.count, seed=args.seed, mines=args.mines, density=args.density,
-            limit=Limit(time=args.time_limit, memory=args.memory),
+            limit=limit_of(args),
         )
     except BudgetExceededError as error:
         layouts, cut_short = error.layouts or [], error

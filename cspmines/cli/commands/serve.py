@@ -8,6 +8,7 @@ from ...extras import install_hint
 from ...web import SERVER_MEMORY
 from ..options import (
     Help,
+    limit_of,
     memory_size,
     port,
     seconds,
@@ -54,6 +55,6 @@ def run(args, out) -> int:
 
     check_port(args.host, args.port)  # before saying it serves
     print(f"cspmines: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    serve(host=args.host, port=args.port, open_browser=args.open, time_limit=args.time_limit, max_body=args.max_body,
-          max_games=args.max_games, workers=args.workers, busy_wait=args.busy_wait, memory=args.memory)
+    serve(host=args.host, port=args.port, open_browser=args.open, limit=limit_of(args), max_body=args.max_body,
+          max_games=args.max_games, workers=args.workers, busy_wait=args.busy_wait)
     return 0

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 from ...engine.backends import backend_names
+from ...engine.budget import Limit
 from ...engine.clues import clue_spreads, covered_cells
 from ...engine.engine import solve
 from ...engine.insight import insight_of
-from ...engine.question import Limit, time_left
 from ...errors import BudgetExceededError
 from ...position import Position
 from ...present.answers import analysis_json, insight_json, outcomes_json
@@ -20,6 +19,7 @@ from ..options import (
     Help,
     add_memory_option,
     add_total_or_density,
+    limit_of,
     row_col,
     seconds_or_none,
     whole,
@@ -74,16 +74,10 @@ def add_parser(commands) -> None:
 
 def run(args, out) -> int:
     position = Position.from_file(args.file)
-    started = time.monotonic()
-    analysis = solve(
-        position,
-        backend=args.backend,
-        mines=args.mines,
-        density=args.density,
-        limit=Limit(time=args.time_limit, nodes=args.node_limit, memory=args.memory),
-    )
-    spreads = _outcomes(analysis, args.outcomes or [], Limit(time=time_left(args.time_limit, started), memory=None))
-    seen = _insight(analysis, args, started) if args.insight else None
+    budget = limit_of(args).start()
+    analysis = solve(position, backend=args.backend, mines=args.mines, density=args.density, limit=budget.rest())
+    spreads = _outcomes(analysis, args.outcomes or [], budget.rest(memory=None))
+    seen = _insight(analysis, budget.rest()) if args.insight else None
     if args.svg:
         from ...present.picture import render_svg
 
@@ -114,13 +108,13 @@ def run(args, out) -> int:
     return 0
 
 
-def _insight(analysis, args, started: float):
+def _insight(analysis, limit: Limit):
     """Dead cells, 50/50s and endgame chances (``--insight``), within what is left of ``--time-limit``."""
     if analysis.mines is None:
         raise ValueError("--insight needs the mine total (a layout count): pass --mines N, not --density")
     if analysis.model_count is None:
         raise ValueError("--insight needs every layout counted, and the budget cut counting short: raise --time-limit or pass none")
-    return insight_of(analysis, limit=Limit(time=time_left(args.time_limit, started), memory=args.memory))
+    return insight_of(analysis, limit=limit)
 
 def _outcomes(analysis, cells: list, limit: Limit) -> dict:
     """The clue spreads ``--outcomes`` asks for, each cell checked first, by flat cell, within

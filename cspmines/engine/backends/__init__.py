@@ -28,7 +28,7 @@ cspmines.errors.UnknownBackendError: unknown backend 'nope'; choose one of auto,
 """
 
 from .auto import AutoBackend
-from .base import Backend, Budget, ChainCount, ComponentCount, backend_names, get_backend, register_backend, trim_zeros
+from .base import Backend, ChainCount, ComponentCount, backend_names, get_backend, register_backend, trim_zeros
 from .cpsat import CpSatBackend
 from .dynamic import DynamicProgrammingBackend
 from .sampler import LayoutSampler
@@ -36,7 +36,6 @@ from .sat import SatBackend
 
 __all__ = [
     "Backend",
-    "Budget",
     "ChainCount",
     "ComponentCount",
     "backend_names",
@@ -51,6 +50,6 @@ __all__ = [
 ]
 
 register_backend("dp", DynamicProgrammingBackend)
-register_backend("sat", lambda memory: SatBackend())  # the enumerating backends keep nothing between counts
-register_backend("cpsat", lambda memory: CpSatBackend())
+register_backend("sat", lambda cache: SatBackend())  # the enumerating backends keep nothing between counts
+register_backend("cpsat", lambda cache: CpSatBackend())
 register_backend("auto", AutoBackend)

@@ -18,9 +18,10 @@ so the line is drawn on the safe side.
 
 from __future__ import annotations
 
+from ..budget import Budget
+from ..cache import Cache
 from ..chains import Chain
-from ..memory import Memory
-from .base import Backend, Budget, ChainCount
+from .base import Backend, ChainCount
 from .cpsat import CpSatBackend
 from .dynamic import DynamicProgrammingBackend
 from .sat import SatBackend
@@ -46,7 +47,7 @@ def slack(chain: Chain) -> int:
 
 
 class AutoBackend:
-    """Counts each chain with the backend the measured crossovers pick for it (``memory``: what its
+    """Counts each chain with the backend the measured crossovers pick for it (``cache``: what its
     ``dp`` keeps, see :class:`~cspmines.engine.backends.dynamic.DynamicProgrammingBackend`).
 
     Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
@@ -57,8 +58,8 @@ class AutoBackend:
 
     name = "auto"
 
-    def __init__(self, memory: Memory | None = None):
-        self._backends: dict[str, Backend] = {"dp": DynamicProgrammingBackend(memory), "sat": SatBackend(), "cpsat": CpSatBackend()}
+    def __init__(self, cache: Cache | None = None):
+        self._backends: dict[str, Backend] = {"dp": DynamicProgrammingBackend(cache), "sat": SatBackend(), "cpsat": CpSatBackend()}
 
     def choose(self, *, n_boxes: int, n_rules: int, slack: int) -> str:
         """The backend name for a chain with these features."""

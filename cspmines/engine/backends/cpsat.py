@@ -16,12 +16,12 @@ Examples
 
 from __future__ import annotations
 
-import time
 from math import comb
 
 from ...errors import BackendUnavailableError, BudgetExceededError
+from ..budget import Budget, Stopwatch, out_of_time
 from ..chains import Chain
-from .base import Budget, ChainCount, dense_coefficients, out_of_time
+from .base import ChainCount, dense_coefficients
 
 __all__ = ["CpSatBackend", "front_mine_range"]
 
@@ -92,7 +92,7 @@ class CpSatBackend:
 
     def count(self, chain: Chain, *, budget: Budget | None = None) -> ChainCount:
         cp_model = _cp_model()
-        started = time.perf_counter()
+        watch = Stopwatch()
         # model, variables, constraints
         if budget is not None:  # CP-SAT's own copy of the model, sized before it is made
             budget.reserve(_CPSAT_BYTES_PER_TERM * _terms(chain), "the CP-SAT model")
@@ -105,7 +105,7 @@ class CpSatBackend:
         solver = cp_model.CpSolver()
         solver.parameters.enumerate_all_solutions = True
         solver.parameters.num_workers = 1
-        remaining = None if budget is None else budget.remaining_seconds()
+        remaining = None if budget is None else budget.left()
         if remaining is not None:
             if remaining <= 0:
                 raise out_of_time(budget)
@@ -126,7 +126,7 @@ class CpSatBackend:
                 "backend": self.name,
                 "solutions": tally.solutions,
                 "branches": solver.num_branches,
-                "seconds": time.perf_counter() - started,
+                "seconds": watch.seconds,
             },
         )
 
@@ -164,7 +164,7 @@ def front_mine_range(chains, *, budget: Budget | None = None) -> tuple[int, int]
         sense(sum(total))
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
-        remaining = None if budget is None else budget.remaining_seconds()
+        remaining = None if budget is None else budget.left()
         if remaining is not None:
             solver.parameters.max_time_in_seconds = max(1e-3, remaining)
         status = solver.solve(model)

@@ -37,14 +37,13 @@ Examples
 from __future__ import annotations
 
 import itertools
-import time
 
 from ... import native
 from ...errors import MemoryBudgetError
+from ..budget import Budget, Stopwatch, format_bytes
+from ..cache import Cache, Recent
 from ..chains import Chain, shape
-from ..memory import Memory, Recent
-from ..question import format_bytes
-from .base import Budget, ChainCount
+from .base import ChainCount
 from .ordering import greedy_unless_raced, plan_steps
 from .sampler import LayoutSampler
 from .steps import Step, choices, coefficients, divide_out_x, key_digit_bits
@@ -59,23 +58,23 @@ class DynamicProgrammingBackend:
     state visited in either pass.
 
     Every backend counts to the same answer: see the example in :mod:`cspmines.engine.backends`.
-    With a ``memory`` (an engine's), it keeps its counting orders and forward passes of recent
+    With a ``cache`` (an engine's), it keeps its counting orders and forward passes of recent
     structures there; without one it works each out afresh (the same answers).
     """
 
     name = "dp"
 
-    def __init__(self, memory: Memory | None = None):
-        self.memory = memory
-        self._orders = None if memory is None else memory.orders
+    def __init__(self, cache: Cache | None = None):
+        self.cache = cache
+        self._orders = None if cache is None else cache.orders
 
     def count(self, chain: Chain, *, budget: Budget | None = None) -> ChainCount:
-        started = time.perf_counter()
+        watch = Stopwatch()
         if budget is None or not budget.limited:
             compiled = _compiled_count(chain, budget, self._orders)
             if compiled is not None:
                 models, tallies, peak, states = compiled
-                stats = {"backend": self.name, "peak_states": peak, "states": states, "seconds": time.perf_counter() - started}
+                stats = {"backend": self.name, "peak_states": peak, "states": states, "seconds": watch.seconds}
                 return ChainCount(models=models, tallies=tallies, stats=stats)
         sweep = Sweep.forward(chain, budget, self._orders)
         tallies, completion_offset, total = sweep.backward(chain.n_boxes, budget)
@@ -87,17 +86,17 @@ class DynamicProgrammingBackend:
                 "backend": self.name,
                 "peak_states": max((len(layer) for _, layer in sweep.layers), default=1),
                 "states": sum(len(layer) for _, layer in sweep.layers),
-                "seconds": time.perf_counter() - started,
+                "seconds": watch.seconds,
             },
         )
 
     def sampler(self, chain: Chain, *, budget: Budget | None = None) -> LayoutSampler:
-        """A :class:`LayoutSampler` of ``chain``: one forward pass, kept (in this backend's memory,
+        """A :class:`LayoutSampler` of ``chain``: one forward pass, kept (in this backend's cache,
         by the chain's shape, for a later chain of the same shape: without a time or node
         limit only, which must be spent as asked)."""
-        if budget is not None and budget.limited or self.memory is None:
+        if budget is not None and budget.limited or self.cache is None:
             return LayoutSampler(chain, Sweep.forward(chain, budget, self._orders))
-        recent = self.memory.sweeps
+        recent = self.cache.sweeps
         key = shape(chain)
         sweep = recent.get(key)
         if sweep is None:  # a budget here holds memory alone: it cannot cut a pass short part way

@@ -25,9 +25,9 @@ import networkx as nx
 import numpy as np
 
 from ... import native
+from ..budget import Budget
+from ..cache import Hashed, Recent
 from ..chains import Chain
-from ..memory import Hashed, Recent
-from .base import Budget
 from .steps import Step, advance_array, advance_set, key_digit_bits, live_states, plan_order
 
 __all__ = ["elimination_order", "front_width", "greedy_order", "greedy_unless_raced", "plan_steps"]
@@ -54,7 +54,7 @@ def plan_steps(chain: Chain, *, budget: Budget | None = None, costly: bool = Fal
     weighted passes skip them. ``costly``: the caller has found the greedy order
     past the cheapness cap already (the compiled planner stops there), so the
     race starts without that test again. ``orders``: greedy orders of recent
-    structures (an engine's memory), kept there.
+    structures (an engine's cache), kept there.
     """
     greedy = _greedy_order_of_structure(chain, orders)
     if not costly:
@@ -81,7 +81,7 @@ def greedy_unless_raced(chain: Chain, orders: Recent | None = None) -> tuple[lis
 
 
 def _greedy_order_of_structure(chain: Chain, recent: Recent | None = None) -> list[int]:
-    """:func:`greedy_order`, kept in ``recent`` (structure -> order, an engine's memory) for recent
+    """:func:`greedy_order`, kept in ``recent`` (structure -> order, an engine's cache) for recent
     structures (it reads no cell and no mine count): a clue's possible values make chains of one
     structure, counted one after another."""
     if recent is None or chain.n_boxes < _REMEMBERED_FROM_BOXES and native.kernel("greedy_order") is not None:  # in C, a few boxes cost less than a look-up

@@ -23,13 +23,13 @@ Examples
 from __future__ import annotations
 
 import threading
-import time
 from itertools import pairwise
 from math import comb
 
 from ...errors import BackendUnavailableError
+from ..budget import Budget, Stopwatch, out_of_time
 from ..chains import Chain
-from .base import Budget, ChainCount, dense_coefficients, out_of_time
+from .base import ChainCount, dense_coefficients
 
 __all__ = ["SatBackend", "BoxEncoding", "chain_cnf", "encode_chain", "encoding_bytes", "ganak_layouts"]
 
@@ -93,7 +93,7 @@ class BoxEncoding:
 
     def solve(self, assumptions=(), budget: Budget | None = None) -> bool | None:
         """Satisfiable? ``None`` when the budget's deadline interrupted the search."""
-        remaining = None if budget is None else budget.remaining_seconds()
+        remaining = None if budget is None else budget.left()
         if remaining is None:
             return self.solver.solve(assumptions=list(assumptions))
         if remaining <= 0:
@@ -211,7 +211,7 @@ class SatBackend:
         self.solver = solver
 
     def count(self, chain: Chain, *, budget: Budget | None = None) -> ChainCount:
-        started = time.perf_counter()
+        watch = Stopwatch()
         if budget is not None:
             budget.reserve(encoding_bytes([chain]), "the SAT encoding")
         encoding = BoxEncoding(self.solver)
@@ -254,5 +254,5 @@ class SatBackend:
         return ChainCount(
             models=dense_coefficients(models),
             tallies=tuple(dense_coefficients(t) for t in tallies),
-            stats={"backend": self.name, "solver": self.solver, "solutions": solutions, "seconds": time.perf_counter() - started},
+            stats={"backend": self.name, "solver": self.solver, "solutions": solutions, "seconds": watch.seconds},
         )

@@ -1,24 +1,24 @@
-"""The engine's memories of recent chains, owned by an :class:`~cspmines.engine.Engine` and handed down by it.
+"""The engine's cache of recent chains, owned by an :class:`~cspmines.engine.Engine` and handed down by it.
 
 Positions solved one after another mostly share their chains (each position a
 look-ahead imagines differs from the board in one chain, and so does the next
-move's), so the engine keeps memories of what it met recently: the counts of
+move's), so the engine keeps a cache of what it met recently: the counts of
 chains by shape, how systems of rules split into chains, the counting order of
 each structure, the forward passes layouts are drawn from, what a full solve
 keeps for one more clue, and the analyses of boards a look-ahead imagined. Answers never depend on them, only the time taken.
 
-They live in a :class:`Memory`, which an :class:`~cspmines.engine.Engine` owns
+They live in a :class:`Cache`, which an :class:`~cspmines.engine.Engine` owns
 (as a python-sat solver owns its handle) and hands to the code below it: each
-step is given the memory, or the engine that owns it, as an argument; none looks
+step is given the cache, or the engine that owns it, as an argument; none looks
 one up. :func:`cspmines.solve` and the other module-level functions use the
 calling thread's default engine (:func:`cspmines.engine.engine.default_engine`),
-so the web server's worker threads never share a memory and none sees another's
+so the web server's worker threads never share a cache and none sees another's
 entry vanish between a look-up and its use.
 
 >>> from cspmines import Engine, Position
 >>> engine = Engine()
 >>> analysis = engine.solve(Position.from_string("3x1x1\\n.1."))
->>> len(engine.memory.counts), analysis.engine is engine   # the chain counted, kept in the engine's memory
+>>> len(engine.cache.counts), analysis.engine is engine   # the chain counted, kept in the engine's cache
 (1, True)
 """
 
@@ -31,7 +31,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from .. import native
 
-__all__ = ["Hashed", "Memory", "Recent", "remembered"]
+__all__ = ["Hashed", "Cache", "Recent", "remembered"]
 
 T = TypeVar("T")
 
@@ -86,7 +86,7 @@ remembered = native.kernel("remembered") or _Remembered
 
 
 class Hashed:
-    """A key whose hash is worked out once: a memory looks a key up, then stores it and moves it to the
+    """A key whose hash is worked out once: a cache looks a key up, then stores it and moves it to the
     end, and a chain's shape (nested tuples, hundreds of entries on a wide front) would be hashed each time.
 
     >>> recent = Recent(2)
@@ -147,7 +147,7 @@ class Recent:
         return len(self._items)
 
 
-class Memory:
+class Cache:
     """The three memories: counts of chains by shape, splits of systems, counting orders.
 
     The limits are entries: about 2,048 counts, 512 splits and 1,024 orders hold a
@@ -177,7 +177,7 @@ class Memory:
         return self.foreseen.get(_board_key(position, backend))
 
     def forget(self) -> None:
-        """Empty every memory (a benchmark timing players one after another on one board starts each so)."""
+        """Empty the cache (a benchmark timing players one after another on one board starts each so)."""
         self.counts.clear()
         self.splits.clear()
         self.orders.clear()
