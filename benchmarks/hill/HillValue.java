@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.sun.management.OperatingSystemMXBean;
+
 import minesweeper.settings.GameSettings;
 import minesweeper.solver.Solver;
 import minesweeper.solver.settings.PlayStyle;
@@ -38,7 +40,8 @@ import minesweeper.structure.Action;
  * or LARGE_ANALYSIS (4,000) settings, single thread, no flags. One JSON line out per position:
  *
  *   {"line": i, "setting": "small", "solutions": "7440", "ran": true, "complete": true, "scope": "Game",
- *    "analysed": 7440, "chance": "0.68736559139784946237", "wins": 5114, "move": [row, col], "cpu_ms": c, "wall_ms": w}
+ *    "analysed": 7440, "chance": "0.68736559139784946237", "wins": 5114, "move": [row, col], "cpu_ms": c,
+ *    "thread_cpu_ms": t, "wall_ms": w}
  *
  * solutions: his probability engine's count of the position's solutions (a string: it may be large), null where
  * none ran. ran: his brute force of the whole board listed every solution (it is tried only when the solutions are
@@ -48,9 +51,11 @@ import minesweeper.structure.Action;
  * completed. chance: his analysis's solve chance, read through the solver's private bruteForceAnalysis field and its
  * getSolveChance() by reflection (20 decimal places), with wins the winning solutions of the analysed ones that it
  * stands for (exact: the chance is winning lines over solutions, rounded to 20 places, so times the solutions it is
- * within far less than a half of the whole number). move: the first cell his solver opens ([row, col]), null if none. cpu_ms: CPU of this thread
- * over the call (his settings are single-threaded); wall_ms: its wall time. The virtual machine warms up over the
- * first positions of a run; whatever his code prints goes to standard error.
+ * within far less than a half of the whole number). move: the first cell his solver opens ([row, col]), null if none.
+ * cpu_ms: the CPU of the whole virtual machine over the call (his solver's thread, and the collector and compiler
+ * working for it); thread_cpu_ms: his solver's thread alone (his settings are single-threaded); wall_ms: the call's
+ * wall time. The virtual machine warms up over the first positions of a run; whatever his code prints goes to
+ * standard error.
  */
 public class HillValue {
     static final Pattern NUMBER = Pattern.compile("\"(width|height|mines)\"\\s*:\\s*(\\d+)");
@@ -101,17 +106,19 @@ public class HillValue {
     }
 
     /** The JSON line for one position: his solver called once on it, then its fields read. */
-    static String analyse(Shown shown, Setting setting, String name, int line, ThreadMXBean cpu) throws ReflectiveOperationException {
+    static String analyse(Shown shown, Setting setting, String name, int line, ThreadMXBean thread, OperatingSystemMXBean process)
+            throws ReflectiveOperationException {
         HillPlayer.ShownGame game = new HillPlayer.ShownGame(GameSettings.create(shown.width, shown.height, shown.mines), line);
         game.show(shown.rows);
         SolverSettings settings = SettingsFactory.GetSettings(setting);
         settings.setSingleThread(true);
         Solver solver = new Solver(game, settings, false);
         solver.setPlayStyle(PlayStyle.NO_FLAG);
-        long cpuStart = cpu.getCurrentThreadCpuTime(), wallStart = System.nanoTime();
+        long cpuStart = process.getProcessCpuTime(), threadStart = thread.getCurrentThreadCpuTime(), wallStart = System.nanoTime();
         solver.start();
         Action[] moves = solver.getResult();
-        double cpuMs = (cpu.getCurrentThreadCpuTime() - cpuStart) / 1e6, wallMs = (System.nanoTime() - wallStart) / 1e6;
+        double wallMs = (System.nanoTime() - wallStart) / 1e6, threadMs = (thread.getCurrentThreadCpuTime() - threadStart) / 1e6;
+        double cpuMs = (process.getProcessCpuTime() - cpuStart) / 1e6;
 
         Class<?> model = Class.forName("minesweeper.solver.BruteForceAnalysisModel");
         Class<?> engine = Class.forName("minesweeper.solver.ProbabilityEngineModel");
@@ -138,9 +145,10 @@ public class HillValue {
             if (a.getAction() == Action.CLEAR) { move = "[" + a.y + ", " + a.x + "]"; break; }
         }
         return String.format("{\"line\": %d, \"setting\": \"%s\", \"solutions\": %s, \"ran\": %b, \"complete\": %b, \"scope\": %s, "
-                + "\"analysed\": %s, \"chance\": %s, \"wins\": %s, \"move\": %s, \"cpu_ms\": %.3f, \"wall_ms\": %.3f}",
+                + "\"analysed\": %s, \"chance\": %s, \"wins\": %s, \"move\": %s, \"cpu_ms\": %.3f, \"thread_cpu_ms\": %.3f, "
+                + "\"wall_ms\": %.3f}",
                 line, name, quoted(solutions == null ? null : (BigInteger) solutions), ran, complete, quoted(scope), analysed,
-                quoted(chance), wins, move, cpuMs, wallMs);
+                quoted(chance), wins, move, cpuMs, threadMs, wallMs);
     }
 
     public static void main(String[] args) throws Exception {
@@ -152,12 +160,13 @@ public class HillValue {
         }
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
         System.setOut(System.err);  // whatever his code prints must not reach our lines
-        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        ThreadMXBean thread = ManagementFactory.getThreadMXBean();
+        OperatingSystemMXBean process = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
         int line = 0;
         for (String text; (text = in.readLine()) != null; ) {
             if (text.isBlank()) continue;
-            out.println(analyse(Shown.read(text), setting, name, line, cpu));
+            out.println(analyse(Shown.read(text), setting, name, line, thread, process));
             line++;
         }
     }
