@@ -23,7 +23,10 @@ them, or without ``java``, this says so and measures ours alone) his solver
 is shown each position once with his SMALL_ANALYSIS settings (at most 400
 solutions, his bulk runs') and once with LARGE_ANALYSIS (4,000), single
 thread, and the driver reports whether his brute-force analysis of the
-whole board completed and the chance of winning it found. Where both are
+whole board completed and the chance of winning it found; his calls are
+timed on a second pass over the positions, once his virtual machine has
+compiled his code (ours is compiled before it starts), and his CPU is his
+virtual machine's, its collector's and compiler's threads included. Where both are
 exact the two values are compared as fractions: both are optimal, so they
 must be equal; any that differ are listed with their positions.
 
@@ -233,11 +236,12 @@ def hill_input(text: str) -> str:
 
 
 def run_hill(classes: str, setting: str, todo: list[Kept]) -> Iterator[dict]:
-    """The driver's line for each position of ``todo`` as it comes, from one Java process (his ``setting``)."""
+    """The driver's line for each position of ``todo`` as it comes, from one Java process (his ``setting``), timed
+    once every position has been analysed a first time (his code compiled by then, as ours is before it starts)."""
     with tempfile.TemporaryFile("w+") as given:
         given.write("".join(hill_input(position.text) + "\n" for position in todo))
         given.seek(0)
-        with subprocess.Popen(["java", "-XX:ActiveProcessorCount=1", "-cp", classes, "HillValue", setting], stdin=given,
+        with subprocess.Popen(["java", "-XX:ActiveProcessorCount=1", "-cp", classes, "HillValue", setting, "warm"], stdin=given,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as java:
             assert java.stdout is not None
             for line in java.stdout:

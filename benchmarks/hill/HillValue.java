@@ -32,12 +32,14 @@ import minesweeper.structure.Action;
  * shown position it uses) beside the classes of benchmarks/peers.py:
  *
  *   javac -cp CLASSES -d CLASSES benchmarks/hill/HillPlayer.java benchmarks/hill/HillValue.java
- *   java -XX:ActiveProcessorCount=1 -cp CLASSES HillValue small|large < POSITIONS.jsonl
+ *   java -XX:ActiveProcessorCount=1 -cp CLASSES HillValue small|large [warm] < POSITIONS.jsonl
  *
  * Reads JSON Lines on standard input, {"width": W, "height": H, "mines": M, "rows": ["..1F", ...]} (rows in
  * cspmines' text format: '.' covered, 'F' a flag, digits the clues), shows each position to his game model and calls
  * a fresh solver once, with his SMALL_ANALYSIS (at most 400 solutions, or few enough once weighed by the safe density)
- * or LARGE_ANALYSIS (4,000) settings, single thread, no flags. One JSON line out per position:
+ * or LARGE_ANALYSIS (4,000) settings, single thread, no flags. With warm, every position is first analysed once
+ * untimed, so that the timed pass runs compiled code (the virtual machine compiles his solver as it runs; cspmines'
+ * search is compiled before it starts). One JSON line out per position:
  *
  *   {"line": i, "setting": "small", "solutions": "7440", "ran": true, "complete": true, "scope": "Game",
  *    "analysed": 7440, "chance": "0.68736559139784946237", "wins": 5114, "move": [row, col], "cpu_ms": c,
@@ -54,8 +56,7 @@ import minesweeper.structure.Action;
  * within far less than a half of the whole number). move: the first cell his solver opens ([row, col]), null if none.
  * cpu_ms: the CPU of the whole virtual machine over the call (his solver's thread, and the collector and compiler
  * working for it); thread_cpu_ms: his solver's thread alone (his settings are single-threaded); wall_ms: the call's
- * wall time. The virtual machine warms up over the first positions of a run; whatever his code prints goes to
- * standard error.
+ * wall time. Whatever his code prints goes to standard error.
  */
 public class HillValue {
     static final Pattern NUMBER = Pattern.compile("\"(width|height|mines)\"\\s*:\\s*(\\d+)");
@@ -154,8 +155,9 @@ public class HillValue {
     public static void main(String[] args) throws Exception {
         String name = args.length > 0 ? args[0] : "";
         Setting setting = name.equals("small") ? Setting.SMALL_ANALYSIS : name.equals("large") ? Setting.LARGE_ANALYSIS : null;
-        if (setting == null) {
-            System.err.println("usage: java HillValue small|large < POSITIONS.jsonl");
+        boolean warm = args.length > 1 && args[1].equals("warm");
+        if (setting == null || args.length > 2 || (args.length == 2 && !warm)) {
+            System.err.println("usage: java HillValue small|large [warm] < POSITIONS.jsonl");
             System.exit(2);
         }
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
@@ -163,11 +165,13 @@ public class HillValue {
         ThreadMXBean thread = ManagementFactory.getThreadMXBean();
         OperatingSystemMXBean process = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
-        int line = 0;
+        List<Shown> given = new ArrayList<>();
         for (String text; (text = in.readLine()) != null; ) {
-            if (text.isBlank()) continue;
-            out.println(analyse(Shown.read(text), setting, name, line, thread, process));
-            line++;
+            if (!text.isBlank()) given.add(Shown.read(text));
         }
+        if (warm) {
+            for (int line = 0; line < given.size(); line++) analyse(given.get(line), setting, name, line, thread, process);
+        }
+        for (int line = 0; line < given.size(); line++) out.println(analyse(given.get(line), setting, name, line, thread, process));
     }
 }
