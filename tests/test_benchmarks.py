@@ -44,6 +44,7 @@ RUNS = [
     ("rollouts.py", ["--games", "6", "--layouts", "3", "--workers", "1", "--preset", "intermediate"], "close calls"),
     ("playouts.py", ["--size", "5x5x3", "--games", "2", "--layouts", "2", "--workers", "1"], "cross-validated"),
     ("value_step.py", ["--size", "5x5x3", "--fit-games", "4", "--games", "2", "--workers", "1"], "minus exact"),
+    ("value.py", ["--games", "4", "--least", "2", "--positions", "1", "--budget", "5", "--hill", "{tmp}"], "peer not run"),
     ("web.py", ["--filter", "expert-5-013", "--repeats", "1"], "a request"),
     ("sampling.py", ["--positions", "{tmp}", "--layouts", "3"], "expert-5-013"),
     ("scaling.py", ["--games", "4"], "speed-up on 2 workers"),
