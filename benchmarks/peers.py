@@ -135,7 +135,7 @@ def main(argv=None) -> int:
         log = out / f"ours-{args.agent.replace(':', '_')}-{name}.jsonl"
         resumed = sum(1 for _ in log.open()) if log.exists() else 0
     before = cpu_seconds()
-    played = run_suite(suite, workers=args.workers, progress=False, out=ResultsFile(log, resume=True))
+    played = run_suite(suite, workers=args.workers, progress=False, out=ResultsFile(log, resume=True) if log else None)
     ours = {r["game"]: (r["won"], r["guesses"]) for r in played.records if "won" in r and r["agent"] == args.agent}
     now = len(played.records) - resumed  # CPU is over the games played in this run, as Hill's is measured
     our_ms = (cpu_seconds() - before) / now * 1e3 if now > 0 else None
@@ -188,7 +188,7 @@ def same_as_driver(classes: Path, suite: Suite, driver: dict, log: Path | None) 
     command = f"cmd:java -XX:ActiveProcessorCount=1 -cp {shlex.quote(str(classes))} HillPlayer"
     through = Suite.create(agents=[command], size=f"{suite.width}x{suite.height}x{suite.mines}", first_click=suite.first_click,
                            games=suite.games, seed=suite.seed)
-    records = run_suite(through, workers=1, progress=False, out=ResultsFile(log, resume=True)).records
+    records = run_suite(through, workers=1, progress=False, out=ResultsFile(log, resume=True) if log else None).records
     played = {r["game"]: (r["won"], r["guesses"]) for r in records if "won" in r}
     faults = sum(1 for r in records if "fault" in r)
     common = sorted(set(played) & set(driver))

@@ -64,7 +64,7 @@ from pathlib import Path
 
 from cspmines import Limit, Position
 from cspmines.agents import make_agent
-from cspmines.bench import Suite, play_game, run_suite
+from cspmines.bench import ResultsFile, Suite, play_game, run_suite
 from cspmines.engine.value import value_of
 
 #: The table's rows: (label, least layouts, most layouts), each from its least up to, not including, its most.
@@ -402,7 +402,7 @@ def print_peer(kept: list[Kept], mine: dict, his: dict[str, dict]) -> None:
 def positions(args, out: Path | None) -> list[Kept]:
     suite = Suite.create(agents=["exact"], size="expert", games=args.games, seed=args.seed)
     log = None if out is None else out / f"games-expert-{args.seed}.jsonl"
-    played = run_suite(suite, workers=args.workers, progress=False, out=log, resume=True, task=guesses_game)
+    played = run_suite(suite, workers=args.workers, progress=False, task=guesses_game, out=ResultsFile(log, resume=True) if log else None)
     games = [r for r in played.records if "at_guesses" in r and r["game"] < args.games]
     kept = kept_positions(games, args.least, args.most)
     guesses = sum(len(r["at_guesses"]) for r in games)
