@@ -20,7 +20,7 @@ from typing import Protocol
 
 from .position import Position
 
-__all__ = ["Action", "ActionKind", "Agent", "RULES", "Rules", "Vocabulary"]
+__all__ = ["Action", "ActionKind", "Agent", "ClickKind", "RULES", "Rules", "Vocabulary"]
 
 
 class Vocabulary(str, Enum):
@@ -78,6 +78,15 @@ class ActionKind(Vocabulary):
 
     OPEN = "open"
     FLAG = "flag"
+
+
+class ClickKind(Vocabulary):
+    """What a click does, as a player from outside says it and a replay records it: open a covered cell,
+    flag one, or chord on a clue (open its covered neighbours once its flags account for its mines)."""
+
+    OPEN = "open"
+    FLAG = "flag"
+    CHORD = "chord"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..actions import Rules
+from ..actions import ActionKind, Rules
 from ..engine.analysis import Analysis
 from ..engine.budget import Limit, read_limit
 from ..engine.engine import solve
@@ -88,9 +88,9 @@ class Suggestion:
         neither surely safe nor surely a mine)."""
         if self.reason != "proved":
             return True
-        if self.action.kind == "flag":
+        if self.action.kind == ActionKind.FLAG:
             return self.mine_probability == 1
-        return self.mine_probability == 0 or (self.rules == "minesearch" and self.mine_probability == 1)
+        return self.mine_probability == 0 or (self.rules == Rules.MINESEARCH and self.mine_probability == 1)
 
 
 def suggest(
@@ -137,17 +137,17 @@ def suggest(
     """
     rules = Rules.check(rules)
     flat = position.grid.ravel()
-    if rules == "classic" and (flat == MINE).any():
+    if rules == Rules.CLASSIC and (flat == MINE).any():
         raise GameOverError("the position shows an opened mine: under classic rules the game is lost")
     if not (flat == COVERED).any():
         raise GameOverError("no covered cell is left to open or flag")
-    if rules == "minesearch" and position.mines is not None and (flat == MINE).sum() >= position.mines:
+    if rules == Rules.MINESEARCH and position.mines is not None and (flat == MINE).sum() >= position.mines:
         raise GameOverError("every mine is found: under minesearch the game is won")
     if analysis is None:
         analysis = solve(position)
     elif analysis.position != position or not analysis.exact:
         raise ValueError("analysis must be an exact solve of the same position (with its total)")
-    if rules == "classic" and len(analysis.mine_cells) == len(position.covered_cells):
+    if rules == Rules.CLASSIC and len(analysis.mine_cells) == len(position.covered_cells):
         raise GameOverError("every covered cell is a mine: the game is won")
     player = make_agent(agent, **({"move_timeout": move_timeout} if move_timeout and is_command(agent) else {}))
     guesses: list[Guess] = []

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..actions import Rules
 from ..position import MINE, Position
 from .base import Action, SeededAgent, centre_distance, newly_revealed
 
@@ -63,7 +64,7 @@ class GreedyAgent(SeededAgent):
     def act(self, position: Position) -> Action:
         values = self.observe(position)
         cells = position.covered_cells
-        sign = 1 if self.rules == "minesearch" else -1
+        sign = 1 if self.rules == Rules.MINESEARCH else -1
         best = max(cells, key=lambda c: (sign * values[c], -centre_distance(position, c), -c))
         return Action.open(best)
 

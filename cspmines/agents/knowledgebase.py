@@ -28,6 +28,7 @@ The seed's 4x4 walk-through reproduces: see ``tests/test_agents.py``.
 
 from __future__ import annotations
 
+from ..actions import Rules
 from ..engine.constraints import rules_from_position
 from ..position import COVERED, FLAG, MINE, Position
 from .base import Action, SeededAgent
@@ -123,10 +124,10 @@ class KnowledgeBaseAgent(SeededAgent):
         if self.queue is None:
             self.queue = [int(c) for c in self.rng.permutation(position.size)]
         self.deduce(position)
-        if self.rules == "score" or self.rules == "minesearch":
+        if self.rules == Rules.SCORE or self.rules == Rules.MINESEARCH:
             for cell in sorted(self.mines):
                 if flat[cell] == COVERED:
-                    return Action.flag(cell, certain=True) if self.rules == "score" else Action.open(cell, certain=True)
+                    return Action.flag(cell, certain=True) if self.rules == Rules.SCORE else Action.open(cell, certain=True)
         # deduced clear cells go to the front, deduced mines leave the queue
         front = [c for c in self.queue if c in self.clear]
         self.queue = front + [c for c in self.queue if c not in self.clear and c not in self.mines]

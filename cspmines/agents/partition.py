@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from itertools import product
 
+from ..actions import Rules
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position
 from .base import Action, SeededAgent
 
@@ -78,7 +79,7 @@ class PartitionAgent(SeededAgent):
                 found = sum(1 for c in around if flat[c] in (MINE, FLAG))
                 if found < code and covered:
                     return Action.open(covered[int(self.rng.integers(len(covered)))])
-                if found >= code and covered and self.rules != "minesearch":
+                if found >= code and covered and self.rules != Rules.MINESEARCH:
                     return Action.open(covered[0], certain=True)  # the block's bombs are all known
             self.current += 1
         # every block walked: anything still covered is opened at random

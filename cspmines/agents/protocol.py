@@ -26,7 +26,7 @@ import json
 
 import numpy as np
 
-from ..actions import Action
+from ..actions import Action, ClickKind
 from ..games.play import Fault, PlayerFault
 from ..position import COVERED, FLAG, MINE, Position
 
@@ -114,12 +114,12 @@ def read_move(line: str, position: Position) -> tuple[Action, ...]:
     if not (0 <= row < position.height and 0 <= col < position.width):
         raise PlayerFault(Fault.ILLEGAL_MOVE, f"{kind} ({row}, {col}): outside the {position.width}x{position.height} board")
     cell = position.cell(row, col)
-    if kind == "chord":
+    if kind == ClickKind.CHORD:
         return tuple(Action.open(n, certain=certain) for n in _chorded(position, cell, f"chord ({row}, {col})"))
     code = position.code(cell)
-    if kind == "open" and code != COVERED:
+    if kind == ClickKind.OPEN and code != COVERED:
         raise PlayerFault(Fault.ILLEGAL_MOVE, f"open ({row}, {col}): the cell is {_state(code)}")
-    if kind == "flag":
+    if kind == ClickKind.FLAG:
         if code not in (COVERED, FLAG):
             raise PlayerFault(Fault.ILLEGAL_MOVE, f"flag ({row}, {col}): the cell is {_state(code)}")
         if code == COVERED and len(position.known_mine_cells) >= (position.mines or 0):

@@ -27,6 +27,7 @@ A withheld clue (``?``) is an M square of unknown value: it adds no risk.
 
 from __future__ import annotations
 
+from ..actions import Rules
 from ..position import COVERED, FLAG, MINE, Position
 from .base import Action, SeededAgent
 
@@ -59,13 +60,13 @@ class RiskScoreAgent(SeededAgent):
 
     def act(self, position: Position) -> Action:
         risk, safe, gain = self.knowledge(position)
-        if safe and self.rules != "minesearch":
+        if safe and self.rules != Rules.MINESEARCH:
             return Action.open(min(safe), certain=True)
         if not risk:  # only S squares remain (minesearch ends before this; kept for safety)
             return Action.open(min(safe) if safe else position.covered_cells[0])
         risky = [c for c in risk if risk[c] > 0]
         if risky:
-            if self.rules == "minesearch":
+            if self.rules == Rules.MINESEARCH:
                 key = lambda c: (risk[c], gain[c])  # noqa: E731
                 best = max(key(c) for c in risky)
             else:

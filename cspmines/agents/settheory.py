@@ -30,6 +30,7 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
+from ..actions import Rules
 from ..engine.constraints import rules_from_position
 from ..position import COVERED, FLAG, MINE, Position
 from .base import Action, SeededAgent
@@ -48,7 +49,7 @@ class SetTheoryAgent(SeededAgent):
     def _move(self, cell: int, *, mine: bool) -> Action:
         if not mine:
             return Action.open(cell, certain=True)
-        if self.rules == "minesearch":
+        if self.rules == Rules.MINESEARCH:
             return Action.open(cell, certain=True)
         return Action.flag(cell, certain=True)
 

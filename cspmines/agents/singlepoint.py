@@ -26,6 +26,7 @@ random unopened square.
 
 from __future__ import annotations
 
+from ..actions import Rules
 from ..position import COVERED, FLAG, MINE, Position
 from .base import Action, SeededAgent, newly_revealed
 
@@ -52,8 +53,8 @@ class SinglePointAgent(SeededAgent):
         around = position.neighbours(cell)
         marked = sum(1 for n in around if flat[n] in (MINE, FLAG) or n in self.bombs)
         unopened = [n for n in around if flat[n] == COVERED and n not in self.bombs]
-        missing = code - marked if self.rules != "minesearch" else code - sum(1 for n in around if flat[n] == MINE)
-        if (code == 0 if self.rules == "minesearch" else missing == 0):
+        missing = code - marked if self.rules != Rules.MINESEARCH else code - sum(1 for n in around if flat[n] == MINE)
+        if (code == 0 if self.rules == Rules.MINESEARCH else missing == 0):
             self.safe.update(unopened)
         elif len(unopened) == missing:
             self.bombs.update(unopened)
@@ -71,12 +72,12 @@ class SinglePointAgent(SeededAgent):
     def act(self, position: Position) -> Action:
         for cell in newly_revealed(self.previous, position):
             self._process(position, cell)
-        if self.rules != "minesearch":
+        if self.rules != Rules.MINESEARCH:
             self._reprocess(position)
         self.previous = position
         flat = position.grid.ravel()
         pending_bombs = sorted(c for c in self.bombs if flat[c] == COVERED)
-        if self.rules == "minesearch":
+        if self.rules == Rules.MINESEARCH:
             if pending_bombs:
                 return Action.open(pending_bombs[0], certain=True)
             while self.explore:
@@ -87,7 +88,7 @@ class SinglePointAgent(SeededAgent):
             safe = sorted(c for c in self.safe if flat[c] == COVERED)
             if safe:
                 return Action.open(safe[0], certain=True)
-            if pending_bombs and self.rules == "score":
+            if pending_bombs and self.rules == Rules.SCORE:
                 return Action.flag(pending_bombs[0], certain=True)
         choices = [c for c in position.covered_cells if c not in self.safe and c not in self.bombs]
         if not choices:  # only proved cells are left (minesearch: safe squares)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..actions import Rules
 from .records import json_lines
 from .stats import paired_means, paired_wins
 from .suite import SuiteError
@@ -67,9 +68,9 @@ def measure_for(rules: str, withheld: float = 0.0) -> Measure:
     """
     if withheld:
         return Measure("mines_opened", "mines set off", False)
-    if rules == "minesearch":
+    if rules == Rules.MINESEARCH:
         return Measure("opened_fraction", "squares opened", False, share=True)
-    if rules == "score":
+    if rules == Rules.SCORE:
         return Measure("score", "mines identified", True, share=True)
     return Measure("won", "win rate", True, proportion=True)
 

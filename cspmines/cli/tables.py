@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from ..actions import Rules
+
 __all__ = ["check_boards", "print_results", "results_text", "sweep_label", "sweep_points", "write_csv", "write_results_csv"]
 
 
@@ -74,10 +76,10 @@ def results_text(rows: list, rules: str, *, sweep_label: str = "") -> str:
     """The summary table: the rule's own measure first (classic: win rate and its interval; minesearch:
     the fraction of cells opened; score: the share of mines flagged), then guesses and time."""
     fmt = lambda v, f: "-" if v is None else format(v, f)  # noqa: E731
-    if rules == "classic":
+    if rules == Rules.CLASSIC:
         head = f"{'win rate':>9} {'95% interval':>15}"
         measure = lambda r: (f"{fmt(r['win_rate'], '.2%'):>9} {r['ci95'][0]:7.2%}-{r['ci95'][1]:<7.2%}")  # noqa: E731
-    elif rules == "minesearch":
+    elif rules == Rules.MINESEARCH:
         head = f"{'opened':>7}"
         measure = lambda r: f"{fmt(r['mean_opened_fraction'], '.4f'):>7}"  # noqa: E731
     else:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import Action, Rules, Vocabulary
+from ..actions import Action, ActionKind, Rules, Vocabulary
 from ..errors import CspminesError
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position, neighbour_table
 from .board import Board
@@ -157,8 +157,8 @@ class Game:
                     raise BoardMismatchError(f"the board cannot show this position: {where} shows a mine, the board has none there")
                 game.mines_opened += 1
             # under minesearch a mine is found only by opening it, which a flag would forbid: lift the flags
-            game._view[cell] = COVERED if code == FLAG and rules == "minesearch" else code
-        if rules == "classic" and game.mines_opened:
+            game._view[cell] = COVERED if code == FLAG and rules == Rules.MINESEARCH else code
+        if rules == Rules.CLASSIC and game.mines_opened:
             game.status = Status.LOST
         else:
             game._check_end()
@@ -215,7 +215,7 @@ class Game:
             raise IllegalMoveError(f"cell {action.cell} is outside the {self.board.width}x{self.board.height} board")
         code = self._view[action.cell]
         self.moves += 1
-        if action.kind == "flag":
+        if action.kind == ActionKind.FLAG:
             if code not in (COVERED, FLAG):
                 raise IllegalMoveError(f"cell {action.cell} is not covered: it cannot be flagged")
             known = int(np.count_nonzero((self._view == FLAG) | (self._view == MINE)))
@@ -234,7 +234,7 @@ class Game:
         self._position = None
         if self.board.is_mine(cell):
             self.mines_opened += 1
-            if self.rules == "classic":
+            if self.rules == Rules.CLASSIC:
                 self._view[cell] = MINE
                 self.status = Status.LOST
                 return
@@ -250,15 +250,15 @@ class Game:
             clue = self.board.clue(current)
             shown = not (self.withheld and self._rng.random() < self.withheld)
             self._view[current] = clue if shown else WITHHELD
-            if shown and clue == 0 and self.rules != "minesearch":  # minesearch opens one square a move
+            if shown and clue == 0 and self.rules != Rules.MINESEARCH:  # minesearch opens one square a move
                 stack.extend(n for n in self._neighbours[current] if self._view[n] == COVERED)
         self._check_end()
 
     def _check_end(self) -> None:
-        if self.rules == "classic":
+        if self.rules == Rules.CLASSIC:
             if self.opened == self.safe_cells:
                 self.status = Status.WON
-        elif self.rules == "minesearch":
+        elif self.rules == Rules.MINESEARCH:
             if self.mines_opened == self.board.n_mines:
                 self.status = Status.WON
         else:  # score: ends when nothing is left covered

@@ -48,7 +48,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..actions import Action, Vocabulary
+from ..actions import Action, ActionKind, Vocabulary
 from ..engine.analysis import Analysis
 from ..engine.budget import Limit
 from ..engine.constraints import settle_position
@@ -236,7 +236,7 @@ def _chance(analysis: Analysis, opens: tuple, limit: Limit | None) -> tuple[Frac
 
 def opened_cells(action: Action) -> tuple:
     """The cells an action opens before any opening spreads (a flag opens none)."""
-    return (action.cell,) if action.kind == "open" else ()
+    return (action.cell,) if action.kind == ActionKind.OPEN else ()
 
 
 def judge_moves(moves, *, limit: Limit | None = JUDGE_LIMIT) -> GameJudgement:

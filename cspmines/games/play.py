@@ -79,7 +79,7 @@ class GameRecord:
 
     @property
     def won(self) -> bool:
-        return self.status == "won"
+        return self.status == Status.WON
 
 
 def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = None, audit: bool = False,

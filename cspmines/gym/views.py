@@ -28,6 +28,7 @@ from gymnasium import spaces
 from ..actions import Action
 from ..engine.budget import Limit
 from ..engine.engine import solve
+from ..games.game import Status
 from ..games.judge import JUDGE_LIMIT, as_seen
 from ..position import COVERED, FLAG, MINE, WITHHELD, Position
 from .options import ObservationKind
@@ -80,7 +81,7 @@ def mask_for(position: Position, status: str, *, flags: bool) -> np.ndarray:
     """:func:`action_mask` while the game is on, and nothing allowed once it is over (no move is taken after
     the end: a masked policy must not be shown the covered mines as choices)."""
     mask = action_mask(position, flags=flags)
-    if status != "playing":
+    if status != Status.PLAYING:
         mask[:] = 0
     return mask
 

@@ -27,7 +27,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..actions import Vocabulary
+from ..actions import ClickKind, Vocabulary
 from ..errors import CspminesError
 from ..extras import install_hint
 from ..position import COVERED, Position, neighbour_table
@@ -151,7 +151,7 @@ class Replay:
             if not (0 <= row < height and 0 <= col < width):
                 raise ReplayFormatError(f"{source}: move {index + 1} at ({row},{col}) is off the {width}x{height} board")
             cell = row * width + col
-            if kind == "flag":
+            if kind == ClickKind.FLAG:
                 board.toggle_flag(cell)
                 continue
             if kind not in ("open", "chord"):
@@ -188,7 +188,7 @@ class _Board:
             self.flags.symmetric_difference_update({cell})
 
     def opened_by(self, kind: str, cell: int) -> tuple:
-        if kind == "open":
+        if kind == ClickKind.OPEN:
             return (cell,) if cell not in self.opened and cell not in self.flags else ()
         if cell not in self.opened or sum(1 for o in self.neighbours[cell] if o in self.flags) != self.clue(cell):
             return ()  # a chord opens nothing unless its clue's flags are all placed

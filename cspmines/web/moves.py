@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..actions import ActionKind
 from ..agents.advice import Advice, GameOverError, Suggestion, suggest
 from ..agents.exact import Reason
 from ..present.answers import moves_json
@@ -90,7 +91,7 @@ def why(suggestion: Suggestion, position, least_cells) -> str | None:
     >>> print(why(move, analysis.position, analysis.cells_where(lambda p: p == move.least)))
     None
     """
-    if suggestion.action.kind != "open" or suggestion.mine_probability <= suggestion.least:
+    if suggestion.action.kind != ActionKind.OPEN or suggestion.mine_probability <= suggestion.least:
         return None
     head = f"the least chance is {_percent(suggestion.least)}, at {_cells(position, list(least_cells))}"
     if suggestion.reason == Reason.LOOK_AHEAD:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...actions import Rules
 from ...engine.budget import Limit
 from ...engine.clues import clue_spreads, off_front_spreads
 from ...engine.engine import Engine, default_engine
@@ -160,14 +161,14 @@ class ExactAgent(SeededAgent):
 
     def act(self, position: Position) -> Action:
         flat = position.grid.ravel()
-        if self.rules == "classic":  # most moves open a cell proved before: nothing else is read for them
+        if self.rules == Rules.CLASSIC:  # most moves open a cell proved before: nothing else is read for them
             pending = self._pending_safe(flat)
             if pending is not None:
                 return Action.open(pending, certain=True)
         view = flat.tolist()  # a list reads a cell several times faster than an array, once made
         self.safe = {c for c in self.safe if view[c] == COVERED}
         self.mines = {c for c in self.mines if view[c] == COVERED or view[c] == FLAG}
-        if not self.safe or self.rules == "minesearch":
+        if not self.safe or self.rules == Rules.MINESEARCH:
             safe, mines = self.deductions(position, self.mines)
             self.safe |= safe
             self.mines |= mines
@@ -221,7 +222,7 @@ class ExactAgent(SeededAgent):
         def first_pending() -> int | None:  # the first proved mine still covered (classic play never asks)
             return min((c for c in self.mines if flat[c] == COVERED), default=None)
 
-        if self.rules == "minesearch":  # a proved safe cell would cost a cell for nothing
+        if self.rules == Rules.MINESEARCH:  # a proved safe cell would cost a cell for nothing
             pending = first_pending()
             if pending is not None:
                 return Action.open(pending, certain=True)
@@ -234,7 +235,7 @@ class ExactAgent(SeededAgent):
             return None
         if self.safe:
             return Action.open(min(self.safe), certain=True)
-        if self.rules == "score" and (pending := first_pending()) is not None:
+        if self.rules == Rules.SCORE and (pending := first_pending()) is not None:
             return Action.flag(pending, certain=True)
         return None
 
@@ -250,7 +251,7 @@ class ExactAgent(SeededAgent):
         game's rules, walked in order (:attr:`GUESS_RULES`, or under minesearch :attr:`MINESEARCH_RULES`)."""
         self.guesses += 1
         turn = _Turn(self, position, analysis, self.options.objective_for(self.rules))
-        rules = self.MINESEARCH_RULES if self.rules == "minesearch" else self.GUESS_RULES
+        rules = self.MINESEARCH_RULES if self.rules == Rules.MINESEARCH else self.GUESS_RULES
         for rule in rules:
             chosen = rule(self, turn)
             if chosen is not None:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
 
-from ...engine.budget import check_board_size
+from ...engine.budget import Stopwatch, check_board_size
 from ...games import Board, draw_no_guess, parse_size
 from ...games.board import FIRST_CLICKS, PRESETS
 from ...games.noguess import DEFAULT_ATTEMPTS, NO_GUESS_CLICKS, Method
@@ -72,7 +71,7 @@ def run(args, out) -> int:
             raise ValueError(f"--out {args.out}: a file is there, not a folder")
         folder.mkdir(exist_ok=True)
     digits = max(5, len(str(args.count - 1)))
-    started, draws = time.process_time(), 0
+    watch, draws = Stopwatch(cpu=True), 0
     for i in range(args.count):
         rng = np.random.default_rng([args.seed, i])  # board i from the seed and i alone
         if args.no_guess:
@@ -86,7 +85,7 @@ def run(args, out) -> int:
         else:
             (folder / f"board-{i:0{digits}d}.json").write_text(board.to_json() + "\n", encoding="utf-8")
     if folder is not None:
-        seconds = time.process_time() - started
+        seconds = watch.seconds
         kind = "no-guess boards" if args.no_guess else "boards"
         how = _DRAWN[Method(args.method) if args.no_guess else None]
         cost = f"{draws / args.count:.1f} boards certified for each, " if args.no_guess else ""

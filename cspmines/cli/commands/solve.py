@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ...actions import Vocabulary
 from ...engine.backends import backend_names
 from ...engine.budget import Limit
 from ...engine.clues import clue_spreads, covered_cells
@@ -25,7 +26,15 @@ from ..options import (
     whole,
 )
 
-__all__ = ["add_parser", "run"]
+__all__ = ["Colour", "add_parser", "run"]
+
+
+class Colour(Vocabulary):
+    """Whether the board's chances are coloured: on a terminal (``auto``), always, or never."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
 
 HELP = """\
 Exact mine probabilities of a position file (the text format: a header WxHxM, then
@@ -65,7 +74,7 @@ def add_parser(commands) -> None:
     solve.add_argument("--insight", action="store_true", help="also mark dead cells (d) and 50/50s (h unavoidable, p pseudo) after their chance, "
                        "and with at most 1,000 layouts every cell's chance of winning with best play")
     solve.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
-    solve.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the chances")
+    solve.add_argument("--color", choices=Colour.words(), default=Colour.AUTO.value, help="colour the chances")
     solve.add_argument("--svg", help="also draw the board as SVG into this .svg file")
     solve.add_argument("--png", help="also draw the board as PNG into this .png file (needs matplotlib)")
     solve.add_argument("--outline", action="store_true", help="outline the chains of influence in the picture")
@@ -98,7 +107,7 @@ def run(args, out) -> int:
         json.dump(result, out)
         out.write("\n")
         return 0
-    color = args.color == "always" or (args.color == "auto" and getattr(out, "isatty", lambda: False)())
+    color = args.color == Colour.ALWAYS or (args.color == Colour.AUTO and getattr(out, "isatty", lambda: False)())
     out.write(board_text(analysis, color=color, insight=seen) + "\n")
     out.write(summary_text(analysis, exact=args.exact) + "\n")
     if spreads:
