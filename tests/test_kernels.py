@@ -170,7 +170,7 @@ def value_searches():
     value and the best ones', with tables small enough to fill and budgets of states that cut it off."""
     from cspmines.engine.layouts import layout_table
     from cspmines.engine.value import run_search, search_input
-    from cspmines.engine.valuesearch import SearchInput
+    from cspmines.engine.valuesearch import SearchInput, ValueCells
 
     tables = [layout_table(position, most=3000) for position, _ in many_layouts(120, seed=12)]
     tables += [layout_table(Position.from_string(f"{w}x{h}x{m}\n" + "\n".join("." * w for _ in range(h))))
@@ -180,8 +180,8 @@ def value_searches():
         given = search_input(table_)
         assert isinstance(given, SearchInput)
         for nodes in (1, 7, 60, None):
-            for all_cells in (False, True):
-                answers.append(run_search(given.with_budget(node_limit=nodes, all_cells=all_cells)))
+            for cells in ValueCells:
+                answers.append(run_search(given.with_budget(node_limit=nodes, cells=cells)))
     assert {answer["stopped"] for answer in answers} == {None, "nodes"}
     assert any(given.symmetries for given in map(search_input, tables))
     return answers

@@ -49,7 +49,7 @@ def after_first_clicks(count: int, seed: int, *, most_covered: int = 12):
 
 def agrees_with_brute_force(position: Position) -> None:
     wins, cells, layouts = best_play_wins(position)
-    found = value_of(position, all_cells=True)
+    found = value_of(position, cells="all")
     assert (found.wins, found.wins_high, found.layouts, found.exact) == (wins, wins, layouts, True), position
     assert {cell: found.value(cell) for cell in cells} == {cell: CellValue(w, w, layouts) for cell, w in cells.items()}, position
     assert found.best_cells == tuple(cell for cell, w in sorted(cells.items()) if w == wins), position
@@ -88,15 +88,15 @@ def test_the_published_small_board_results():
 def test_a_board_of_two_closed_off_pockets_is_the_product_of_their_values():
     # two 50/50s walled off by flags, each one mine, every cell dead: a quarter of the layouts
     position = Position.from_string("5x2x4\n..F..\n13F31")
-    found = value_of(position, all_cells=True)
+    found = value_of(position, cells="all")
     assert (found.wins, found.layouts) == (best_play_wins(position)[0], 4) == (1, 4)
 
 
 def test_a_position_with_one_layout_is_won_and_its_mines_are_worth_nothing():
-    found = value_of(Position.from_string("3x1x1\n.1*"), all_cells=True)
+    found = value_of(Position.from_string("3x1x1\n.1*"), cells="all")
     assert (found.wins, found.layouts, found.exact) == (1, 1, True)
     assert found.value(0) == CellValue(1, 1, 1)
-    mined = value_of(Position.from_string("2x1x1\n.1"), all_cells=True)   # the 1's mine is the covered cell
+    mined = value_of(Position.from_string("2x1x1\n.1"), cells="all")   # the 1's mine is the covered cell
     assert mined.value(0) == CellValue(0, 0, 1) and mined.best_cells == ()
 
 
@@ -112,9 +112,9 @@ def test_a_search_cut_short_keeps_bounds_that_hold_the_value_and_says_so():
     assert len(cases) >= 10
     stopped = set()
     for position in cases:
-        exact = value_of(position, all_cells=True)
+        exact = value_of(position, cells="all")
         for nodes in (1, 3, 20, 200):
-            rough = value_of(position, limit=Limit(nodes=nodes), all_cells=True)
+            rough = value_of(position, limit=Limit(nodes=nodes), cells="all")
             assert rough.wins <= exact.wins <= rough.wins_high
             assert rough.exact == (rough.wins == rough.wins_high)
             stopped.add(rough.stopped_by)

@@ -278,7 +278,7 @@ def endgame_chances(analysis, *, limit: Limit | None = None) -> PositionValue:
     Fraction(17, 36)
     """
     _check_counted(analysis)
-    found = value_of(analysis.position.with_mines(analysis.mines), limit=limit, all_cells=True)
+    found = value_of(analysis.position.with_mines(analysis.mines), limit=limit, cells="all")
     if not found.layouts:
         why = "time" if found.stopped_by == "time" else "memory allowance"
         raise BudgetExceededError(f"not searched: {analysis.model_count:,} layouts, more than the {why} can list and search")

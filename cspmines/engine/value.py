@@ -48,7 +48,10 @@ from .. import native
 from ..position import Position
 from .budget import Budget, Limit, read_limit
 from .layouts import MINE, LayoutTable, layout_table
-from .valuesearch import SearchInput, ValueSearch
+from .valuesearch import SearchInput, ValueCells, ValueSearch
+
+#: The compiled search's number for each :class:`ValueCells`.
+_WANTED = {ValueCells.ONE: 0, ValueCells.BEST: 1, ValueCells.ALL: 2}
 
 __all__ = ["CellValue", "PositionValue", "best_play_moves", "board_symmetries", "run_search", "search_input", "value_of"]
 
@@ -220,9 +223,9 @@ def _table_slots(memory: int | None) -> int:
     return slots
 
 
-def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool = False) -> PositionValue:
+def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCells | str = ValueCells.BEST) -> PositionValue:
     """The value of ``position`` under best play: how many of its layouts are won, the best cells,
-    and each covered cell's value (the best cells', or every cell's with ``all_cells``).
+    and the values of the covered cells asked for.
 
     Parameters
     ----------
@@ -231,8 +234,10 @@ def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool 
     limit : Limit, keyword-only
         The budget (time, work units as states searched, memory). Past it the answer holds proven
         bounds and ``exact`` is False.
-    all_cells : bool, keyword-only
-        Work out every covered cell's value exactly (slower: no cell is dropped as unable to be best).
+    cells : {"best", "one", "all"}, keyword-only
+        Which covered cells' values are worked out exactly beside the position's: every cell of the best value
+        (``best``), the one best move the search found (``one``: the cheapest), or every covered cell (``all``:
+        slower, no cell is dropped as unable to be best). Any other is bounded by its safe layouts.
 
     Returns
     -------
@@ -244,7 +249,7 @@ def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool 
     >>> found = value_of(Position.from_string("5x4x5\\n.....\\n.1...\\n.3...\\n....."))
     >>> found.wins, found.layouts, [found.position.row_col(c) for c in found.best_cells]
     (285, 360, [(0, 2)])
-    >>> value_of(Position.from_string("3x2x1\\n1..\\n1.."), all_cells=True).value(2)   # safe: opened for free
+    >>> value_of(Position.from_string("3x2x1\\n1..\\n1.."), cells="all").value(2)   # safe: opened for free
     CellValue(low=1, high=1, layouts=2)
     >>> rough = value_of(Position.from_string("4x4x4\\n....\\n....\\n....\\n...."), limit=Limit(nodes=50))
     >>> rough.exact, rough.stopped_by, rough.wins <= 961 <= rough.wins_high
@@ -264,7 +269,8 @@ def value_of(position: Position, *, limit: Limit | None = None, all_cells: bool 
         best = tuple(cell for cell, value in cells.items() if value.low)
         return PositionValue(position, 1, 1, 1, best, cells, exact=True, seconds=budget.elapsed())
     seconds = budget.rest().time
-    given = search_input(table, node_limit=limit.nodes, seconds=seconds, slots=_table_slots(limit.memory), all_cells=all_cells)
+    given = search_input(table, node_limit=limit.nodes, seconds=seconds, slots=_table_slots(limit.memory),
+                         cells=ValueCells.check(cells, "cells"))
     answer = run_search(given, work_bytes=None if limit.memory is None else int(limit.memory * (1 - _TABLE_SHARE)))
     return _answer(table, answer, budget.elapsed())
 
@@ -319,4 +325,4 @@ def run_search(given: SearchInput, *, work_bytes: int | None = None) -> dict:
     return compiled(np.ascontiguousarray(given.codes, dtype=np.uint8).tobytes(), count, width, starts.tobytes(),
                     columns.tobytes(), len(given.symmetries), sym_layouts.tobytes(), sym_columns.tobytes(),
                     -1 if given.node_limit is None else given.node_limit, -1.0 if given.seconds is None else given.seconds,
-                    given.slots, -1 if work_bytes is None else work_bytes, given.all_cells)
+                    given.slots, -1 if work_bytes is None else work_bytes, _WANTED[ValueCells.check(given.cells, "cells")])

@@ -15,15 +15,25 @@ from math import prod
 
 import numpy as np
 
+from ..actions import Vocabulary
 from .budget import Limit
 from .layouts import MINE
 
-__all__ = ["SearchInput", "ValueSearch", "fingerprints"]
+__all__ = ["SearchInput", "ValueCells", "ValueSearch", "fingerprints"]
 
 _CLOCK_EVERY = 256  # the time is read once every this many states
 _FIRST_SLOTS = 1024  # the transposition table's first slots (it doubles once half are used, up to its allowance)
 _MOST_FREE = 16  # the most free cells opened at once (the others wait for the next state)
 _PROBES = 4  # slots tried from a fingerprint's home slot before one is replaced
+
+
+class ValueCells(Vocabulary):
+    """Which covered cells' values a search works out beside the position's: the move that reaches its value
+    alone (``one``), every cell that does (``best``), or every covered cell (``all``)."""
+
+    ONE = "one"
+    BEST = "best"
+    ALL = "all"
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,7 +44,8 @@ class SearchInput:
     ``neighbours``: each column's neighbouring columns; ``symmetries``: for each symmetry of the board that
     maps the position to itself but the identity, where it sends each layout (a row) and each column;
     ``node_limit`` and ``seconds``: the states and time allowed (None: no limit); ``slots``: the most slots
-    of the transposition table (a power of two); ``all_cells``: every cell's value, not only the best ones'.
+    of the transposition table (a power of two); ``cells``: which cells' values are worked out
+    (:class:`ValueCells`: the best move's alone, every best cell's, or every cell's).
     """
 
     codes: np.ndarray
@@ -43,10 +54,10 @@ class SearchInput:
     node_limit: int | None = None
     seconds: float | None = None
     slots: int = 1 << 16
-    all_cells: bool = False
+    cells: ValueCells = ValueCells.BEST
 
     def with_budget(self, **changes) -> SearchInput:
-        """The same layouts under another budget (``node_limit``, ``seconds``, ``slots``, ``all_cells``)."""
+        """The same layouts under another budget (``node_limit``, ``seconds``, ``slots``, ``cells``)."""
         return replace(self, **changes)
 
 
@@ -96,7 +107,7 @@ class ValueSearch:
         self.symmetries = given.symmetries
         self.node_limit = given.node_limit
         self.clock = None if given.seconds is None else Limit(time=given.seconds, memory=None).start()
-        self.all_cells = given.all_cells
+        self.wanted = ValueCells.check(given.cells, "cells")
         self.first, self.second = fingerprints(self.count)
         self.most_slots = given.slots
         self.mask = _FIRST_SLOTS - 1
@@ -355,13 +366,14 @@ class ValueSearch:
         move = self.root_move
         if floor >= low:  # the search found nothing better than its first moves
             low, move = floor, self.first_move
-        cells = self._cell_values(everything, low, high)
+        cells = self._cell_values(everything, low, high, move)
         return {"low": low, "high": high, "move": move, "cells": cells, "floor": floor, "states": self.states,
                 "stopped": self.stopped}
 
-    def _cell_values(self, everything: np.ndarray, low: int, high: int) -> list[tuple[int, int]]:
-        """Each column's bounds when opened first: exact for the best cells (and for every cell with
-        ``all_cells``), as the budget allows."""
+    def _cell_values(self, everything: np.ndarray, low: int, high: int, move: int | None) -> list[tuple[int, int]]:
+        """Each column's bounds when opened first: exact, as the budget allows, for the cells asked for (the
+        best move's alone, every best cell's or every cell's); a column not worked out is bounded by its
+        safe layouts."""
         n = self.count
         mines = np.count_nonzero(self.codes == MINE, axis=0)
         every_column = list(range(self.width))
@@ -370,12 +382,12 @@ class ValueSearch:
             safe = n - int(mines[column])
             if safe == 0:
                 values.append((0, 0))
-            elif safe == n:
+            elif safe == n or column == move and self.wanted == ValueCells.ONE:
                 values.append((low, high))
-            elif not self.all_cells and safe < low:
-                values.append((0, safe))   # cannot be best
+            elif self.wanted == ValueCells.ONE or (self.wanted == ValueCells.BEST and safe < low):
+                values.append((0, safe))   # not asked for, or cannot be best
             else:
-                alpha, beta = (-1, n + 1) if self.all_cells else (low - 1, high + 1)
+                alpha, beta = (-1, n + 1) if self.wanted == ValueCells.ALL else (low - 1, high + 1)
                 values.append(self.chance(self._split(everything, [column]), every_column, alpha, beta))
         return values
 

@@ -52,7 +52,7 @@ typedef struct {
     size_t scratch_top, scratch_room;
     int32_t *hist;        /* width * CODES counts, reused by every state */
     int root_move, first_move;
-    int all_cells;
+    int wanted; /* which cells' values: 0 the best move's alone, 1 every best cell's, 2 every cell's */
 } Search;
 
 static double now_seconds(void) {
@@ -705,8 +705,9 @@ static PyObject *search_answer(Search *s, long long low, long long high, long lo
         long long safe = n - mines, l, h;
         if (safe == 0) { l = 0; h = 0; }
         else if (safe == n) { l = low; h = high; }
-        else if (!s->all_cells && safe < low) { l = 0; h = safe; }
-        else if (s->all_cells) play(s, 0, n, &k, 1, all_at, s->width, -1, (long long)n + 1, &l, &h);
+        else if (k == s->root_move && s->wanted == 0) { l = low; h = high; }
+        else if (s->wanted == 0 || (s->wanted == 1 && safe < low)) { l = 0; h = safe; }
+        else if (s->wanted == 2) play(s, 0, n, &k, 1, all_at, s->width, -1, (long long)n + 1, &l, &h);
         else play(s, 0, n, &k, 1, all_at, s->width, low - 1, high + 1, &l, &h);
         PyObject *pair = Py_BuildValue("(LL)", l, h);
         if (pair == NULL) { Py_DECREF(cells); return NULL; }
@@ -722,11 +723,11 @@ static PyObject *search_answer(Search *s, long long low, long long high, long lo
 PyObject *value_search(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer codes, starts, columns, sym_layouts, sym_columns;
-    int count, width, nsyms, all_cells;
+    int count, width, nsyms, wanted;
     long long node_limit, most_slots, work_limit;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*iy*y*LdLLp", &codes, &count, &width, &starts, &columns, &nsyms, &sym_layouts,
-                          &sym_columns, &node_limit, &seconds, &most_slots, &work_limit, &all_cells))
+    if (!PyArg_ParseTuple(args, "y*iiy*y*iy*y*LdLLi", &codes, &count, &width, &starts, &columns, &nsyms, &sym_layouts,
+                          &sym_columns, &node_limit, &seconds, &most_slots, &work_limit, &wanted))
         return NULL;
     PyObject *result = NULL;
     Search s;
@@ -740,7 +741,7 @@ PyObject *value_search(PyObject *self, PyObject *args) {
     s.codes = codes.buf; s.count = count; s.width = width;
     s.neighbour_start = starts.buf; s.neighbour_columns = columns.buf;
     s.nsyms = nsyms; s.sym_layouts = sym_layouts.buf; s.sym_columns = sym_columns.buf;
-    s.node_limit = node_limit; s.work_limit = work_limit; s.all_cells = all_cells;
+    s.node_limit = node_limit; s.work_limit = work_limit; s.wanted = wanted;
     s.deadline = seconds < 0 ? -1.0 : now_seconds() + seconds;
     s.root_move = -1; s.first_move = -1;
     s.most_slots = most_slots;
