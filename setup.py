@@ -3,5 +3,9 @@ and cspmines runs its pure-Python kernels (``cspmines --version`` says which).""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("cspmines.native._kernels", ["cspmines/native/_kernels.c", "cspmines/native/value.c"], optional=True,
+# One file a family of kernels; _kernels.c holds the module and its method table.
+KERNEL_FILES = ["_kernels", "search", "value", "counting", "chains", "settling", "combining"]
+
+setup(ext_modules=[Extension("cspmines.native._kernels", [f"cspmines/native/{name}.c" for name in KERNEL_FILES],
+                             depends=["cspmines/native/kernels.h"], optional=True,
                              extra_compile_args=["-O2", "-fno-fast-math"])])

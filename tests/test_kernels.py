@@ -79,6 +79,29 @@ def test_the_c_file_header_describes_every_kernel():
     assert all(f" {row.compiled}:" in header for row in native.KERNELS)
 
 
+def test_each_kernel_lives_in_the_file_the_header_names_and_every_file_is_built():
+    """The header groups the kernels by file (one file a family); each is defined where it says, and
+    setup.py compiles every C file there is, so a new family cannot be left out of the build."""
+    import re
+    from pathlib import Path
+
+    folder = Path(native.__file__).parent
+    header = (folder / "_kernels.c").read_text()
+    header = header[: header.index("*/")]
+    place, places = None, {}
+    for line in header.splitlines():
+        if found := re.match(r" \* (\w+\.c)\b", line):
+            place = found.group(1)
+        elif found := re.match(r" \*  (\w+):", line):
+            places[found.group(1)] = place
+    for name, file in places.items():
+        if name != "remembered":
+            assert re.search(rf"^PyObject \*{name}\(PyObject", (folder / file).read_text(), re.M), (name, file)
+    setup = (folder.parent.parent / "setup.py").read_text()
+    built = set(re.findall(r'"(\w+)"', setup[setup.index("KERNEL_FILES"):setup.index("]", setup.index("KERNEL_FILES"))]))
+    assert built == {path.stem for path in folder.glob("*.c")}
+
+
 def test_code_reaches_the_compiled_module_only_through_the_table():
     """One dispatch point: no module outside cspmines.native reads the compiled module itself, so
     :func:`cspmines.native.pure_python` and the table's checks cover every kernel called."""

@@ -1,6 +1,6 @@
 """The compiled kernels and their Python twins, in one table; the one place the engine picks one.
 
-Each :class:`Kernel` row names a function of the compiled module (``_kernels.c``)
+Each :class:`Kernel` row names a function of the compiled module (``native/*.c``, one file a family)
 and the pure-Python code that does the same steps in the same order (its
 *twin*, a dotted path: the twin lives in the layer that uses it, above this
 one). Code that has a compiled kernel asks :func:`kernel` for it by name and

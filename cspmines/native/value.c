@@ -6,11 +6,7 @@
  * layouts. A state is a sorted run of layout indices in one growing arena (held by offset, since the
  * arena moves when it grows); each state's per-column counts live in a second arena.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#include "kernels.h"
 #include <time.h>
 
 #define MINE_CODE 9
