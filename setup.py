@@ -7,5 +7,5 @@ from setuptools import Extension, setup
 KERNEL_FILES = ["_kernels", "search", "value", "counting", "chains", "settling", "combining"]
 
 setup(ext_modules=[Extension("cspmines.native._kernels", [f"cspmines/native/{name}.c" for name in KERNEL_FILES],
-                             depends=["cspmines/native/kernels.h"], optional=True,
+                             depends=["cspmines/native/kernels.h", "cspmines/native/memo.h"], optional=True,
                              extra_compile_args=["-O2", "-fno-fast-math"])])

@@ -11,7 +11,7 @@ import pytest
 
 from cspmines import InconsistentPositionError, Limit, Position, native, solve
 from cspmines.engine.constraints import neighbour_sum
-from cspmines.engine.glance import Glance, clue_is_settled, glance, glance_boxes
+from cspmines.engine.glance import BoxChances, Glance, clue_is_settled, glance, glance_boxes
 from cspmines.engine.reveal import solve_revealed
 from cspmines.position import COVERED, FLAG
 
@@ -137,7 +137,11 @@ def test_the_glance_of_boxes_refuses_what_is_not_a_board_in_one_clear_error(kern
         pytest.skip("built without a C compiler: the twin runs")
     grid = np.full((2, 3), COVERED, dtype=np.int8)
     fine = ([[1, 2]], [((0, 1), (2,))], (3, 4, 5), 1, (), (), 4, grid, 3, 2, 2, True)
-    assert read(*fine) == (frozenset(), (1, 1))
+
+    def read_all(*given):  # the boxes' ten fields, then the count and living
+        return read(BoxChances(*given[:10]), *given[10:])
+
+    assert read_all(*fine) == (frozenset(), (1, 1))
     wrong = {
         "cell 6 is not on the board": {1: [((0, 6), (2,))]},
         "cell -1 is not on the board": {4: (-1,)},
@@ -151,14 +155,14 @@ def test_the_glance_of_boxes_refuses_what_is_not_a_board_in_one_clear_error(kern
         for place, value in changes.items():
             given[place] = value
         with pytest.raises(ValueError, match=message):
-            read(*given)
+            read_all(*given)
     for width, height in ((-3, -2), (-2, -3), (-1, -6), (-6, -1), (0, 6), (6, 0)):  # sides whose product fits the bytes, or not
         with pytest.raises(ValueError, match="the grid's bytes do not match its width and height"):
-            read(*fine[:8], width, height, *fine[10:])
-    assert read(*fine[:8], 6, 1, *fine[10:])[1] == (1, 1)  # one row of the same six bytes: a board all the same
+            read_all(*fine[:8], width, height, *fine[10:])
+    assert read_all(*fine[:8], 6, 1, *fine[10:])[1] == (1, 1)  # one row of the same six bytes: a board all the same
     with pytest.raises(ValueError):  # a view that is not one block of memory
-        read(*fine[:7], np.full((2, 6), COVERED, dtype=np.int8)[:, ::2], *fine[8:])
-    assert read(*fine[:10], 10**12, True)[1] == (1, 1, 1, 1, 1, 2)  # a count past the cells: every cell's chance, no more memory
+        read_all(*fine[:7], np.full((2, 6), COVERED, dtype=np.int8)[:, ::2], *fine[8:])
+    assert read_all(*fine[:10], 10**12, True)[1] == (1, 1, 1, 1, 1, 2)  # a count past the cells: every cell's chance, no more memory
 
 
 def test_a_glance_refuses_what_is_not_an_analysis_or_a_count_in_one_clear_error():

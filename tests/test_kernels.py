@@ -71,6 +71,24 @@ def test_the_table_lists_every_compiled_kernel_and_each_has_a_twin_and_a_parity_
         assert exported == {row.compiled for row in native.KERNELS}
 
 
+def test_each_twin_takes_what_a_python_caller_holds_and_the_row_adapts_it():
+    """A twin takes a few arguments (records, where there is more to say); where the compiled function takes
+    them flat, the row's adapter makes them so, and the kernel answers the twin's own call."""
+    import inspect
+
+    for row in native.KERNELS:
+        twin = row.resolve_twin()
+        if inspect.isclass(twin) or row.name == "remembered":
+            continue
+        parameters = [p for p in inspect.signature(twin).parameters.values() if p.name != "self"]
+        assert len(parameters) <= 7, (row.name, len(parameters))
+    adapted = {row.name for row in native.KERNELS if row.adapt is not None}
+    assert adapted == {"value_search", "combine_chances", "glance_boxes"}
+    if native.kernels is not None:
+        for name in adapted:  # the engine's call goes through the adapter to the compiled function
+            assert native.kernel(name) is not getattr(native.kernels, table.BY_NAME[name].compiled)
+
+
 def test_the_c_file_header_describes_every_kernel():
     from pathlib import Path
 
@@ -97,6 +115,8 @@ def test_each_kernel_lives_in_the_file_the_header_names_and_every_file_is_built(
     for name, file in places.items():
         if name != "remembered":
             assert re.search(rf"^PyObject \*{name}\(PyObject", (folder / file).read_text(), re.M), (name, file)
+    for search in ("search.c", "value.c"):  # the game-tree searches keep their states in the one memo table
+        assert '#include "memo.h"' in (folder / search).read_text()
     setup = (folder.parent.parent / "setup.py").read_text()
     built = set(re.findall(r'"(\w+)"', setup[setup.index("KERNEL_FILES"):setup.index("]", setup.index("KERNEL_FILES"))]))
     assert built == {path.stem for path in folder.glob("*.c")}

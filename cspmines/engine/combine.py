@@ -25,6 +25,8 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from math import comb
 
@@ -33,7 +35,7 @@ from ..errors import BudgetExceededError
 from .backends.base import trim_zeros
 from .budget import Budget
 
-__all__ = ["INT_BYTES", "Combination", "polynomial_bytes", "afford_combining", "binomials", "convolve", "combine_chains", "combine_with_total", "combine_with_density",
+__all__ = ["INT_BYTES", "Combination", "polynomial_bytes", "afford_combining", "binomials", "convolve", "combine_chains", "combine_with_total", "combine_with_density", "TotalTerms", "chances_under_total",
            "count_with_total"]
 
 
@@ -174,16 +176,44 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
     if total == 0:
         return Combination(0, [], None, _mine_range(counts))
 
-    made = (counts, box_sizes, models, everything, window, low, mines_left, rest_size)  # what the chances are made from
-    return Combination(total, None, None, partial(_mine_range, counts), denominator=total, chances=partial(_chances, *made))
+    terms = TotalTerms(counts, box_sizes, models, everything, window, low, mines_left, rest_size)
+    return Combination(total, None, None, partial(_mine_range, counts), denominator=total, chances=partial(_chances, terms))
 
 
-def _chances(counts, box_sizes, models, everything, window, low, mines_left, rest_size) -> tuple[list, int | None]:
+@dataclass(frozen=True, slots=True)
+class TotalTerms:
+    """What :func:`combine_with_total` keeps to make the chances when they are first read: the chains'
+    ``counts`` and ``box_sizes``, their trimmed ``models`` and product ``everything`` (the front's layouts by
+    mine number), the ``window`` of ways to place ``mines_left - k`` mines off the front for the front's
+    ``k`` from ``low`` up, ``mines_left`` and the ``rest_size`` cells off the front."""
+
+    counts: Sequence
+    box_sizes: Sequence
+    models: list
+    everything: list
+    window: list
+    low: int
+    mines_left: int
+    rest_size: int
+
+
+def _chances(terms: TotalTerms) -> tuple[list, int | None]:
+    """The chances by the compiled kernel where the kernels are on, else by its twin."""
+    worked_out = native.kernel("combine_chances") or chances_under_total
+    return worked_out(terms)
+
+
+def chances_under_total(terms: TotalTerms) -> tuple[list, int | None]:
     """(box chances, rest chance) of :func:`combine_with_total`: the layouts in which a cell of each box, or off the
-    front, is a mine (made when first read, from what it kept)."""
-    compiled = native.kernel("combine_chances")
-    if compiled is not None:  # the same sums on the same integers, in C
-        return compiled(models, [c.tallies for c in counts], list(box_sizes), window, low, mines_left, rest_size)
+    front, is a mine. The twin of the compiled ``combine_chances`` (the same sums on the same integers).
+
+    >>> from cspmines.engine.backends.base import ChainCount
+    >>> count = ChainCount(models=(0, 2, 0), tallies=((0, 1, 0), (0, 1, 0)))   # two boxes of a cell, one mine
+    >>> chances_under_total(TotalTerms([count], [(1, 1)], [[0, 2]], [0, 2], [1, 2, 1], 0, 2, 2))   # two mines, two cells off
+    ([[2, 2]], 2)
+    """
+    counts, box_sizes, models, everything = terms.counts, terms.box_sizes, terms.models, terms.everything
+    window, low, mines_left, rest_size = terms.window, terms.low, terms.mines_left, terms.rest_size
     high = low + len(window) - 1
     rest_chance = None
     if rest_size:  # each cell off the front alike, as in a box: the rest holds mines_left - k of them

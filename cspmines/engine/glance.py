@@ -36,7 +36,7 @@ from ..neighbours import neighbour_table
 from ..position import is_whole
 from .analysis import Analysis
 
-__all__ = ["Glance", "clue_is_settled", "glance"]
+__all__ = ["BoxChances", "Glance", "clue_is_settled", "glance", "glance_boxes"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,48 @@ class Glance:
 
     safe: frozenset
     least: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class BoxChances:
+    """A position's cells grouped by chance, as :func:`glance_boxes` reads them.
+
+    Attributes
+    ----------
+    chances : list of list of int
+        ``[chain][box]``: the layouts with a mine in one cell of the box.
+    cells : list of tuple
+        ``[chain][box]``: the box's cells (flat indices).
+    rest : tuple of int
+        The covered cells no clue touches, each a mine in ``rest_chance`` layouts.
+    rest_chance : int or None
+    settled_safe, settled_mines : iterable of int
+        The cells single clues settled.
+    certain : int
+        The layouts in all (a chance of ``certain``: a mine).
+    grid : array_like
+        The board's cell codes, one signed byte a cell (anything with a C-contiguous buffer).
+    width, height : int
+    """
+
+    chances: list
+    cells: list
+    rest: tuple
+    rest_chance: int | None
+    settled_safe: Iterable
+    settled_mines: Iterable
+    certain: int
+    grid: object
+    width: int
+    height: int
+
+    @classmethod
+    def of(cls, analysis) -> BoxChances:
+        """The boxes of an exact ``analysis`` with a mine total (its chances over one denominator)."""
+        combination, parts, position = analysis.combination, analysis.parts, analysis.position
+        return cls(combination.box_chances, [chain.box_cells for chain in parts.chains], parts.rest, combination.rest_chance,
+                   parts.settled.safe_cells, parts.settled.mine_cells, combination.denominator,
+                   np.ascontiguousarray(position.grid), position.width, position.height)
 
 
 def glance(analysis, count: int, *, living: bool = True) -> Glance:
@@ -87,12 +129,8 @@ def glance(analysis, count: int, *, living: bool = True) -> Glance:
     if combination is None or combination.denominator is None or analysis.approximate or analysis.inexact_cells:
         # no exact box chances over one denominator (a budget cut the counting, a density, chains cut short)
         return _glance_of_cells(analysis, count, living)
-    parts, position = analysis.parts, analysis.position
-    compiled = native.kernel("glance_boxes")
-    reader = compiled if compiled is not None else glance_boxes
-    safe, least = reader(combination.box_chances, [chain.box_cells for chain in parts.chains], parts.rest, combination.rest_chance,
-                         parts.settled.safe_cells, parts.settled.mine_cells, combination.denominator, np.ascontiguousarray(position.grid),
-                         position.width, position.height, count, living)
+    read = native.kernel("glance_boxes") or glance_boxes
+    safe, least = read(BoxChances.of(analysis), count, living)
     denominator = combination.denominator  # an integer division rounds correctly, as float() of the Fraction does
     return Glance(safe, tuple(chance / denominator for chance in least))
 
@@ -108,20 +146,19 @@ def _glance_of_cells(analysis, count: int, living: bool) -> Glance:
     return Glance(analysis.decided[0], least)
 
 
-def glance_boxes(chances: list, cells: list, rest: tuple, rest_chance, settled_safe: Iterable, settled_mines: Iterable, certain: int,
-                 grid, width: int, height: int, count: int, living: bool) -> tuple[frozenset, tuple]:
-    """(the proved safe cells, the ``count`` least chances below ``certain``, least first) of the boxes
-    ``cells[chain][box]`` with chances ``chances[chain][box]``, the ``rest`` off the front with
-    ``rest_chance`` and the cells settled safe and mines, chances over ``certain``; with ``living``,
-    least among the cells :func:`clue_is_settled` passes, where there is one below ``certain``. The
-    ``grid`` is the board's cell codes, one signed byte a cell (anything with a C-contiguous buffer).
-    The twin of the compiled ``glance_boxes``, step for step, its checks included.
+def glance_boxes(boxes: BoxChances, count: int, living: bool) -> tuple[frozenset, tuple]:
+    """(the proved safe cells, the ``count`` least chances below ``boxes.certain``, least first) of
+    ``boxes``; with ``living``, least among the cells :func:`clue_is_settled` passes, where there is one
+    below certainty. The twin of the compiled ``glance_boxes``, step for step, its checks included.
 
     >>> import numpy as np
     >>> grid = np.array([[-1, 1, -1, -1]], dtype=np.int8)   # ".1.." with one mine: it is at 0 or 2, 3 is safe
-    >>> glance_boxes([[1, 1]], [((0,), (2,))], (3,), 0, (), (), 2, grid, 4, 1, 2, True)
+    >>> glance_boxes(BoxChances([[1, 1]], [((0,), (2,))], (3,), 0, (), (), 2, grid, 4, 1), 2, True)
     (frozenset({3}), (0,))
     """
+    chances, cells, rest, rest_chance, certain = boxes.chances, boxes.cells, boxes.rest, boxes.rest_chance, boxes.certain
+    grid, width, height = boxes.grid, boxes.width, boxes.height
+    settled_safe, settled_mines = boxes.settled_safe, boxes.settled_mines
     flat = _cell_codes(grid, width, height)
     if count < 0:
         raise ValueError("glance_boxes: count must be >= 0")

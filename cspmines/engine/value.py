@@ -48,10 +48,7 @@ from .. import native
 from ..position import Position
 from .budget import Budget, Limit, read_limit
 from .layouts import MINE, LayoutTable, layout_table
-from .valuesearch import SearchInput, ValueCells, ValueSearch
-
-#: The compiled search's number for each :class:`ValueCells`.
-_WANTED = {ValueCells.ONE: 0, ValueCells.BEST: 1, ValueCells.ALL: 2}
+from .valuesearch import SearchInput, ValueCells, search_value
 
 __all__ = ["CellValue", "PositionValue", "best_play_moves", "board_symmetries", "run_search", "search_input", "value_of"]
 
@@ -311,18 +308,7 @@ def best_play_moves(position: Position, *, limit: Limit | None = None) -> tuple[
 
 
 def run_search(given: SearchInput, *, work_bytes: int | None = None) -> dict:
-    """:meth:`ValueSearch.run`'s answer, by the compiled kernel where the kernels are on (its working
-    space held within ``work_bytes``), else by the twin."""
-    compiled = native.kernel("value_search")
-    if compiled is None:
-        return ValueSearch(given).run()
-    count, width = given.codes.shape
-    starts = np.zeros(width + 1, dtype=np.int32)
-    starts[1:] = np.cumsum([len(around) for around in given.neighbours])
-    columns = np.array([c for around in given.neighbours for c in around], dtype=np.int32)
-    sym_layouts = np.array([layouts for layouts, _ in given.symmetries], dtype=np.int32).reshape(-1)
-    sym_columns = np.array([cells for _, cells in given.symmetries], dtype=np.int32).reshape(-1)
-    return compiled(np.ascontiguousarray(given.codes, dtype=np.uint8).tobytes(), count, width, starts.tobytes(),
-                    columns.tobytes(), len(given.symmetries), sym_layouts.tobytes(), sym_columns.tobytes(),
-                    -1 if given.node_limit is None else given.node_limit, -1.0 if given.seconds is None else given.seconds,
-                    given.slots, -1 if work_bytes is None else work_bytes, _WANTED[ValueCells.check(given.cells, "cells")])
+    """:func:`~cspmines.engine.valuesearch.search_value`'s answer, by the compiled kernel where the kernels
+    are on (its working space held within ``work_bytes``), else by the twin."""
+    search = native.kernel("value_search") or search_value
+    return search(given, work_bytes)

@@ -1,11 +1,11 @@
 """The search behind :func:`cspmines.engine.value.value_of`, over a table of layouts: in Python here
-(:class:`ValueSearch`), the same steps compiled in the ``value_search`` kernel (``native/value.c``);
-:func:`cspmines.engine.value.run_search` runs whichever the build has.
+(:class:`ValueSearch`, run by :func:`search_value`), the same steps compiled in the ``value_search`` kernel
+(``native/value.c``), which takes the same arguments; :func:`cspmines.engine.value.run_search` runs
+whichever the build has.
 
 A state is a set of layouts (their indices, in order). Its fingerprint is the sum of two random 64-bit
-words a layout (splitmix64 of its index), the least over the board's symmetries; the transposition table
-keeps each state's bounds under it, probing four slots from the fingerprint's home slot and replacing
-the smallest state probed when full, and doubles once half its slots are used.
+words a layout (:func:`~cspmines.engine.transposition.fingerprints`), the least over the board's
+symmetries; a :class:`~cspmines.engine.transposition.BoundsTable` keeps each state's bounds under it.
 """
 
 from __future__ import annotations
@@ -18,13 +18,12 @@ import numpy as np
 from ..actions import Vocabulary
 from .budget import Limit
 from .layouts import MINE
+from .transposition import BoundsTable, fingerprints
 
-__all__ = ["SearchInput", "ValueCells", "ValueSearch", "fingerprints"]
+__all__ = ["SearchInput", "ValueCells", "ValueSearch", "search_value"]
 
 _CLOCK_EVERY = 256  # the time is read once every this many states
-_FIRST_SLOTS = 1024  # the transposition table's first slots (it doubles once half are used, up to its allowance)
 _MOST_FREE = 16  # the most free cells opened at once (the others wait for the next state)
-_PROBES = 4  # slots tried from a fingerprint's home slot before one is replaced
 
 
 class ValueCells(Vocabulary):
@@ -56,29 +55,25 @@ class SearchInput:
     slots: int = 1 << 16
     cells: ValueCells = ValueCells.BEST
 
+    def __post_init__(self):
+        object.__setattr__(self, "cells", ValueCells.check(self.cells, "cells"))
+
     def with_budget(self, **changes) -> SearchInput:
         """The same layouts under another budget (``node_limit``, ``seconds``, ``slots``, ``cells``)."""
         return replace(self, **changes)
 
 
-def _splitmix(values: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser over whole arrays of 64-bit words (the search's fingerprints)."""
-    with np.errstate(over="ignore"):
-        z = values.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
+def search_value(given: SearchInput, work_bytes: int | None = None) -> dict:
+    """The search over ``given``'s layouts, in Python: :meth:`ValueSearch.run`'s answer. The twin of the
+    compiled ``value_search``, which takes the same arguments and holds its working space within
+    ``work_bytes`` (here Python's own objects hold it, bounded by the table's ``slots``).
 
-
-def fingerprints(count: int) -> tuple[np.ndarray, np.ndarray]:
-    """The two 64-bit words each layout adds to a state's fingerprint (the same in the kernel).
-
-    >>> first, second = fingerprints(3)
-    >>> first.dtype, len(set(first.tolist()) | set(second.tolist()))
-    (dtype('uint64'), 6)
+    >>> import numpy as np
+    >>> codes = np.array([[9, 1], [1, 9]], dtype=np.uint8)   # two cells, one mine: a 50/50
+    >>> search_value(SearchInput(codes, ((1,), (0,))))["low"]
+    1
     """
-    index = np.arange(count, dtype=np.uint64)
-    return _splitmix(index * np.uint64(2)), _splitmix(index * np.uint64(2) + np.uint64(1))
+    return ValueSearch(given).run()
 
 
 class ValueSearch:
@@ -109,11 +104,7 @@ class ValueSearch:
         self.clock = None if given.seconds is None else Limit(time=given.seconds, memory=None).start()
         self.wanted = ValueCells.check(given.cells, "cells")
         self.first, self.second = fingerprints(self.count)
-        self.most_slots = given.slots
-        self.mask = _FIRST_SLOTS - 1
-        self.keys: list = [None] * _FIRST_SLOTS   # (first, second, layouts) of each slot's state
-        self.bounds: list = [None] * _FIRST_SLOTS  # (low, high) of each slot's state
-        self.used = 0
+        self.table = BoundsTable(given.slots)
         self.states = 0
         self.stopped: str | None = None
         self.root_move: int | None = None  # the column the root's best lower bound was reached by
@@ -128,53 +119,6 @@ class ValueSearch:
             image = layouts[members]
             best = min(best, (int(self.first[image].sum()), int(self.second[image].sum())))
         return (*best, len(members))
-
-    def _find(self, key) -> tuple[int, int] | None:
-        home = key[0] & self.mask
-        for probe in range(_PROBES):
-            slot = (home + probe) & self.mask
-            if self.keys[slot] == key:
-                return self.bounds[slot]
-            if self.keys[slot] is None:
-                return None
-        return None
-
-    def _put(self, key, low: int, high: int) -> None:
-        """Keep a state's bounds: in its own slot (narrowed), else an empty one, else in place of the
-        smallest state probed if that is no larger (a large state costs more to work out again)."""
-        home = key[0] & self.mask
-        victim = None
-        for probe in range(_PROBES):
-            slot = (home + probe) & self.mask
-            kept = self.keys[slot]
-            if kept == key:
-                old_low, old_high = self.bounds[slot]
-                self.bounds[slot] = (max(low, old_low), min(high, old_high))
-                return
-            if kept is None:
-                victim = slot
-                break
-            if kept[2] <= key[2] and (victim is None or kept[2] < self.keys[victim][2]):
-                victim = slot
-        if victim is not None:
-            if self.keys[victim] is None:
-                self.used += 1
-            self.keys[victim] = key
-            self.bounds[victim] = (low, high)
-
-    def _store(self, key, low: int, high: int) -> None:
-        """:meth:`_put`, then twice the slots once half are used (up to the most allowed), the entries
-        put again in slot order."""
-        self._put(key, low, high)
-        slots = self.mask + 1
-        if self.used * 2 <= slots or slots * 2 > self.most_slots:
-            return
-        keys, bounds = self.keys, self.bounds
-        self.mask = slots * 2 - 1
-        self.keys, self.bounds, self.used = [None] * (slots * 2), [None] * (slots * 2), 0
-        for key_, bound in zip(keys, bounds, strict=True):
-            if key_ is not None:
-                self._put(key_, *bound)
 
     # -- the budget ------------------------------------------------------------------------------
 
@@ -223,7 +167,7 @@ class ValueSearch:
 
     def _solve_keyed(self, members: np.ndarray, key, active: list, alpha: int, beta: int) -> tuple[int, int]:
         n = len(members)
-        kept = self._find(key)
+        kept = self.table.find(key)
         low, high = (0, n) if kept is None else kept
         if low == high or high <= alpha or low >= beta or self.stopped or not self._spend():
             return low, high
@@ -237,7 +181,7 @@ class ValueSearch:
             doubtful = [c for c in varying if 0 < mines[c] < n]
             found = self._solve_closed(members, mines, shown, doubtful, varying, *window)
         low, high = max(low, found[0]), min(high, found[1])
-        self._store(key, low, high)
+        self.table.store(key, low, high)
         return low, high
 
     def _solve_closed(self, members, mines, shown, doubtful, varying, alpha: int, beta: int) -> tuple[int, int]:
@@ -274,7 +218,7 @@ class ValueSearch:
         for group in groups:
             n = len(group)
             key = self._key(group) if n > 1 else None
-            found = None if key is None else self._find(key)
+            found = None if key is None else self.table.find(key)
             known.append((key, *((n if n <= 1 else 0, n) if found is None else found)))
         rest_low = sum(low for _, low, _ in known)
         rest_high = sum(high for _, _, high in known)

@@ -1,5 +1,6 @@
 /* What the compiled kernels share: the headers, a few small helpers, and each kernel's entry point (one
- * file a family: search.c, value.c, counting.c, chains.c, settling.c, combining.c; _kernels.c holds the module). */
+ * file a family: search.c, value.c, counting.c, chains.c, settling.c, combining.c; _kernels.c holds the module;
+ * memo.h is the searches' memo table). */
 #ifndef CSPMINES_KERNELS_H
 #define CSPMINES_KERNELS_H
 

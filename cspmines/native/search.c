@@ -1,6 +1,7 @@
 /* The game-tree searches over sets of layouts: the least expected cost (cost_search) and the endgame's
  * best chance of winning (win_search). */
 #include "kernels.h"
+#include "memo.h"
 
 /* ---- The least-expected-cost search (cost_search): a state is a bit mask of at most 64 layouts ---- */
 
@@ -15,19 +16,13 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    uint64_t key; /* 0: empty (a state of one layout or none is never stored) */
-    double value;
-} Slot;
-
-typedef struct {
     Entry *entries;
     int n;
     double mine_price, safe_price;
     long long budget;
     int timed_out;
     int failed; /* out of memory */
-    Slot *table;
-    size_t capacity, used;
+    Memo memo; /* each state's least expected cost: unbounded, nothing replaced */
     int *live;     /* MAX_DEPTH rows of n: the cells that still matter at each depth */
     int *moves;    /* MAX_DEPTH rows of n: the moves at each depth, in order */
     double *price; /* MAX_DEPTH rows of n: each move's price */
@@ -35,36 +30,24 @@ typedef struct {
 
 
 
-static Slot *find(Search *s, uint64_t key) {
-    size_t i = mix(key) & (s->capacity - 1);
-    while (s->table[i].key != 0 && s->table[i].key != key) i = (i + 1) & (s->capacity - 1);
-    return &s->table[i];
+/* A state (a mask of two layouts or more) is kept under its mask mixed (the home slot) and the mask itself. */
+static MemoSlot *find(Search *s, uint64_t members) {
+    return memo_find(&s->memo, mix(members), members, popcount(members));
 }
 
-static int remember(Search *s, uint64_t key, double value) {
-    if (2 * (s->used + 1) > s->capacity) {
-        Slot *old = s->table;
-        size_t old_capacity = s->capacity;
-        s->capacity *= 2;
-        s->table = calloc(s->capacity, sizeof(Slot));
-        if (!s->table) { s->table = old; s->capacity = old_capacity; return -1; }
-        for (size_t i = 0; i < old_capacity; i++)
-            if (old[i].key) *find(s, old[i].key) = old[i];
-        free(old);
-    }
-    Slot *slot = find(s, key);
-    if (slot->key == 0) s->used++;
-    slot->key = key;
-    slot->value = value;
-    return 0;
+static int remember(Search *s, uint64_t members, double value) {
+    int fresh;
+    MemoSlot *slot = memo_claim(&s->memo, mix(members), members, popcount(members), &fresh);
+    slot->cost = value; /* never NULL: an unbounded table always has an empty slot to probe to */
+    return memo_make_room(&s->memo);
 }
 
 static double best(Search *s, uint64_t members, const int *cells, int ncells, int depth, long *choice);
 
 static double value_of(Search *s, uint64_t members, const int *cells, int ncells, int depth) {
     if ((members & (members - 1)) == 0) return 0.0; /* one layout left: everything is known */
-    Slot *slot = find(s, members);
-    if (slot->key == members) return slot->value;
+    MemoSlot *slot = find(s, members);
+    if (slot != NULL) return slot->cost;
     s->budget -= 1;
     if (s->budget < 0) { s->timed_out = 1; return 0.0; }
     long choice;
@@ -157,16 +140,15 @@ PyObject *cost_search(PyObject *self, PyObject *args) {
     s.mine_price = mine_price;
     s.safe_price = safe_price;
     s.budget = budget;
-    s.capacity = 1024;
     s.entries = calloc(s.n ? s.n : 1, sizeof(Entry));
-    s.table = calloc(s.capacity, sizeof(Slot));
+    int opened = memo_open(&s.memo, 1024, -1, 0);
     size_t rows = (size_t)MAX_DEPTH * (s.n ? s.n : 1);
     s.live = malloc(rows * sizeof(int));
     s.moves = malloc(rows * sizeof(int));
     s.price = malloc(rows * sizeof(double));
     int *all = malloc((s.n ? s.n : 1) * sizeof(int));
     PyObject *result = NULL;
-    if (!s.entries || !s.table || !s.live || !s.moves || !s.price || !all) { PyErr_NoMemory(); goto done; }
+    if (!s.entries || opened < 0 || !s.live || !s.moves || !s.price || !all) { PyErr_NoMemory(); goto done; }
     for (int i = 0; i < s.n; i++) {
         PyObject *entry = PySequence_Fast_GET_ITEM(sequence, i), *groups;
         PyObject *cell, *mines;
@@ -202,7 +184,7 @@ PyObject *cost_search(PyObject *self, PyObject *args) {
     if (choice < 0) result = Py_BuildValue("(Od)", Py_None, value);
     else result = Py_BuildValue("(ld)", choice, value);
 done:
-    free(s.entries); free(s.table); free(s.live); free(s.moves); free(s.price); free(all);
+    free(s.entries); memo_close(&s.memo); free(s.live); free(s.moves); free(s.price); free(all);
     Py_DECREF(sequence);
     return result;
 }

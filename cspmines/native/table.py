@@ -33,6 +33,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 
+from . import adapters
+
 __all__ = ["KERNELS", "Kernel", "kernel", "pure_python"]
 
 
@@ -40,12 +42,14 @@ __all__ = ["KERNELS", "Kernel", "kernel", "pure_python"]
 class Kernel:
     """One compiled kernel: the ``name`` the engine asks for, the ``compiled`` function's name in
     ``cspmines.native._kernels`` (the name, unless given), the ``twin`` that runs without it (a dotted
-    path: module, then attributes), and what it ``does``."""
+    path: module, then attributes), what it ``does``, and, where the twin takes records, the function that
+    makes the twin's arguments the compiled function's (``adapt``, from :mod:`cspmines.native.adapters`)."""
 
     name: str
     twin: str
     does: str
     compiled: str = ""
+    adapt: Callable[..., tuple] | None = None
 
     def __post_init__(self):
         if not self.compiled:
@@ -76,8 +80,9 @@ KERNELS: tuple[Kernel, ...] = (
            "the least-expected-cost search over the sets of at most 64 layouts still possible"),
     Kernel("win_search", "cspmines.engine.endgame.WinSearch.best",
            "the search for the move with the best chance of winning, over any number of layouts"),
-    Kernel("value_search", "cspmines.engine.valuesearch.ValueSearch.run",
-           "the value of a position: the layouts best play wins, by a search with bounds over its layouts"),
+    Kernel("value_search", "cspmines.engine.valuesearch.search_value",
+           "the value of a position: the layouts best play wins, by a search with bounds over its layouts",
+           adapt=adapters.value_search_arguments),
     Kernel("greedy_order", "cspmines.engine.backends.ordering.greedy_order",
            "the dynamic programme's counting order: boxes placed to keep the fewest rules open"),
     Kernel("count_passes", "cspmines.engine.backends.dynamic.Sweep",
@@ -94,11 +99,12 @@ KERNELS: tuple[Kernel, ...] = (
            "a system's rules grouped into boxes and joined into chains, with each chain's own numbering"),
     Kernel("single_clues", "cspmines.agents.exact.deductions.SingleClueWatch._read_around",
            "what the clues at and next to the changed cells prove alone, move after move"),
-    Kernel("combine_chances", "cspmines.engine.combine._chances",
-           "each box's and the rest's layouts with a mine, the chains combined under the mine total"),
+    Kernel("combine_chances", "cspmines.engine.combine.chances_under_total",
+           "each box's and the rest's layouts with a mine, the chains combined under the mine total",
+           adapt=adapters.combine_arguments),
     Kernel("glance_boxes", "cspmines.engine.glance.glance_boxes",
            "a position's proved safe cells and least chances among the cells that can still tell something, "
-           "read off its boxes' chances"),
+           "read off its boxes' chances", adapt=adapters.glance_arguments),
     Kernel("closed_off_places", "cspmines.agents.exact.fifty_fifty._closed_off_places",
            "where a 50/50 may form: closed-off pairs and 2x2 blocks of hidden cells"),
     Kernel("remembered", "cspmines.engine.cache._Remembered",
@@ -115,7 +121,19 @@ _ON: dict[str, Callable | None] = {row.name: None for row in KERNELS}
 def switch_on(module: ModuleType | None) -> None:
     """Turn on every kernel of the table that ``module`` (the compiled module, or None) has."""
     for row in KERNELS:
-        _ON[row.name] = getattr(module, row.compiled, None) if module is not None else None
+        compiled = getattr(module, row.compiled, None) if module is not None else None
+        _ON[row.name] = compiled if compiled is None or row.adapt is None else _adapted(compiled, row.adapt)
+
+
+def _adapted(compiled: Callable, adapt: Callable[..., tuple]) -> Callable:
+    """``compiled`` called with the twin's arguments, made the compiled function's by ``adapt``."""
+
+    def call(*args, **kwargs):
+        return compiled(*adapt(*args, **kwargs))
+
+    call.__name__ = call.__qualname__ = compiled.__name__
+    call.__doc__ = compiled.__doc__
+    return call
 
 
 #: ``kernel(name)``: the compiled kernel ``name`` where the kernels are on, None where its twin must run,

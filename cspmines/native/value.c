@@ -7,6 +7,7 @@
  * arena moves when it grows); each state's per-column counts live in a second arena.
  */
 #include "kernels.h"
+#include "memo.h"
 #include <time.h>
 
 #define MINE_CODE 9
@@ -18,13 +19,6 @@
 
 enum { RUNNING = 0, STOP_NODES = 1, STOP_TIME = 2, STOP_MEMORY = 3 };
 
-typedef struct {
-    uint64_t first, second; /* the state's fingerprint (least over the symmetries) */
-    int32_t layouts;        /* its number of layouts; 0: an empty slot */
-    int32_t low, high;      /* bounds on the layouts best play wins from it */
-    int32_t unused;
-} Slot;
-
 typedef struct { long long at; int32_t n; } Group; /* layouts at arena[at .. at + n) */
 
 typedef struct {
@@ -34,9 +28,7 @@ typedef struct {
     int32_t nsyms;
     const int32_t *sym_layouts, *sym_columns; /* symmetry s: [s * count + i], [s * width + k] */
     uint64_t *first, *second; /* each layout's two fingerprint words */
-    Slot *slots;
-    uint64_t mask;       /* slots - 1 */
-    long long used, most_slots;
+    Memo memo; /* each state's bounds under its fingerprint, at most PROBES slots probed, replaced when full */
     long long node_limit; /* -1: none */
     double deadline;      /* < 0: none */
     long long states;
@@ -122,52 +114,16 @@ static void fingerprint(const Search *s, size_t at, int32_t n, uint64_t *first, 
     *maybe_kept = kept;
 }
 
-static Slot *find(Search *s, uint64_t first, uint64_t second, int32_t n) {
-    for (int probe = 0; probe < PROBES; probe++) {
-        Slot *slot = s->slots + ((first + (uint64_t)probe) & s->mask);
-        if (slot->layouts == n && slot->first == first && slot->second == second) return slot;
-        if (slot->layouts == 0) return NULL;
-    }
-    return NULL;
-}
-
-static void put(Search *s, uint64_t first, uint64_t second, int32_t n, int32_t low, int32_t high) {
-    Slot *victim = NULL;
-    for (int probe = 0; probe < PROBES; probe++) {
-        Slot *slot = s->slots + ((first + (uint64_t)probe) & s->mask);
-        if (slot->layouts == n && slot->first == first && slot->second == second) {
-            if (low > slot->low) slot->low = low;
-            if (high < slot->high) slot->high = high;
-            return;
-        }
-        if (slot->layouts == 0) { victim = slot; break; }
-        if (slot->layouts <= n && (victim == NULL || slot->layouts < victim->layouts)) victim = slot;
-    }
-    if (victim != NULL) {
-        if (victim->layouts == 0) s->used++;
-        victim->first = first; victim->second = second; victim->layouts = n;
-        victim->low = low; victim->high = high;
-    }
-}
-
-/* Twice the slots once half are used, up to the most allowed; the entries put again in slot order. */
-static void make_room(Search *s) {
-    long long slots = (long long)s->mask + 1;
-    if (s->used * 2 <= slots || slots * 2 > s->most_slots) return;
-    Slot *old = s->slots;
-    Slot *bigger = calloc((size_t)slots * 2, sizeof(Slot));
-    if (bigger == NULL) return; /* the table stays as it is: a fuller table only forgets more */
-    s->slots = bigger;
-    s->mask = (uint64_t)slots * 2 - 1;
-    s->used = 0;
-    for (long long i = 0; i < slots; i++)
-        if (old[i].layouts) put(s, old[i].first, old[i].second, old[i].layouts, old[i].low, old[i].high);
-    free(old);
-}
-
+/* Keep a state's bounds (narrowed where it is kept already), then make room once half the slots are used. */
 static void store(Search *s, uint64_t first, uint64_t second, int32_t n, int32_t low, int32_t high) {
-    put(s, first, second, n, low, high);
-    make_room(s);
+    int fresh;
+    MemoSlot *slot = memo_claim(&s->memo, first, second, n, &fresh);
+    if (slot != NULL && fresh) { slot->low = low; slot->high = high; }
+    else if (slot != NULL) {
+        if (low > slot->low) slot->low = low;
+        if (high < slot->high) slot->high = high;
+    }
+    memo_make_room(&s->memo); /* where there is no memory for more slots, a fuller table only forgets more */
 }
 
 /* ---- the budget ------------------------------------------------------------------------------------ */
@@ -489,7 +445,7 @@ static void chance(Search *s, const Group *groups, int ngroups, long long cols_a
             unsigned maybe_kept;
             fingerprint(s, (size_t)groups[i].at, n, known[i].key, known[i].key + 1, &maybe_kept);
             known[i].key[2] = maybe_kept;
-            Slot *slot = find(s, known[i].key[0], known[i].key[1], n);
+            MemoSlot *slot = memo_find(&s->memo, known[i].key[0], known[i].key[1], n);
             if (slot != NULL) { known[i].low = slot->low; known[i].high = slot->high; }
         }
         rest_low += known[i].low;
@@ -616,7 +572,7 @@ static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int 
     size_t top = s->top, scratch_top = s->scratch_top;
     uint64_t first = key[0], second = key[1];
     unsigned maybe_kept = (unsigned)key[2];
-    Slot *kept = find(s, first, second, n);
+    MemoSlot *kept = memo_find(&s->memo, first, second, n);
     long long l = kept ? kept->low : 0, h = kept ? kept->high : n;
     *low = l; *high = h;
     if (l == h || h <= alpha || l >= beta || s->stopped || spend(s) < 0) return;
@@ -740,13 +696,10 @@ PyObject *value_search(PyObject *self, PyObject *args) {
     s.node_limit = node_limit; s.work_limit = work_limit; s.wanted = wanted;
     s.deadline = seconds < 0 ? -1.0 : now_seconds() + seconds;
     s.root_move = -1; s.first_move = -1;
-    s.most_slots = most_slots;
-    s.mask = FIRST_SLOTS - 1;
     s.first = malloc(sizeof(uint64_t) * (size_t)count);
     s.second = malloc(sizeof(uint64_t) * (size_t)count);
-    s.slots = calloc(FIRST_SLOTS, sizeof(Slot));
     s.hist = malloc(sizeof(int32_t) * (size_t)width * CODES);
-    if (!s.first || !s.second || !s.slots || !s.hist) { PyErr_NoMemory(); goto done; }
+    if (!s.first || !s.second || memo_open(&s.memo, FIRST_SLOTS, most_slots, PROBES) < 0 || !s.hist) { PyErr_NoMemory(); goto done; }
     for (int32_t i = 0; i < count; i++) {
         s.first[i] = splitmix((uint64_t)i * 2);
         s.second[i] = splitmix((uint64_t)i * 2 + 1);
@@ -765,7 +718,7 @@ PyObject *value_search(PyObject *self, PyObject *args) {
     if (floor >= low) { low = floor; s.root_move = s.first_move; }
     result = search_answer(&s, low, high, floor, all_at);
 done:
-    free(s.first); free(s.second); free(s.slots); free(s.hist); free(s.arena); free(s.scratch);
+    free(s.first); free(s.second); memo_close(&s.memo); free(s.hist); free(s.arena); free(s.scratch);
     PyBuffer_Release(&codes); PyBuffer_Release(&starts); PyBuffer_Release(&columns);
     PyBuffer_Release(&sym_layouts); PyBuffer_Release(&sym_columns);
     return result;
