@@ -278,7 +278,7 @@ def test_single_clue_deductions_are_the_cells_single_rules_force():
     """The agent's quick pass (numpy over the whole board) proves exactly what the engine's rules,
     taken one at a time, force: a rule needing no mine makes its cells safe, one needing a mine per
     cell makes them mines; on an inconsistent position (a wrong flag) it proves nothing."""
-    from cspmines.agents.exact.player import single_clue_deductions
+    from cspmines.engine.singleclue import single_clue_deductions
     from cspmines.engine.constraints import rules_from_position
     from cspmines.errors import InconsistentPositionError
     from cspmines.position import FLAG, Position
@@ -311,7 +311,8 @@ def test_the_watch_over_a_game_knows_what_the_full_pass_knows():
     """Called move after move, :class:`SingleClueWatch` returns only true facts (each is the full
     pass's), and what it has returned so far covers everything the full pass proves; after an undo
     (cells covered again) and after a wrong flag it still agrees."""
-    from cspmines.agents.exact.deductions import SingleClueWatch, single_clue_deductions
+    from cspmines.agents.exact.deductions import SingleClueWatch
+    from cspmines.engine.singleclue import single_clue_deductions
     from cspmines.position import COVERED, FLAG, Position
 
     rng = np.random.default_rng(5)

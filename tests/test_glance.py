@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from cspmines import InconsistentPositionError, Limit, Position, native, solve
-from cspmines.engine.constraints import neighbour_sum
 from cspmines.engine.glance import BoxChances, Glance, clue_is_settled, glance, glance_boxes
 from cspmines.engine.reveal import solve_revealed
+from cspmines.neighbours import neighbour_sum
 from cspmines.position import COVERED, FLAG
 
 from randompositions import random_position

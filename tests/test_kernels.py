@@ -236,7 +236,7 @@ def wide_chains() -> list:
     from pathlib import Path
 
     from cspmines.engine.chains import chains_of
-    from cspmines.engine.constraints import neighbour_sum
+    from cspmines.neighbours import neighbour_sum
 
     positions = [Position.from_file(path) for path in sorted((Path(__file__).parent / "data").glob("*.txt"))]
     rng = np.random.default_rng(3)
@@ -336,7 +336,7 @@ def settling_positions():
     from pathlib import Path
 
     from cspmines import Position
-    from cspmines.engine.constraints import neighbour_sum
+    from cspmines.neighbours import neighbour_sum
 
     rng = np.random.default_rng(21)
     positions = [random_position(rng, max_covered=int(rng.integers(3, 30)), corrupt=bool(i % 3 == 0)) for i in range(1500)]
@@ -449,7 +449,7 @@ def single_clue_readings():
 
 
 def neighbour_values(mines: np.ndarray) -> np.ndarray:
-    from cspmines.engine.constraints import neighbour_sum
+    from cspmines.neighbours import neighbour_sum
 
     return neighbour_sum(mines).ravel()
 

@@ -23,7 +23,7 @@ from cspmines.engine.backends.dynamic import DynamicProgrammingBackend, Sweep
 from cspmines.engine.backends.sat import SatBackend
 from cspmines.engine.budget import DEFAULT_MEMORY, Budget, check_board_size, parse_bytes, resident_bytes
 from cspmines.engine.chains import chains_of
-from cspmines.engine.constraints import neighbour_sum
+from cspmines.neighbours import neighbour_sum
 from cspmines.position import COVERED
 from cspmines.web import SERVER_MEMORY
 

@@ -54,3 +54,17 @@ def test_the_reference_positions_settle_alike():
     for path in sorted((Path(__file__).parent / "data").glob("*.txt")):
         position = Position.from_file(path)
         assert outcome(settle_position, position) == outcome(lambda p: settle_forced(ConstraintSystem.from_position(p)), position), path.name
+
+
+def test_the_single_clue_rule_at_its_edges():
+    """One rule for every single-clue deduction: none needed makes the covered cells safe, as many as there
+    are makes them mines, fewer than none or more than there are is a contradiction, and anything between
+    proves nothing."""
+    from cspmines.engine.singleclue import single_clue
+
+    cells = (3, 7, 9)
+    assert single_clue(0, cells) == (cells, ())
+    assert single_clue(3, cells) == ((), cells)
+    assert single_clue(1, cells) == single_clue(2, cells) == ((), ())
+    assert single_clue(-1, cells) is None and single_clue(4, cells) is None
+    assert single_clue(0, ()) == ((), ())  # no covered neighbour: nothing to prove, nothing contradicted

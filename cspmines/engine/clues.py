@@ -37,10 +37,10 @@ from math import comb
 import numpy as np
 
 from ..errors import BudgetExceededError, MissingTotalError
+from ..neighbours import neighbour_sum
 from ..position import COVERED, FLAG, MINE
 from .budget import Budget, Limit, read_limit
 from .combine import convolve
-from .constraints import neighbour_sum
 from .reveal import layouts_revealed
 
 __all__ = ["ClueSpread", "clue_spread", "clue_spreads", "covered_cells", "off_front_spreads"]

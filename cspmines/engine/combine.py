@@ -24,9 +24,9 @@ Examples
 
 from __future__ import annotations
 
-from fractions import Fraction
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 from math import comb
 

@@ -24,10 +24,11 @@ import numpy as np
 
 from .. import native
 from ..errors import InconsistentPositionError
-from ..position import COVERED, FLAG, MINE, Position, neighbour_array, neighbours_of
+from ..position import COVERED, Position, neighbour_array, neighbours_of
 from .cache import remembered
+from .singleclue import clue_needs, single_clue
 
-__all__ = ["ConstraintSystem", "Rule", "Settled", "neighbour_sum", "rules_from_position", "settle_forced", "settle_position"]
+__all__ = ["ConstraintSystem", "Rule", "Settled", "rules_from_position", "settle_forced", "settle_position"]
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,7 @@ def _clue_rows(position: Position) -> tuple[list, list, list]:
     still hold (checked to fit them), its cell; three lists, in flat order."""
     grid = position.grid
     clue = grid >= 0
-    covered_around, known_around = neighbour_sum(np.stack((grid == COVERED, (grid == FLAG) | (grid == MINE))))
-    need = np.where(clue, grid - known_around, 0)
+    need, covered_around = clue_needs(grid)
     bad = clue & ((need < 0) | (need > covered_around))
     if bad.any():
         row, col = (int(i) for i in np.argwhere(bad)[0])
@@ -143,26 +143,6 @@ def mines_word(n: int, noun: str) -> str:
     ('1 more mine', '3 covered neighbours')
     """
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def neighbour_sum(mask: np.ndarray) -> np.ndarray:
-    """For every cell, how many of its up to 8 neighbours are set in ``mask``.
-
-    ``mask`` may stack several boards (``(..., height, width)``): one call
-    sums them all, which costs little more than one.
-
-    >>> neighbour_sum(np.array([[1, 0, 0], [0, 0, 1]], dtype=bool)).tolist()
-    [[0, 2, 1], [1, 2, 0]]
-    """
-    *lead, height, width = mask.shape
-    padded = np.zeros((*lead, height + 2, width + 2), dtype=np.int8)  # np.pad costs more than the sums
-    padded[..., 1:-1, 1:-1] = mask
-    total = np.zeros(mask.shape, dtype=np.int8)
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            if dr != 1 or dc != 1:
-                total += padded[..., dr : dr + height, dc : dc + width]
-    return total
 
 
 @dataclass(frozen=True)
@@ -347,10 +327,9 @@ def _settle_rounds(rules: list) -> tuple[list, set, set] | None:
         new_safe: set = set()
         new_mines: set = set()
         for cells, need, _label in rules:
-            if need == 0:
-                new_safe |= cells
-            elif need == len(cells):
-                new_mines |= cells
+            safe_here, mines_here = single_clue(need, cells)  # never None: the needs were checked
+            new_safe.update(safe_here)
+            new_mines.update(mines_here)
         if not new_safe and not new_mines:
             return rules, safe, mines
         if not new_safe.isdisjoint(new_mines):

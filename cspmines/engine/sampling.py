@@ -315,7 +315,7 @@ def layouts_still_possible(position: Position, layouts):
     >>> layouts_still_possible(Position.from_string("3x1x1\\n1.."), layouts)   # (0,0) shows 1: the mine is at 1
     [frozenset({1})]
     """
-    from .constraints import neighbour_sum
+    from ..neighbours import neighbour_sum
 
     if not len(layouts):
         return layouts[:0]

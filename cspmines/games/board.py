@@ -23,8 +23,8 @@ import json
 
 import numpy as np
 
-from ..engine.constraints import neighbour_sum
 from ..errors import CspminesError
+from ..neighbours import neighbour_sum
 from ..position import FLAG, MINE, Position, cell_index, neighbour_table
 
 __all__ = ["Board", "PRESETS", "FIRST_CLICKS", "check_first_click", "parse_size", "BoardFormatError"]

@@ -43,9 +43,9 @@ import functools
 import numpy as np
 
 from .. import native
-from ..engine.constraints import neighbour_sum
+from ..engine.singleclue import single_clue
 from ..errors import CspminesError
-from ..neighbours import neighbour_table
+from ..neighbours import neighbour_sum, neighbour_table
 from ..position import COVERED, FLAG
 
 __all__ = ["MINE_CLUE", "VIEW_COVERED", "VIEW_FLAG", "board_clues", "covered_view", "layout_clues", "settle_board", "DeductionError"]
@@ -207,15 +207,15 @@ class _Settler:
 
     def _one_clue(self, cell: int) -> None:
         covered, need = self._unknown(cell)
-        if not covered:
+        proved = single_clue(need, covered) if covered else None
+        if proved is None:
             return
-        if need == 0:
-            for other in covered:
-                self._open(other)
-        elif need == len(covered):
-            for other in covered:
-                if self.view[other] == VIEW_COVERED:
-                    self._mark(other)
+        safe, mines = proved
+        for other in safe:
+            self._open(other)
+        for other in mines:
+            if self.view[other] == VIEW_COVERED:
+                self._mark(other)
 
     def _two_clues(self, cell: int) -> None:
         mine, need = self._unknown(cell)

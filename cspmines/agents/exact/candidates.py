@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...engine.constraints import neighbour_sum
+from ...neighbours import neighbour_sum
 from ...position import COVERED, WITHHELD, Position
 from .options import ExactOptions
 

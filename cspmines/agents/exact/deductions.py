@@ -1,17 +1,16 @@
-"""Single-clue deductions: the cells one clue alone proves, kept up to date between moves.
+"""Single-clue deductions kept up to date between moves.
 
 Between two full solves the exact agent opens the cells it has proved, and
-each opening shows new clues. Most moves then need no engine: a clue whose
-covered neighbours must hold no more mines makes them safe, and one whose
-covered neighbours must all be mines makes them mines.
-:func:`single_clue_deductions` reads every clue of a position at once;
-:class:`SingleClueWatch` reads only the clues next to what changed since its
-last call (a move changes a few cells of hundreds), and gives the same
-answer for everything that is new.
+each opening shows new clues. Most moves then need no engine: the rule of
+:mod:`cspmines.engine.singleclue` (a clue whose covered neighbours must hold
+no more mines makes them safe, one whose covered neighbours must all be mines
+makes them mines) proves them. :class:`SingleClueWatch` reads only the clues
+next to what changed since its last call (a move changes a few cells of
+hundreds), and gives the same answer for everything that is new as
+:func:`~cspmines.engine.singleclue.single_clue_deductions`, which reads every
+clue at once.
 
 >>> from cspmines import Position
->>> single_clue_deductions(Position.from_string("3x1x1\\n01."), set())
-(set(), {2})
 >>> watch = SingleClueWatch()
 >>> watch(Position.from_string("3x2x1\\n1..\\n1.."), set())   # nothing proved yet
 (set(), set())
@@ -24,42 +23,10 @@ from __future__ import annotations
 import numpy as np
 
 from ... import native
-from ...engine.constraints import neighbour_sum
+from ...engine.singleclue import contradicted, single_clue, single_clue_deductions
 from ...position import COVERED, FLAG, MINE, Position
 
-__all__ = ["SingleClueWatch", "single_clue_deductions"]
-
-
-def single_clue_deductions(position: Position, known_mines: set) -> tuple[set, set]:
-    """(safe, mines) that single clues prove, counting ``known_mines`` as flags.
-
-    A clue whose covered neighbours must hold no more mines makes them safe;
-    one whose covered neighbours must all be mines makes them mines. (The
-    engine's :func:`~cspmines.engine.constraints.settle_forced` repeats this to a
-    fixed point; one pass is what a move needs before the full solve.) A clue
-    that the flags contradict gives nothing at all: the full solve reports it.
-
-    >>> single_clue_deductions(Position.from_string("3x2x1\\n1..\\n1.."), set())
-    (set(), set())
-    >>> single_clue_deductions(Position.from_string("3x1x1\\n01."), set())
-    (set(), {2})
-    """
-    grid = position.grid
-    if known_mines:
-        grid = grid.copy()
-        grid.flat[list(known_mines)] = FLAG
-    # the rules' cells and needs, for every clue at once (no rule objects: this runs every few moves)
-    covered = grid == COVERED
-    covered_around, known_around = neighbour_sum(np.stack((covered, (grid == FLAG) | (grid == MINE))))
-    clue = grid >= 0
-    need = np.where(clue, grid - known_around, 0)
-    if (clue & ((need < 0) | (need > covered_around))).any():
-        return set(), set()  # only a wrong flag of the caller's: the full solve reports it
-    front = clue & (covered_around > 0)
-    emptied, filled = neighbour_sum(np.stack((front & (need == 0), front & (need == covered_around))))
-    safe = set(np.flatnonzero(covered & (emptied > 0)).tolist())
-    mines = set(np.flatnonzero(covered & (filled > 0)).tolist())
-    return safe, mines
+__all__ = ["SingleClueWatch"]
 
 
 class SingleClueWatch:
@@ -96,7 +63,7 @@ class SingleClueWatch:
         self._grid, self._mines = grid.copy(), frozenset(known_mines)
         if changed is None:
             safe, mines = single_clue_deductions(position, known_mines)
-            self._contradicted = not (safe or mines) and _contradicted(position, known_mines)
+            self._contradicted = not (safe or mines) and contradicted(position, known_mines)
             return safe, mines
         changed.extend(known_mines - last_mines)  # a new known mine lowers its clues' needs
         compiled = native.kernel("single_clues")
@@ -126,22 +93,11 @@ class SingleClueWatch:
                     need -= 1
                 elif state == COVERED:
                     covered.append(n)
-            if need < 0 or need > len(covered):  # the flags contradict it: nothing is proved (as the full pass says)
+            proved = single_clue(need, covered)
+            if proved is None:  # the flags contradict it: nothing is proved (as the full pass says)
                 self._contradicted = True
                 return set(), set()
-            if covered and need == 0:
-                safe.update(covered)
-            elif covered and need == len(covered):
-                mines.update(covered)
+            safe.update(proved[0])
+            mines.update(proved[1])
         return safe, mines
 
-
-def _contradicted(position: Position, known_mines: set) -> bool:
-    """Whether some clue needs fewer mines than its flags (and ``known_mines``) hold, or more than it has room for."""
-    grid = position.grid
-    if known_mines:
-        grid = grid.copy()
-        grid.flat[list(known_mines)] = FLAG
-    covered_around, known_around = neighbour_sum(np.stack((grid == COVERED, (grid == FLAG) | (grid == MINE))))
-    need = grid - known_around
-    return bool(((grid >= 0) & ((need < 0) | (need > covered_around))).any())

@@ -51,12 +51,13 @@ from ...engine.budget import Limit
 from ...engine.clues import clue_spreads, off_front_spreads
 from ...engine.engine import Engine, default_engine
 from ...engine.sampling import layouts_still_possible, sample_mines
+from ...engine.singleclue import single_clue_deductions
 from ...errors import InconsistentPositionError
 from ...position import COVERED, FLAG, Position, neighbour_table
 from ..base import Action, SeededAgent
 from .candidates import candidates
 from .corners import corner_instead
-from .deductions import SingleClueWatch, single_clue_deductions
+from .deductions import SingleClueWatch
 from .endgame import best_move, pocket_move
 from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
 from .guesses import Guess, Reason
