@@ -190,3 +190,16 @@ def test_unknown_solver_name_is_a_clear_error():
     (component,) = split_chains(ConstraintSystem.from_position(Position.from_string("3x1\n.1.")))
     with pytest.raises(BackendUnavailableError, match="no solver named"):
         SatBackend(solver="nosuchsolver").count(component)
+
+
+def test_a_box_encoding_deletes_its_solver_however_its_block_ends():
+    pytest.importorskip("pysat")
+    from cspmines.engine.backends.sat import BoxEncoding
+
+    with pytest.raises(RuntimeError, match="inside"):
+        with BoxEncoding() as encoding:
+            encoding.exactly(encoding.unary("box", 3), 2)
+            raise RuntimeError("inside")
+    assert encoding.solver is None
+    encoding.close()  # a second close does nothing
+    assert encoding.solver is None

@@ -32,13 +32,10 @@ def satisfiable(chains, *, solver: str = "minicard") -> bool:
     >>> satisfiable(chains_of(Position.from_string("5x1\\n.2.0.")))
     False
     """
-    encoding = BoxEncoding(solver)
-    try:
+    with BoxEncoding(solver) as encoding:
         for c, chain in enumerate(chains):
             encode_chain(encoding, chain, group=c)
         return bool(encoding.solve())
-    finally:
-        encoding.close()
 
 
 def find_certain(
@@ -97,8 +94,7 @@ def _decide_boxes(chains, *, window, budget, solver, known=(frozenset(), frozens
     the front's mine count bounded to ``window``; ``None`` when unsatisfiable."""
     if budget is not None:
         budget.reserve(encoding_bytes(chains), "the SAT encoding")
-    encoding = BoxEncoding(solver)
-    try:
+    with BoxEncoding(solver) as encoding:
         groups = _encode_front(encoding, chains, window)
         safe, full = set(known[0]), set(known[1])
         seen = _Seen(groups, can_have_mine=set(full), can_have_room=set(safe))  # known answers need no check
@@ -114,8 +110,6 @@ def _decide_boxes(chains, *, window, budget, solver, known=(frozenset(), frozens
                 else:
                     verdict.add(key)
         return safe, full
-    finally:
-        encoding.close()
 
 
 def _encode_front(encoding: BoxEncoding, chains, window) -> dict:

@@ -53,6 +53,18 @@ class BoxEncoding:
     ----------
     solver : str
         A python-sat solver name. Native cardinality is used when it has it.
+
+    The encoding owns its solver's handle: use it as a context manager (``with BoxEncoding() as
+    encoding:``), which deletes the solver when the block ends, however it ends; :meth:`close` does so
+    by hand, once (a second call does nothing).
+
+    >>> with BoxEncoding() as encoding:
+    ...     lits = encoding.unary("box", 2)
+    ...     encoding.exactly(lits, 1)
+    ...     bool(encoding.solve())
+    True
+    >>> encoding.solver is None
+    True
     """
 
     def __init__(self, solver: str = "minicard"):
@@ -66,8 +78,17 @@ class BoxEncoding:
         self._card, self._enc = CardEnc, EncType
         self.primary: list[int] = []
 
+    def __enter__(self) -> BoxEncoding:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
     def close(self) -> None:
-        self.solver.delete()
+        """Delete the solver (its memory is outside Python's); nothing once done."""
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
 
     def unary(self, key, size: int) -> list[int]:
         """``size`` ordered variables for a group of interchangeable cells."""
@@ -214,8 +235,7 @@ class SatBackend:
         watch = Stopwatch()
         if budget is not None:
             budget.reserve(encoding_bytes([chain]), "the SAT encoding")
-        encoding = BoxEncoding(self.solver)
-        try:
+        with BoxEncoding(self.solver) as encoding:
             boxes = encode_chain(encoding, chain)
             sizes = [len(lits) for lits in boxes]
             models: dict[int, int] = {}
@@ -249,8 +269,6 @@ class SatBackend:
                 encoding.solver.add_clause([-lit if lit in true else lit for lit in encoding.primary])
             if budget is not None:  # the tallies as rows up to their largest mine number, sized before made
                 budget.reserve(_ROW_BYTES * sum(max(t, default=0) + 1 for t in tallies), "the SAT count's tally rows")
-        finally:
-            encoding.close()
         return ChainCount(
             models=dense_coefficients(models),
             tallies=tuple(dense_coefficients(t) for t in tallies),
