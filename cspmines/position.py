@@ -38,7 +38,7 @@ import numpy as np
 from .cells import COVERED, FLAG, MINE, WITHHELD  # cell codes in Position.grid; clues are their own value 0..8
 from .errors import CellTypeError, OffBoardError, PositionFormatError
 from .neighbours import neighbour_array, neighbour_table, neighbours_of
-from .picture import render_svg
+from .drawing import render_svg
 
 __all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "cell_index", "is_whole", "neighbour_table", "neighbour_array",
            "neighbours_of"]
@@ -256,7 +256,7 @@ class Position:
         return f"Position.from_string({str(self)!r})"
 
     def _repr_svg_(self) -> str:
-        """Draws itself in a notebook (:func:`cspmines.picture.render_svg`)."""
+        """Draws itself in a notebook (:func:`cspmines.drawing.render_svg`)."""
         return render_svg(self)
 
     def __eq__(self, other) -> bool:

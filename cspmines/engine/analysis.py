@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..picture import render_svg
+from ..drawing import render_svg
 from ..position import Position
 from .cache import remembered
 from .counting import ChainReport, ComponentReport, Parts

@@ -1,5 +1,5 @@
 """The board as a picture in a numpy array, for ``render_mode="rgb_array"`` (videos, notebooks) and the
-``"human"`` window: the colours and letters of the package's SVG pictures (:func:`cspmines.picture.scene`),
+``"human"`` window: the colours and letters of the package's SVG pictures (:func:`cspmines.drawing.scene`),
 drawn cell by cell with a small bitmap font, so nothing beyond numpy is needed (no matplotlib, no Pillow).
 
 Each cell is a square of ``cell`` pixels with a one-pixel white seam: covered cells grey, opened ones light,
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..picture import scene
+from ..drawing import scene
 from ..position import Position
 
 __all__ = ["CELL_PIXELS", "board_frame"]

@@ -1,5 +1,5 @@
-"""Pictures of positions and analyses: SVG (:mod:`cspmines.picture`, what they show in a notebook) and PNG
-(drawn with matplotlib from the same scene).
+"""Pictures of positions and analyses: SVG (drawn by :mod:`cspmines.drawing`, what they show in a notebook)
+and PNG (drawn with matplotlib from the same scene). The one module to import pictures from.
 
 >>> from cspmines import Position, solve
 >>> svg = render_svg(solve(Position.from_string("3x1x1\\n.1.")), chains=True)
@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-from ..picture import legend_note, render_svg, scene, shade
+from ..drawing import legend_note, render_svg, scene, shade
 
 __all__ = ["render_svg", "render_png", "scene"]
 

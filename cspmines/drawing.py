@@ -1,4 +1,4 @@
-"""Pictures of positions and analyses as SVG (what they show in a notebook, and files).
+"""The drawing of positions and analyses as SVG (what they show in a notebook, and files).
 
 Covered cells are shaded from green (safe) to red (mine) by their mine
 probability, with a colour scale underneath; proved cells carry a white
@@ -9,7 +9,7 @@ outlined, one colour each (the legend says so). The drawing reads its subject by
 what it has (a position's cells, an analysis's chances) and depends on nothing of
 the package but the cell codes, so it sits below :class:`~cspmines.Position` and
 :class:`~cspmines.Analysis`, which draw themselves with it (``_repr_svg_``);
-:mod:`cspmines.present.picture` adds the PNG.
+:mod:`cspmines.present.picture` adds the PNG and is where users take pictures from.
 
 >>> from cspmines import Position, solve
 >>> svg = render_svg(solve(Position.from_string("3x1x1\\n.1.")), chains=True)
