@@ -13,7 +13,8 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 RESEARCH = BENCHMARKS.parent / "research"
 EXPERIMENTS = {"divergence.py", "playouts.py", "value_step.py", "rollouts.py", "optimum.py", "losses.py", "bounded.py",
-               "guessing.py", "moves.py"}  # research/: questions asked once, their answers in docs
+               "guessing.py", "moves.py", "agent_parts.py", "count_cache.py", "endgame.py", "protocol.py", "sampling.py",
+               "scaling.py", "soak.py"}  # research/: questions asked once, their answers in docs
 DATA = Path(__file__).resolve().parent / "data"
 
 # script, its arguments ({tmp}: a scratch folder), a line its output must contain
@@ -65,3 +66,11 @@ def test_benchmark_script_runs(script, arguments, expected, tmp_path):
 def test_every_benchmark_script_is_run_here():
     assert {run[0] for run in RUNS} == {path.name for path in BENCHMARKS.glob("*.py")} | EXPERIMENTS
     assert {path.name for path in RESEARCH.glob("*.py")} == EXPERIMENTS
+
+
+def test_benchmarks_hold_only_what_is_run_again_after_changes():
+    """At most a dozen scripts in benchmarks/ (speed, memory and strength beside the peers); a question asked
+    once is research, and the research README says what each asked and where its answer is."""
+    assert len(list(BENCHMARKS.glob("*.py"))) <= 12
+    table = (RESEARCH / "README.md").read_text()
+    assert all(f"| `{name}` |" in table for name in EXPERIMENTS)

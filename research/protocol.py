@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/protocol.py --preset expert --games 200 --seed 0
+    python research/protocol.py --preset expert --games 200 --seed 0
 
 Plays ``examples/players/python/single_point.py`` on the bench's boards (game i of ``cspmines bench
 --seed S``) both ways, game by game in turn in this one process: loaded as a class

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/count_cache.py --games 60 --rounds 3
+    python research/count_cache.py --games 60 --rounds 3
 
 Plays the same ``--games`` classic expert games (safe corner, default
 ``exact`` agent) with ``solve``'s cache of recent counts on and off, in

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/agent_parts.py --games 2000 --preset expert --seed 77 [--hill CLASSES]
+    python research/agent_parts.py --games 2000 --preset expert --seed 77 [--hill CLASSES]
 
 Plays game i of ``cspmines bench --preset P --seed S`` (safe corner) for i
 < ``--games`` with the exact agent's defaults in this one process, each
@@ -44,7 +44,8 @@ import sys
 import time
 from pathlib import Path
 
-from peers import run_hill  # the script beside this one
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from peers import run_hill  # noqa: E402  (the peers benchmark's runner of Hill's solver)
 
 import cspmines.agents.exact.player as player
 import cspmines.engine.endgame as endgame

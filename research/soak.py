@@ -2,8 +2,8 @@
 
 Usage::
 
-    python benchmarks/soak.py                          # 6 clients for 40 s, at most 20,000 requests
-    python benchmarks/soak.py --clients 8 --seconds 60 --time-limit 2
+    python research/soak.py                          # 6 clients for 40 s, at most 20,000 requests
+    python research/soak.py --clients 8 --seconds 60 --time-limit 2
 
 Starts ``cspmines serve`` on 127.0.0.1 (a free port) in a process of its own and
 sends it, from ``--clients`` threads, a mix of requests: solves of reference

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/endgame.py --games 300 --limit 150 --limit 1000 --limit 5000
+    python research/endgame.py --games 300 --limit 150 --limit 1000 --limit 5000
 
 Plays ``--games`` expert games with the exact agent at its defaults and
 keeps every position the engine solved with at most the largest limit of

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/scaling.py [--games 400]
+    python research/scaling.py [--games 400]
 
 The same expert games of the exact agent on one worker and on two; the
 speed-up is what a second core gives the bench (``cspmines bench --workers``).

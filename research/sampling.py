@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/sampling.py --layouts 200
+    python research/sampling.py --layouts 200
 
 For every reference position in ``tests/data`` (or ``--positions``)
 times :func:`cspmines.sample_layouts`: one layout (the count of each chain
