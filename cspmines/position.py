@@ -36,9 +36,9 @@ from pathlib import Path
 import numpy as np
 
 from .cells import COVERED, FLAG, MINE, WITHHELD  # cell codes in Position.grid; clues are their own value 0..8
+from .drawing import render_svg
 from .errors import CellTypeError, OffBoardError, PositionFormatError
 from .neighbours import neighbour_array, neighbour_table, neighbours_of
-from .drawing import render_svg
 
 __all__ = ["Position", "COVERED", "FLAG", "MINE", "WITHHELD", "cell_index", "is_whole", "neighbour_table", "neighbour_array",
            "neighbours_of"]

@@ -278,8 +278,8 @@ def test_single_clue_deductions_are_the_cells_single_rules_force():
     """The agent's quick pass (numpy over the whole board) proves exactly what the engine's rules,
     taken one at a time, force: a rule needing no mine makes its cells safe, one needing a mine per
     cell makes them mines; on an inconsistent position (a wrong flag) it proves nothing."""
-    from cspmines.engine.singleclue import single_clue_deductions
     from cspmines.engine.constraints import rules_from_position
+    from cspmines.engine.singleclue import single_clue_deductions
     from cspmines.errors import InconsistentPositionError
     from cspmines.position import FLAG, Position
 

@@ -196,10 +196,9 @@ def test_a_box_encoding_deletes_its_solver_however_its_block_ends():
     pytest.importorskip("pysat")
     from cspmines.engine.backends.sat import BoxEncoding
 
-    with pytest.raises(RuntimeError, match="inside"):
-        with BoxEncoding() as encoding:
-            encoding.exactly(encoding.unary("box", 3), 2)
-            raise RuntimeError("inside")
+    with pytest.raises(RuntimeError, match="inside"), BoxEncoding() as encoding:
+        encoding.exactly(encoding.unary("box", 3), 2)
+        raise RuntimeError("inside")
     assert encoding.solver is None
     encoding.close()  # a second close does nothing
     assert encoding.solver is None

@@ -226,39 +226,50 @@ def run_suite(
     done = {_key(r) for r in records if "error" not in r}
     records = [r for r in records if "error" not in r]  # failed games are tried again on resume
     todo = [task for task in suite.tasks() if task not in done]
-    chunk_size = where.chunk_size or max(1, min(16, len(todo) // (where.count * 8) or 1))
-    chunks = _chunks(todo, chunk_size)
+    chunks = _chunks(todo, where.chunk_size or max(1, min(16, len(todo) // (where.count * 8) or 1)))
     fields = {**asdict(suite), "agents": list(suite.agents)}
-
-    from tqdm import tqdm
-
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=len(todo), disable=not show, file=sys.stderr, unit="game", dynamic_ncols=True)
-    sink = out.open("a", encoding="utf-8") if out else None
     watch = Stopwatch()
     interrupted = False
-    collected = Collected(records, bar, sink)
-    try:
-        with stopped_by_sigterm():
-            if where.executor == "ray":
-                _run_ray(fields, chunks, where.count, where.address, collected.accept, task)
-            elif where.count == 1:
-                for chunk in chunks:
-                    collected.accept(_play_chunk(fields, chunk, task))
-            else:
-                _run_processes(fields, chunks, where.count, collected.accept, task)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        close_players()  # the players this process started (the workers end theirs as they exit)
-        bar.close()
-        if sink:
-            sink.close()
+    with _collecting(records, out, progress, len(todo)) as collected:
+        try:
+            with stopped_by_sigterm():
+                _dispatch(fields, chunks, where, task, collected.accept)
+        except KeyboardInterrupt:
+            interrupted = True
     order = {task: n for n, task in enumerate(suite.tasks())}
     records.sort(key=lambda r: order.get(_key(r), len(order)))
     games = [r for r in records if "won" in r or "error" in r]  # a study's task may record no outcome
     return BenchResult(records, summarize(games), watch.seconds, collected.played_now, interrupted,
                        collected.errors)
+
+
+@contextmanager
+def _collecting(records: list, out: Path | None, progress: bool | None, total: int):
+    """A :class:`Collected` with its progress bar and its sink (the ``out`` file, appended to), both closed
+    at the end, and the players this process started with them (the workers end theirs as they exit)."""
+    from tqdm import tqdm
+
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(total=total, disable=not show, file=sys.stderr, unit="game", dynamic_ncols=True)
+    sink = out.open("a", encoding="utf-8") if out else None
+    try:
+        yield Collected(records, bar, sink)
+    finally:
+        close_players()
+        bar.close()
+        if sink:
+            sink.close()
+
+
+def _dispatch(fields: dict, chunks: list, where: Workers, task: Task, accept: Callable[[list], None]) -> None:
+    """Play the chunks where ``where`` says: on a Ray cluster, in this process, or in a pool of processes."""
+    if where.executor == "ray":
+        _run_ray(fields, chunks, where.count, where.address, accept, task)
+    elif where.count == 1:
+        for chunk in chunks:
+            accept(_play_chunk(fields, chunk, task))
+    else:
+        _run_processes(fields, chunks, where.count, accept, task)
 
 
 def _task_for(task: Task | None, judge: bool | Limit) -> Task:

@@ -327,9 +327,10 @@ def _settle_rounds(rules: list) -> tuple[list, set, set] | None:
         new_safe: set = set()
         new_mines: set = set()
         for cells, need, _label in rules:
-            safe_here, mines_here = single_clue(need, cells)  # never None: the needs were checked
-            new_safe.update(safe_here)
-            new_mines.update(mines_here)
+            proved = single_clue(need, cells)
+            assert proved is not None  # the needs were checked
+            new_safe.update(proved[0])
+            new_mines.update(proved[1])
         if not new_safe and not new_mines:
             return rules, safe, mines
         if not new_safe.isdisjoint(new_mines):

@@ -262,9 +262,9 @@ def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCell
         reason = "time" if by_time is not None and (by_memory is None or by_time < by_memory) else "layouts"
         return _unlisted(position, budget, reason)
     if table.count == 1:  # everything is known: the game is won by opening every safe cell
-        cells = {cell: CellValue(int(code != MINE), int(code != MINE), 1) for cell, code in zip(table.cells, table.codes[0], strict=True)}
-        best = tuple(cell for cell, value in cells.items() if value.low)
-        return PositionValue(position, 1, 1, 1, best, cells, exact=True, seconds=budget.elapsed())
+        known = {cell: CellValue(int(code != MINE), int(code != MINE), 1) for cell, code in zip(table.cells, table.codes[0], strict=True)}
+        best = tuple(cell for cell, value in known.items() if value.low)
+        return PositionValue(position, 1, 1, 1, best, known, exact=True, seconds=budget.elapsed())
     seconds = budget.rest().time
     given = search_input(table, node_limit=limit.nodes, seconds=seconds, slots=_table_slots(limit.memory),
                          cells=ValueCells.check(cells, "cells"))

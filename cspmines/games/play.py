@@ -126,31 +126,43 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
             break
         if len(history) >= most:
             raise AgentError(f"agent {agent.name!r} made {most} moves without finishing the game")
-        position = game.position
-        move_watch = Stopwatch()
         try:
-            action = agent.act(position)
+            history.append(_move(agent, game, audit, observe))
         except PlayerFault as error:
             fault = error
             break
-        seconds = move_watch.seconds
-        guess, proved_mine = not action.certain, False
-        if audit:
-            proof = certain_cells(position)
-            if action.kind == ActionKind.OPEN:
-                guess, proved_mine = action.cell not in proof.safe, action.cell in proof.mines
-            else:
-                guess = action.cell not in proof.mines
-        if observe is not None:
-            observe(position, action)
-        try:
-            game.apply(action)
-        except CspminesError as error:
-            raise AgentError(f"agent {agent.name!r} played {action}: {error}") from error
-        history.append(MoveRecord(action, guess, seconds, proved_mine))
     status = Status.LOST if fault is not None else game.status
     if fault is None and status != Status.PLAYING and hasattr(agent, "game_over"):
         agent.game_over(status)
+    return _record(agent, game, status, history, game_watch.seconds, fault)
+
+
+def _move(agent: Agent, game: Game, audit: bool, observe) -> MoveRecord:
+    """One move of ``agent`` applied to ``game``, and its record (:class:`PlayerFault` from the agent passes)."""
+    position = game.position
+    move_watch = Stopwatch()
+    action = agent.act(position)
+    seconds = move_watch.seconds
+    guess, proved_mine = _audited(position, action) if audit else (not action.certain, False)
+    if observe is not None:
+        observe(position, action)
+    try:
+        game.apply(action)
+    except CspminesError as error:
+        raise AgentError(f"agent {agent.name!r} played {action}: {error}") from error
+    return MoveRecord(action, guess, seconds, proved_mine)
+
+
+def _audited(position, action) -> tuple[bool, bool]:
+    """(whether ``action`` is a guess, whether it opens a proved mine), checked by the engine."""
+    proof = certain_cells(position)
+    if action.kind == ActionKind.OPEN:
+        return action.cell not in proof.safe, action.cell in proof.mines
+    return action.cell not in proof.mines, False
+
+
+def _record(agent: Agent, game: Game, status: Status, history: list, seconds: float, fault: PlayerFault | None) -> GameRecord:
+    """The game's record once it is over (or stopped)."""
     return GameRecord(
         agent=agent.name,
         rules=game.rules,
@@ -160,7 +172,7 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
         status=status,
         moves=len(history),
         guesses=sum(move.guess for move in history),
-        seconds=game_watch.seconds,
+        seconds=seconds,
         opened_fraction=game.opened_fraction,
         score=game.score,
         mines_opened=game.mines_opened,

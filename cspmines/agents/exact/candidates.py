@@ -102,17 +102,7 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
     for c in cells:
         if safety[c] >= floor:
             (on_front if c in front else off).append(c)
-    picked = []
-    if off and not off_front:  # the two most promising cells off the front
-        # ``off`` is in increasing order, so the first of the fewest covered neighbours is the lowest cell
-        picked.append(min(off, key=covered_around))
-        front_mask = np.zeros(position.size, dtype=bool)
-        front_mask[list(front)] = True
-        beside_front = neighbour_sum(front_mask.reshape(position.grid.shape)) > 0  # a neighbour on the front
-        two_steps = neighbour_sum(beside_front).ravel().tolist()  # a neighbour beside the front: two steps from it
-        near = [c for c in off if two_steps[c]]
-        if near:
-            picked.append(min(near, key=covered_around))
+    picked = _two_off_front(position, front, off, covered_around) if off and not off_front else []
     merged = sorted(dict.fromkeys(on_front + picked), key=lambda c: (-safety[c], covered_around(c), c))[:size]
     if off and off_front:  # Hill's wider set, on top
         if len(off) >= 30:
@@ -120,6 +110,20 @@ def shortlist(analysis, *, size: int, margin: float, exclude=frozenset(), off_fr
             off = [c for c in off if c in straight or 2 <= covered_around(c) <= 3]
         merged += sorted(off, key=lambda c: (covered_around(c), c))[:off_front]
     return merged
+
+
+def _two_off_front(position, front: set, off: list, covered_around) -> list[int]:
+    """The two most promising cells of ``off`` (increasing), off the front: the one with the fewest covered
+    neighbours, and the one two steps from the front with the fewest (the lowest cell of each, at a tie)."""
+    picked = [min(off, key=covered_around)]
+    front_mask = np.zeros(position.size, dtype=bool)
+    front_mask[list(front)] = True
+    beside_front = neighbour_sum(front_mask.reshape(position.grid.shape)) > 0  # a neighbour on the front
+    two_steps = neighbour_sum(beside_front).ravel().tolist()  # a neighbour beside the front: two steps from it
+    near = [c for c in off if two_steps[c]]
+    if near:
+        picked.append(min(near, key=covered_around))
+    return picked
 
 
 def likeliest_opening(analysis, *, exclude=frozenset()) -> int | None:
