@@ -33,7 +33,7 @@ import numpy as np
 
 from cspmines.games import Board, certify, draw_no_guess, parse_size
 from cspmines.games.board import _first_click_cell
-from cspmines.games.certify import certify_layout, layout_clues
+from cspmines.games.certificate import certify_layout, layout_clues
 from cspmines.games.noguess import _layout, _proposal
 
 

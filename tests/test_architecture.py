@@ -99,4 +99,24 @@ def test_a_planted_function_level_back_import_is_a_circle(tmp_path):
     shutil.copytree(PACKAGE, tmp_path / "cspmines", ignore=shutil.ignore_patterns("__pycache__"))
     target = tmp_path / "cspmines" / "games" / "board.py"
     target.write_text(target.read_text() + "\n\ndef _planted():\n    from .noguess import draw_no_guess  # planted\n    return draw_no_guess\n")
-    assert import_circles(tmp_path / "cspmines") == [["cspmines.games.board", "cspmines.games.certify", "cspmines.games.noguess"]]
+    assert import_circles(tmp_path / "cspmines") == [["cspmines.games.board", "cspmines.games.certificate", "cspmines.games.noguess"]]
+
+
+def test_no_package_name_hides_one_of_its_modules():
+    """``cspmines.games.play`` is one thing: a package's attribute named like one of its modules (a function
+    imported over it) would make ``import`` and attribute access disagree, and the API reference with them."""
+    import importlib
+    import pkgutil
+    import types
+
+    import cspmines
+
+    hidden = []
+    for found in pkgutil.walk_packages(cspmines.__path__, "cspmines."):
+        if found.ispkg or found.name == "cspmines":
+            package = importlib.import_module(found.name)
+            for module in pkgutil.iter_modules(package.__path__):
+                attribute = getattr(package, module.name, None)
+                if attribute is not None and not isinstance(attribute, types.ModuleType):
+                    hidden.append(f"{found.name}.{module.name}")
+    assert hidden == []

@@ -530,7 +530,7 @@ def places_of_fifty_fifties():
 def local_rules():
     """A game's deduction (the one- and two-clue rules from a cell) on random boards: the cells it
     opens and marks, and the view it leaves."""
-    from cspmines.games.certify import layout_clues
+    from cspmines.games.certificate import layout_clues
     from cspmines.games.deduce import settle_board
 
     rng = np.random.default_rng(11)

@@ -14,7 +14,7 @@ from scipy.stats import chisquare
 from cspmines import Limit
 from cspmines.games import Board, Game, read_board
 from cspmines.games.board import BoardFormatError, _first_click_cell
-from cspmines.games.certify import NoFirstClickError, certify, layout_clues
+from cspmines.games.certificate import NoFirstClickError, certify, layout_clues
 from cspmines.games.deduce import DeductionError, settle_board
 from cspmines.games.noguess import NoGuessError, _proposal, draw_no_guess
 from cspmines.neighbours import neighbour_table

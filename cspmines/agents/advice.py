@@ -28,7 +28,7 @@ from ..engine.analysis import Analysis
 from ..engine.budget import Limit, read_limit
 from ..engine.engine import solve
 from ..errors import CspminesError, MissingTotalError
-from ..games.play import AgentError, PlayerFault
+from ..games.playing import AgentError, PlayerFault
 from ..position import COVERED, FLAG, MINE, Position
 from .base import Action
 from .exact import ExactAgent, Guess

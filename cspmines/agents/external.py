@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.budget import Limit
-from ..games.play import Fault, PlayerFault
+from ..games.playing import Fault, PlayerFault
 from ..position import COVERED, Position
 from .base import Action, UnknownAgentError, parse_agent_spec
 from .process import PlayerProcess, _seconds

@@ -20,7 +20,7 @@ Standard error is kept, its last lines, for the detail of a crash.
 >>> echo.receive(timeout=5)
 Traceback (most recent call last):
 ...
-cspmines.games.play.PlayerFault: crashed: the player exited (status 0)
+cspmines.games.playing.PlayerFault: crashed: the player exited (status 0)
 >>> echo.kill()
 """
 
@@ -37,7 +37,7 @@ import sys
 import threading
 
 from ..engine.budget import SLIVER, Budget, Limit
-from ..games.play import Fault, PlayerFault
+from ..games.playing import Fault, PlayerFault
 from .protocol import QUIT
 
 __all__ = ["PlayerProcess", "close_players", "live_players"]

@@ -13,11 +13,11 @@ and from the player's process, and :mod:`~cspmines.agents.external` plays games 
 >>> read_move('{"open": [0, 0]}', position)
 Traceback (most recent call last):
 ...
-cspmines.games.play.PlayerFault: illegal move: open (0, 0): the cell is already open
+cspmines.games.playing.PlayerFault: illegal move: open (0, 0): the cell is already open
 >>> read_move('open 1 2', position)
 Traceback (most recent call last):
 ...
-cspmines.games.play.PlayerFault: bad message: not JSON: 'open 1 2'
+cspmines.games.playing.PlayerFault: bad message: not JSON: 'open 1 2'
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import json
 import numpy as np
 
 from ..actions import Action, ClickKind
-from ..games.play import Fault, PlayerFault
+from ..games.playing import Fault, PlayerFault
 from ..position import COVERED, FLAG, MINE, Position
 
 __all__ = ["VERSION", "MOVES", "QUIT", "hello", "read_name", "game_message", "position_message", "read_move",
@@ -57,7 +57,7 @@ def read_name(line: str) -> str:
     >>> read_name('{"name": ""}')
     Traceback (most recent call last):
     ...
-    cspmines.games.play.PlayerFault: bad message: the first answer must be {"name": "NAME"} (a name of 1 to 100 printable characters), got '{"name": ""}'
+    cspmines.games.playing.PlayerFault: bad message: the first answer must be {"name": "NAME"} (a name of 1 to 100 printable characters), got '{"name": ""}'
     """
     data = _object(line)
     name = data.get("name")

@@ -1,7 +1,8 @@
 """Benchmark suites: many seeded games per agent, on one machine or a Ray cluster.
 
 * :mod:`~cspmines.bench.suite`: what is played (:class:`Suite`) and the board of each game (:func:`board_for`);
-* :mod:`~cspmines.bench.runner`: playing it (:func:`run_suite`, :func:`play_game`), on processes or Ray;
+* :mod:`~cspmines.bench.runner`: playing it (:func:`run_suite`, :func:`play_game`);
+* :mod:`~cspmines.bench.workers`: where the games run (:class:`Workers`: this process, processes or Ray);
 * :mod:`~cspmines.bench.stats`: intervals, summaries and paired comparisons on shared boards;
 * :mod:`~cspmines.bench.records`: results as JSON lines, read back to resume.
 
@@ -14,9 +15,10 @@ Examples
 """
 
 from .records import TIMING_FIELDS, read_records
-from .runner import BenchResult, ResultsFile, Task, Workers, agent_seed, new_game, parallel_map, play_game, run_suite
+from .runner import BenchResult, ResultsFile, agent_seed, new_game, play_game, run_suite
 from .stats import Paired, mean_interval, paired_means, paired_wins, summarize, wilson_interval
 from .suite import AGENT, BOARD, GAME, Suite, SuiteError, SuiteVariant, board_for, game_rng, sweep_suites
+from .workers import Task, Workers, parallel_map
 
 __all__ = [
     "AGENT",

@@ -100,5 +100,3 @@ def entry_point() -> None:
     sys.exit(status)
 
 
-if __name__ == "__main__":
-    entry_point()

@@ -2,4 +2,5 @@
 
 from . import entry_point
 
-entry_point()
+if __name__ == "__main__":  # not when a documentation tool imports it
+    entry_point()

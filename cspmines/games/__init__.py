@@ -2,10 +2,10 @@
 
 from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, parse_size
 from .boardfiles import read_board, read_boards
-from .certify import Certificate, NoFirstClickError, certify
+from .certificate import Certificate, NoFirstClickError, certify
 from .game import BoardMismatchError, Game, IllegalMoveError, Status
 from .noguess import NO_GUESS_CLICKS, NoGuessError, draw_no_guess
-from .play import AgentError, Fault, GameRecord, MoveRecord, PlayerFault, play
+from .playing import AgentError, Fault, GameRecord, MoveRecord, PlayerFault, play
 
 __all__ = [
     "Status",

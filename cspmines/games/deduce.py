@@ -1,6 +1,6 @@
 """Local deductions on a board being played: the cells that one clue, two clues or the mine total prove.
 
-A no-guess check (:mod:`cspmines.games.certify`) plays a board from its first click,
+A no-guess check (:mod:`cspmines.games.certificate`) plays a board from its first click,
 opening every cell that reasoning proves safe, and asks the exact engine only when
 local reasoning is spent. Most cells of a board are proved by three rules that look
 at one or two clues at a time; :func:`settle_board` applies them, opening what they

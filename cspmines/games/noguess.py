@@ -5,7 +5,7 @@ Two ways to draw one (:func:`draw_no_guess`):
 ``uniform`` (the default)
     Rejection: draw a board as the first-click rule draws it (``safe``: no mine under
     the click; ``opening``: none under it or around it), certify it
-    (:func:`~cspmines.games.certify.certify_layout`, stopping at the first position
+    (:func:`~cspmines.games.certificate.certify_layout`, stopping at the first position
     that needs a guess), and draw again until one needs none. Every no-guess board of
     the rule is then equally likely: the draw is uniform over a set that holds them
     all, and the check keeps exactly them. Under ``safe`` the draws leave the click's
@@ -28,7 +28,7 @@ same seed gives the same board.
 >>> drawn = draw_no_guess("beginner", seed=3)
 >>> drawn.board.first_click, drawn.method.value
 (0, 'uniform')
->>> from cspmines.games.certify import certify
+>>> from cspmines.games.certificate import certify
 >>> certify(drawn.board).no_guess
 True
 """
@@ -44,7 +44,7 @@ from ..errors import CspminesError
 from ..neighbours import neighbour_array, neighbour_table
 from ..position import COVERED
 from .board import Board, _first_click_cell, check_first_click, parse_size
-from .certify import certify_layout, layout_clues
+from .certificate import certify_layout, layout_clues
 
 __all__ = ["DEFAULT_ATTEMPTS", "NO_GUESS_CLICKS", "Drawn", "Method", "NoGuessError", "check_no_guess", "draw_no_guess"]
 

@@ -40,7 +40,7 @@ import numpy as np
 from ..actions import Action
 from ..agents.base import SeededAgent
 from ..engine.budget import Limit
-from ..games.play import AgentError
+from ..games.playing import AgentError
 from ..position import Position
 from .options import ObservationKind, oracle_limit, read_option
 from .views import info_for, observation, to_action

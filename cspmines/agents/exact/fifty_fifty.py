@@ -6,7 +6,7 @@ one of them): a coin flip that must be taken some time, so taking it
 first loses nothing and saves the work on games it loses.
 :func:`fifty_fifty_influence` finds where such pairs *may* form, and how
 likely, so the look-ahead can value a guess whose mine would have cost a
-coin flip anyway (Hill's "50/50 influence").
+coin flip anyway (Hill's "50/50 influence" [1]_).
 
 >>> from cspmines import Position, solve
 >>> forced_fifty_fifty(solve(Position.from_string("2x2x1\\n11\\n..")))

@@ -7,7 +7,7 @@ import sys
 
 from ...engine.budget import check_board_size
 from ...games import Board, BoardFormatError, certify, read_boards
-from ...games.certify import Certificate
+from ...games.certificate import Certificate
 from ..options import Help, add_memory_option, row_col
 
 __all__ = ["add_parser", "certificate_json", "certificate_text", "run"]
