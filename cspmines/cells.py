@@ -8,7 +8,11 @@ reads only cells (the pictures) needs nothing else.
 
 __all__ = ["COVERED", "FLAG", "MINE", "WITHHELD"]
 
+#: A covered cell.
 COVERED = -1
-FLAG = -2  # flagged by the player: trusted as a known mine
-MINE = -3  # an opened mine (minesearch and score rules): a known mine
-WITHHELD = -4  # opened safe cell whose clue was withheld ('?')
+#: A cell flagged by the player: trusted as a known mine.
+FLAG = -2
+#: An opened mine (minesearch and score rules): a known mine.
+MINE = -3
+#: An opened safe cell whose clue was withheld (``?``).
+WITHHELD = -4

@@ -50,7 +50,7 @@ class PositionFormatError(CspminesError, ValueError):
     line, column : int
         1-based line and column of the fault (column 0 when it is the whole line).
     text : str
-        The offending line as read (the message quotes its first :data:`QUOTED` characters).
+        The offending line as read (the message quotes its first ``QUOTED`` characters, 60).
     reason : str
         What is wrong, in words.
     """

@@ -101,8 +101,8 @@ class Position:
     Parameters
     ----------
     grid : array_like of int, shape (height, width)
-        Cell codes: 0..8 a revealed clue, :data:`COVERED`, :data:`FLAG`,
-        :data:`MINE` (an opened mine) or :data:`WITHHELD` (opened, clue withheld).
+        Cell codes: 0..8 a revealed clue, :data:`~cspmines.cells.COVERED`, :data:`~cspmines.cells.FLAG`,
+        :data:`~cspmines.cells.MINE` (an opened mine) or :data:`~cspmines.cells.WITHHELD` (opened, clue withheld).
     mines : int or None, keyword-only
         The total number of mines on the board, flags and opened mines
         included; ``None`` when unknown.

@@ -31,8 +31,10 @@ from .base import Action, SeededAgent, centre_distance, newly_revealed
 
 __all__ = ["GreedyAgent", "BOMB_PENALTY", "ZERO_VALUE"]
 
-ZERO_VALUE = -100.0  # the seed's value for squares next to a 0
-BOMB_PENALTY = 1.0  # our choice: the seed says only "decrease"
+#: The seed's value for squares next to a 0.
+ZERO_VALUE = -100.0
+#: How much a square's value falls for each flagged mine beside it (our choice: the seed says only "decrease").
+BOMB_PENALTY = 1.0
 
 
 class GreedyAgent(SeededAgent):

@@ -37,6 +37,7 @@ class CommandParser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str):
+        """Exit with status 2 and the message, with a hint where a close name was meant."""
         self.exit(2, f"{self.prog}: error: {message}{self._hint(message)}\n")
 
     def _hint(self, message: str) -> str:

@@ -58,7 +58,7 @@ class Analysis:
     exact : bool
         False when a budget cut some chain short, or ``max_chain`` cut a
         chain (then ``approximate`` is True): those probabilities are estimates
-        (see :attr:`inexact_cells`) and ``model_count`` is ``None``.
+        (see ``inexact_cells``) and ``model_count`` is ``None``.
 
     Examples
     --------

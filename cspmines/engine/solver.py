@@ -37,7 +37,7 @@ from .counting import Parts, count_smallest_first
 from .prover import find_certain, satisfiable
 from .question import Density, read_density
 
-__all__ = ["Question", "combine_parts", "exact_analysis", "read_question", "solve"]
+__all__ = ["Question", "combine_parts", "exact_analysis", "read_question", "solve", "total_or_density"]
 
 
 def solve(

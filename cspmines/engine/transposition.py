@@ -89,7 +89,7 @@ class BoundsTable:
             self.bounds[victim] = (low, high)
 
     def store(self, key, low: int, high: int) -> None:
-        """:meth:`_put`, then twice the slots once half are used (up to the most allowed), the entries
+        """``_put``, then twice the slots once half are used (up to the most allowed), the entries
         put again in slot order."""
         self._put(key, low, high)
         slots = self.mask + 1

@@ -77,7 +77,7 @@ def search_value(given: SearchInput, work_bytes: int | None = None) -> dict:
 
 
 class ValueSearch:
-    """The search of :func:`value_of` over a table of layouts, in Python (the compiled
+    """The search of :func:`~cspmines.engine.value.value_of` over a table of layouts, in Python (the compiled
     ``value_search`` kernel takes the same steps, in the same order).
 
     Parameters

@@ -22,7 +22,7 @@ Two ways to draw one (:func:`draw_no_guess`):
     from its first click. Moved mines favour some layouts over others (mines gather
     away from where play got stuck); every board it returns is certified all the same.
 
-A board of either way carries its first click (:attr:`Board.first_click`), and the
+A board of either way carries its first click (``Board.first_click``), and the
 same seed gives the same board.
 
 >>> drawn = draw_no_guess("beginner", seed=3)

@@ -33,7 +33,7 @@ from ..extras import install_hint
 from ..position import COVERED, Position, neighbour_table
 from .statistics import Statistics
 
-__all__ = ["FORMATS", "ClickAction", "FirstClickRule", "Outcome", "Replay", "ReplayClick", "ReplayFormatError", "read_replay"]
+__all__ = ["FORMATS", "ClickAction", "FirstClickRule", "Outcome", "Replay", "ReplayClick", "ReplayFormatError", "first_click_rule", "read_replay"]
 
 #: The replay formats read, by file extension.
 FORMATS = ("avf", "rmv", "evf", "mvf")
