@@ -14,6 +14,7 @@ from .engine.clues import ClueSpread, clue_spread
 from .engine.engine import Engine, sample_layouts, solve
 from .engine.insight import Insight, insight_of
 from .engine.question import Density
+from .engine.value import CellValue, PositionValue, value_of
 from .errors import (
     BackendUnavailableError,
     BudgetExceededError,
@@ -45,6 +46,9 @@ __all__ = [
     "Insight",
     "certain_cells",
     "Certainty",
+    "value_of",
+    "PositionValue",
+    "CellValue",
     "CspminesError",
     "CellError",
     "PositionFormatError",
@@ -57,4 +61,4 @@ __all__ = [
     "UnknownBackendError",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
