@@ -62,12 +62,13 @@ def one_round(source: Path, games: int, seed: int, preset: str, rules: str) -> l
 def build_kernels(tree: Path) -> None:
     """Compile a checked-out revision's C kernels in place, as installing it would (same flags),
     so that both sides run the build a user gets; a revision without them runs pure Python."""
-    source = tree / "cspmines" / "native" / "_kernels.c"
-    if not source.exists():
+    folder = tree / "cspmines" / "native"
+    sources = sorted(str(path) for path in folder.glob("*.c"))  # one file, or one a family of kernels
+    if not sources:
         return
-    target = source.with_name("_kernels" + sysconfig.get_config_var("EXT_SUFFIX"))
+    target = folder / ("_kernels" + sysconfig.get_config_var("EXT_SUFFIX"))
     includes = sysconfig.get_paths()["include"]
-    subprocess.run([os.environ.get("CC", "gcc"), "-shared", "-fPIC", "-O2", "-fno-fast-math", f"-I{includes}", str(source), "-o", str(target)],
+    subprocess.run([os.environ.get("CC", "gcc"), "-shared", "-fPIC", "-O2", "-fno-fast-math", f"-I{includes}", *sources, "-o", str(target)],
                    check=True)
 
 
