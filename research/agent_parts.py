@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from peers import run_hill  # noqa: E402  (the peers benchmark's runner of Hill's solver)
 
 import cspmines.agents.exact.player as player
-import cspmines.engine.endgame as endgame
+import cspmines.engine.value as value
 from cspmines.agents.exact.deductions import SingleClueWatch
 from cspmines.bench import Suite, board_for
 from cspmines.bench.runner import agent_seed, new_game
@@ -65,14 +65,14 @@ PARTS = [
     ("the agent's moves in all", player.ExactAgent, "act"),
     ("the look-ahead (each candidate's clues solved)", player, "best_guess"),
     ("the board's solves", Engine, "solve"),  # the agent solves the board with its engine
-    ("the endgame search, layouts listed and searched", player, "best_move"),
+    ("the endgame: the value of the position, layouts listed and searched", player, "best_play"),
     ("single-clue deductions", SingleClueWatch, "__call__"),
     ("50/50 influence", player, "fifty_fifty_influence"),
     ("candidates for the look-ahead", player, "candidates"),
 ]
 KERNELS = [
     ("kernel: the counting programme's passes (dp count)", DynamicProgrammingBackend, "count"),
-    ("kernel: the endgame's search over layout masks", endgame, "search_layouts"),
+    ("kernel: the value search over the layouts", value, "run_search"),
 ]
 
 

@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 from cspmines.agents import make_agent
-from cspmines.agents.exact.endgame import list_layouts
+from cspmines.agents.exact.layoutsets import list_layouts
 from cspmines.agents.exact.objectives import OPENINGS, search_cost
 from cspmines.bench import Suite
 from cspmines.bench.runner import agent_seed, new_game

@@ -13,7 +13,7 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 RESEARCH = BENCHMARKS.parent / "research"
 EXPERIMENTS = {"divergence.py", "playouts.py", "value_step.py", "rollouts.py", "optimum.py", "losses.py", "bounded.py",
-               "guessing.py", "moves.py", "agent_parts.py", "count_cache.py", "endgame.py", "protocol.py", "sampling.py",
+               "guessing.py", "moves.py", "agent_parts.py", "count_cache.py", "protocol.py", "sampling.py",
                "scaling.py", "soak.py"}  # research/: questions asked once, their answers in docs
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -24,7 +24,6 @@ RUNS = [
     ("backends.py", ["--filter", "expert-5-013", "--min-seconds", "0.01", "--time-limit", "0.5"], "auto vs best"),
     ("bounded.py", ["--games", "3", "--error-games", "2", "--limits", "5", "--preset", "beginner"], "max_chain"),
     ("count_cache.py", ["--games", "2", "--rounds", "1"], "counts made"),
-    ("endgame.py", ["--games", "3", "--limit", "150", "--workers", "1"], "past budget"),
     ("engine.py", ["--filter", "expert-5-013", "--no-peer", "--min-runs", "1", "--min-seconds", "0"], "all exact: True"),
     ("hostile.py", ["--sides", "40", "--time-limit", "1"], "server small"),
     ("games.py", ["--agent", "exact", "--agent", "greedy", "--preset", "beginner", "--games", "3"], "greedy"),

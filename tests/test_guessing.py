@@ -228,15 +228,13 @@ def endgame_positions(count, seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_endgame_search_wins_as_often_as_the_game_tree_allows(seed):
-    from cspmines.agents.exact.endgame import best_move
+def test_the_endgame_plays_a_move_that_wins_as_often_as_the_game_tree_allows(seed):
+    from cspmines.agents.exact.endgame import best_play
 
     checked = 0
     for position, layouts in endgame_positions(25, seed):
-        searched = best_move(position, limit=len(layouts))
+        cell = best_play(position, states=1_000_000)
         expected = game_tree_value(position, layouts)
-        cell, chance = searched
-        assert chance == pytest.approx(float(expected), abs=1e-12)
         # the move it names is worth that much: play it, then best play after every clue
         after = Fraction(0)
         for clue in {sum(n in layout for n in position.neighbours(cell)) for layout in layouts if cell not in layout}:
@@ -245,14 +243,14 @@ def test_endgame_search_wins_as_often_as_the_game_tree_allows(seed):
         assert after == expected
         checked += 1
     assert checked == 25
-    assert best_move(Position.from_string("2x1x1\n1."), limit=10) is None  # one layout: nothing to search
-    # a budget too small for the tree says so instead of answering
+    assert best_play(Position.from_string("2x1x1\n1."), states=10) is None  # one layout: nothing to search
+    # a budget of states too small for the tree says so instead of answering, and one state more answers
     wide = Position.from_string("8x2x4\n.1...1..\n........")
-    assert best_move(wide, limit=10_000, budget=1) is None
+    assert best_play(wide, states=1) is None
 
 
 def test_the_bit_sliced_count_groups_layouts_by_their_count():
-    from cspmines.agents.exact.endgame import split_by_count
+    from cspmines.agents.exact.layoutsets import split_by_count
 
     rng = np.random.default_rng(4)
     for _ in range(200):
@@ -271,12 +269,12 @@ def test_the_bit_sliced_count_groups_layouts_by_their_count():
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_pocket_move_plays_a_closed_pocket_as_the_whole_board_search_would(seed):
-    from cspmines.agents.exact.endgame import best_move, pocket_move
+def test_pocket_move_plays_a_closed_pocket_as_its_own_game_tree(seed):
+    from cspmines.agents.exact.endgame import pocket_move
 
-    compared = found = 0
+    found = 0
     for position, analysis in consistent_positions(200, seed + 20):
-        played = pocket_move(analysis, limit=200)
+        played = pocket_move(analysis, most=200, states=1_000_000)
         if played is None:
             continue
         found += 1
@@ -291,11 +289,17 @@ def test_pocket_move_plays_a_closed_pocket_as_the_whole_board_search_would(seed)
         assert all(n in pocket for c in pocket for n in position.neighbours(c) if n in covered)
         layouts = mine_layouts(position)
         assert len({len(layout & pocket) for layout in layouts}) == 1  # the total cannot tell
-        assert 0 < value <= 1 - float(analysis.probability(cell)) + 1e-12
-        if pocket == covered:  # nothing else on the board: the same game as the whole-board search
-            assert value == pytest.approx(best_move(position, limit=200)[1])
-            compared += 1
-    assert found >= 3 and compared >= 1
+        # the pocket's own game: its distinct layouts, equally likely (each stands for as many whole-board
+        # layouts), played to clear it; the move's value is that game's value
+        own = sorted({frozenset(layout & pocket) for layout in layouts}, key=sorted)
+        assert value.layouts == len(own)
+        assert value.probability == game_tree_value(position, own)
+        after = Fraction(0)
+        for clue in {sum(n in layout for n in position.neighbours(cell)) for layout in own if cell not in layout}:
+            group = [layout for layout in own if cell not in layout and sum(n in layout for n in position.neighbours(cell)) == clue]
+            after += Fraction(len(group), len(own)) * game_tree_value(position, group)
+        assert after == value.probability
+    assert found >= 3
 
 
 @pytest.mark.parametrize("progress_weight", [0.0, 0.2, 5.0])

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from cspmines import Position, native
-from cspmines.agents.exact.endgame import list_layouts
+from cspmines.agents.exact.layoutsets import list_layouts
 from cspmines.agents.exact.objectives import MINES, OPENINGS, Prices, search_cost
 from cspmines.engine.engine import default_engine
 from cspmines.native import table
@@ -87,6 +87,13 @@ def test_each_twin_takes_what_a_python_caller_holds_and_the_row_adapts_it():
     if native.kernels is not None:
         for name in adapted:  # the engine's call goes through the adapter to the compiled function
             assert native.kernel(name) is not getattr(native.kernels, table.BY_NAME[name].compiled)
+
+
+def test_the_engine_docs_table_has_a_row_for_every_kernel():
+    from pathlib import Path
+
+    table = (Path(__file__).resolve().parent.parent / "docs" / "engine.md").read_text()
+    assert all(f"| `{row.name}` |" in table for row in native.KERNELS)
 
 
 def test_the_c_file_header_describes_every_kernel():
@@ -189,22 +196,6 @@ def test_the_build_is_named_and_ci_builds_the_kernels():
 def many_layouts(count: int, seed: int):
     """(position, layouts) with 2 to 300 layouts: past one 64-bit word, as the classic endgame meets."""
     return searches(count, seed, most=300, max_covered=20)
-
-
-@parity("win_search")
-def win_searches():
-    """The endgame's best move over 2 to 300 layouts (several words), budgets cutting it off and not;
-    and the pocket moves, which search so too."""
-    from cspmines import solve
-    from cspmines.agents.exact.endgame import pocket_move
-    from cspmines.engine.endgame import search_layouts
-
-    cases = list(many_layouts(200, seed=9))
-    answers = [search_layouts(position, layouts, budget=budget) for position, layouts in cases for budget in (1, 3, 30, 200_000)]
-    assert {answer is None for answer in answers} == {True, False} and max(len(layouts) for _, layouts in cases) > 128
-    pockets = [pocket_move(solve(position)) for position, _ in many_layouts(60, seed=10)]
-    assert any(move is not None for move in pockets)
-    return answers, pockets
 
 
 @parity("value_search")

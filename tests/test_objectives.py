@@ -8,7 +8,7 @@ from itertools import pairwise
 import pytest
 
 from cspmines import Position
-from cspmines.agents.exact.endgame import list_layouts
+from cspmines.agents.exact.layoutsets import list_layouts
 from cspmines.agents.exact.objectives import MINES, OPENINGS, information_per_cost, search_cost
 
 from randompositions import positions_with_total

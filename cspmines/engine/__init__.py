@@ -9,7 +9,7 @@ parts as one value, :class:`~cspmines.engine.counting.Parts`),
 :mod:`~cspmines.engine.analysis` (the answer), :mod:`~cspmines.engine.prover` (certain cells by SAT);
 beside them :mod:`~cspmines.engine.reveal` (one more clue), :mod:`~cspmines.engine.clues` (what a
 cell will show), :mod:`~cspmines.engine.insight` (dead cells, 50/50s, endgame chances),
-:mod:`~cspmines.engine.endgame` (the game searched to its end), :mod:`~cspmines.engine.glance` (a
+:mod:`~cspmines.engine.value` (the value of a position under best play), :mod:`~cspmines.engine.glance` (a
 board's proved safe cells and least chances, as a look-ahead reads them), :mod:`~cspmines.engine.certain`,
 :mod:`~cspmines.engine.sampling`; :mod:`~cspmines.engine.cache` and :mod:`~cspmines.engine.question`
 (what an engine keeps and what it is asked, as values); :class:`Engine` holds them together: it owns

@@ -4,11 +4,9 @@
  * in cspmines/native/table.py (its twin and what it does), and code reaches it only through
  * cspmines.native.kernel(name); tests/test_kernels.py runs each against its twin.
  *
- * search.c: the searches over small sets of layouts
+ * search.c: the least expected cost over small sets of layouts
  *  cost_search: the least-expected-cost search over the sets of at most 64 layouts still possible
  *      (a state is a bit mask of layouts); twin cspmines.agents.exact.objectives._CostSearch.
- *  win_search: the endgame's search for the move with the best chance of winning, over any number
- *      of layouts (a state is a bit set of several words); twin cspmines.engine.endgame.WinSearch.
  * value.c: the value of a position
  *  value_search: the value of a position, the layouts best play wins, by a search with
  *      bounds over its layouts; twin cspmines.engine.valuesearch.ValueSearch.
@@ -86,10 +84,6 @@ static PyMethodDef methods[] = {
     {"closed_off_places", closed_off_places, METH_VARARGS,
      "closed_off_places(grid, width, height, known_mines) -> (across, down, square) as bytes, 1 a place\n\n"
      "Where a 50/50 may form, as cspmines.agents.exact.fifty_fifty finds the places."},
-    {"win_search", win_search, METH_VARARGS,
-     "win_search(entries, n_layouts, budget) -> (cell or None, chance of winning)\n\n"
-     "The endgame search of cspmines.agents.exact.endgame over n_layouts layouts, all of them at the\n"
-     "start; entries as for cost_search. TimeoutError past the budget of states."},
     {"value_search", value_search, METH_VARARGS,
      "value_search(codes, count, width, neighbour_starts, neighbour_columns, nsyms, sym_layouts, sym_columns,\n"
      "             node_limit, seconds, slots, work_limit, all_cells) -> dict\n\n"

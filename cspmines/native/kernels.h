@@ -63,7 +63,6 @@ static inline void free_lists(int **lists, int count) {
 }
 
 PyObject *cost_search(PyObject *self, PyObject *args);
-PyObject *win_search(PyObject *self, PyObject *args);
 PyObject *greedy_order(PyObject *self, PyObject *args);
 PyObject *count_passes(PyObject *self, PyObject *args);
 PyObject *count_ordered(PyObject *self, PyObject *args);

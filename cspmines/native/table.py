@@ -78,8 +78,6 @@ class Kernel:
 KERNELS: tuple[Kernel, ...] = (
     Kernel("cost_search", "cspmines.agents.exact.objectives._CostSearch.best",
            "the least-expected-cost search over the sets of at most 64 layouts still possible"),
-    Kernel("win_search", "cspmines.engine.endgame.WinSearch.best",
-           "the search for the move with the best chance of winning, over any number of layouts"),
     Kernel("value_search", "cspmines.engine.valuesearch.search_value",
            "the value of a position: the layouts best play wins, by a search with bounds over its layouts",
            adapt=adapters.value_search_arguments),

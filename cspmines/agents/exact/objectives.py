@@ -31,10 +31,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import native
-from ...engine.endgame import MemoisedSearch, list_layouts, split_by_count
 from ...engine.sampling import mine_rows
 from ...neighbours import neighbour_sum
 from ...position import COVERED, FLAG, MINE, Position
+from .layoutsets import MemoisedSearch, list_layouts, split_by_count
 
 __all__ = ["MINES", "OPENINGS", "Prices", "cheapest_move", "drawn_clue_counts", "information_per_cost", "search_cost"]
 

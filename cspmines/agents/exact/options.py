@@ -31,7 +31,7 @@ False
 >>> ExactOptions.parse("lookahed=3")
 Traceback (most recent call last):
 ...
-cspmines.agents.exact.declared.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, corners, cost_budget, cost_power, cost_search, dominance, endgame, fifty_fifty, first_corner, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, reuse, space, spreads
+cspmines.agents.exact.declared.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, corners, cost_budget, cost_power, cost_search, dominance, endgame, endgame_states, fifty_fifty, first_corner, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, reuse, space, spreads
 >>> ExactOptions.parse("lookahead=abc")
 Traceback (most recent call last):
 ...
@@ -172,8 +172,14 @@ class ExactOptions(Checked):
         Guess a forced 50/50 (two cells no clue can ever tell apart) before anything else.
         """)
     endgame: int = count(1000, doc="""
-        With at most this many layouts left, search the game tree exhaustively
-        (:mod:`cspmines.agents.exact.endgame`). 0: off.
+        With at most this many layouts left, play the move of best play: the value of the position
+        searched to the game's end (:mod:`cspmines.agents.exact.endgame`), within ``endgame_states``.
+        0: off.
+        """)
+    endgame_states: int = count(100_000, least=1, doc="""
+        The search states the endgame's value search may visit (a count, not a time, so that a game
+        plays the same moves on every machine); past them the agent guesses by its other rules.
+        More, with a larger ``endgame``, for studies (as Hill's large analysis spends more).
         """)
     pockets: int = count(1000, doc="""
         Play an isolated pocket of at most this many layouts by the same search. 0: off.

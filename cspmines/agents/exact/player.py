@@ -58,7 +58,7 @@ from ..base import Action, SeededAgent
 from .candidates import candidates
 from .corners import corner_instead
 from .deductions import SingleClueWatch
-from .endgame import best_move, pocket_move
+from .endgame import best_play, pocket_move
 from .fifty_fifty import fifty_fifty_influence, forced_fifty_fifty
 from .guesses import Guess, Reason
 from .lookahead import PLAIN, best_guess, look_ahead, ranked
@@ -274,8 +274,8 @@ class ExactAgent(SeededAgent):
         options, count = self.options, turn.analysis.model_count
         if turn.objective is not Objective.WIN or not options.searches_endgame or count is None or count > options.endgame:
             return None
-        searched = best_move(turn.analysis.position, limit=options.endgame)  # the engine's view, flags added
-        return None if searched is None else (searched[0], Reason.ENDGAME)
+        cell = best_play(turn.analysis.position, states=options.endgame_states)  # the engine's view, flags added
+        return None if cell is None else (cell, Reason.ENDGAME)
 
     def _forced_fifty_fifty(self, turn: _Turn) -> tuple[int, Reason] | None:
         """3. A forced 50/50: a coin flip that must be taken some time, so it loses nothing now."""
@@ -294,7 +294,8 @@ class ExactAgent(SeededAgent):
 
     def _pocket(self, turn: _Turn) -> tuple[int, Reason] | None:
         """5. The best move inside an isolated pocket of at most ``pockets`` layouts, played exactly."""
-        played = pocket_move(turn.analysis, limit=self.options.pockets) if self.options.plays_pockets else None
+        options = self.options
+        played = pocket_move(turn.analysis, most=options.pockets, states=options.endgame_states) if options.plays_pockets else None
         return None if played is None else (played[0], Reason.POCKET)
 
     def _look_ahead(self, turn: _Turn) -> tuple[int, Reason] | None:
