@@ -3,6 +3,7 @@
 Usage::
 
     python benchmarks/peers.py --hill CLASSES --preset expert --games 10000 --seed 31 [--first-click opening] [--out DIR]
+    python benchmarks/peers.py --hill CLASSES --games 40000 --seed S --analysis large --block 2000
 
 ``CLASSES`` (or the environment variable ``HILL_CLASSES``) is a folder of
 compiled classes holding Hill's solver and a ``BoardFileRun`` driver that
@@ -10,6 +11,11 @@ plays a JSON Lines file of boards (``Board.to_json()``, one a line) with the
 first click at a given cell and writes ``index,won,...`` per board. Where
 there is no such folder, or no ``java``, this prints what is missing and
 plays our side alone (CI needs no Java).
+
+The two play in alternating blocks of ``--block`` boards (ours, then his, block by block), so
+that both are timed in the same minutes (this machine's speed drifts within an hour).
+``--analysis large`` plays his solver with his large brute-force analysis instead of the small one
+of his bulk runs (our driver ``hill/HillBulkRun.java``, compiled into ``CLASSES``).
 
 Both play game i of ``cspmines bench --preset P --seed S --first-click F``:
 the boards come from the bench's own ``board_for``. Printed: each side's win
@@ -78,29 +84,34 @@ def losses_by_guess(results: dict, deepest: int = 8) -> list[tuple[int, int, int
     return rows
 
 
-def hill_results(classes: Path, suite: Suite, kept: Path | None = None) -> tuple[dict, float | None]:
-    """{game: (won, guesses)} from Hill's solver on the suite's boards, and its CPU seconds in all
-    (None when the results were read back from ``kept``, a CSV of an earlier run of every game)."""
+def hill_block(classes: Path, suite: Suite, games: range, kept: Path | None, analysis: str) -> tuple[dict, float | None]:
+    """{game: (won, guesses)} from Hill's solver on the suite's boards ``games``, and its CPU seconds
+    (None when read back from ``kept``, the CSV of an earlier run of the same block)."""
     if kept is not None and kept.exists():
         with kept.open() as handle:
             earlier = read_hill_csv(handle)
-        if len(earlier) == suite.games:
-            return earlier, None
-    played, cpu = run_hill(classes, [board_for(suite, i) for i in range(suite.games)], kept=kept)
-    return played, cpu
+        if len(earlier) == len(games):
+            return {games[i]: result for i, result in earlier.items()}, None
+    played, cpu = run_hill(classes, [board_for(suite, i) for i in games], kept=kept, analysis=analysis)
+    return {games[i]: result for i, result in played.items()}, cpu
 
 
-def run_hill(classes: Path, boards: list, kept: Path | None = None) -> tuple[dict, float]:
+def run_hill(classes: Path, boards: list, kept: Path | None = None, analysis: str = "small") -> tuple[dict, float]:
     """{index: (won, guesses)} from Hill's solver playing ``boards`` in one Java process (index i is
     ``boards[i]``; the first click of the first board is every game's), and that process's CPU
-    seconds, start-up included; its CSV is copied to ``kept`` when given."""
+    seconds, start-up included; its CSV is copied to ``kept`` when given. ``analysis`` is his
+    brute-force analysis: ``small`` (his bulk runs' setting) or ``large`` (our driver
+    ``hill/HillBulkRun.java`` passes it)."""
     with tempfile.TemporaryDirectory() as scratch:
         listed, results = Path(scratch) / "boards.jsonl", Path(scratch) / "hill.csv"
         listed.write_text("".join(board.to_json() + "\n" for board in boards))
         row, col = divmod(boards[0].first_click, boards[0].width)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(["java", "-XX:ActiveProcessorCount=1", "-cp", str(classes), "BoardFileRun", str(listed), str(results),
-                        str(row), str(col)], check=True, capture_output=True, text=True)
+        command = ["java", "-XX:ActiveProcessorCount=1", "-cp", str(classes), "BoardFileRun", str(listed), str(results), str(row), str(col)]
+        if analysis != "small":
+            command[4] = "HillBulkRun"
+            command.append(f"{analysis.upper()}_ANALYSIS")
+        subprocess.run(command, check=True, capture_output=True, text=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         with results.open() as handle:
@@ -108,6 +119,28 @@ def run_hill(classes: Path, boards: list, kept: Path | None = None) -> tuple[dic
         if kept is not None:
             shutil.copyfile(results, kept)
     return played, cpu
+
+
+def side_by_side(args, suite: Suite, log: Path | None, resumed: int, classes: Path | None, out: Path | None, name: str):
+    """(ours, his, our CPU ms a game, his) over ``args.games`` boards, played in alternating blocks of
+    ``args.block`` (ours, then his, block by block: the same minutes for both); CPU over the games
+    played in this run (None where every game was read back); his side skipped without ``classes``."""
+    ours, hill, our_cpu, hill_cpu, our_now, hill_now = {}, {}, 0.0, 0.0, 0, 0
+    for start in range(0, args.games, args.block):
+        games = range(start, min(args.games, start + args.block))
+        block = Suite.create(agents=[args.agent], size=args.preset, first_click=args.first_click, games=games.stop, seed=args.seed)
+        before = cpu_seconds()
+        played = run_suite(block, workers=args.workers, progress=False, out=ResultsFile(log, resume=True) if log else None)
+        now = len(games) - max(0, min(resumed, games.stop) - games.start)  # the games of the block not read back
+        our_cpu, our_now = our_cpu + cpu_seconds() - before, our_now + now
+        ours.update({r["game"]: (r["won"], r["guesses"]) for r in played.records if "won" in r and r["agent"] == args.agent})
+        if classes is not None:
+            kept = None if out is None else out / f"hill-{args.analysis}-{name}-{games.start}.csv"
+            found, cpu = hill_block(classes, suite, games, kept, args.analysis)
+            hill.update(found)
+            if cpu is not None:
+                hill_cpu, hill_now = hill_cpu + cpu, hill_now + len(games)
+    return ours, hill, our_cpu / our_now * 1e3 if our_now else None, hill_cpu / hill_now * 1e3 if hill_now else None
 
 
 def main(argv=None) -> int:
@@ -120,6 +153,10 @@ def main(argv=None) -> int:
     parser.add_argument("--agent", default="exact")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="keep both sides' results in this folder, and resume from them")
+    parser.add_argument("--analysis", default="small", choices=("small", "large"),
+                        help="Hill's brute-force analysis: small (his bulk runs' setting) or large (needs hill/HillBulkRun.java compiled)")
+    parser.add_argument("--block", type=int, default=2000,
+                        help="play the two in alternating blocks of this many boards (the machine's speed drifts)")
     parser.add_argument("--protocol", action="store_true",
                         help="also play Hill's solver through the line protocol (HillPlayer) and compare it board by board")
     args = parser.parse_args(argv)
@@ -134,20 +171,16 @@ def main(argv=None) -> int:
         out.mkdir(parents=True, exist_ok=True)
         log = out / f"ours-{args.agent.replace(':', '_')}-{name}.jsonl"
         resumed = sum(1 for _ in log.open()) if log.exists() else 0
-    before = cpu_seconds()
-    played = run_suite(suite, workers=args.workers, progress=False, out=ResultsFile(log, resume=True) if log else None)
-    ours = {r["game"]: (r["won"], r["guesses"]) for r in played.records if "won" in r and r["agent"] == args.agent}
-    now = len(played.records) - resumed  # CPU is over the games played in this run, as Hill's is measured
-    our_ms = (cpu_seconds() - before) / now * 1e3 if now > 0 else None
-    rows = [(f"cspmines {args.agent}", ours, our_ms)]
     missing = None
-    if not args.hill or not (Path(args.hill) / "BoardFileRun.class").exists():
-        missing = "no classes of Hill's solver (pass --hill or set HILL_CLASSES)"
+    driver = "BoardFileRun" if args.analysis == "small" else "HillBulkRun"
+    if not args.hill or not (Path(args.hill) / f"{driver}.class").exists():
+        missing = f"no classes of Hill's solver with {driver} (pass --hill or set HILL_CLASSES)"
     elif shutil.which("java") is None:
         missing = "no java on this machine"
+    ours, hill, our_ms, hill_ms = side_by_side(args, suite, log, resumed, None if missing else Path(args.hill), out, name)
+    rows = [(f"cspmines {args.agent}", ours, our_ms)]
     if missing is None:
-        hill, cpu = hill_results(Path(args.hill), suite, None if out is None else out / f"hill-{name}.csv")
-        rows.append(("Hill's Java solver", hill, None if cpu is None else cpu / args.games * 1e3))
+        rows.append((f"Hill's solver ({args.analysis})", hill, hill_ms))
     print(f"{'player':>22} {'games':>7} {'win rate':>9} {'95% interval':>17} {'ms a game':>10}")
     for name, results, ms in rows:
         won = {game: result[0] for game, result in results.items()}
@@ -158,6 +191,8 @@ def main(argv=None) -> int:
     if missing is not None:
         print(f"peer not run: {missing}")
         return 0
+    if rows[0][2] and rows[1][2]:
+        print(f"CPU a game, ours over his: {rows[0][2] / rows[1][2]:.2f}")
     common = sorted(set(ours) & set(hill))
     paired = paired_wins([hill[i][0] for i in common], [ours[i][0] for i in common])
     both = sum(ours[i][0] and hill[i][0] for i in common)
