@@ -6,6 +6,7 @@ Build it from the repository's root (warnings are errors, so a broken cross-refe
     python -m sphinx -W --keep-going -b html docs docs/_build/html
 """
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -13,6 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the package of this checkout, installed or not
 
 import cspmines  # noqa: E402
+
+# The API pages' sources are made afresh by every build: a page left from a module since renamed would
+# document what is no longer there.
+shutil.rmtree(Path(__file__).resolve().parent / "generated", ignore_errors=True)
 
 project = "cspmines"
 author = "the cspmines developers"
