@@ -14,7 +14,12 @@ true), and one an endpoint does not read is refused by name (:mod:`cspmines.web.
   --outcomes``' entries), or null with ``outcomes_missing`` saying why (a density, a count cut short,
   or the time limit spent counting the clues by the front); with ``insight=true`` also ``insight``,
   the dead cells, 50/50s and endgame winning chances (``cspmines solve --insight --json``'s field), or
-  null with ``insight_missing`` saying why; with ``agent=NAME`` (``rules=``, ``seed=``) also ``advice``, its move
+  null with ``insight_missing`` saying why (``insight=endgame``, or ``dead,fifty_fifties``: only the parts
+  named, the others null and "not asked"). The endgame is the value of the position under best play with
+  every covered cell's winning chance, searched within :data:`~cspmines.web.limits.ENDGAME_SHARE` of the
+  time left for it: exact, or past it proven bounds (``exact`` false, ``chance`` null, ``low`` and ``high``);
+  null, with the reason in the insight's ``missing``, where its layouts are more than the server's time or
+  memory can list and search; with ``agent=NAME`` (``rules=``, ``seed=``) also ``advice``, its move
   with the least chance and ``why`` it beats it (:mod:`cspmines.web.moves`), or null with ``advice_missing``.
 * ``POST /api/move?agent=exact&rules=classic&seed=&explain=`` (body: a position, ``agent`` repeatable):
   what ``cspmines move --json`` prints; with ``explain=true`` each move also says ``why``.
@@ -53,7 +58,7 @@ from ..bench import Suite, agent_seed, new_game
 from ..engine.budget import Limit
 from ..engine.clues import clue_spreads, covered_cells
 from ..engine.engine import solve
-from ..engine.insight import insight_of
+from ..engine.insight import PARTS, insight_of
 from ..errors import BudgetExceededError, CspminesError, TooLargeError
 from ..games import Board, Status, draw_no_guess, play
 from ..games.board import FIRST_CLICKS, PRESETS, parse_size
@@ -70,12 +75,13 @@ from .fields import (
     only_parameters,
     query_flag,
     query_number,
+    query_parts,
     query_whole,
     text,
     whole,
 )
 from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body, web_message
-from .limits import SERVER_LIMIT
+from .limits import ENDGAME_SHARE, SERVER_LIMIT
 from .moves import advice_json, least_cells, why, with_why
 from .played import PlayedGame
 
@@ -136,12 +142,14 @@ def _outcomes(analysis, cells: list, limit: Limit) -> tuple[list | None, str | N
     return outcomes_json(analysis.position, spreads, exact=True), None
 
 
-def _insight(analysis, limit: Limit) -> tuple[dict | None, str | None]:
-    """(the insight as JSON, None), or (None, why there is none); a part the time did not allow is null
-    inside it, with its reason in its ``missing``."""
+def _insight(analysis, parts: tuple, limit: Limit) -> tuple[dict | None, str | None]:
+    """(the insight's ``parts`` as JSON, None), or (None, why there is none); a part the budget did not allow
+    is null inside it, with its reason in its ``missing``. The endgame's search takes at most its share of the
+    time left, so that the answer comes soon whatever the position (a value past it is given as bounds)."""
     if analysis.mines is None or analysis.model_count is None:
         return None, "the insight needs the mine total and every layout counted"
-    return insight_json(analysis.position, insight_of(analysis, limit=limit)), None
+    seen = insight_of(analysis, limit=limit, parts=parts, endgame_share=ENDGAME_SHARE)
+    return insight_json(analysis.position, seen), None
 
 
 def _position(body: bytes) -> Position:
@@ -237,6 +245,7 @@ class _Api:
         mines = query_whole(request, "mines")
         density = query_number(request, "density")
         agent, rules, seed = request.query_params.get("agent"), self.rules(request), query_whole(request, "seed")
+        parts = query_parts(request, "insight", PARTS)  # read before the solve: a bad one is refused at once
         _own_agents([agent] if agent else [])
         budget = self.budget(request).start()
         analysis = solve(position, mines=mines, density=density, limit=budget.rest())
@@ -245,8 +254,8 @@ class _Api:
         if asked:
             cells = _outcome_cells(position, asked)
             answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, budget.rest(memory=None))
-        if query_flag(request, "insight"):
-            answer["insight"], answer["insight_missing"] = _insight(analysis, budget.rest())
+        if parts:
+            answer["insight"], answer["insight_missing"] = _insight(analysis, parts, budget.rest())
         if agent and analysis.position.size > MOST_CELLS_FOR_AGENTS:
             answer["advice"], answer["advice_missing"] = None, f"agents play boards of at most {MOST_CELLS_FOR_AGENTS:,} cells"
         elif agent:  # the agent's move the page outlines, judged on this count
