@@ -363,6 +363,7 @@ def _rest(budget: Budget, share: float = 1.0, **changes) -> Limit:
     would only find it spent)."""
     if budget.expired():
         raise BudgetExceededError("the time limit ran out")
-    if share < 1 and budget.left() is not None:
-        changes["time"] = max(SLIVER, budget.left() * share)
+    left = budget.left()
+    if share < 1 and left is not None:
+        changes["time"] = max(SLIVER, left * share)
     return budget.rest(**changes)
