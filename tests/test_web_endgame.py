@@ -26,7 +26,7 @@ def client():
     return TestClient(create_app(limit=Limit(time=5.0, memory=SERVER_MEMORY)))
 
 
-def endgame_of(client, text: str, query: str = "insight=true") -> dict:
+def insight_answered(client, text: str, query: str = "insight=true") -> dict:
     answer = client.post(f"/api/solve?{query}", content=text)
     assert answer.status_code == 200, answer.text
     return answer.json()["insight"]
@@ -42,7 +42,7 @@ def test_the_endgame_of_a_small_position_is_the_engines_value_of_every_cell(clie
     text = (EXAMPLES / "beginner.txt").read_text()
     position = Position.from_string(text)
     expected = value_of(position, cells="all")
-    endgame = endgame_of(client, text)["endgame"]
+    endgame = insight_answered(client, text)["endgame"]
     assert endgame["exact"] and endgame["stopped_by"] is None and endgame["layouts"] == expected.layouts == 3456
     assert endgame["fraction"] == str(expected.probability) == "557/576" == endgame["low"] == endgame["high"]
     assert endgame["best"] == [list(position.row_col(cell)) for cell in expected.best_cells]
@@ -61,7 +61,7 @@ def test_past_its_budget_the_endgame_gives_bounds_that_hold_the_exact_values():
     limited = TestClient(create_app(limit=Limit(time=30.0, nodes=2000, memory=SERVER_MEMORY)))
     text = (EXAMPLES / "beginner.txt").read_text()
     exact = value_of(Position.from_string(text), cells="all")
-    endgame = endgame_of(limited, text)["endgame"]
+    endgame = insight_answered(limited, text)["endgame"]
     assert not endgame["exact"] and endgame["stopped_by"] == "nodes"
     assert endgame["chance"] is None and endgame["fraction"] is None
     assert Fraction(endgame["low"]) <= exact.probability <= Fraction(endgame["high"])
@@ -82,7 +82,7 @@ def test_a_position_past_the_budget_has_no_endgame_and_says_why(client):
     no endgame, the reason in the insight's missing, the other parts and the chances answered all the same."""
     text = (EXAMPLES / "expert-guess.txt").read_text()
     started = time.monotonic()
-    seen = endgame_of(client, text)
+    seen = insight_answered(client, text)
     assert time.monotonic() - started < 4  # refused before any search: no need of the request's 5 s
     assert seen["endgame"] is None
     assert seen["missing"]["endgame"].startswith("not searched: 2,302,344 layouts, more than the")
@@ -104,7 +104,7 @@ def test_the_search_takes_only_its_share_of_the_requests_time(monkeypatch):
     monkeypatch.setattr(insight, "value_of", value_of_seen)
     quick = TestClient(create_app(limit=Limit(time=1.0, memory=SERVER_MEMORY)))
     started = time.monotonic()
-    endgame = endgame_of(quick, (DATA / "dense-5-038.txt").read_text())["endgame"]
+    endgame = insight_answered(quick, (DATA / "dense-5-038.txt").read_text())["endgame"]
     assert time.monotonic() - started < 2.0  # a bounded wait: the request's second, and the answer's writing
     (limit,) = given
     assert 0.5 * ENDGAME_SHARE < limit.time <= ENDGAME_SHARE * 1.0 and limit.memory == SERVER_MEMORY
@@ -116,10 +116,10 @@ def test_the_insight_asked_by_parts(client):
     """insight=endgame works out the endgame alone (the other parts null, "not asked"); a part not among them is
     refused before any counting."""
     text = (EXAMPLES / "beginner-endgame.txt").read_text()
-    seen = endgame_of(client, text, "insight=endgame")
+    seen = insight_answered(client, text, "insight=endgame")
     assert seen["endgame"]["fraction"] == "1/2" and seen["dead"] is None and seen["fifty_fifties"] is None
     assert seen["missing"] == {"dead": "not asked", "fifty_fifties": "not asked"}
-    both = endgame_of(client, text, "insight=fifty_fifties,dead")
+    both = insight_answered(client, text, "insight=fifty_fifties,dead")
     assert both["endgame"] is None and both["missing"] == {"endgame": "not asked"} and both["dead"] == [[7, 1], [8, 1]]
     refused = client.post("/api/solve?insight=dead,values", content=text)
     assert refused.status_code == 400 and refused.json()["error"] == (

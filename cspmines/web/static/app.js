@@ -464,7 +464,7 @@ const LEGEND = [
   [(c) => { paintChance(c, 0.2); c.classList.add("dead"); }, "greyed: a dead cell, opening it can tell nothing but that it was safe"],
   [(c) => { paintChance(c, 0.5); c.classList.add("fifty"); }, "framed, ½: half of an unavoidable 50/50, nothing but a guess in it can ever tell its halves apart"],
   [(c) => { paintChance(c, 0.5); c.classList.add("pseudo"); }, "dashed frame, ½: half of a pseudo-50/50, only guesses can tell its halves apart"],
-  [(c) => { paintChance(c, 0.25); paintWin(c, { exact: true, chance: 0.62 }); }, "at the foot: the chance of winning the game with best play after opening the cell, in percent (where the server could search every layout in time; none on a proved mine)"],
+  [(c) => { paintChance(c, 0.25); paintWin(c, { exact: true, chance: 0.62 }); }, "at the foot: the chance of winning the game with best play after opening the cell, in percent (where the server could list and search the layouts in time; none on a proved mine)"],
   [(c) => { paintChance(c, 0.2); paintWin(c, { exact: true, chance: 0.71 }, true); }, "green foot: a best move, the highest chance of winning"],
   [(c) => { paintChance(c, 0.25); paintWin(c, { exact: false, low: "2/5", high: "17/20" }); }, "a range at the foot: the search stopped short, the chance of winning lies between the two (the line under the board says so)"],
   [(c) => { paintChance(c, 0.3); c.style.boxShadow = `inset 0 0 0 2px ${OUTLINES[0]}`; }, "a coloured frame (with chains): the cells of one chain of influence"],
