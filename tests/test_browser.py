@@ -307,7 +307,7 @@ def test_the_overlay_greys_dead_cells_frames_fifty_fifties_and_gives_winning_cha
     assert marked("fifty") == {rc(cell) for f in seen.fifty_fifties if f.kind == "unavoidable" for cell in f.cells} == {(6, 0), (6, 1)}
     assert marked("pseudo") == {rc(cell) for f in seen.fifty_fifties if f.kind == "pseudo" for cell in f.cells}
     for (row, col), title in overlay(page).items():
-        chance = seen.endgame.chance(analysis.position.cell(row, col))
+        chance = seen.endgame.value((row, col)).probability
         assert f"; win with best play after opening it: {chance} = {100 * float(chance):.1f}%" in title, title
     assert "unavoidable 50/50 with (6,1)" in overlay(page)[(6, 0)]
     assert "pseudo-50/50 with (8,1), told by (6,0) (6,1)" in overlay(page)[(7, 1)]

@@ -1,15 +1,17 @@
 """The page in a real browser: a board is drawn only with its own numbers, whatever was still on its way for the
-view before; the outline is the agent's move, with a line saying why it beats the least chance; the legend has
+view before; the outline is the agent's move, with a line saying why it beats the least chance; each cell's winning
+chance with best play is marked on it, exact or as bounds, and where there is none a line says why; the legend has
 every mark the board draws (the server, the browser and their skip are test_browser.py's)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
 from test_browser import overlay, page  # noqa: F401  (the fixture: a server and Chromium for this module)
 
-from cspmines import Position, insight_of, solve
+from cspmines import Position, insight_of, solve, value_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,20 +195,26 @@ def test_where_no_move_can_be_judged_the_least_chance_is_dashed(page):  # noqa: 
 
 
 def test_the_legend_shows_every_mark_the_board_draws(page, tmp_path):  # noqa: F811
-    """The marks the board draws on a game, the beginner endgame's insight, a replay's click and chains, gathered
-    from the cells' classes: each has a sample in the legend, painted as the board paints it."""
+    """The marks the board draws on a game, the beginner endgame's insight (its winning chances among them), a
+    replay's click and chains, gathered from the cells' classes: each has a sample in the legend, painted as the
+    board paints it."""
     page.evaluate(COUNT_REQUESTS)
     legend = {name for c in page.query_selector_all("#legend .cell") for name in c.get_attribute("class").split()}
     assert {"sure", "best", "least", "dead", "fifty", "pseudo", "clicked", "flag", "open"} <= legend
     assert {c.text_content() for c in page.query_selector_all("#legend .cell.sure")} == {"S", "M"}
     texts = [item.text_content() for item in page.query_selector_all("#legend li")]
-    assert len(texts) == len(set(texts)) == 14 and all(texts)
+    assert len(texts) == len(set(texts)) == 17 and all(texts)
+    wins = {name for mark in page.query_selector_all("#legend .cell .win") for name in mark.get_attribute("class").split()}
+    assert wins == {"win", "top", "range"}  # a winning chance, a best one and bounds
     drawn: set = set()
+    drawn_wins: set = set()
 
     def gather() -> None:
         quiet(page)
         for cell in page.query_selector_all("#board .cell"):
             drawn.update(cell.get_attribute("class").split())
+        for mark in page.query_selector_all("#board .cell .win"):
+            drawn_wins.update(mark.get_attribute("class").split())
 
     page.check("#insight")
     page.check("#chains")
@@ -224,4 +232,102 @@ def test_the_legend_shows_every_mark_the_board_draws(page, tmp_path):  # noqa: F
     clues = {name for name in drawn if name[:1] == "c" and name[1:].isdigit()}
     assert {"sure", "best", "dead", "fifty", "pseudo", "clicked", "flag", "open"} <= drawn
     assert drawn - clues - {"cell"} <= legend  # every mark drawn has its sample
+    assert {"valued"} <= drawn and {"win", "top"} <= drawn_wins <= wins
     assert all(c.get_attribute("style") for c in page.query_selector_all("#legend .cell:not(.open):not(.flag)"))  # coloured
+
+
+def win_marks(page) -> dict:  # noqa: F811
+    """(row, col) -> (the winning chance written at the cell's foot, its classes) for every cell that has one."""
+    found = {}
+    for mark in page.query_selector_all("#board .cell .win"):
+        cell = mark.evaluate_handle("m => m.parentElement").as_element()
+        at = (int(cell.get_attribute("data-row")), int(cell.get_attribute("data-col")))
+        found[at] = (mark.text_content(), set(mark.get_attribute("class").split()) - {"win"})
+    return found
+
+
+def percent(chance) -> str:
+    """What the page writes of an exact chance: whole percent as JavaScript rounds it, <1 and >99 near the ends."""
+    p = float(chance)
+    return "0" if p == 0 else "100" if p == 1 else "<1" if p < 0.01 else ">99" if p > 0.99 else str(math.floor(100 * p + 0.5))
+
+
+def test_each_cells_winning_chance_is_marked_on_the_board_as_the_engine_finds_it(page):  # noqa: F811
+    """The bundled beginner position (3,456 layouts, searched exactly within the server's share): every covered
+    cell but the proved mines carries its chance of winning with best play, the engine's value_of, and the best
+    cells alone are marked best; a mark is seen, not only hovered."""
+    text = (ROOT / "cspmines" / "data" / "examples" / "beginner.txt").read_text()
+    page.evaluate(COUNT_REQUESTS)
+    page.check("#insight")
+    page.fill("#text", text)
+    page.click("#solve")
+    quiet(page)
+    position = Position.from_string(text)
+    analysis, value = solve(position), value_of(position, cells="all")
+    marks = win_marks(page)
+    mines = set(analysis.mine_cells)
+    assert set(marks) == {position.row_col(cell) for cell in position.covered_cells if cell not in mines}
+    assert len(marks) == 48 and "best play wins 557/576" in page.text_content("#status")
+    for (row, col), (shown, kinds) in marks.items():
+        assert shown == percent(value.value((row, col)).probability) and "range" not in kinds, (row, col)
+    assert {at for at, (_, kinds) in marks.items() if "top" in kinds} == {position.row_col(c) for c in value.best_cells}
+    assert page.text_content("#endgame") == ""  # exact: nothing more to say under the board
+    best = position.row_col(value.best_cells[0])
+    assert page.is_visible(f"#board .cell[data-row='{best[0]}'][data-col='{best[1]}'] .win.top")
+    page.uncheck("#insight")  # the marks go with the box
+    quiet(page)
+    assert win_marks(page) == {}
+    page.check("#insight")
+    quiet(page)
+
+
+def test_bounds_are_marked_as_ranges_that_hold_the_engines_values(page):  # noqa: F811
+    """The same position answered by a server whose budget stops the search after 2,000 states (the endgame not
+    exact, its chance null): each cell left unfinished shows a range that holds value_of's exact chance, none is
+    marked best, and the line under the board says the chances are bounds and what stopped the search."""
+    from starlette.testclient import TestClient
+
+    from cspmines import Limit
+    from cspmines.web import SERVER_MEMORY, create_app
+
+    text = (ROOT / "cspmines" / "data" / "examples" / "beginner.txt").read_text()
+    limited = TestClient(create_app(limit=Limit(time=30.0, nodes=2000, memory=SERVER_MEMORY)))
+    answer = limited.post("/api/solve?insight=true&agent=exact", content=text).json()
+    endgame = answer["insight"]["endgame"]
+    assert endgame["chance"] is None and not endgame["exact"]
+    page.evaluate(COUNT_REQUESTS)
+    page.click("#solve")  # a view of a position, no game
+    quiet(page)
+    page.evaluate("([text, answer]) => { state.text = state.solved = text; state.analysis = answer; draw(); }", [text, answer])
+    position = Position.from_string(text)
+    value = value_of(position, cells="all")
+    marks, entries = win_marks(page), {tuple(e["cell"]): e for e in endgame["cells"]}
+    ranges = 0
+    for (row, col), (shown, kinds) in marks.items():
+        truth = value.value((row, col)).probability
+        assert "top" not in kinds
+        if entries[row, col]["exact"]:
+            assert shown == percent(truth) and "range" not in kinds
+            continue
+        low, high = (int(part) for part in shown.split("–"))
+        assert "range" in kinds and low <= 100 * truth <= high, (row, col, shown, truth)
+        ranges += 1
+    assert ranges > 0 and len(marks) == 48
+    line = page.text_content("#endgame")
+    assert line.startswith("winning chances as bounds (a range at the foot of each cell): the search stopped at the work limit; "
+                           "best play wins "), line
+    assert "(the search stopped short)" in page.get_attribute(".win.range >> xpath=..", "title")
+
+
+def test_a_position_past_the_budget_shows_no_winning_chances_and_says_why(page):  # noqa: F811
+    """The bundled expert guess (2,302,344 layouts, more than the server searches): no cell is marked, and the
+    line under the board gives the server's reason."""
+    page.evaluate(COUNT_REQUESTS)
+    page.check("#insight")
+    page.fill("#text", (ROOT / "cspmines" / "data" / "examples" / "expert-guess.txt").read_text())
+    page.click("#solve")
+    quiet(page)
+    assert "layouts" in page.text_content("#status") and "best play wins" not in page.text_content("#status")
+    assert win_marks(page) == {} and len(overlay(page)) > 100  # the chances drawn, no winning chance among them
+    assert page.text_content("#endgame").startswith("no winning chances: not searched: 2,302,344 layouts, more than the")
+    assert page.is_visible("#endgame")

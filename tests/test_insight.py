@@ -286,6 +286,35 @@ def test_the_insight_gives_each_part_what_is_left_of_its_time(monkeypatch):
     assert seen.missing == {"fifty_fifties": "the time limit ran out", "endgame": "the time limit ran out"}
 
 
+def test_the_parts_asked_alone_are_worked_out_and_the_endgame_takes_its_share_of_the_time(monkeypatch):
+    """Only the parts asked are started (the others say "not asked"), and the endgame's search is given its share
+    of the time left when its turn comes, not all of it."""
+    from cspmines.engine import budget, insight
+
+    clock = FrozenClock()
+    monkeypatch.setattr(budget, "_clock", clock)
+    given: dict = {}
+
+    def taking(part: str, seconds: float, answer):
+        def run(analysis, *, limit=None, **_):
+            given[part] = limit.time
+            clock.now += seconds
+            return answer
+        return run
+
+    monkeypatch.setattr(insight, "dead_cells", taking("dead", 2.0, ()))
+    monkeypatch.setattr(insight, "fifty_fifties", taking("fifty_fifties", 2.0, ()))
+    monkeypatch.setattr(insight, "endgame_chances", taking("endgame", 0.0, None))
+    analysis = solve(Position.from_string("3x2x1\n1..\n1.."))
+    seen = insight_of(analysis, limit=Limit(time=10), parts=("endgame", "dead"), endgame_share=0.25)
+    assert given == {"dead": 10.0, "endgame": 2.0}  # a quarter of the 8 s the dead cells left
+    assert seen.missing == {"fifty_fifties": "not asked"} and seen.fifty_fifties is None and seen.dead == ()
+    with pytest.raises(ValueError, match="the insight's parts are dead, fifty_fifties and endgame, got 'values'"):
+        insight_of(analysis, parts=["values"])
+    with pytest.raises(ValueError, match="endgame_share must be above 0 and at most 1"):
+        insight_of(analysis, endgame_share=0)
+
+
 def test_a_part_whose_time_is_spent_says_so_before_any_work(monkeypatch):
     from cspmines.engine import budget
 

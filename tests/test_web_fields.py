@@ -149,7 +149,8 @@ def test_a_bench_record_missing_a_field_says_which(client):
     ("/api/move?explain=maybe", "explain must be true or false, got 'maybe'"),
     ("/api/move?density=0.5", "/api/move has no parameter 'density': it takes agent, rules, seed, explain, mines and time_limit"),
     ("/api/solve?mines=%D9%A3", "mines must be a whole number >= 0, got '\u0663'"),
-    ("/api/solve?insight=maybe", "insight must be true or false, got 'maybe'"),
+    ("/api/solve?insight=maybe",
+     "insight must be true, false or some of dead, fifty_fifties and endgame separated by commas, got 'maybe'"),
     ("/api/solve?insihgt=true",
      "/api/solve has no parameter 'insihgt': it takes mines, density, time_limit, outcomes, insight, agent, rules and seed"),
     ("/api/replays?name=x.avf&step=true", "/api/replays has no parameter 'step': it takes name, format, steps and time_limit"),
@@ -239,7 +240,7 @@ def any_query(rng: random.Random) -> str:
     names = ["mines", "density", "time_limit", "outcomes", "insight", "agent", "rules", "seed", "explain", "name",
              "format", "steps", "bogus"]
     values = ["", "-1", "0", "1", "1.5", "nan", "inf", "1e400", "true", "maybe", "all", "0,0", "9,9;0,0", "-1,0", "x.avf",
-              "evf", "exact", "cmd:ls", "golf", "%00", "%F0%9F%92%A3"]
+              "evf", "exact", "cmd:ls", "golf", "%00", "%F0%9F%92%A3", "endgame", "dead,endgame", "endgame,"]
     return path + "?" + "&".join(f"{rng.choice(names)}={rng.choice(values)}" for _ in range(rng.randrange(4)))
 
 

@@ -39,7 +39,7 @@ from .budget import Limit, read_limit
 from .cache import Cache
 from .certain import Certainty, certain_cells
 from .clues import ClueSpread, clue_spread
-from .insight import Insight, insight_of
+from .insight import PARTS, Insight, insight_of
 from .question import Density
 from .reveal import solve_revealed
 
@@ -104,16 +104,17 @@ class Engine:
         limit's time."""
         return clue_spread(analysis, cell, limit=self._limit(limit))
 
-    def insight(self, analysis: Analysis, *, limit: Limit | None = None) -> Insight:
-        """Dead cells, 50/50s and (few layouts left) every cell's winning chance with best play, within the
-        limit (:func:`cspmines.engine.insight.insight_of`).
+    def insight(self, analysis: Analysis, *, limit: Limit | None = None, parts=PARTS, endgame_share: float = 1.0) -> Insight:
+        """Dead cells, 50/50s and every cell's winning chance with best play (bounds past the budget), within the
+        limit: the ``parts`` asked, the endgame's search within ``endgame_share`` of the time left for it
+        (:func:`cspmines.engine.insight.insight_of`).
 
         >>> from cspmines import Engine, Position
         >>> engine = Engine()
         >>> engine.insight(engine.solve(Position.from_string("2x2x1\\n11\\n.."))).fifty_fifties[0].kind
         'unavoidable'
         """
-        return insight_of(analysis, limit=self._limit(limit))
+        return insight_of(analysis, limit=self._limit(limit), parts=parts, endgame_share=endgame_share)
 
     def certain(self, position: Position, *, mines: int | None = None, limit: Limit | None = None) -> Certainty:
         """The cells proved safe or mines without counting (:func:`cspmines.certain_cells`), within the limit."""

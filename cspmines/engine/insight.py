@@ -38,16 +38,17 @@ from fractions import Fraction
 from ..actions import Vocabulary
 from ..errors import BudgetExceededError, MissingTotalError, TooLargeError
 from ..position import COVERED, FLAG
-from .budget import Budget, Limit, read_limit
+from .budget import SLIVER, Budget, Limit, read_limit
 from .clues import clue_spreads
 from .reveal import solve_revealed
 from .solver import solve
 from .value import PositionValue, value_of
 
-__all__ = ["FiftyFifty", "FiftyFiftyKind", "Insight", "dead_cells", "endgame_chances", "fifty_fifties", "insight_of"]
+__all__ = ["PARTS", "FiftyFifty", "FiftyFiftyKind", "Insight", "dead_cells", "endgame_chances", "fifty_fifties", "insight_of"]
 
 
 HALF = Fraction(1, 2)
+#: The insight's parts, in the order :func:`insight_of` works them out.
 PARTS = ("dead", "fifty_fifties", "endgame")
 
 
@@ -285,34 +286,71 @@ def endgame_chances(analysis, *, limit: Limit | None = None) -> PositionValue:
     return found
 
 
-def insight_of(analysis, *, limit: Limit | None = None) -> Insight:
+def insight_of(analysis, *, limit: Limit | None = None, parts=PARTS, endgame_share: float = 1.0) -> Insight:
     """:func:`dead_cells`, :func:`fifty_fifties` and :func:`endgame_chances` within ``limit`` (its time
     shared by the three in that order: each is given what the ones before it left); a part that
     cannot be worked out is None, with the reason in ``Insight.missing``. The counting is done by the
     engine that solved ``analysis``.
 
+    Parameters
+    ----------
+    analysis : Analysis
+        Counted exactly, with the mine total.
+    limit : Limit, keyword-only
+    parts : iterable of str, keyword-only
+        The parts worked out, among :data:`PARTS`; one left out is None, ``"not asked"`` its reason.
+    endgame_share : float, keyword-only
+        The share of the time left, when its turn comes, that the endgame's search may take (above 0, at most 1): a
+        caller that answers within a time of its own (the web server) keeps the rest for what follows.
+
+    Examples
+    --------
     >>> from cspmines import Position, solve
     >>> seen = insight_of(solve(Position.from_string("3x2x1\\n1..\\n1..")))
     >>> seen.dead, seen.fifty_fifties[0].kind, seen.endgame.probability   # (0,1) or (1,1): nothing else can tell
     ((1, 2, 4, 5), 'unavoidable', Fraction(1, 2))
     >>> insight_of(solve(Position.from_string("3x1\\n.1."), density=0.5)).missing["dead"]
     'the insight needs the mine total and an exact count (a density or a budget gives none)'
+    >>> only = insight_of(solve(Position.from_string("3x2x1\\n1..\\n1..")), parts=["endgame"])
+    >>> only.dead, only.missing, only.endgame.probability
+    (None, {'dead': 'not asked', 'fifty_fifties': 'not asked'}, Fraction(1, 2))
     """
     limit = read_limit(limit)
+    asked = _check_parts(parts)
+    if not 0 < endgame_share <= 1:
+        raise ValueError(f"endgame_share must be above 0 and at most 1, got {endgame_share!r}")
     try:
         _check_counted(analysis)
     except MissingTotalError as error:
         return Insight(None, None, None, {part: str(error) for part in PARTS})
     budget = limit.start()
-    missing: dict = {}
-    parts: dict = {}
+    missing: dict = {part: "not asked" for part in PARTS if part not in asked}
+    found: dict = dict.fromkeys(PARTS)
     work = {"dead": dead_cells, "fifty_fifties": fifty_fifties, "endgame": endgame_chances}
-    for part, run in work.items():
+    for part in asked:
+        share = endgame_share if part == "endgame" else 1.0
         try:
-            parts[part] = run(analysis, limit=_rest(budget))
+            found[part] = work[part](analysis, limit=_rest(budget, share))
         except (BudgetExceededError, TooLargeError) as error:  # out of time or of memory: said, not guessed
-            parts[part], missing[part] = None, str(error)
-    return Insight(parts["dead"], parts["fifty_fifties"], parts["endgame"], missing)
+            missing[part] = str(error)
+    return Insight(found["dead"], found["fifty_fifties"], found["endgame"], missing)
+
+
+def _check_parts(parts) -> tuple:
+    """The parts asked for, in the order they are worked out; a word not among :data:`PARTS` is refused.
+
+    >>> _check_parts(["endgame", "dead"])
+    ('dead', 'endgame')
+    >>> _check_parts(["dead", "deadcells"])
+    Traceback (most recent call last):
+    ...
+    ValueError: the insight's parts are dead, fifty_fifties and endgame, got 'deadcells'
+    """
+    parts = [parts] if isinstance(parts, str) else list(parts)
+    for part in parts:
+        if part not in PARTS:
+            raise ValueError(f"the insight's parts are {', '.join(PARTS[:-1])} and {PARTS[-1]}, got {part!r}")
+    return tuple(part for part in PARTS if part in parts)
 
 
 def _check_counted(analysis) -> None:
@@ -320,8 +358,12 @@ def _check_counted(analysis) -> None:
         raise MissingTotalError("the insight needs the mine total and an exact count (a density or a budget gives none)")
 
 
-def _rest(budget: Budget, **changes) -> Limit:
-    """What is left of ``budget`` for the next part; none left, it says so (the part would only find it spent)."""
+def _rest(budget: Budget, share: float = 1.0, **changes) -> Limit:
+    """What is left of ``budget`` for the next part (``share`` of its time); none left, it says so (the part
+    would only find it spent)."""
     if budget.expired():
         raise BudgetExceededError("the time limit ran out")
+    left = budget.left()
+    if share < 1 and left is not None:
+        changes["time"] = max(SLIVER, left * share)
     return budget.rest(**changes)

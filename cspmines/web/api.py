@@ -14,7 +14,12 @@ true), and one an endpoint does not read is refused by name (:mod:`cspmines.web.
   --outcomes``' entries), or null with ``outcomes_missing`` saying why (a density, a count cut short,
   or the time limit spent counting the clues by the front); with ``insight=true`` also ``insight``,
   the dead cells, 50/50s and endgame winning chances (``cspmines solve --insight --json``'s field), or
-  null with ``insight_missing`` saying why; with ``agent=NAME`` (``rules=``, ``seed=``) also ``advice``, its move
+  null with ``insight_missing`` saying why (``insight=endgame``, or ``dead,fifty_fifties``: only the parts
+  named, the others null and "not asked"). The endgame is the value of the position under best play with
+  every covered cell's winning chance, searched within :data:`~cspmines.web.limits.ENDGAME_SHARE` of the
+  time left for it: exact, or past it proven bounds (``exact`` false, ``chance`` null, ``low`` and ``high``);
+  null, with the reason in the insight's ``missing``, where its layouts are more than the server's time or
+  memory can list and search; with ``agent=NAME`` (``rules=``, ``seed=``) also ``advice``, its move
   with the least chance and ``why`` it beats it (:mod:`cspmines.web.moves`), or null with ``advice_missing``.
 * ``POST /api/move?agent=exact&rules=classic&seed=&explain=`` (body: a position, ``agent`` repeatable):
   what ``cspmines move --json`` prints; with ``explain=true`` each move also says ``why``.
@@ -51,14 +56,13 @@ from ..agents.advice import NotCountedError, advise
 from ..agents.external import is_outside
 from ..bench import Suite, agent_seed, new_game
 from ..engine.budget import Limit
-from ..engine.clues import clue_spreads, covered_cells
 from ..engine.engine import solve
-from ..engine.insight import insight_of
-from ..errors import BudgetExceededError, CspminesError, TooLargeError
+from ..engine.insight import PARTS
+from ..errors import CspminesError, TooLargeError
 from ..games import Board, Status, draw_no_guess, play
 from ..games.board import FIRST_CLICKS, PRESETS, parse_size
 from ..position import Position
-from ..present.answers import analysis_json, insight_json, moves_json, outcomes_json
+from ..present.answers import analysis_json, moves_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
 from ..replays.report import replay_json
 from .fields import (
@@ -70,6 +74,7 @@ from .fields import (
     only_parameters,
     query_flag,
     query_number,
+    query_parts,
     query_whole,
     text,
     whole,
@@ -78,6 +83,7 @@ from .guard import BadRequest, Busy, GameStore, Gate, error_handlers, read_body,
 from .limits import SERVER_LIMIT
 from .moves import advice_json, least_cells, why, with_why
 from .played import PlayedGame
+from .readings import insight_answer, outcome_cells, outcomes_answer
 
 __all__ = ["build_app"]
 
@@ -105,43 +111,6 @@ REPLAYS_PARAMETERS = ("name", "format", "steps", "time_limit")
 GAME_FIELDS = ("size", "rules", "first_click", "seed", "no_guess", "method", "board")
 MOVE_FIELDS = ("row", "col", "kind")
 AGENT_FIELDS = ("agent", "seed")
-
-
-def _outcome_cells(position: Position, asked: str) -> list[int]:
-    """The cells ``outcomes=`` names (``all``: every covered one), each checked."""
-    if asked.strip().lower() == "all":
-        return list(position.covered_cells)
-    pairs = []
-    for part in asked.split(";"):
-        pieces = part.replace(" ", "").split(",")
-        if len(pieces) != 2 or not all(piece.isdigit() for piece in pieces):
-            raise BadRequest(f"outcomes takes cells as ROW,COL separated by ';', or all; got {part!r}")
-        pairs.append((int(pieces[0]), int(pieces[1])))
-    try:
-        return covered_cells(position, pairs)
-    except ValueError as error:
-        raise BadRequest(f"outcomes {error}") from None
-
-
-def _outcomes(analysis, cells: list, limit: Limit) -> tuple[list | None, str | None]:
-    """(the outcomes of ``cells`` as JSON, None), or (None, why there are none)."""
-    if analysis.mines is None:
-        return None, "outcomes need the mine total (a layout count), not a density"
-    if analysis.model_count is None:  # a count cut short (estimates), whether or not any cell is uncertain
-        return None, "outcomes need every layout counted, and the budget cut counting short"
-    try:
-        spreads = clue_spreads(analysis, cells, limit=limit)
-    except BudgetExceededError as error:
-        return None, str(error)
-    return outcomes_json(analysis.position, spreads, exact=True), None
-
-
-def _insight(analysis, limit: Limit) -> tuple[dict | None, str | None]:
-    """(the insight as JSON, None), or (None, why there is none); a part the time did not allow is null
-    inside it, with its reason in its ``missing``."""
-    if analysis.mines is None or analysis.model_count is None:
-        return None, "the insight needs the mine total and every layout counted"
-    return insight_json(analysis.position, insight_of(analysis, limit=limit)), None
 
 
 def _position(body: bytes) -> Position:
@@ -237,16 +206,17 @@ class _Api:
         mines = query_whole(request, "mines")
         density = query_number(request, "density")
         agent, rules, seed = request.query_params.get("agent"), self.rules(request), query_whole(request, "seed")
+        parts = query_parts(request, "insight", PARTS)  # read before the solve: a bad one is refused at once
         _own_agents([agent] if agent else [])
         budget = self.budget(request).start()
         analysis = solve(position, mines=mines, density=density, limit=budget.rest())
         answer = analysis_json(analysis, exact=True)
         asked = request.query_params.get("outcomes")
         if asked:
-            cells = _outcome_cells(position, asked)
-            answer["outcomes"], answer["outcomes_missing"] = _outcomes(analysis, cells, budget.rest(memory=None))
-        if query_flag(request, "insight"):
-            answer["insight"], answer["insight_missing"] = _insight(analysis, budget.rest())
+            cells = outcome_cells(position, asked)
+            answer["outcomes"], answer["outcomes_missing"] = outcomes_answer(analysis, cells, budget.rest(memory=None))
+        if parts:
+            answer["insight"], answer["insight_missing"] = insight_answer(analysis, parts, budget.rest())
         if agent and analysis.position.size > MOST_CELLS_FOR_AGENTS:
             answer["advice"], answer["advice_missing"] = None, f"agents play boards of at most {MOST_CELLS_FOR_AGENTS:,} cells"
         elif agent:  # the agent's move the page outlines, judged on this count

@@ -34,7 +34,7 @@ from ..position import is_whole
 from .guard import BadRequest
 
 __all__ = ["REQUIRED", "BenchRecord", "body_object", "boolean", "choice", "listed", "number", "only", "only_parameters", "query_flag",
-           "query_number", "query_whole", "text", "whole"]
+           "query_number", "query_parts", "query_whole", "text", "whole"]
 
 REQUIRED = object()  # a field with no default: missing, it is refused
 _DIGITS = re.compile(r"[0-9]+")
@@ -225,3 +225,26 @@ def query_flag(request: Request, name: str) -> bool:
         return _FLAGS[value.lower()]
     except KeyError:
         raise BadRequest(f"{name} must be true or false, got {value!r}") from None
+
+
+def query_parts(request: Request, name: str, parts) -> tuple:
+    """The parameter ``name``: a flag (true: every one of ``parts``, false or not given: none), or some of
+    ``parts`` separated by commas, each once, in the order ``parts`` gives them.
+
+    >>> from starlette.requests import Request
+    >>> asked = lambda query: Request({"type": "http", "query_string": query.encode(), "path": "/api/solve"})
+    >>> parts = ("dead", "fifty_fifties", "endgame")
+    >>> query_parts(asked("insight=yes"), "insight", parts), query_parts(asked("insight=endgame,dead"), "insight", parts)
+    (('dead', 'fifty_fifties', 'endgame'), ('dead', 'endgame'))
+    >>> query_parts(asked("insight=values"), "insight", parts)
+    Traceback (most recent call last):
+    ...
+    cspmines.web.guard.BadRequest: insight must be true, false or some of dead, fifty_fifties and endgame separated by commas, got 'values'
+    """
+    value = request.query_params.get(name, "false")
+    if value.lower() in _FLAGS:
+        return tuple(parts) if _FLAGS[value.lower()] else ()
+    asked = [word.strip() for word in value.split(",")]
+    if any(word not in parts for word in asked):
+        raise BadRequest(f"{name} must be true, false or some of {listed(parts)} separated by commas, got {value!r}")
+    return tuple(part for part in parts if part in asked)

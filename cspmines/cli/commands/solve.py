@@ -46,8 +46,9 @@ chance of being a mine in percent (S: certainly safe, M: certainly a mine, <1 an
 mines as (row,col), the least mine chance and where, the chains of influence.
 --exact adds the number of mine layouts and every chance as an exact fraction.
 --insight marks d dead cells, h unavoidable and p pseudo 50/50s after their chance
-(a legend under the board says so), and with at most 1,000 layouts gives each
-cell's chance of winning with best play, M a proved mine (docs/engine.md).
+(a legend under the board says so), and where the layouts can be searched within
+the budget each cell's chance of winning with best play (a-b: bounds), M a proved
+mine (docs/engine.md).
 
 examples:
   cspmines solve board.txt
@@ -72,7 +73,7 @@ def add_parser(commands) -> None:
     solve.add_argument("--outcomes", type=row_col, action="append", metavar="ROW,COL",
                        help="also what opening this covered cell ends in, exactly: a mine, or each clue it shows (repeatable)")
     solve.add_argument("--insight", action="store_true", help="also mark dead cells (d) and 50/50s (h unavoidable, p pseudo) after their chance, "
-                       "and with at most 1,000 layouts every cell's chance of winning with best play")
+                       "and every cell's chance of winning with best play, where the budget allows its search")
     solve.add_argument("--json", action="store_true", help="print JSON (schema in docs/cli.md)")
     solve.add_argument("--color", choices=Colour.words(), default=Colour.AUTO.value, help="colour the chances")
     solve.add_argument("--svg", help="also draw the board as SVG into this .svg file")

@@ -77,7 +77,7 @@ async function solveText(text) {
     state.analysis = answer; state.solved = text;
     const a = state.analysis, end = a.insight && a.insight.endgame;
     say(`${a.exact ? "exact" : "NOT EXACT (time limit)"}: ${a.model_count === null ? "?" : a.model_count.length > 30 ? a.model_count.slice(0, 12) + "… (" + a.model_count.length + " digits)" : a.model_count} layouts, ` +
-        `${a.safe.length} safe, ${a.mines_certain.length} mines proved` + (end && !gameOver() ? `, best play wins ${end.fraction}` : "") +
+        `${a.safe.length} safe, ${a.mines_certain.length} mines proved` + (end && !gameOver() ? `, best play wins ${wonText(end)}` : "") +
         (state.game ? `; game ${state.game.status}` : ""));
   } catch (error) {
     if (!current()) return;
@@ -111,10 +111,26 @@ function insightOf(a) {
       at(r, c).says = fifty.kind === "unavoidable" ? `unavoidable 50/50 with ${others}` : `pseudo-50/50 with ${others}, told by ${cells(fifty.tellers)}`;
     }
   }
-  if (seen.endgame) for (const e of seen.endgame.cells) at(e.cell[0], e.cell[1]).win = e;
+  const end = seen.endgame;
+  if (end) for (const e of end.cells) at(e.cell[0], e.cell[1]).win = e;
+  if (end && end.exact) for (const [r, c] of end.best) at(r, c).top = true;  // bounds name no best move for sure
   return by;
 }
 
+// A chance of winning with best play (the API's endgame or one of its cells): exact, its fraction; else its bounds.
+const ratio = (text) => { const [top, bottom = "1"] = text.split("/"); return Number(top) / Number(bottom); };
+function percent(p) { return p === 0 ? "0" : p === 1 ? "100" : p < 0.01 ? "<1" : p > 0.99 ? ">99" : String(Math.round(100 * p)); }
+function bounds(win) {  // the bounds in whole percent, widened outwards so that they still hold the chance
+  return [Math.floor(100 * ratio(win.low)), Math.ceil(100 * ratio(win.high))];
+}
+function rangeText(win) { const [low, high] = bounds(win); return `${low}% to ${high}%`; }
+const wonText = (win) => (win.exact ? fraction(win.fraction) : `${rangeText(win)} (bounds)`);
+function winTitle(win) {
+  return win.exact ? `; win with best play after opening it: ${win.fraction} = ${(100 * win.chance).toFixed(1)}%`
+    : `; win with best play after opening it: between ${win.low} and ${win.high} (the search stopped short)`;
+}
+
+const MARKED_SIZE = 16;  // cells smaller than this (fit to width) show no winning chance: it would be unreadable
 function cellSize(pos) {  // 26 px a cell, or with "fit to width" as many as the window leaves room for
   if (!$("fit").checked) return 26;
   const room = document.documentElement.clientWidth - $("board").getBoundingClientRect().left - 20;
@@ -125,6 +141,14 @@ function paintChance(cell, p) {  // a covered cell's chance of a mine: its colou
   cell.style.backgroundColor = shade(p);
   cell.textContent = p === 0 ? "S" : p === 1 ? "M" : p < 0.01 ? "<1" : p > 0.99 ? ">99" : Math.round(p * 100);
   if (p === 0 || p === 1) cell.classList.add("sure");
+}
+function paintWin(cell, win, top = false) {  // a covered cell's winning chance at its foot: percent, or a range
+  const mark = Object.assign(document.createElement("span"), { className: "win" });
+  if (win.exact) mark.textContent = percent(win.chance);
+  else { const [low, high] = bounds(win); mark.textContent = `${low}–${high}`; mark.classList.add("range"); }
+  if (top) mark.classList.add("top");
+  cell.classList.add("valued");
+  cell.appendChild(mark);
 }
 function paintOpen(cell, ch) {  // an opened cell and its clue (blank for 0), an opened mine, a withheld clue, or a flag
   if (ch === "F") { cell.classList.add("flag"); cell.textContent = "F"; return; }
@@ -155,13 +179,26 @@ function agentLine(a) {
     (m.reason ? ` [${m.reason}]` : "") + (m.why ? `: ${m.why}` : "");
 }
 
+// One line under the board where the winning chances are not all exact: that they are bounds, or why there are none.
+const STOPPED = { time: "the time limit", nodes: "the work limit", memory: "the memory allowance", layouts: "the memory allowance" };
+function endgameLine(a) {
+  if (!a || gameOver() || !$("overlay").checked || !("insight" in a)) return "";
+  if (!a.insight) return `no dead cells, 50/50s or winning chances: ${a.insight_missing}`;
+  const end = a.insight.endgame;
+  if (!end) return `no winning chances: ${a.insight.missing.endgame}`;
+  if (end.exact) return "";
+  return `winning chances as bounds (a range at the foot of each cell): the search stopped at ${STOPPED[end.stopped_by] || end.stopped_by}; ` +
+    `best play wins ${rangeText(end)}`;
+}
+
 function draw() {
   // the numbers are drawn only on the board they were counted for (a redraw while the next is counted has none)
   const pos = parse(state.text), board = $("board"), a = state.solved === state.text ? state.analysis : null;
   board.innerHTML = "";
   $("why").textContent = pos ? agentLine(a) : "";
+  $("endgame").textContent = pos ? endgameLine(a) : "";
   if (!pos) return;  // a malformed position: no half-drawn board, the status says why
-  const size = cellSize(pos), seen = insightOf(a), outline = outlines(a);
+  const size = cellSize(pos), seen = insightOf(a), outline = outlines(a), marks = size >= MARKED_SIZE;
   board.style.setProperty("--cell", `${size}px`);
   board.style.gridTemplateColumns = `repeat(${pos.width + 1}, ${size}px)`;
   board.appendChild(Object.assign(document.createElement("div"), { className: "ruler" }));
@@ -182,7 +219,8 @@ function draw() {
           const about = seen[r + "," + c];
           if (about && about.dead) { cell.classList.add("dead"); cell.title += "; dead: opening it can tell nothing"; }
           if (about && about.fifty) { cell.classList.add(about.fifty === "unavoidable" ? "fifty" : "pseudo"); cell.title += `; ${about.says}`; }
-          if (about && about.win) cell.title += `; win with best play after opening it: ${about.win.fraction} = ${(100 * about.win.chance).toFixed(1)}%`;
+          if (about && about.win) cell.title += winTitle(about.win);
+          if (about && about.win && marks && p !== 1) paintWin(cell, about.win, about.top);  // a proved mine wins nothing: no mark
         }
         if (chainOf[r + "," + c]) cell.style.boxShadow = `inset 0 0 0 2px ${chainOf[r + "," + c]}`;
         if (state.mark && state.mark[0] === r && state.mark[1] === c) cell.classList.add("clicked");
@@ -426,6 +464,9 @@ const LEGEND = [
   [(c) => { paintChance(c, 0.2); c.classList.add("dead"); }, "greyed: a dead cell, opening it can tell nothing but that it was safe"],
   [(c) => { paintChance(c, 0.5); c.classList.add("fifty"); }, "framed, ½: half of an unavoidable 50/50, nothing but a guess in it can ever tell its halves apart"],
   [(c) => { paintChance(c, 0.5); c.classList.add("pseudo"); }, "dashed frame, ½: half of a pseudo-50/50, only guesses can tell its halves apart"],
+  [(c) => { paintChance(c, 0.25); paintWin(c, { exact: true, chance: 0.62 }); }, "at the foot: the chance of winning the game with best play after opening the cell, in percent (where the server could list and search the layouts in time; none on a proved mine)"],
+  [(c) => { paintChance(c, 0.2); paintWin(c, { exact: true, chance: 0.71 }, true); }, "green foot: a best move, the highest chance of winning"],
+  [(c) => { paintChance(c, 0.25); paintWin(c, { exact: false, low: "2/5", high: "17/20" }); }, "a range at the foot: the search stopped short, the chance of winning lies between the two (the line under the board says so)"],
   [(c) => { paintChance(c, 0.3); c.style.boxShadow = `inset 0 0 0 2px ${OUTLINES[0]}`; }, "a coloured frame (with chains): the cells of one chain of influence"],
   [(c) => { paintChance(c, 0.1); c.classList.add("clicked"); }, "black frame: the click made at this step of a replay"],
   [(c) => paintOpen(c, "3"), "an opened cell and its clue (blank: 0)"],
