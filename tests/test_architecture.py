@@ -120,3 +120,57 @@ def test_no_package_name_hides_one_of_its_modules():
                 if attribute is not None and not isinstance(attribute, types.ModuleType):
                     hidden.append(f"{found.name}.{module.name}")
     assert hidden == []
+
+
+def functions(package: Path):
+    """(module path, function node) for every function and method in the package."""
+    import ast
+
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield path.relative_to(package.parent), node
+
+
+def clock_readers(package: Path) -> set[str]:
+    """The modules that name a clock of ``time`` (``time.monotonic``, ``perf_counter``, ``process_time``, ``time.time``), called or
+    kept to call."""
+    import ast
+
+    clocks = {"monotonic", "perf_counter", "process_time", "time", "monotonic_ns", "perf_counter_ns"}
+    found = set()
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in clocks and getattr(node.value, "id", None) == "time":
+                found.add(str(path.relative_to(package.parent)))
+            if isinstance(node, ast.ImportFrom) and node.module == "time" and clocks & {alias.name for alias in node.names}:
+                found.add(str(path.relative_to(package.parent)))
+    return found
+
+
+def test_every_deadline_is_read_through_the_budget():
+    """Time limits are read through ``Budget`` alone; the gym's window paces its frames by the clock too."""
+    assert clock_readers(PACKAGE) == {"cspmines/engine/budget.py", "cspmines/gym/window.py"}
+
+
+def test_a_planted_clock_is_found(tmp_path):
+    shutil.copytree(PACKAGE, tmp_path / "cspmines", ignore=shutil.ignore_patterns("__pycache__"))
+    target = tmp_path / "cspmines" / "engine" / "solver.py"
+    target.write_text(target.read_text() + "\n\ndef _planted():\n    from time import perf_counter\n    return perf_counter()\n")
+    assert "cspmines/engine/solver.py" in clock_readers(tmp_path / "cspmines")
+
+
+def test_no_public_function_takes_more_than_seven_parameters():
+    """What travels together is a value (a Limit, a record): a long signature says it is not yet one."""
+    def count(node) -> int:
+        arguments = node.args
+        names = [a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs]
+        return len([name for name in names if name not in ("self", "cls")])
+
+    long = [f"{path}:{node.name}" for path, node in functions(PACKAGE) if not node.name.startswith("_") and count(node) > 7]
+    assert long == []
+
+
+def test_at_most_four_functions_run_past_sixty_lines():
+    long = sorted(f"{path}:{node.name}" for path, node in functions(PACKAGE) if node.end_lineno - node.lineno + 1 > 60)
+    assert len(long) <= 4, long
