@@ -1,6 +1,6 @@
 """Games: seeded boards, the rule variants of the seeds, and a runner for agents; no-guess boards drawn and certified."""
 
-from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, parse_size
+from .board import FIRST_CLICKS, PRESETS, Board, BoardFormatError, FirstClick, parse_size
 from .boardfiles import read_board, read_boards
 from .certificate import Certificate, NoFirstClickError, certify
 from .game import BoardMismatchError, Game, IllegalMoveError, Status
@@ -12,6 +12,7 @@ __all__ = [
     "Board",
     "BoardFormatError",
     "FIRST_CLICKS",
+    "FirstClick",
     "PRESETS",
     "parse_size",
     "read_board",

@@ -23,15 +23,29 @@ import json
 
 import numpy as np
 
+from ..actions import Vocabulary
 from ..errors import CspminesError
 from ..neighbours import neighbour_sum
 from ..position import FLAG, MINE, Position, cell_index, neighbour_table
 
-__all__ = ["Board", "PRESETS", "FIRST_CLICKS", "check_first_click", "parse_size", "BoardFormatError"]
+__all__ = ["Board", "PRESETS", "FIRST_CLICKS", "FirstClick", "check_first_click", "parse_size", "BoardFormatError"]
 
 #: name -> (width, height, mines)
 PRESETS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
-FIRST_CLICKS = ("safe", "opening", "unsafe", "random-safe", "highest")
+
+
+class FirstClick(Vocabulary):
+    """Where a game's first click goes, and what it is promised (:meth:`Board.random`)."""
+
+    SAFE = "safe"  # the top-left corner, never a mine
+    OPENING = "opening"  # (3,3) on expert, (2,2) on smaller boards, always a zero
+    UNSAFE = "unsafe"  # wherever the agent clicks, a mine or not
+    RANDOM_SAFE = "random-safe"  # a safe cell drawn once the mines are placed
+    HIGHEST = "highest"  # a safe cell of the highest clue, drawn once the mines are placed
+
+
+#: The first-click rules' words, in order.
+FIRST_CLICKS = FirstClick.words()
 
 
 class BoardFormatError(CspminesError, ValueError):
@@ -75,7 +89,7 @@ def check_first_click(width: int, height: int, mines: int, policy: str) -> None:
     """
     if policy not in FIRST_CLICKS:
         raise BoardFormatError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {policy!r}")
-    if policy != "unsafe" and mines >= width * height:
+    if policy != FirstClick.UNSAFE and mines >= width * height:
         counted = f"{mines} mine" + ("s" if mines != 1 else "")
         raise BoardFormatError(f"a {width}x{height} board with {counted} has no safe cell for the first click {policy!r}")
 
@@ -84,13 +98,13 @@ def _first_click_cell(width: int, height: int, policy: str) -> int | None:
     """Where the game makes the first click: the corner for ``safe`` (the convention of
     the published classic win rates), (3,3) on expert and (2,2) on smaller boards for
     ``opening`` (the "modern" convention); none for ``unsafe`` (the agent clicks first)."""
-    if policy == "safe":
+    if policy == FirstClick.SAFE:
         return 0
-    if policy == "opening":
+    if policy == FirstClick.OPENING:
         k = 3 if (width, height) == (30, 16) else 2
         row, col = min(k, height - 1), min(k, width - 1)
         return row * width + col
-    if policy in ("unsafe", "random-safe", "highest"):
+    if policy in (FirstClick.UNSAFE, FirstClick.RANDOM_SAFE, FirstClick.HIGHEST):
         return None  # none, or chosen once the mines are placed
     raise ValueError(f"first_click must be one of {', '.join(FIRST_CLICKS)}, got {policy!r}")
 
@@ -99,7 +113,7 @@ def _drawn_first_click(mines: np.ndarray, policy: str, rng: np.random.Generator)
     """The first click drawn once the mines are placed: any safe cell (``random-safe``), or a
     safe cell of the highest clue (``highest``), uniformly among them."""
     safe = np.flatnonzero(~mines.ravel())
-    if policy == "highest":
+    if policy == FirstClick.HIGHEST:
         clues = neighbour_sum(mines).ravel()
         safe = safe[clues[safe] == clues[safe].max()]
     return int(safe[rng.integers(len(safe))])
@@ -162,7 +176,7 @@ class Board:
         excluded = set()
         if click is not None:
             excluded.add(click)
-            if first_click == "opening":
+            if first_click == FirstClick.OPENING:
                 excluded.update(neighbour_table(width, height)[click])
         candidates = np.array([c for c in range(width * height) if c not in excluded], dtype=np.int64)
         if n_mines > len(candidates):  # too dense for an opening: fall back to a safe click
@@ -170,7 +184,7 @@ class Board:
         chosen = rng.choice(candidates, size=n_mines, replace=False)
         mines = np.zeros(width * height, dtype=bool)
         mines[chosen] = True
-        if first_click in ("random-safe", "highest") and n_mines < width * height:
+        if first_click in (FirstClick.RANDOM_SAFE, FirstClick.HIGHEST) and n_mines < width * height:
             click = _drawn_first_click(mines.reshape(height, width), first_click, rng)
         return cls(mines.reshape(height, width), first_click=click)
 

@@ -43,7 +43,7 @@ from ..actions import Vocabulary
 from ..errors import CspminesError
 from ..neighbours import neighbour_array, neighbour_table
 from ..position import COVERED
-from .board import Board, _first_click_cell, check_first_click, parse_size
+from .board import Board, FirstClick, _first_click_cell, check_first_click, parse_size
 from .certificate import certify_layout, layout_clues
 
 __all__ = ["DEFAULT_ATTEMPTS", "NO_GUESS_CLICKS", "Drawn", "Method", "NoGuessError", "check_no_guess", "draw_no_guess"]
@@ -146,7 +146,7 @@ def _proposal(width: int, height: int, mines: int, first_click: str) -> tuple[in
     assert click is not None  # safe and opening name their cell
     around = neighbour_table(width, height)[click]
     kept = {click}
-    if first_click == "opening" or len(around) < mines < width * height - 1:
+    if first_click == FirstClick.OPENING or len(around) < mines < width * height - 1:
         kept.update(around)
     free = np.array([cell for cell in range(width * height) if cell not in kept], dtype=np.int64)
     if mines > len(free):

@@ -60,7 +60,7 @@ from ..engine.engine import solve
 from ..engine.insight import PARTS
 from ..errors import CspminesError, TooLargeError
 from ..games import Board, Status, draw_no_guess, play
-from ..games.board import FIRST_CLICKS, PRESETS, parse_size
+from ..games.board import FIRST_CLICKS, PRESETS, FirstClick, parse_size
 from ..position import Position
 from ..present.answers import analysis_json, moves_json
 from ..replays import ReplayFormatError, analyse_replay, read_replay
@@ -140,7 +140,7 @@ def _uploaded_board(upload, first_click: str) -> Board:
         board = Board.from_position_text(upload, source="<upload>")
     else:
         raise BadRequest("board must be board JSON, {\"mbf\": base64} or a board in the text format")
-    if board.first_click is None and first_click == "safe" and not board.is_mine(0):  # a board's own click stays
+    if board.first_click is None and first_click == FirstClick.SAFE and not board.is_mine(0):  # a board's own click stays
         board = Board(board.mines, first_click=0)
     return board
 
