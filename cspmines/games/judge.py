@@ -17,16 +17,20 @@ opening spreads: one cell, or a chord's covered neighbours, judged together.
 * **blunder**: a cell it opens was a proved mine;
 * **loss**: the winning chance the open gives up to best play, the value of the
   position minus the value of the move (:mod:`cspmines.games.loss`), where the
-  position's value search finishes within its own budget (``value``); a guess it
-  does not finish, or a chord that is a guess, is **beyond** (not valued, never
-  guessed at). A proved open loses nothing, without a search.
+  position's value search finishes within its own budget (``value``,
+  :data:`JUDGE_VALUE_LIMIT` by default); a guess it does not finish, or a chord
+  that is a guess, is **unvalued**: counted, never guessed at. A proved open loses
+  nothing, without a search; an open of a proved mine loses the position's whole
+  value (one search for the position's value alone).
 
 Over a game (:class:`GameJudgement`): ``guesses`` (opens not proved safe),
 ``needless``, ``blunders``, ``excess_risk`` (the sum of ``chance - least``) and
 ``survival`` (the product of ``1 - chance``), exact fractions unless a count was
 cut short by the budget (``exact`` False: the figures are then the engine's
-estimates); ``loss`` (the sum of the opens' losses, exact) and ``beyond`` (the
-guesses not valued), both None when the game was judged without values.
+estimates); ``loss`` (the sum of the valued opens' losses, exact) and
+``unvalued`` (the guesses not valued: 0 when the game's loss is its whole loss,
+:attr:`GameJudgement.fully_valued`), both None when the game was judged without
+values.
 
 Most opens are proved by single clues: those are settled without counting
 (:func:`~cspmines.engine.constraints.settle_position`), on a window of the board
@@ -42,7 +46,7 @@ others are counted by :func:`~cspmines.engine.solver.solve`.
 >>> riskier.chance, riskier.excess, riskier.loss   # riskier, yet it loses nothing: every cell here is worth 1/4
 (Fraction(1, 2), Fraction(1, 4), Fraction(0, 1))
 >>> game = GameJudgement.of([judged, riskier], valued=True)
->>> game.guesses, game.excess_risk, game.survival, game.record()["survival"], game.loss, game.beyond
+>>> game.guesses, game.excess_risk, game.survival, game.record()["survival"], game.loss, game.unvalued
 (2, Fraction(1, 4), Fraction(3, 8), 0.375, Fraction(0, 1), 0)
 >>> judge_open(Position.from_string("5x1x2\\n....1"), (1,)).loss   # safe, it shows 1 whichever end the mine is at
 Fraction(1, 3)
@@ -63,14 +67,14 @@ from ..engine.constraints import settle_position
 from ..engine.engine import solve
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, WITHHELD, Position
-from .loss import move_loss
+from .loss import mine_loss, move_loss
 
 __all__ = ["ClickClass", "OpenJudgement", "GameJudgement", "JUDGED_FIELDS", "JUDGE_LIMIT", "JUDGE_VALUE_LIMIT", "judge_open",
            "judge_moves", "opened_cells", "as_seen", "product"]
 
-#: The figures of a judged game, as a game record's ``judged`` object holds them (``loss`` and ``beyond``
+#: The figures of a judged game, as a game record's ``judged`` object holds them (``loss`` and ``unvalued``
 #: null when the game was judged without values; absent from the records written before they were kept).
-JUDGED_FIELDS = ("guesses", "needless", "blunders", "excess_risk", "survival", "loss", "beyond")
+JUDGED_FIELDS = ("guesses", "needless", "blunders", "excess_risk", "survival", "loss", "unvalued")
 
 #: The budget for counting one position when none is given: the command line's (a front too wide for it
 #: is estimated and the game marked not exact rather than left counting for hours).
@@ -100,8 +104,8 @@ class OpenJudgement:
     ``chance`` and ``least`` are Fractions, or floats (the engine's estimates) when ``exact`` is
     False; ``analysis`` is the engine's answer on the position when it was counted (None when
     single clues proved the open), for a caller that asks more of it. ``loss`` is the exact winning
-    chance the open gave up (0 for a proved open), None when it was not valued: ``beyond`` says
-    whether it was tried and not finished (or was a chord), rather than not asked.
+    chance the open gave up (0 for a proved open), None when it was not valued: ``unvalued`` says
+    that it was asked and not given (a chord, or a search past its budget), rather than not asked.
     """
 
     chance: Fraction | float
@@ -110,8 +114,8 @@ class OpenJudgement:
     blunder: bool = False
     exact: bool = True
     analysis: Analysis | None = field(default=None, compare=False, repr=False)
-    loss: Fraction | None = None   # the winning chance lost; None when not valued
-    beyond: bool = False           # a guess not valued: beyond the value budget, or a chord
+    loss: Fraction | None = None  # the winning chance lost; None when not valued
+    unvalued: bool = False  # a guess asked to be valued and not: a chord, or a search past its budget
 
     @property
     def excess(self) -> Fraction | float:
@@ -130,10 +134,12 @@ PROVED = OpenJudgement(Fraction(0), ClickClass.PROVED, loss=Fraction(0))
 class GameJudgement:
     """The totals over a game's opens (see the module's description).
 
-    ``loss`` and ``beyond`` are None when the opens were judged without values (``valued`` False).
+    ``loss`` and ``unvalued`` are None when the opens were judged without values (``valued`` False);
+    ``loss`` is the game's whole loss when ``unvalued`` is 0 (:attr:`fully_valued`), else the sum over
+    the guesses valued.
 
     >>> GameJudgement.of([]).record()
-    {'guesses': 0, 'needless': 0, 'blunders': 0, 'excess_risk': 0.0, 'survival': 1.0, 'loss': None, 'beyond': None}
+    {'guesses': 0, 'needless': 0, 'blunders': 0, 'excess_risk': 0.0, 'survival': 1.0, 'loss': None, 'unvalued': None}
     """
 
     guesses: int
@@ -143,12 +149,12 @@ class GameJudgement:
     survival: Fraction | float
     exact: bool = True
     loss: Fraction | None = None
-    beyond: int | None = None
+    unvalued: int | None = None
 
     @classmethod
     def of(cls, judgements: Iterable[OpenJudgement], *, valued: bool = False) -> GameJudgement:
         """The totals of ``judgements``; with ``valued``, their losses summed (those valued: the rest are
-        counted in ``beyond``)."""
+        counted in ``unvalued``)."""
         judgements = list(judgements)
         guesses = [j for j in judgements if j.kind != ClickClass.PROVED]
         return cls(
@@ -159,16 +165,21 @@ class GameJudgement:
             survival=product(1 - j.chance for j in guesses),
             exact=all(j.exact for j in judgements),
             loss=sum((j.loss for j in judgements if j.loss is not None), start=Fraction(0)) if valued else None,
-            beyond=sum(1 for j in guesses if j.loss is None) if valued else None,
+            unvalued=sum(1 for j in guesses if j.loss is None) if valued else None,
         )
+
+    @property
+    def fully_valued(self) -> bool:
+        """Whether every open was valued: ``loss`` is then the game's whole loss (exactly)."""
+        return self.unvalued == 0
 
     def record(self) -> dict:
         """The figures as a game record keeps them: counts as ints, the rest as the floats nearest the exact
         fractions (a game's fraction is recomputed from its board and moves when wanted); ``loss`` and
-        ``beyond`` None (null) when the game was judged without values."""
+        ``unvalued`` None (null) when the game was judged without values."""
         return {"guesses": self.guesses, "needless": self.needless, "blunders": self.blunders,
                 "excess_risk": float(self.excess_risk), "survival": float(self.survival),
-                "loss": None if self.loss is None else float(self.loss), "beyond": self.beyond}
+                "loss": None if self.loss is None else float(self.loss), "unvalued": self.unvalued}
 
 
 def product(values) -> Fraction | float:
@@ -201,7 +212,7 @@ def judge_open(position: Position, opens, *, limit: Limit | None = JUDGE_LIMIT,
     ``limit`` bounds each count (None: no bound); a count cut short gives the engine's
     estimates and ``exact`` False. ``value`` bounds the search that values a guess
     (:func:`~cspmines.games.loss.move_loss`); None: guesses are not valued (``loss`` None,
-    ``beyond`` False).
+    ``unvalued`` False).
 
     >>> from cspmines import Position
     >>> judge_open(Position.from_string("3x2x1\\n1..\\n..."), (2,)).kind.value   # the 1's mine is by it: (0,2) is safe
@@ -222,10 +233,18 @@ def judge_open(position: Position, opens, *, limit: Limit | None = JUDGE_LIMIT,
     chance, exact = _chance(analysis, opens, limit)
     (least,) = analysis.least_probabilities(1)
     mines = set(analysis.mine_cells)
-    lost = None if value is None else move_loss(position, opens, limit=value).loss
-    return OpenJudgement(chance, ClickClass.NEEDLESS if safe else ClickClass.FORCED, least,
-                         blunder=any(cell in mines for cell in opens), exact=exact and analysis.exact, analysis=analysis,
-                         loss=lost, beyond=value is not None and lost is None)
+    blunder = any(cell in mines for cell in opens)
+    lost = None if value is None else _loss(position, opens, blunder, value)
+    return OpenJudgement(chance, ClickClass.NEEDLESS if safe else ClickClass.FORCED, least, blunder=blunder,
+                         exact=exact and analysis.exact, analysis=analysis, loss=lost, unvalued=value is not None and lost is None)
+
+
+def _loss(position: Position, opens: tuple, blunder: bool, value: Limit) -> Fraction | None:
+    """The loss of a guess: a proved mine's is the position's whole value (the cells' own not searched); a
+    chord's is not valued."""
+    if blunder and len(opens) == 1:
+        return mine_loss(position, limit=value).loss
+    return move_loss(position, opens, limit=value).loss
 
 
 def _proved_nearby(position: Position, opens: tuple, radius: int = 3) -> bool:
@@ -288,7 +307,7 @@ def judge_moves(moves, *, limit: Limit | None = JUDGE_LIMIT, value: Limit | None
     >>> moves = []
     >>> _ = play(make_agent("exact"), Game(Board.random("beginner", seed=4)), seed=0, observe=lambda p, a: moves.append((p, a)))
     >>> judge_moves(moves)
-    GameJudgement(guesses=0, needless=0, blunders=0, excess_risk=Fraction(0, 1), survival=Fraction(1, 1), exact=True, loss=Fraction(0, 1), beyond=0)
+    GameJudgement(guesses=0, needless=0, blunders=0, excess_risk=Fraction(0, 1), survival=Fraction(1, 1), exact=True, loss=Fraction(0, 1), unvalued=0)
     """
     return GameJudgement.of((judge_open(position, opened_cells(action), limit=limit, value=value) for position, action in moves),
                             valued=value is not None)

@@ -23,6 +23,8 @@ game's loss measures, in winning chance, what the player gave up to best play, m
 (Fraction(1, 3), Fraction(1, 3))
 >>> move_loss(position, (0, 1)).why     # a chord's cells are not valued together
 'chord'
+>>> move_loss(position, (3,)).loss, mine_loss(position).loss   # the 1's mine: the whole value lost
+(Fraction(2, 3), Fraction(2, 3))
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from ..engine.budget import Limit
 from ..engine.value import value_of
 from ..position import Position
 
-__all__ = ["MoveLoss", "move_loss"]
+__all__ = ["MoveLoss", "mine_loss", "move_loss"]
 
 
 @dataclass(frozen=True)
@@ -92,3 +94,21 @@ def move_loss(position: Position, opens, *, limit: Limit | None = None) -> MoveL
     value, after = found.probability, move.probability
     assert value is not None and after is not None  # exact: both are fractions
     return MoveLoss(value - after, value, after)
+
+
+def mine_loss(position: Position, *, limit: Limit | None = None) -> MoveLoss:
+    """The loss of opening a cell proved to be a mine on ``position``: the position's whole value, for the
+    move wins nothing. One search for the position's value alone (the cells' own values are not needed).
+
+    Examples
+    --------
+    >>> from cspmines import Position
+    >>> mine_loss(Position.from_string("5x1x2\\n....1"))   # (0,3) is the 1's mine: the value, 2/3, is lost
+    MoveLoss(loss=Fraction(2, 3), value=Fraction(2, 3), move=Fraction(0, 1), why=None)
+    """
+    if position.mines is None:
+        return MoveLoss(None, why="total")
+    found = value_of(position, limit=limit, cells="one")
+    if found.probability is None:
+        return MoveLoss(None, why=found.stopped_by or "time")
+    return MoveLoss(found.probability, found.probability, Fraction(0))

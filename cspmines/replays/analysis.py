@@ -17,13 +17,17 @@ of :mod:`cspmines.games.judge` (the same that judges a program's games in
 * at each guess, the ``exact`` agent's move there and its chance;
 * its **loss**: the winning chance it gave up to best play (the value of the
   position minus the value of the click, :mod:`cspmines.games.loss`), where the
-  value search finishes within its budget; a guess it does not finish, or a chord
-  that guesses, is beyond it (not valued). A proved click loses nothing.
+  value search finishes within its budget (:data:`~cspmines.games.judge.JUDGE_VALUE_LIMIT`);
+  a guess it does not finish, or a chord that guesses, is **unvalued**: counted, never
+  guessed at. A proved click loses nothing. A first click the program keeps safe
+  is not a move of the valued game (the mines are placed after it): the game's
+  loss is counted from the position it shows, and the click's is 0.
 
 The game's **survival** is the product of one minus each chance, an exact
 fraction: how likely a game played click by click as this one was is to get
 through. ``luck_bits`` is ``-log2`` of it. Its **loss** is the sum of the
-clicks' losses, ``beyond`` the guesses not valued.
+clicks' losses, ``unvalued`` the guesses not valued (0: the loss is the game's
+whole loss).
 
 Most clicks of a real game open cells that single clues prove safe: those are
 settled without counting. The others are counted, with the memories of recent
@@ -39,7 +43,7 @@ chains it changed.
 ('nearby', 1.0)
 >>> result.survival, round(result.luck_bits, 4)
 (Fraction(1, 3), 1.585)
->>> [click.loss for click in result.clicks], result.beyond   # neither guess gave up any winning chance
+>>> [click.loss for click in result.clicks], result.unvalued   # neither guess gave up any winning chance
 ([Fraction(0, 1), Fraction(0, 1), Fraction(0, 1)], 0)
 """
 
@@ -101,7 +105,7 @@ class ClickAnalysis:
         Seconds since the click before it (the first click: since the start).
     loss : Fraction or None
         The winning chance the click gave up to best play (0 for a proved click); None when it was not valued.
-    beyond : bool
+    unvalued : bool
         A guess whose value search did not finish within the budget (or a chord that guesses): not valued.
     """
 
@@ -118,12 +122,12 @@ class ClickAnalysis:
     where: Needless | None = None
     thinking: float = 0.0
     loss: Fraction | None = None
-    beyond: bool = False
+    unvalued: bool = False
 
     @property
     def judgement(self) -> OpenJudgement:
         """The click as the shared judge gives it (:class:`~cspmines.games.judge.OpenJudgement`)."""
-        return OpenJudgement(self.chance, self.kind, self.least, self.blunder, self.exact, loss=self.loss, beyond=self.beyond)
+        return OpenJudgement(self.chance, self.kind, self.least, self.blunder, self.exact, loss=self.loss, unvalued=self.unvalued)
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,7 @@ class ReplayAnalysis:
     @property
     def judgement(self) -> GameJudgement:
         """The game's totals as ``cspmines bench --judge`` gives a program's: guesses, needless guesses,
-        blunders, excess risk, survival, loss and the guesses beyond the value budget."""
+        blunders, excess risk, survival, loss and the guesses not valued."""
         return GameJudgement.of((click.judgement for click in self.clicks), valued=self.valued)
 
     @property
@@ -179,9 +183,9 @@ class ReplayAnalysis:
         return self.judgement.loss
 
     @property
-    def beyond(self) -> int | None:
-        """The guesses not valued (beyond the value budget); None when not valued."""
-        return self.judgement.beyond
+    def unvalued(self) -> int | None:
+        """The guesses not valued (chords, and searches past the value budget); None when not valued."""
+        return self.judgement.unvalued
 
     @property
     def survival(self) -> Fraction | float:
@@ -260,22 +264,20 @@ def judge_click(replay: Replay, index: int, *, agent: bool = True, limit: Limit 
     ('1/2', 'forced', 1.0)
     """
     click = replay.clicks[index]
-    if index == 0:
-        one = _first_click(replay, click, value)
-    else:
-        one = _judge(click, agent=agent, limit=read_limit(limit), value=value)
+    one = _first_click(replay, click, value) if index == 0 else _judge(click, agent=agent, limit=read_limit(limit), value=value)
     before = replay.clicks[index - 1].time if index else 0.0
     return replace(one, thinking=max(0.0, click.time - before))
 
 
 def _first_click(replay: Replay, click: ReplayClick, value: Limit | None) -> ClickAnalysis:
-    """The first click follows the program's rule: never a mine (or an opening), or a plain draw (valued on the
-    covered board, where its layouts are few enough)."""
+    """The first click follows the program's rule: never a mine (or an opening: placed after it, the mines make
+    no valued move of it, and it loses 0), or a plain draw (valued on the covered board, where its layouts are
+    few enough)."""
     if replay.first_click != FirstClickRule.ANY:
         return ClickAnalysis(click, Fraction(0), ClickClass.PROVED, loss=Fraction(0))
     chance = Fraction(replay.mines, replay.width * replay.height)  # every cell alike: the least chance too
     loss = None if value is None else move_loss(as_seen(click.seen), click.opens, limit=value).loss
-    return ClickAnalysis(click, chance, ClickClass.FORCED, least=chance, loss=loss, beyond=value is not None and loss is None)
+    return ClickAnalysis(click, chance, ClickClass.FORCED, least=chance, loss=loss, unvalued=value is not None and loss is None)
 
 
 def _judge(click: ReplayClick, *, agent: bool, limit: Limit, value: Limit | None) -> ClickAnalysis:
@@ -284,7 +286,7 @@ def _judge(click: ReplayClick, *, agent: bool, limit: Limit, value: Limit | None
     if judged.kind == ClickClass.NEEDLESS and judged.analysis is not None:
         where = _where(click, judged.analysis.safe_cells)
     analysis = ClickAnalysis(click, judged.chance, judged.kind, judged.exact, least=judged.least, blunder=judged.blunder,
-                             where=where, loss=judged.loss, beyond=judged.beyond)
+                             where=where, loss=judged.loss, unvalued=judged.unvalued)
     if judged.kind == ClickClass.PROVED or not agent or not judged.exact or judged.analysis is None:
         return analysis
     if judged.kind == ClickClass.NEEDLESS:  # where the player looked: the proved cell nearest the click

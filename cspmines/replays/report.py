@@ -5,7 +5,7 @@
 >>> data = replay_json(result)
 >>> data["survival"], data["luck_bits"], [(c["action"], c["chance"], c["class"], c["loss"]) for c in data["clicks"]]
 ('1/2', 1.0, [('open', '0', 'proved', '0'), ('open', '1/2', 'forced', '0')])
->>> data["loss"], data["beyond"]
+>>> data["loss"], data["unvalued"]
 ('0', 0)
 >>> data["survival_decimal"], data["counts"], data["statistics"]   # a game made here: no file, no ms-toollib numbers
 ('0.5', {'judged': 2, 'proved': 1, 'forced': 1, 'needless': 0, 'nearby': 0, 'elsewhere': 0}, None)
@@ -31,7 +31,7 @@ _STAT_COLUMNS = tuple(name for name in NAMES if name not in ("bbbv", "level"))
 #: The columns of ``cspmines replay --csv``: one row a game.
 CSV_COLUMNS = ("file", "format", "software", "player", "mode", "width", "height", "mines", "outcome", "time", "bbbv", "clicks",
                "proved", "forced", "needless", "nearby", "elsewhere", "survival", "survival_decimal", "luck_bits",
-               "agent_survival", "agent_luck_bits", "exact", "loss", "loss_decimal", "beyond", *_STAT_COLUMNS, "error")
+               "agent_survival", "agent_luck_bits", "exact", "loss", "loss_decimal", "unvalued", *_STAT_COLUMNS, "error")
 
 _RULES = {
     FirstClickRule.SAFE: "never a mine (the program guarantees it)",
@@ -106,7 +106,7 @@ def replay_json(result: ReplayAnalysis) -> dict:
         "agent_luck_bits": _bits(result.agent_luck_bits),
         "exact": result.exact,
         "loss": _loss_text(result.loss),
-        "beyond": result.beyond,
+        "unvalued": result.unvalued,
         "statistics": None if statistics is None else statistics.json(),
     }
 
@@ -133,7 +133,7 @@ def click_json(judged: ClickAnalysis, width: int) -> dict:
     return {"time": round(click.time, 3), "thinking": round(judged.thinking, 3), "action": click.action.value,
             "row": click.row, "col": click.col, "chance": chance_text(judged.chance), "class": judged.kind.value,
             "needless": None if judged.where is None else judged.where.value, "loss": _loss_text(judged.loss),
-            "beyond": judged.beyond, "agent": agent}
+            "unvalued": judged.unvalued, "agent": agent}
 
 
 def _fatal_json(result: ReplayAnalysis) -> dict | None:
@@ -167,7 +167,7 @@ def csv_row(result: ReplayAnalysis) -> dict:
         "agent_luck_bits": "" if result.agent_luck_bits is None else _bits(result.agent_luck_bits),
         "exact": result.exact,
         "loss": _loss_text(result.loss) or "", "loss_decimal": "" if result.loss is None else decimal_text(result.loss),
-        "beyond": "" if result.beyond is None else result.beyond,
+        "unvalued": "" if result.unvalued is None else result.unvalued,
         **{name: "" if statistics.get(name) is None else statistics[name] for name in _STAT_COLUMNS},
         "error": "",
     }
@@ -257,17 +257,17 @@ def replay_text(result: ReplayAnalysis) -> str:
 
 def _loss_line(result: ReplayAnalysis) -> str:
     """The game's loss: the winning chance its guesses gave up to best play, over those valued."""
-    guesses, beyond = len(result.guesses), result.beyond or 0
+    guesses, unvalued = len(result.guesses), result.unvalued or 0
     assert result.loss is not None
-    over = f"{guesses - beyond} of {guesses} guesses valued" + (f"; {beyond} beyond the value budget" if beyond else "")
+    over = f"{guesses - unvalued} of {guesses} guesses valued" + (f"; {unvalued} not: a chord, or past the value budget" if unvalued else "")
     return f"winning chance lost to best play {_with_decimal(result.loss)} ({over})"
 
 
 def _click_loss(judged: ClickAnalysis) -> str:
-    """A click's loss for the report: its fraction, ``beyond`` where it was not valued, ``-`` where not asked."""
+    """A click's loss for the report: its fraction, ``unvalued`` where it was not valued, ``-`` where not asked."""
     if judged.loss is not None:
         return _with_decimal(judged.loss, longest=12)
-    return "beyond" if judged.beyond else "-"
+    return "unvalued" if judged.unvalued else "-"
 
 
 def click_text(replay, number: int, judged: ClickAnalysis) -> tuple[str, list[str]]:
@@ -284,9 +284,9 @@ def click_text(replay, number: int, judged: ClickAnalysis) -> tuple[str, list[st
             ClickClass.NEEDLESS: "a needless guess"}[judged.kind] + (f" ({judged.where.value})" if judged.where else "")
     lines.append(f"the click: mine chance {_with_decimal(judged.chance, longest=12)}, {kind}"
                  + ("" if judged.exact else " (NOT EXACT)"))
-    if judged.kind != ClickClass.PROVED and (judged.loss is not None or judged.beyond):
+    if judged.kind != ClickClass.PROVED and (judged.loss is not None or judged.unvalued):
         lines.append(f"winning chance lost to best play: {_click_loss(judged)}"
-                     + (" (the value search did not finish within its budget)" if judged.beyond else ""))
+                     + (" (not valued: a chord, or a value search past its budget)" if judged.unvalued else ""))
     if judged.agent_action is not None:
         row, col = divmod(judged.agent_action.cell, replay.width)
         how = "proved, nearest" if judged.agent_reason == PROVED else judged.agent_reason
