@@ -237,7 +237,7 @@ def replay_text(result: ReplayAnalysis) -> str:
     lines.append(f"  {len(result.clicks)} clicks opened cells: {proved} proved, {_count(result.forced, 'forced guess')}, "
                  f"{_count(result.needless, 'needless guess')}{split}")
     if guesses:
-        lines.append(f"  {'#':>3} {'time':>7} {'thinking':>8}  {'click':<14} {'mine chance':<21} {'loss':<21} {'class':<20} "
+        lines.append(f"  {'#':>3} {'time':>7} {'thinking':>8}  {'click':<14} {'mine chance':<21} {'loss':<13} {'class':<20} "
                      "exact agent there")
         for number, judged in enumerate(result.clicks, start=1):
             if judged.kind != ClickClass.PROVED:
@@ -263,10 +263,11 @@ def _loss_line(result: ReplayAnalysis) -> str:
     return f"winning chance lost to best play {_with_decimal(result.loss)} ({over})"
 
 
-def _click_loss(judged: ClickAnalysis) -> str:
-    """A click's loss for the report: its fraction, ``unvalued`` where it was not valued, ``-`` where not asked."""
+def _click_loss(judged: ClickAnalysis, *, longest: int = 12) -> str:
+    """A click's loss for the report: its fraction (by its leading digits past ``longest``), ``unvalued`` where
+    it was not valued, ``-`` where not asked."""
     if judged.loss is not None:
-        return _with_decimal(judged.loss, longest=12)
+        return _with_decimal(judged.loss, longest=longest)
     return "unvalued" if judged.unvalued else "-"
 
 
@@ -328,7 +329,7 @@ def _guess_lines(number: int, width: int, judged: ClickAnalysis) -> list[str]:
         agent = f"{judged.agent_action.kind} ({row},{col}) at {_with_decimal(judged.agent_chance, longest=12)}"
         agent += ", proved, nearest" if judged.agent_reason == PROVED else ""
     kind = judged.kind.value + (f" ({judged.where.value})" if judged.where is not None else "")
-    lines = [f"{number:3d} {click.time:7.2f} {judged.thinking:8.2f}  {where:<14} {chance:<21} {_click_loss(judged):<21} {kind:<20} "
+    lines = [f"{number:3d} {click.time:7.2f} {judged.thinking:8.2f}  {where:<14} {chance:<21} {_click_loss(judged, longest=5):<13} {kind:<20} "
              f"{agent}".rstrip()]
     if judged.agent_why is not None and judged.agent_reason != PROVED:
         lines.append(f"{'':<4}the agent risks more: {judged.agent_why}")
