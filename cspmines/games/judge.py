@@ -81,11 +81,14 @@ JUDGED_FIELDS = ("guesses", "needless", "blunders", "excess_risk", "survival", "
 JUDGE_LIMIT = Limit(time=60.0)
 
 #: The budget for valuing one guess (its position's value and every cell's, one search). The search's states
-#: are the budget, so that the same game is valued alike on every machine: 250,000 states are about a second
-#: of the compiled search. The memory allowance caps the layouts listed (about 50,000 on an expert endgame's
-#: 120 covered cells; a position with more is refused at once, without listing them) and sizes the search's
-#: table; the time is a net that the states reach first. Measured on the guesses of 300 expert games: no
-#: position past 6,000 layouts was valued within 250,000 states, nor within 20 seconds (docs/studies.md).
+#: are the budget, so that the same game is valued alike on every machine: 250,000 states took 2.6 to 4 seconds
+#: on the empty 5x5, 6x4 and 5x4 boards of 5 mines (one core of a loaded 2-core machine). The memory allowance
+#: caps the layouts listed (about 50,000 on 120 covered cells; a position with more is refused at once,
+#: without listing them: ``unvalued``) and sizes the search's table; the time is a net, far above what the
+#: states take, that a search stopped by it reports as such (``unvalued`` too). On an expert board the
+#: guesses of the opening and middle game have far more layouts than the budget lists (one with 132 covered
+#: cells had 902,538, and a search of 5 million states did not finish it in a minute): mostly the endgame's are
+#: valued (docs/studies.md: 136 of the exact agent's 1,049 guesses on 300 expert games).
 JUDGE_VALUE_LIMIT = Limit(time=10.0, nodes=250_000, memory="16M")
 
 

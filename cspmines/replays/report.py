@@ -256,11 +256,16 @@ def replay_text(result: ReplayAnalysis) -> str:
 
 
 def _loss_line(result: ReplayAnalysis) -> str:
-    """The game's loss: the winning chance its guesses gave up to best play, over those valued."""
+    """The game's loss: the winning chance its guesses gave up to best play, the whole game's when every guess
+    was valued, else the part over those valued, the others counted."""
     guesses, unvalued = len(result.guesses), result.unvalued or 0
     assert result.loss is not None
-    over = f"{guesses - unvalued} of {guesses} guesses valued" + (f"; {unvalued} not: a chord, or past the value budget" if unvalued else "")
-    return f"winning chance lost to best play {_with_decimal(result.loss)} ({over})"
+    if not unvalued:
+        return f"winning chance lost to best play {_with_decimal(result.loss)} (every guess valued)"
+    if unvalued == guesses:
+        return f"winning chance lost to best play: not valued ({_count(guesses, 'guess')}: chords, or past the value budget)"
+    return (f"winning chance lost to best play {_with_decimal(result.loss)} over {guesses - unvalued} of {guesses} guesses; "
+            f"{unvalued} not valued (chords, or past the value budget)")
 
 
 def _click_loss(judged: ClickAnalysis, *, longest: int = 12) -> str:
