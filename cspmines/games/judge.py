@@ -89,7 +89,7 @@ JUDGE_LIMIT = Limit(time=60.0)
 #: guesses of the opening and middle game have far more layouts than the budget lists (one with 132 covered
 #: cells had 902,538, and a search of 5 million states did not finish it in a minute): mostly the endgame's are
 #: valued (docs/studies.md: 136 of the exact agent's 1,049 guesses on 300 expert games).
-JUDGE_VALUE_LIMIT = Limit(time=10.0, nodes=250_000, memory="16M")
+JUDGE_VALUE_LIMIT = Limit(time=10.0, nodes=250_000, memory=16 << 20)
 
 
 class ClickClass(Vocabulary):
