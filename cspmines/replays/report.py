@@ -237,8 +237,9 @@ def replay_text(result: ReplayAnalysis) -> str:
     lines.append(f"  {len(result.clicks)} clicks opened cells: {proved} proved, {_count(result.forced, 'forced guess')}, "
                  f"{_count(result.needless, 'needless guess')}{split}")
     if guesses:
-        lines.append(f"  {'#':>3} {'time':>7} {'thinking':>8}  {'click':<14} {'mine chance':<21} {'loss':<13} {'class':<20} "
-                     "exact agent there")
+        agent = " exact agent there" if any(click.agent_action is not None for click in result.clicks) else ""
+        lines.append(f"  {'#':>3} {'time':>7} {'thinking':>8}  {'click':<14} {'mine chance':<21} {'loss':<13} {'class':<20}"
+                     f"{agent}".rstrip())
         for number, judged in enumerate(result.clicks, start=1):
             if judged.kind != ClickClass.PROVED:
                 lines += ["  " + line for line in _guess_lines(number, replay.width, judged)]
@@ -291,8 +292,8 @@ def click_text(replay, number: int, judged: ClickAnalysis) -> tuple[str, list[st
     lines.append(f"the click: mine chance {_with_decimal(judged.chance, longest=12)}, {kind}"
                  + ("" if judged.exact else " (NOT EXACT)"))
     if judged.kind != ClickClass.PROVED and (judged.loss is not None or judged.unvalued):
-        lines.append(f"winning chance lost to best play: {_click_loss(judged)}"
-                     + (" (not valued: a chord, or a value search past its budget)" if judged.unvalued else ""))
+        lost = "not valued (a chord, or a value search past its budget)" if judged.unvalued else _click_loss(judged)
+        lines.append(f"winning chance lost to best play: {lost}")
     if judged.agent_action is not None:
         row, col = divmod(judged.agent_action.cell, replay.width)
         how = "proved, nearest" if judged.agent_reason == PROVED else judged.agent_reason
