@@ -37,8 +37,8 @@ ms_toollib = pytest.importorskip("ms_toollib", reason="the replays extra (ms-too
 
 JSON_KEYS = {"file", "format", "software", "player", "mode", "mode_note", "width", "height", "mines", "outcome", "time", "bbbv",
              "first_click", "counts", "clicks", "fatal", "survival", "survival_decimal", "luck_bits", "agent_survival",
-             "agent_luck_bits", "exact", "statistics"}
-CLICK_KEYS = {"time", "thinking", "action", "row", "col", "chance", "class", "needless", "agent"}
+             "agent_luck_bits", "exact", "loss", "unvalued", "statistics"}
+CLICK_KEYS = {"time", "thinking", "action", "row", "col", "chance", "class", "needless", "loss", "unvalued", "agent"}
 
 
 def layouts_of(position: Position) -> list[frozenset]:

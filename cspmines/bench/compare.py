@@ -46,16 +46,21 @@ class Measure:
     higher_is_better: bool
     proportion: bool = False  # a yes/no per game (a win): paired as proportions
     share: bool = False  # a game's value lies between 0 and 1 (a fraction of cells, a chance)
+    # a game's value is a sum of chances that may pass 1, but its expectation is a chance (a game's loss: the
+    # winning chance given up to best play), so its mean's interval is kept within 0 to 1 as a share's is
+    expected_chance: bool = False
 
     @property
     def mean_range(self) -> tuple[float, float | None]:
-        """What a mean of the measure can be: from 0, to 1 for a share or a proportion (a count: no top)."""
-        return 0.0, 1.0 if self.share or self.proportion else None
+        """What a mean of the measure can be: from 0, to 1 for a share, a proportion or a chance's expectation
+        (a count: no top)."""
+        return 0.0, 1.0 if self.share or self.proportion or self.expected_chance else None
 
     @property
     def difference_range(self) -> tuple[float | None, float | None]:
-        """What a paired difference can be: -1 to 1 for a share or a proportion; a count's, any."""
-        return (-1.0, 1.0) if self.share or self.proportion else (None, None)
+        """What a paired difference can be: -1 to 1 for a share, a proportion or a chance's expectation; a
+        count's, any."""
+        return (-1.0, 1.0) if self.share or self.proportion or self.expected_chance else (None, None)
 
 
 def measure_for(rules: str, withheld: float = 0.0) -> Measure:

@@ -25,12 +25,13 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 
+from ..actions import Rules
 from ..agents import make_agent
 from ..agents.external import close_players, is_command
 from ..engine.budget import Limit, Stopwatch, check_board_size, read_limit
 from ..engine.engine import default_engine
 from ..games import Game, play
-from ..games.judge import JUDGE_LIMIT, judge_moves
+from ..games.judge import JUDGE_LIMIT, JUDGE_VALUE_LIMIT, judge_moves
 from .records import Collected, records_before
 from .stats import summarize
 from .suite import AGENT, GAME, Suite, SuiteError, board_for, game_rng
@@ -55,12 +56,15 @@ def agent_seed(suite: Suite, i: int):
     return game_rng(suite, i, AGENT)
 
 
-def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Limit = False) -> dict:
+def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Limit = False,
+              value: Limit | None = JUDGE_VALUE_LIMIT) -> dict:
     """Play game ``i`` of ``suite`` with ``agent``; a JSON-ready record (an error record if it fails).
 
     ``player`` replaces the agent made from its name (a configured instance, for studies).
     ``judge`` (True, or a :class:`~cspmines.Limit` for each count) judges every open once the game is
     played (:mod:`cspmines.games.judge`): the record then holds ``judged`` and ``judged_exact``.
+    ``value`` is the budget for valuing each guess (its ``loss``; None: not valued). Only classic games
+    with every clue shown are valued: the value of a position is the chance of winning such a game.
 
     >>> suite = Suite.create(agents=["exact"], size="beginner", games=1, seed=0)
     >>> record = play_game(suite, "exact", 0)
@@ -75,7 +79,7 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Li
     try:  # each game timed from empty memories (the thread's, its players' and judge's), whoever met this board before
         default_engine().forget()
         record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i), observe=observe)
-        judged = judge_moves(seen, limit=JUDGE_LIMIT if judge is True else judge) if judge else None
+        judged = judge_moves(seen, limit=JUDGE_LIMIT if judge is True else judge, value=_valued(suite, value)) if judge else None
     except Exception as error:  # reported with its game; the suite goes on
         return {**base, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
     figures = {} if judged is None else {"judged": judged.record(), "judged_exact": judged.exact}
@@ -93,6 +97,12 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Li
         "seconds_per_move": record.seconds / max(1, record.moves),
         **figures,
     }
+
+
+def _valued(suite: Suite, value: Limit | None) -> Limit | None:
+    """The value budget for the suite's games: none where winning is not what is played for (minesearch and
+    score rules) or a clue may be withheld (a move there may tell less than the value counts on)."""
+    return value if suite.rules == Rules.CLASSIC and not suite.withheld else None
 
 
 def _key(record: dict) -> tuple:
@@ -131,6 +141,7 @@ def run_suite(
     progress: bool | None = None,
     task: Task | None = None,
     judge: bool | Limit = False,
+    value: Limit | None = JUDGE_VALUE_LIMIT,
     limit: Limit | None = None,
 ) -> BenchResult:
     """Play every game of ``suite``; the Python API behind ``cspmines bench``.
@@ -148,6 +159,8 @@ def run_suite(
         What plays one game (see :data:`Task`): :func:`play_game` by default.
     judge : bool or Limit
         Judge every open of every game (:func:`play_game`'s ``judge``; with the default task only).
+    value : Limit or None
+        With ``judge``, the budget for valuing each guess (:func:`play_game`'s ``value``; None: not valued).
     limit : Limit, optional
         What a game may hold: its memory (the default allowance unless given; None: none); a board past it is
         refused (TooLargeError) before any game.
@@ -161,7 +174,7 @@ def run_suite(
     """
     check_board_size(suite.width, suite.height, read_limit(limit).memory)
     where = workers if isinstance(workers, Workers) else Workers(workers)
-    task = _task_for(task, judge)
+    task = _task_for(task, judge, value)
     results = out if isinstance(out, ResultsFile) or out is None else ResultsFile(out)
     out = Path(results.path) if results is not None else None
     records = records_before(out, suite, results is not None and results.resume)
@@ -203,11 +216,11 @@ def _collecting(records: list, out: Path | None, progress: bool | None, total: i
             sink.close()
 
 
-def _task_for(task: Task | None, judge: bool | Limit) -> Task:
+def _task_for(task: Task | None, judge: bool | Limit, value: Limit | None = JUDGE_VALUE_LIMIT) -> Task:
     """What plays each game (:func:`play_game` unless ``task`` is given), the run's options checked."""
     if judge and task is not None:
         raise SuiteError("judge goes with the bench's own games (no task): a task judges its games itself")
-    task = task or (partial(play_game, judge=judge) if judge else play_game)
+    task = task or (partial(play_game, judge=judge, value=value) if judge else play_game)
     if not callable(task):
         raise SuiteError(f"task must be a function task(suite, agent, i) -> record, got {task!r}")
     return task

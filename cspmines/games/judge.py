@@ -14,13 +14,23 @@ opening spreads: one cell, or a chord's covered neighbours, judged together.
 * **kind**: ``proved`` (every cell it opens is proved safe), ``forced`` (a guess
   while no covered cell anywhere was provably safe), ``needless`` (a guess while
   one was);
-* **blunder**: a cell it opens was a proved mine.
+* **blunder**: a cell it opens was a proved mine;
+* **loss**: the winning chance the open gives up to best play, the value of the
+  position minus the value of the move (:mod:`cspmines.games.loss`), where the
+  position's value search finishes within its own budget (``value``,
+  :data:`JUDGE_VALUE_LIMIT` by default); a guess it does not finish, or a chord
+  that is a guess, is **unvalued**: counted, never guessed at. A proved open loses
+  nothing, without a search; an open of a proved mine loses the position's whole
+  value (one search for the position's value alone).
 
 Over a game (:class:`GameJudgement`): ``guesses`` (opens not proved safe),
 ``needless``, ``blunders``, ``excess_risk`` (the sum of ``chance - least``) and
 ``survival`` (the product of ``1 - chance``), exact fractions unless a count was
 cut short by the budget (``exact`` False: the figures are then the engine's
-estimates).
+estimates); ``loss`` (the sum of the valued opens' losses, exact) and
+``unvalued`` (the guesses not valued: 0 when the game's loss is its whole loss,
+:attr:`GameJudgement.fully_valued`), both None when the game was judged without
+values.
 
 Most opens are proved by single clues: those are settled without counting
 (:func:`~cspmines.engine.constraints.settle_position`), on a window of the board
@@ -33,11 +43,13 @@ others are counted by :func:`~cspmines.engine.solver.solve`.
 >>> judged.chance, judged.least, judged.kind.value, judged.blunder   # the second mine is in one of 4 cells
 (Fraction(1, 4), Fraction(1, 4), 'forced', False)
 >>> riskier = judge_open(position, (1,))   # (0,1) or (1,1) holds the 1s' mine
->>> riskier.chance, riskier.excess
-(Fraction(1, 2), Fraction(1, 4))
->>> game = GameJudgement.of([judged, riskier])
->>> game.guesses, game.excess_risk, game.survival, game.record()["survival"]
-(2, Fraction(1, 4), Fraction(3, 8), 0.375)
+>>> riskier.chance, riskier.excess, riskier.loss   # riskier, yet it loses nothing: every cell here is worth 1/4
+(Fraction(1, 2), Fraction(1, 4), Fraction(0, 1))
+>>> game = GameJudgement.of([judged, riskier], valued=True)
+>>> game.guesses, game.excess_risk, game.survival, game.record()["survival"], game.loss, game.unvalued
+(2, Fraction(1, 4), Fraction(3, 8), 0.375, Fraction(0, 1), 0)
+>>> judge_open(Position.from_string("5x1x2\\n....1"), (1,)).loss   # safe, it shows 1 whichever end the mine is at
+Fraction(1, 3)
 """
 
 from __future__ import annotations
@@ -55,16 +67,29 @@ from ..engine.constraints import settle_position
 from ..engine.engine import solve
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, WITHHELD, Position
+from .loss import mine_loss, move_loss
 
-__all__ = ["ClickClass", "OpenJudgement", "GameJudgement", "JUDGED_FIELDS", "JUDGE_LIMIT", "judge_open", "judge_moves",
-           "opened_cells", "as_seen", "product"]
+__all__ = ["ClickClass", "OpenJudgement", "GameJudgement", "JUDGED_FIELDS", "JUDGE_LIMIT", "JUDGE_VALUE_LIMIT", "judge_open",
+           "judge_moves", "opened_cells", "as_seen", "product"]
 
-#: The figures of a judged game, as a game record's ``judged`` object holds them.
-JUDGED_FIELDS = ("guesses", "needless", "blunders", "excess_risk", "survival")
+#: The figures of a judged game, as a game record's ``judged`` object holds them (``loss`` and ``unvalued``
+#: null when the game was judged without values; absent from the records written before they were kept).
+JUDGED_FIELDS = ("guesses", "needless", "blunders", "excess_risk", "survival", "loss", "unvalued")
 
 #: The budget for counting one position when none is given: the command line's (a front too wide for it
 #: is estimated and the game marked not exact rather than left counting for hours).
 JUDGE_LIMIT = Limit(time=60.0)
+
+#: The budget for valuing one guess (its position's value and every cell's, one search). The search's states
+#: are the budget, so that the same game is valued alike on every machine: 250,000 states took 2.6 to 4 seconds
+#: on the empty 5x5, 6x4 and 5x4 boards of 5 mines (one core of a loaded 2-core machine). The memory allowance
+#: caps the layouts listed (about 50,000 on 120 covered cells; a position with more is refused at once,
+#: without listing them: ``unvalued``) and sizes the search's table; the time is a net, far above what the
+#: states take, that a search stopped by it reports as such (``unvalued`` too). On an expert board the
+#: guesses of the opening and middle game have far more layouts than the budget lists (one with 132 covered
+#: cells had 902,538, and a search of 5 million states did not finish it in a minute): mostly the endgame's are
+#: valued (docs/studies.md: 136 of the exact agent's 1,049 guesses on 300 expert games).
+JUDGE_VALUE_LIMIT = Limit(time=10.0, nodes=250_000, memory=16 << 20)
 
 
 class ClickClass(Vocabulary):
@@ -81,7 +106,9 @@ class OpenJudgement:
 
     ``chance`` and ``least`` are Fractions, or floats (the engine's estimates) when ``exact`` is
     False; ``analysis`` is the engine's answer on the position when it was counted (None when
-    single clues proved the open), for a caller that asks more of it.
+    single clues proved the open), for a caller that asks more of it. ``loss`` is the exact winning
+    chance the open gave up (0 for a proved open), None when it was not valued: ``unvalued`` says
+    that it was asked and not given (a chord, or a search past its budget), rather than not asked.
     """
 
     chance: Fraction | float
@@ -90,6 +117,8 @@ class OpenJudgement:
     blunder: bool = False
     exact: bool = True
     analysis: Analysis | None = field(default=None, compare=False, repr=False)
+    loss: Fraction | None = None  # the winning chance lost; None when not valued
+    unvalued: bool = False  # a guess asked to be valued and not: a chord, or a search past its budget
 
     @property
     def excess(self) -> Fraction | float:
@@ -97,16 +126,23 @@ class OpenJudgement:
         return self.chance - self.least
 
 
-#: An open proved safe: nothing risked, nothing above the least (the opened cell is at 0 itself).
-PROVED = OpenJudgement(Fraction(0), ClickClass.PROVED)
+#: An open proved safe: nothing risked, nothing above the least (the opened cell is at 0 itself), and no
+#: winning chance lost. Opening a safe cell never lowers the value: any play from the position can be played
+#: after it, its clue ignored, and wins the same layouts (none of which it ends); and best play may open the
+#: cell first itself. So the move's value is the position's, and no search is needed to say so.
+PROVED = OpenJudgement(Fraction(0), ClickClass.PROVED, loss=Fraction(0))
 
 
 @dataclass(frozen=True)
 class GameJudgement:
     """The totals over a game's opens (see the module's description).
 
+    ``loss`` and ``unvalued`` are None when the opens were judged without values (``valued`` False);
+    ``loss`` is the game's whole loss when ``unvalued`` is 0 (:attr:`fully_valued`), else the sum over
+    the guesses valued.
+
     >>> GameJudgement.of([]).record()
-    {'guesses': 0, 'needless': 0, 'blunders': 0, 'excess_risk': 0.0, 'survival': 1.0}
+    {'guesses': 0, 'needless': 0, 'blunders': 0, 'excess_risk': 0.0, 'survival': 1.0, 'loss': None, 'unvalued': None}
     """
 
     guesses: int
@@ -115,9 +151,13 @@ class GameJudgement:
     excess_risk: Fraction | float
     survival: Fraction | float
     exact: bool = True
+    loss: Fraction | None = None
+    unvalued: int | None = None
 
     @classmethod
-    def of(cls, judgements: Iterable[OpenJudgement]) -> GameJudgement:
+    def of(cls, judgements: Iterable[OpenJudgement], *, valued: bool = False) -> GameJudgement:
+        """The totals of ``judgements``; with ``valued``, their losses summed (those valued: the rest are
+        counted in ``unvalued``)."""
         judgements = list(judgements)
         guesses = [j for j in judgements if j.kind != ClickClass.PROVED]
         return cls(
@@ -127,13 +167,22 @@ class GameJudgement:
             excess_risk=sum((j.excess for j in guesses), start=Fraction(0)),
             survival=product(1 - j.chance for j in guesses),
             exact=all(j.exact for j in judgements),
+            loss=sum((j.loss for j in judgements if j.loss is not None), start=Fraction(0)) if valued else None,
+            unvalued=sum(1 for j in guesses if j.loss is None) if valued else None,
         )
 
+    @property
+    def fully_valued(self) -> bool:
+        """Whether every open was valued: ``loss`` is then the game's whole loss (exactly)."""
+        return self.unvalued == 0
+
     def record(self) -> dict:
-        """The five figures as a game record keeps them: counts as ints, the rest as the floats nearest
-        the exact fractions (a game's fraction is recomputed from its board and moves when wanted)."""
+        """The figures as a game record keeps them: counts as ints, the rest as the floats nearest the exact
+        fractions (a game's fraction is recomputed from its board and moves when wanted); ``loss`` and
+        ``unvalued`` None (null) when the game was judged without values."""
         return {"guesses": self.guesses, "needless": self.needless, "blunders": self.blunders,
-                "excess_risk": float(self.excess_risk), "survival": float(self.survival)}
+                "excess_risk": float(self.excess_risk), "survival": float(self.survival),
+                "loss": None if self.loss is None else float(self.loss), "unvalued": self.unvalued}
 
 
 def product(values) -> Fraction | float:
@@ -159,11 +208,14 @@ def as_seen(position: Position) -> Position:
     return Position(grid, mines=position.mines)
 
 
-def judge_open(position: Position, opens, *, limit: Limit | None = JUDGE_LIMIT) -> OpenJudgement:
+def judge_open(position: Position, opens, *, limit: Limit | None = JUDGE_LIMIT,
+               value: Limit | None = JUDGE_VALUE_LIMIT) -> OpenJudgement:
     """The open of the covered cells ``opens`` (flat) on ``position``, judged (flags read as covered).
 
     ``limit`` bounds each count (None: no bound); a count cut short gives the engine's
-    estimates and ``exact`` False.
+    estimates and ``exact`` False. ``value`` bounds the search that values a guess
+    (:func:`~cspmines.games.loss.move_loss`); None: guesses are not valued (``loss`` None,
+    ``unvalued`` False).
 
     >>> from cspmines import Position
     >>> judge_open(Position.from_string("3x2x1\\n1..\\n..."), (2,)).kind.value   # the 1's mine is by it: (0,2) is safe
@@ -180,12 +232,22 @@ def judge_open(position: Position, opens, *, limit: Limit | None = JUDGE_LIMIT) 
     analysis = solve(position, limit=limit, explain=False)
     safe = analysis.safe_cells
     if set(safe).issuperset(opens):  # proved cells are proved whatever the budget
-        return OpenJudgement(Fraction(0), ClickClass.PROVED, analysis=analysis)
+        return OpenJudgement(Fraction(0), ClickClass.PROVED, analysis=analysis, loss=Fraction(0))
     chance, exact = _chance(analysis, opens, limit)
     (least,) = analysis.least_probabilities(1)
     mines = set(analysis.mine_cells)
-    return OpenJudgement(chance, ClickClass.NEEDLESS if safe else ClickClass.FORCED, least,
-                         blunder=any(cell in mines for cell in opens), exact=exact and analysis.exact, analysis=analysis)
+    blunder = any(cell in mines for cell in opens)
+    lost = None if value is None else _loss(position, opens, blunder, value)
+    return OpenJudgement(chance, ClickClass.NEEDLESS if safe else ClickClass.FORCED, least, blunder=blunder,
+                         exact=exact and analysis.exact, analysis=analysis, loss=lost, unvalued=value is not None and lost is None)
+
+
+def _loss(position: Position, opens: tuple, blunder: bool, value: Limit) -> Fraction | None:
+    """The loss of a guess: a proved mine's is the position's whole value (the cells' own not searched); a
+    chord's is not valued."""
+    if blunder and len(opens) == 1:
+        return mine_loss(position, limit=value).loss
+    return move_loss(position, opens, limit=value).loss
 
 
 def _proved_nearby(position: Position, opens: tuple, radius: int = 3) -> bool:
@@ -239,15 +301,16 @@ def opened_cells(action: Action) -> tuple:
     return (action.cell,) if action.kind == ActionKind.OPEN else ()
 
 
-def judge_moves(moves, *, limit: Limit | None = JUDGE_LIMIT) -> GameJudgement:
+def judge_moves(moves, *, limit: Limit | None = JUDGE_LIMIT, value: Limit | None = JUDGE_VALUE_LIMIT) -> GameJudgement:
     """A game's opens judged from its ``(position seen, action)`` pairs, in order (as :func:`~cspmines.games.play`'s
-    ``observe`` sees them).
+    ``observe`` sees them); ``limit`` and ``value`` as :func:`judge_open` takes them (``value`` None: not valued).
 
     >>> from cspmines.agents import make_agent
     >>> from cspmines.games import Board, Game, play
     >>> moves = []
     >>> _ = play(make_agent("exact"), Game(Board.random("beginner", seed=4)), seed=0, observe=lambda p, a: moves.append((p, a)))
     >>> judge_moves(moves)
-    GameJudgement(guesses=0, needless=0, blunders=0, excess_risk=Fraction(0, 1), survival=Fraction(1, 1), exact=True)
+    GameJudgement(guesses=0, needless=0, blunders=0, excess_risk=Fraction(0, 1), survival=Fraction(1, 1), exact=True, loss=Fraction(0, 1), unvalued=0)
     """
-    return GameJudgement.of(judge_open(position, opened_cells(action), limit=limit) for position, action in moves)
+    return GameJudgement.of((judge_open(position, opened_cells(action), limit=limit, value=value) for position, action in moves),
+                            valued=value is not None)

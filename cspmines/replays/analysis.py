@@ -14,11 +14,20 @@ of :mod:`cspmines.games.judge` (the same that judges a program's games in
   cells are joined when one clue touches both), ``elsewhere`` when not;
 * its **thinking time**: the seconds since the click before it (from the start, for
   the first), while the player looked at the position it is judged on;
-* at each guess, the ``exact`` agent's move there and its chance.
+* at each guess, the ``exact`` agent's move there and its chance;
+* its **loss**: the winning chance it gave up to best play (the value of the
+  position minus the value of the click, :mod:`cspmines.games.loss`), where the
+  value search finishes within its budget (:data:`~cspmines.games.judge.JUDGE_VALUE_LIMIT`);
+  a guess it does not finish, or a chord that guesses, is **unvalued**: counted, never
+  guessed at. A proved click loses nothing. A first click the program keeps safe
+  is not a move of the valued game (the mines are placed after it): the game's
+  loss is counted from the position it shows, and the click's is 0.
 
 The game's **survival** is the product of one minus each chance, an exact
 fraction: how likely a game played click by click as this one was is to get
-through. ``luck_bits`` is ``-log2`` of it.
+through. ``luck_bits`` is ``-log2`` of it. Its **loss** is the sum of the
+clicks' losses, ``unvalued`` the guesses not valued (0: the loss is the game's
+whole loss).
 
 Most clicks of a real game open cells that single clues prove safe: those are
 settled without counting. The others are counted, with the memories of recent
@@ -34,6 +43,8 @@ chains it changed.
 ('nearby', 1.0)
 >>> result.survival, round(result.luck_bits, 4)
 (Fraction(1, 3), 1.585)
+>>> [click.loss for click in result.clicks], result.unvalued   # neither guess gave up any winning chance
+([Fraction(0, 1), Fraction(0, 1), Fraction(0, 1)], 0)
 """
 
 from __future__ import annotations
@@ -44,7 +55,8 @@ from fractions import Fraction
 
 from ..actions import Action, Vocabulary
 from ..engine.budget import Limit, read_limit
-from ..games.judge import ClickClass, GameJudgement, OpenJudgement, judge_open, product
+from ..games.judge import JUDGE_VALUE_LIMIT, ClickClass, GameJudgement, OpenJudgement, as_seen, judge_open, product
+from ..games.loss import move_loss
 from ..position import COVERED, FLAG, Position
 from .advice import agent_advice, nearest_proved
 from .reader import FirstClickRule, Outcome, Replay, ReplayClick
@@ -91,6 +103,10 @@ class ClickAnalysis:
         Of a needless guess: whether a proved-safe cell was near the click.
     thinking : float
         Seconds since the click before it (the first click: since the start).
+    loss : Fraction or None
+        The winning chance the click gave up to best play (0 for a proved click); None when it was not valued.
+    unvalued : bool
+        A guess whose value search did not finish within the budget (or a chord that guesses): not valued.
     """
 
     click: ReplayClick
@@ -105,19 +121,23 @@ class ClickAnalysis:
     blunder: bool = False
     where: Needless | None = None
     thinking: float = 0.0
+    loss: Fraction | None = None
+    unvalued: bool = False
 
     @property
     def judgement(self) -> OpenJudgement:
         """The click as the shared judge gives it (:class:`~cspmines.games.judge.OpenJudgement`)."""
-        return OpenJudgement(self.chance, self.kind, self.least, self.blunder, self.exact)
+        return OpenJudgement(self.chance, self.kind, self.least, self.blunder, self.exact, loss=self.loss, unvalued=self.unvalued)
 
 
 @dataclass(frozen=True)
 class ReplayAnalysis:
-    """A whole game judged: each click, and the totals over them."""
+    """A whole game judged: each click, and the totals over them; ``valued`` when its guesses were valued
+    (their losses asked for)."""
 
     replay: Replay
     clicks: tuple
+    valued: bool = False
 
     @property
     def exact(self) -> bool:
@@ -154,8 +174,18 @@ class ReplayAnalysis:
     @property
     def judgement(self) -> GameJudgement:
         """The game's totals as ``cspmines bench --judge`` gives a program's: guesses, needless guesses,
-        blunders, excess risk and survival."""
-        return GameJudgement.of(click.judgement for click in self.clicks)
+        blunders, excess risk, survival, loss and the guesses not valued."""
+        return GameJudgement.of((click.judgement for click in self.clicks), valued=self.valued)
+
+    @property
+    def loss(self) -> Fraction | None:
+        """The winning chance the clicks gave up to best play, summed over those valued; None when not valued."""
+        return self.judgement.loss
+
+    @property
+    def unvalued(self) -> int | None:
+        """The guesses not valued (chords, and searches past the value budget); None when not valued."""
+        return self.judgement.unvalued
 
     @property
     def survival(self) -> Fraction | float:
@@ -189,7 +219,8 @@ def _bits(survival) -> float:
     return -math.log2(survival)
 
 
-def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = None, progress=None) -> ReplayAnalysis:
+def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = None, value: Limit | None = JUDGE_VALUE_LIMIT,
+                   progress=None) -> ReplayAnalysis:
     """Judge every click of ``replay`` (see the module's description).
 
     Parameters
@@ -201,6 +232,9 @@ def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = 
         What each position's count may spend: its time (a count cut short gives the engine's estimate,
         and the click is marked not exact) and its memory (the engine's default unless given; None: none;
         a board too large for it is refused, TooLargeError, at its first click).
+    value : Limit or None, keyword-only
+        What valuing each guess may spend (its loss; a search that does not finish leaves it not valued);
+        None: no guess is valued.
     progress : callable, keyword-only
         Called with no argument after each click (a progress bar's update).
 
@@ -213,13 +247,14 @@ def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = 
     """
     judged = []
     for index in range(len(replay.clicks)):
-        judged.append(judge_click(replay, index, agent=agent, limit=limit))
+        judged.append(judge_click(replay, index, agent=agent, limit=limit, value=value))
         if progress is not None:
             progress()
-    return ReplayAnalysis(replay, tuple(judged))
+    return ReplayAnalysis(replay, tuple(judged), valued=value is not None)
 
 
-def judge_click(replay: Replay, index: int, *, agent: bool = True, limit: Limit | None = None) -> ClickAnalysis:
+def judge_click(replay: Replay, index: int, *, agent: bool = True, limit: Limit | None = None,
+                value: Limit | None = JUDGE_VALUE_LIMIT) -> ClickAnalysis:
     """Click ``index`` (from 0) of ``replay`` judged, as :func:`analyse_replay` judges each.
 
     >>> from cspmines.replays import Replay
@@ -229,26 +264,29 @@ def judge_click(replay: Replay, index: int, *, agent: bool = True, limit: Limit 
     ('1/2', 'forced', 1.0)
     """
     click = replay.clicks[index]
-    one = _first_click(replay, click) if index == 0 else _judge(click, agent=agent, limit=read_limit(limit))
+    one = _first_click(replay, click, value) if index == 0 else _judge(click, agent=agent, limit=read_limit(limit), value=value)
     before = replay.clicks[index - 1].time if index else 0.0
     return replace(one, thinking=max(0.0, click.time - before))
 
 
-def _first_click(replay: Replay, click: ReplayClick) -> ClickAnalysis:
-    """The first click follows the program's rule: never a mine (or an opening), or a plain draw."""
+def _first_click(replay: Replay, click: ReplayClick, value: Limit | None) -> ClickAnalysis:
+    """The first click follows the program's rule: never a mine (or an opening: placed after it, the mines make
+    no valued move of it, and it loses 0), or a plain draw (valued on the covered board, where its layouts are
+    few enough)."""
     if replay.first_click != FirstClickRule.ANY:
-        return ClickAnalysis(click, Fraction(0), ClickClass.PROVED)
+        return ClickAnalysis(click, Fraction(0), ClickClass.PROVED, loss=Fraction(0))
     chance = Fraction(replay.mines, replay.width * replay.height)  # every cell alike: the least chance too
-    return ClickAnalysis(click, chance, ClickClass.FORCED, least=chance)
+    loss = None if value is None else move_loss(as_seen(click.seen), click.opens, limit=value).loss
+    return ClickAnalysis(click, chance, ClickClass.FORCED, least=chance, loss=loss, unvalued=value is not None and loss is None)
 
 
-def _judge(click: ReplayClick, *, agent: bool, limit: Limit) -> ClickAnalysis:
-    judged = judge_open(click.seen, click.opens, limit=limit)
+def _judge(click: ReplayClick, *, agent: bool, limit: Limit, value: Limit | None) -> ClickAnalysis:
+    judged = judge_open(click.seen, click.opens, limit=limit, value=value)
     where = None
     if judged.kind == ClickClass.NEEDLESS and judged.analysis is not None:
         where = _where(click, judged.analysis.safe_cells)
     analysis = ClickAnalysis(click, judged.chance, judged.kind, judged.exact, least=judged.least, blunder=judged.blunder,
-                             where=where)
+                             where=where, loss=judged.loss, unvalued=judged.unvalued)
     if judged.kind == ClickClass.PROVED or not agent or not judged.exact or judged.analysis is None:
         return analysis
     if judged.kind == ClickClass.NEEDLESS:  # where the player looked: the proved cell nearest the click

@@ -3,8 +3,10 @@
 >>> from cspmines.replays import Replay, analyse_replay
 >>> result = analyse_replay(Replay.from_moves([[1, 0, 0], [0, 0, 0]], [("open", 1, 2), ("open", 1, 0)]), agent=False)
 >>> data = replay_json(result)
->>> data["survival"], data["luck_bits"], [(c["action"], c["chance"], c["class"]) for c in data["clicks"]]
-('1/2', 1.0, [('open', '0', 'proved'), ('open', '1/2', 'forced')])
+>>> data["survival"], data["luck_bits"], [(c["action"], c["chance"], c["class"], c["loss"]) for c in data["clicks"]]
+('1/2', 1.0, [('open', '0', 'proved', '0'), ('open', '1/2', 'forced', '0')])
+>>> data["loss"], data["unvalued"]
+('0', 0)
 >>> data["survival_decimal"], data["counts"], data["statistics"]   # a game made here: no file, no ms-toollib numbers
 ('0.5', {'judged': 2, 'proved': 1, 'forced': 1, 'needless': 0, 'nearby': 0, 'elsewhere': 0}, None)
 """
@@ -29,7 +31,7 @@ _STAT_COLUMNS = tuple(name for name in NAMES if name not in ("bbbv", "level"))
 #: The columns of ``cspmines replay --csv``: one row a game.
 CSV_COLUMNS = ("file", "format", "software", "player", "mode", "width", "height", "mines", "outcome", "time", "bbbv", "clicks",
                "proved", "forced", "needless", "nearby", "elsewhere", "survival", "survival_decimal", "luck_bits",
-               "agent_survival", "agent_luck_bits", "exact", *_STAT_COLUMNS, "error")
+               "agent_survival", "agent_luck_bits", "exact", "loss", "loss_decimal", "unvalued", *_STAT_COLUMNS, "error")
 
 _RULES = {
     FirstClickRule.SAFE: "never a mine (the program guarantees it)",
@@ -103,8 +105,15 @@ def replay_json(result: ReplayAnalysis) -> dict:
         "agent_survival": None if result.agent_survival is None else chance_text(result.agent_survival),
         "agent_luck_bits": _bits(result.agent_luck_bits),
         "exact": result.exact,
+        "loss": _loss_text(result.loss),
+        "unvalued": result.unvalued,
         "statistics": None if statistics is None else statistics.json(),
     }
+
+
+def _loss_text(loss) -> str | None:
+    """A loss for the JSON and the CSV: its exact fraction, or None (null) where it was not valued."""
+    return None if loss is None else chance_text(loss)
 
 
 def _counts(result: ReplayAnalysis) -> dict:
@@ -123,7 +132,8 @@ def click_json(judged: ClickAnalysis, width: int) -> dict:
                  "reason": judged.agent_reason, "why": judged.agent_why}
     return {"time": round(click.time, 3), "thinking": round(judged.thinking, 3), "action": click.action.value,
             "row": click.row, "col": click.col, "chance": chance_text(judged.chance), "class": judged.kind.value,
-            "needless": None if judged.where is None else judged.where.value, "agent": agent}
+            "needless": None if judged.where is None else judged.where.value, "loss": _loss_text(judged.loss),
+            "unvalued": judged.unvalued, "agent": agent}
 
 
 def _fatal_json(result: ReplayAnalysis) -> dict | None:
@@ -156,6 +166,8 @@ def csv_row(result: ReplayAnalysis) -> dict:
         "agent_survival": "" if result.agent_survival is None else chance_text(result.agent_survival),
         "agent_luck_bits": "" if result.agent_luck_bits is None else _bits(result.agent_luck_bits),
         "exact": result.exact,
+        "loss": _loss_text(result.loss) or "", "loss_decimal": "" if result.loss is None else decimal_text(result.loss),
+        "unvalued": "" if result.unvalued is None else result.unvalued,
         **{name: "" if statistics.get(name) is None else statistics[name] for name in _STAT_COLUMNS},
         "error": "",
     }
@@ -225,19 +237,44 @@ def replay_text(result: ReplayAnalysis) -> str:
     lines.append(f"  {len(result.clicks)} clicks opened cells: {proved} proved, {_count(result.forced, 'forced guess')}, "
                  f"{_count(result.needless, 'needless guess')}{split}")
     if guesses:
-        lines.append(f"  {'#':>3} {'time':>7} {'thinking':>8}  {'click':<14} {'mine chance':<21} {'class':<20} exact agent there")
+        agent = " exact agent there" if any(click.agent_action is not None for click in result.clicks) else ""
+        lines.append(f"  {'#':>3} {'time':>7} {'thinking':>8}  {'click':<14} {'mine chance':<21} {'loss':<13} {'class':<20}"
+                     f"{agent}".rstrip())
         for number, judged in enumerate(result.clicks, start=1):
             if judged.kind != ClickClass.PROVED:
                 lines += ["  " + line for line in _guess_lines(number, replay.width, judged)]
     if result.fatal is not None:
         lines.append("  " + _fatal_line(result))
     lines.append(f"  survival {_with_decimal(result.survival)}, luck {_bits_text(result.luck_bits)}")
+    if result.loss is not None:
+        lines.append("  " + _loss_line(result))
     if result.agent_survival is not None:
         lines.append(f"  the exact agent at the same moments: survival {_with_decimal(result.agent_survival)}, "
                      f"{_bits_text(result.agent_luck_bits)}")
     if not result.exact:
         lines.append("  NOT EXACT: some counts did not finish within the time limit; their chances are estimates")
     return "\n".join(lines)
+
+
+def _loss_line(result: ReplayAnalysis) -> str:
+    """The game's loss: the winning chance its guesses gave up to best play, the whole game's when every guess
+    was valued, else the part over those valued, the others counted."""
+    guesses, unvalued = len(result.guesses), result.unvalued or 0
+    assert result.loss is not None
+    if not unvalued:
+        return f"winning chance lost to best play {_with_decimal(result.loss)} (every guess valued)"
+    if unvalued == guesses:
+        return f"winning chance lost to best play: not valued ({_count(guesses, 'guess')}: chords, or past the value budget)"
+    return (f"winning chance lost to best play {_with_decimal(result.loss)} over {guesses - unvalued} of {guesses} guesses; "
+            f"{unvalued} not valued (chords, or past the value budget)")
+
+
+def _click_loss(judged: ClickAnalysis, *, longest: int = 12) -> str:
+    """A click's loss for the report: its fraction (by its leading digits past ``longest``), ``unvalued`` where
+    it was not valued, ``-`` where not asked."""
+    if judged.loss is not None:
+        return _with_decimal(judged.loss, longest=longest)
+    return "unvalued" if judged.unvalued else "-"
 
 
 def click_text(replay, number: int, judged: ClickAnalysis) -> tuple[str, list[str]]:
@@ -254,6 +291,9 @@ def click_text(replay, number: int, judged: ClickAnalysis) -> tuple[str, list[st
             ClickClass.NEEDLESS: "a needless guess"}[judged.kind] + (f" ({judged.where.value})" if judged.where else "")
     lines.append(f"the click: mine chance {_with_decimal(judged.chance, longest=12)}, {kind}"
                  + ("" if judged.exact else " (NOT EXACT)"))
+    if judged.kind != ClickClass.PROVED and (judged.loss is not None or judged.unvalued):
+        lost = "not valued (a chord, or a value search past its budget)" if judged.unvalued else _click_loss(judged)
+        lines.append(f"winning chance lost to best play: {lost}")
     if judged.agent_action is not None:
         row, col = divmod(judged.agent_action.cell, replay.width)
         how = "proved, nearest" if judged.agent_reason == PROVED else judged.agent_reason
@@ -295,7 +335,8 @@ def _guess_lines(number: int, width: int, judged: ClickAnalysis) -> list[str]:
         agent = f"{judged.agent_action.kind} ({row},{col}) at {_with_decimal(judged.agent_chance, longest=12)}"
         agent += ", proved, nearest" if judged.agent_reason == PROVED else ""
     kind = judged.kind.value + (f" ({judged.where.value})" if judged.where is not None else "")
-    lines = [f"{number:3d} {click.time:7.2f} {judged.thinking:8.2f}  {where:<14} {chance:<21} {kind:<20} {agent}".rstrip()]
+    lines = [f"{number:3d} {click.time:7.2f} {judged.thinking:8.2f}  {where:<14} {chance:<21} {_click_loss(judged, longest=5):<13} {kind:<20} "
+             f"{agent}".rstrip()]
     if judged.agent_why is not None and judged.agent_reason != PROVED:
         lines.append(f"{'':<4}the agent risks more: {judged.agent_why}")
     return lines
