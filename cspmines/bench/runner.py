@@ -141,7 +141,6 @@ def run_suite(
     progress: bool | None = None,
     task: Task | None = None,
     judge: bool | Limit = False,
-    value: Limit | None = JUDGE_VALUE_LIMIT,
     limit: Limit | None = None,
 ) -> BenchResult:
     """Play every game of ``suite``; the Python API behind ``cspmines bench``.
@@ -158,9 +157,8 @@ def run_suite(
     task : callable, optional
         What plays one game (see :data:`Task`): :func:`play_game` by default.
     judge : bool or Limit
-        Judge every open of every game (:func:`play_game`'s ``judge``; with the default task only).
-    value : Limit or None
-        With ``judge``, the budget for valuing each guess (:func:`play_game`'s ``value``; None: not valued).
+        Judge every open of every game and value each guess (:func:`play_game`'s ``judge``, its ``value`` at
+        :data:`~cspmines.games.judge.JUDGE_VALUE_LIMIT`; another value budget: ``task=partial(play_game, ...)``).
     limit : Limit, optional
         What a game may hold: its memory (the default allowance unless given; None: none); a board past it is
         refused (TooLargeError) before any game.
@@ -174,7 +172,7 @@ def run_suite(
     """
     check_board_size(suite.width, suite.height, read_limit(limit).memory)
     where = workers if isinstance(workers, Workers) else Workers(workers)
-    task = _task_for(task, judge, value)
+    task = _task_for(task, judge)
     results = out if isinstance(out, ResultsFile) or out is None else ResultsFile(out)
     out = Path(results.path) if results is not None else None
     records = records_before(out, suite, results is not None and results.resume)
@@ -183,8 +181,7 @@ def run_suite(
     todo = [task for task in suite.tasks() if task not in done]
     chunks = chunked(todo, where.chunk_size or max(1, min(16, len(todo) // (where.count * 8) or 1)))
     fields = {**asdict(suite), "agents": list(suite.agents)}
-    watch = Stopwatch()
-    interrupted = False
+    watch, interrupted = Stopwatch(), False
     with _collecting(records, out, progress, len(todo)) as collected:
         try:
             with stopped_by_sigterm():
@@ -216,11 +213,11 @@ def _collecting(records: list, out: Path | None, progress: bool | None, total: i
             sink.close()
 
 
-def _task_for(task: Task | None, judge: bool | Limit, value: Limit | None = JUDGE_VALUE_LIMIT) -> Task:
+def _task_for(task: Task | None, judge: bool | Limit) -> Task:
     """What plays each game (:func:`play_game` unless ``task`` is given), the run's options checked."""
     if judge and task is not None:
         raise SuiteError("judge goes with the bench's own games (no task): a task judges its games itself")
-    task = task or (partial(play_game, judge=judge, value=value) if judge else play_game)
+    task = task or (partial(play_game, judge=judge) if judge else play_game)
     if not callable(task):
         raise SuiteError(f"task must be a function task(suite, agent, i) -> record, got {task!r}")
     return task
