@@ -166,3 +166,33 @@ def test_the_board_symmetries_are_those_that_map_the_position_to_itself():
     assert len(kept) == 1
     table = layout_table(empty(3, 3, 2))
     assert (table.codes == MINE).sum(axis=1).tolist() == [2] * 36
+
+
+@pytest.mark.parametrize("mines, mine_at", [(750, 1), (751, 0)])
+def test_a_chain_of_more_boxes_than_pythons_recursion_limit_is_listed(mines, mine_at):
+    """1,501 covered cells with a 1 between each two: a chain of 1,501 boxes whose two layouts alternate; the
+    total keeps the one with its mines at the odd cells (750) or at the even ones (751)."""
+    row = "".join("." if i % 2 == 0 else "1" for i in range(3001))
+    position = Position.from_string(f"3001x1x{mines}\n{row}")
+    table = layout_table(position)
+    assert table.count == 1
+    assert [cell % 4 for cell, code in zip(table.cells, table.codes[0], strict=True) if code == MINE] == [2 * mine_at] * mines
+    assert value_of(position).wins == 1
+
+
+def test_a_chain_too_long_to_list_is_not_exact_within_its_budget():
+    """The same chain with a covered row under it: far more layouts than a second lists, refused as such."""
+    top = "".join("." if i % 2 == 0 else "1" for i in range(2401))
+    found = value_of(Position.from_string(f"2401x2x900\n{top}\n{'.' * 2401}"), limit=Limit(time=1))
+    assert not found.exact and found.stopped_by == "time"
+
+
+def test_the_listing_stops_once_its_budget_has_run_out():
+    """A long chain lists its layouts in many small blocks: the clock is read between them."""
+    top = "".join("." if i % 2 == 0 else "1" for i in range(15))
+    position = Position.from_string(f"15x2x6\n{top}\n{'.' * 15}")
+    assert layout_table(position, budget=Limit(nodes=1).start()).count == layout_table(position).count
+    spent = Limit(time=0.001).start()
+    while not spent.expired():
+        pass
+    assert layout_table(position, budget=spent) is None

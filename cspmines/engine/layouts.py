@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import InconsistentPositionError, MissingTotalError
 from ..position import Position
+from .budget import Budget
 from .chains import Chain, split_chains
 from .constraints import settle_position
 
@@ -63,9 +64,10 @@ class LayoutTable:
         return self.cells.index(cell)
 
 
-def layout_table(position: Position, *, most: int | None = None) -> LayoutTable | None:
+def layout_table(position: Position, *, most: int | None = None, budget: Budget | None = None) -> LayoutTable | None:
     """Every layout of ``position`` (its mine total must be known), or None when there are more
-    than ``most``.
+    than ``most`` or ``budget``'s time runs out while they are listed (its clock is read once a
+    block of layouts: a long chain may list many small blocks before it reaches ``most``).
 
     Raises
     ------
@@ -88,7 +90,7 @@ def layout_table(position: Position, *, most: int | None = None) -> LayoutTable 
     cap = None if most is None else max(most, 1)
     per_chain = []
     for chain in chains:
-        listed = _chain_layouts(chain, cap)
+        listed = _chain_layouts(chain, cap, budget)
         if listed is None:
             return None
         per_chain.append(listed)
@@ -121,16 +123,17 @@ def _with_total(position: Position) -> Position:
     return position
 
 
-def _chain_layouts(chain: Chain, cap: int | None) -> dict[int, np.ndarray] | None:
+def _chain_layouts(chain: Chain, cap: int | None, budget: Budget | None) -> dict[int, np.ndarray] | None:
     """A chain's own layouts grouped by their number of mines: ``{mines: (n, cells) array}``, the
-    columns in the order of :attr:`Chain.cells`; None when there are more than ``cap``."""
+    columns in the order of :attr:`Chain.cells`; None when there are more than ``cap`` or the budget's
+    time has run out."""
     sizes = [box.size for box in chain.boxes]
     by_mines: dict[int, list[np.ndarray]] = {}
     listed = 0
     for counts in _box_counts(chain):
         block = _cross([_combinations(size, k) for size, k in zip(sizes, counts, strict=True)])
         listed += len(block)
-        if cap is not None and listed > cap:
+        if (cap is not None and listed > cap) or (budget is not None and budget.expired()):
             return None
         by_mines.setdefault(sum(counts), []).append(block)
     return {mines: np.concatenate(blocks) for mines, blocks in by_mines.items()}
@@ -138,32 +141,40 @@ def _chain_layouts(chain: Chain, cap: int | None) -> dict[int, np.ndarray] | Non
 
 def _box_counts(chain: Chain):
     """Every way to put mines in the chain's boxes (a count per box) that meets all its rules,
-    depth first over the boxes with each rule's need and room kept."""
+    depth first over the boxes with each rule's need and room kept; a walk with its own stack (the
+    placed counts), not recursion, since a chain may hold more boxes than Python's recursion limit."""
     sizes = [box.size for box in chain.boxes]
     need = [rule.mines for rule in chain.rules]
     room = [sum(sizes[b] for b in rule.boxes) for rule in chain.rules]
     counts = [0] * len(sizes)
-
-    def place(b: int):
+    placed = [-1] * len(sizes)  # the count placed in box b, -1 while none is
+    b = 0
+    while b >= 0:
         if b == len(sizes):
             if not any(need):
                 yield tuple(counts)
-            return
+            b -= 1
+            continue
         rules = chain.boxes[b].rules
+        if placed[b] < 0:  # entering the box: its cells no longer room for its rules
+            for r in rules:
+                room[r] -= sizes[b]
+        else:  # back from the boxes after it: take its count back, try the next
+            for r in rules:
+                need[r] += placed[b]
+        k = placed[b] + 1
+        while k <= sizes[b] and not all(0 <= need[r] - k <= room[r] for r in rules):
+            k += 1
+        if k > sizes[b]:  # every count tried: leave the box
+            for r in rules:
+                room[r] += sizes[b]
+            placed[b] = -1
+            b -= 1
+            continue
         for r in rules:
-            room[r] -= sizes[b]
-        for k in range(sizes[b] + 1):
-            if all(0 <= need[r] - k <= room[r] for r in rules):
-                for r in rules:
-                    need[r] -= k
-                counts[b] = k
-                yield from place(b + 1)
-                for r in rules:
-                    need[r] += k
-        for r in rules:
-            room[r] += sizes[b]
-
-    yield from place(0)
+            need[r] -= k
+        counts[b] = placed[b] = k
+        b += 1
 
 
 def _count_plans(per_chain: list, rest_size: int, mines_left: int) -> list[tuple[int, tuple]]:

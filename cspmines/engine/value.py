@@ -257,10 +257,10 @@ def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCell
     by_memory = _layouts_within(limit.memory, len(position.covered_cells))
     by_time = None if limit.time is None else int(limit.time / _LISTING_SECONDS)
     cap = by_memory if by_time is None else by_time if by_memory is None else min(by_memory, by_time)
-    table = layout_table(position, most=cap)
+    table = layout_table(position, most=cap, budget=budget)
     if table is None:  # more layouts than the allowance can list (or the time can list and search a little)
-        reason = "time" if by_time is not None and (by_memory is None or by_time < by_memory) else "layouts"
-        return _unlisted(position, budget, reason)
+        by_clock = budget.expired() or (by_time is not None and (by_memory is None or by_time < by_memory))
+        return _unlisted(position, budget, "time" if by_clock else "layouts")
     if table.count == 1:  # everything is known: the game is won by opening every safe cell
         known = {cell: CellValue(int(code != MINE), int(code != MINE), 1) for cell, code in zip(table.cells, table.codes[0], strict=True)}
         best = tuple(cell for cell, value in known.items() if value.low)

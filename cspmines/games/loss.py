@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..engine.budget import Limit
-from ..engine.value import PositionValue, value_of
+from ..engine.value import value_of
 from ..position import Position
 
 __all__ = ["MoveLoss", "mine_loss", "move_loss"]
@@ -87,9 +87,7 @@ def move_loss(position: Position, opens, *, limit: Limit | None = None) -> MoveL
         return MoveLoss(None, why="chord")
     if position.mines is None:  # the value is defined with the mine total known
         return MoveLoss(None, why="total")
-    found = _value_of(position, limit, "all")
-    if found is None:
-        return MoveLoss(None, why="layouts")
+    found = value_of(position, limit=limit, cells="all")
     if opens[0] not in position.covered_cells:
         raise ValueError(f"cell {opens[0]} is not covered: only a covered cell is opened")
     move = found.value(opens[0]) if found.exact else None
@@ -112,18 +110,7 @@ def mine_loss(position: Position, *, limit: Limit | None = None) -> MoveLoss:
     """
     if position.mines is None:
         return MoveLoss(None, why="total")
-    found = _value_of(position, limit, "one")
-    if found is None:
-        return MoveLoss(None, why="layouts")
+    found = value_of(position, limit=limit, cells="one")
     if found.probability is None:
         return MoveLoss(None, why=found.stopped_by or "time")
     return MoveLoss(found.probability, found.probability, Fraction(0))
-
-
-def _value_of(position: Position, limit: Limit | None, cells: str) -> PositionValue | None:
-    """:func:`~cspmines.engine.value.value_of`, or None where its listing of the layouts recursed too deep: a
-    chain of clues so long (a thousand boxes) that its layouts are far past any budget anyway."""
-    try:
-        return value_of(position, limit=limit, cells=cells)
-    except RecursionError:
-        return None
