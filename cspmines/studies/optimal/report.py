@@ -1,0 +1,160 @@
+"""The optimal-play table's report: a Markdown table of each board's optimum under each rule beside every
+agent's rate and its gap to it, what each optimum cost, and a figure of the gaps against the density.
+
+A row's agent cell reads ``rate (gap)`` in percent and points: ``52.14 (-0.66)``; a rate that is an
+estimate (a sample, or an agent that drew from its stream) carries the larger half of its Wilson 95%
+interval, ``37.86±2.23 (-14.92)``; where the optimum is known only within bounds the gap is a range. Best
+first cells are written by one cell of each group the board's symmetries make and the group's size:
+``(0,1)x8`` is (0,1) and the 7 cells symmetric to it.
+
+>>> from cspmines.studies.optimal.optimum import board_optimum
+>>> from cspmines.studies.optimal.rates import agent_rate
+>>> optimum = board_optimum(4, 4, 4)
+>>> rates = [agent_rate("exact", 4, 4, 4, "corner")]
+>>> print(markdown_rows([optimum], rates, ["exact"])[4])
+| 4x4 | 4 | 0.250 | corner | 949/1365 | 69.52% | (0,0) by rule | 69.52 (+0.00) |
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .optimum import BoardOptimum, RuleValue
+from .rates import AgentRate
+from .rules import FirstClickRule, distinct_cells
+
+__all__ = ["cost_rows", "gap", "markdown_rows", "plot_gaps", "write_report"]
+
+
+def gap(rate: AgentRate, value: RuleValue) -> tuple[float, float]:
+    """The agent's rate minus the optimum, in points: at least and at most (equal when both are exact; the
+    agent's interval is not in it)."""
+    low, high = value.bounds
+    return float(rate.rate - high) * 100, float(rate.rate - low) * 100
+
+
+def markdown_rows(optima, rates, agents) -> list[str]:
+    """The table's heading, its rule and a row per board, mine count and rule."""
+    head = ["board", "mines", "density", "rule", "optimum", "%", "best first cells", *agents]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    by_key = {(r.agent, r.rule, r.width, r.height, r.mines): r for r in rates}
+    for optimum in optima:
+        for rule in FirstClickRule:
+            value = optimum.rule(rule)
+            cells = [_agent_cell(by_key.get((agent, rule, *optimum.key)), value) for agent in agents]
+            lines.append(f"| {optimum.width}x{optimum.height} | {optimum.mines} | {optimum.mines / (optimum.width * optimum.height):.3f} "
+                         f"| {rule} | {_fraction(value)} | {_percent(value)} | {_cells(optimum, value)} | {' | '.join(cells)} |")
+    return lines
+
+
+def cost_rows(optima) -> list[str]:
+    """A row per board and mine count: its layouts, whether exact, the states searched, time and memory."""
+    lines = ["| board | mines | layouts | exact | stopped by | states | CPU s | wall s | peak memory |", "|" + " --- |" * 9]
+    for o in optima:
+        memory = "-" if o.peak_memory is None else f"{o.peak_memory / 2**20:,.0f} MiB"
+        lines.append(f"| {o.width}x{o.height} | {o.mines} | {o.rule(FirstClickRule.NONE).layouts:,} | {'yes' if o.exact else 'bounds'} "
+                     f"| {o.stopped_by or '-'} | {o.states:,} | {o.cpu_seconds:,.2f} | {o.seconds:,.2f} | {memory} |")
+    return lines
+
+
+def write_report(optima, rates, agents, folder, *, title: str = "Optimal play on whole small boards", command: str = "",
+                 figure: bool = True) -> list[Path]:
+    """``report.md`` and, with ``figure``, the figure (``gaps.png``, ``gaps.svg``: where some optimum is exact and some
+    agent played) in ``folder``; the paths written."""
+    folder = Path(folder)
+    lines = [f"# {title}", ""]
+    if command:
+        lines += ["Made by", "", "```sh", command, "```", ""]
+    lines += ["Best play's chance of winning the empty board (exact where the search finished within its budget), "
+              "and each agent's win rate on the same boards under the same rule, with its gap to the optimum in "
+              "points. " + _NOTATION, "", *markdown_rows(optima, rates, agents), "", "What each optimum cost (one search of the board):",
+              "", *cost_rows(optima), ""]
+    report = folder / "report.md"
+    report.write_text("\n".join(lines), encoding="utf-8")
+    written = [report]
+    if figure and any(o.exact for o in optima) and rates:
+        for extension in ("png", "svg"):
+            plot_gaps(optima, rates, agents, folder / f"gaps.{extension}")
+            written.append(folder / f"gaps.{extension}")
+    return written
+
+
+_NOTATION = ("An agent's cell is `rate (gap)`; `±` gives the larger half of the Wilson 95% interval of a rate that is "
+             "an estimate (a sample, or an agent that drew from its random stream); `(0,1)x8` is (0,1) and the cells "
+             "symmetric to it.")
+
+
+def plot_gaps(optima, rates, agents, path) -> None:
+    """Each agent's gap to the optimum against the density: a panel per rule (rows) and board size
+    (columns), a line per agent; boards whose optimum is only bounded are left out, and an estimated
+    rate's Wilson 95% interval is drawn as a bar."""
+    from ...present.plots import _pyplot
+
+    plt = _pyplot()
+    sizes = sorted({(o.width, o.height) for o in optima if o.exact})
+    rules = list(FirstClickRule)
+    figure, axes = plt.subplots(len(rules), len(sizes), figsize=(4.2 * len(sizes), 3.0 * len(rules)), squeeze=False, sharey=True)
+    by_key = {(r.agent, r.rule, r.width, r.height, r.mines): r for r in rates}
+    for row, rule in enumerate(rules):
+        for column, size in enumerate(sizes):
+            panel = axes[row][column]
+            for agent in agents:
+                points = _gap_points(optima, by_key, agent, rule, size)
+                if points:
+                    xs, ys, errors = zip(*points, strict=True)
+                    panel.errorbar(xs, ys, yerr=list(zip(*errors, strict=True)), marker="o", markersize=3, capsize=2, label=agent)
+            panel.axhline(0.0, color="#888", linewidth=0.8)
+            panel.set_title(f"{size[0]}x{size[1]}, first click {rule}", fontsize=9)
+            panel.set_xlabel("mine density")
+            if column == 0:
+                panel.set_ylabel("gap to optimal (points)")
+    axes[0][0].legend(fontsize=7)
+    figure.suptitle("agents' win rate minus best play's, on whole boards", fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def _gap_points(optima, by_key: dict, agent: str, rule: FirstClickRule, size: tuple) -> list:
+    """(density, gap, (below, above)) of an agent under a rule on boards of one size whose optimum is exact."""
+    points = []
+    for optimum in optima:
+        rate = by_key.get((agent, rule, *optimum.key))
+        if (optimum.width, optimum.height) != size or rate is None or not optimum.exact:
+            continue
+        value, (at, _) = optimum.rule(rule), gap(rate, optimum.rule(rule))
+        low, high = rate.ci95 or (float(rate.rate), float(rate.rate))
+        optimal = float(value.bounds[0])
+        points.append((optimum.mines / (size[0] * size[1]), at, (at - (low - optimal) * 100, (high - optimal) * 100 - at)))
+    return points
+
+
+def _agent_cell(rate: AgentRate | None, value: RuleValue) -> str:
+    if rate is None:
+        return "-"
+    shown = f"{float(rate.rate) * 100:.2f}"
+    if rate.ci95 is not None:
+        low, high = rate.ci95
+        shown += f"±{max(float(rate.rate) - low, high - float(rate.rate)) * 100:.2f}"
+    below, above = gap(rate, value)
+    return f"{shown} ({below:+.2f})" if value.exact else f"{shown} ({below:+.2f}..{above:+.2f})"
+
+
+def _fraction(value: RuleValue) -> str:
+    return f"{value.low}/{value.layouts}" if value.exact else f"{value.low}..{value.high}/{value.layouts}"
+
+
+def _percent(value: RuleValue) -> str:
+    low, high = value.bounds
+    return f"{float(low):.2%}" if value.exact else f"{float(low):.2%}..{float(high):.2%}"
+
+
+def _cells(optimum: BoardOptimum, value: RuleValue) -> str:
+    """The best first cells by group (see the module); ``any`` when every cell is."""
+    if len(value.best_cells) == optimum.width * optimum.height:
+        return "any"
+    best = set(value.best_cells)
+    shown = [f"({orbit[0] // optimum.width},{orbit[0] % optimum.width})x{len(orbit)}"
+             for orbit in distinct_cells(optimum.width, optimum.height) if orbit[0] in best]
+    return ", ".join(shown) if value.rule is not FirstClickRule.CORNER else "(0,0) by rule"
+
