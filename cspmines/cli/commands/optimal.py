@@ -108,24 +108,24 @@ def run(args, out) -> int:
 
     from ...agents import agent_names
     from ...studies.optimal.report import write_report
-    from ...studies.optimal.table import TablePlan, counts_within, run_table
+    from ...studies.optimal.table import TablePlan, counts_beyond, counts_within, run_table
 
     folder = Path(args.out)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"--out {args.out}: a file is there, not a folder")
     limit = limit_of(args)
-    boards = []
+    boards, left_out = [], []
     for size in args.size:
         width, height = read_board(size)
         counts = read_counts(args.mines) if args.mines else counts_within(width, height, limit)
         if not args.mines:
-            _say_left_out(width, height, counts, args.quiet)
+            left_out += _say_left_out(width, height, counts_beyond(width, height, limit), args.quiet)
         boards.append((width, height, counts))
     agents = () if args.no_agents else tuple(args.agent or agent_names())
     plan = TablePlan(boards=tuple(boards), agents=agents, rules=tuple(args.rule or ("none", "protected", "corner")), limit=limit,
                      method=args.method, exhaustive=args.exhaustive, sample=args.sample, seed=args.seed)
     result = run_table(plan, folder, tell=None if args.quiet else lambda line: print(line, file=sys.stderr, flush=True))
-    written = _write(write_report, result, agents, folder, _command(args, boards))
+    written = _write(write_report, result, agents, folder, _command(args, boards), left_out)
     out.write(f"{len(result.optima)} boards, {len(result.rates)} agents' rates ({result.computed_now} found now); wrote "
               + ", ".join(str(path) for path in written) + "\n")
     return 0
@@ -170,25 +170,26 @@ def _ranges(counts: list) -> str:
     return ",".join(parts)
 
 
-def _say_left_out(width: int, height: int, counts: tuple, quiet: bool) -> None:
-    """Without --mines, the counts the budget cannot list are left out: say which (or refuse a board with none)."""
+def _say_left_out(width: int, height: int, beyond: list, quiet: bool) -> list:
+    """Without --mines, the counts the budget cannot list are left out: say which (refuse a board with none
+    left), and give them back as (width, height, mines, why) for the report."""
     from ...errors import TooLargeError
 
-    if not counts:
+    if len(beyond) == width * height:
         raise TooLargeError(f"a {width}x{height} board: no mine count has layouts few enough for the budget to list; raise --memory")
-    missing = sorted(set(range(1, width * height)) - set(counts))
-    if missing and not quiet:
-        print(f"{width}x{height}: mine counts {missing[0]} to {missing[-1]} left out (more layouts than the budget can list)",
-              file=sys.stderr)
+    if beyond and not quiet:
+        print(f"{width}x{height}: mine counts {_ranges([row[2] for row in beyond])} left out (more layouts than the budget "
+              "lets the value search list)", file=sys.stderr)
+    return beyond
 
 
-def _write(write_report, result, agents, folder, command) -> list:
-    """The report, and the figure where matplotlib is there (said where it is not)."""
+def _write(write_report, result, agents, folder, command, left_out) -> list:
+    """The report, and the figures where matplotlib is there (said where it is not)."""
     import importlib.util
 
     from ...extras import install_hint
 
-    if importlib.util.find_spec("matplotlib") is None:
-        print(f"cspmines: no figure: it needs matplotlib: {install_hint('plot')}", file=sys.stderr)
-        return write_report(result.optima, result.rates, agents, folder, command=command, figure=False)
-    return write_report(result.optima, result.rates, agents, folder, command=command)
+    figure = importlib.util.find_spec("matplotlib") is not None
+    if not figure:
+        print(f"cspmines: no figures: they need matplotlib: {install_hint('plot')}", file=sys.stderr)
+    return write_report(result.optima, result.rates, agents, folder, command=command, figure=figure, left_out=left_out)

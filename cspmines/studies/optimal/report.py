@@ -1,5 +1,6 @@
 """The optimal-play table's report: a Markdown table of each board's optimum under each rule beside every
-agent's rate and its gap to it, what each optimum cost, and a figure of the gaps against the density.
+agent's rate and its gap to it, what each optimum cost, what was not reached and why, and the figures
+(:mod:`~cspmines.studies.optimal.figures`).
 
 A row's agent cell reads ``rate (gap)`` in percent and points: ``52.14 (-0.66)``; a rate that is an
 estimate (a sample, or an agent that drew from its stream) carries the larger half of its Wilson 95%
@@ -23,7 +24,7 @@ from .optimum import BoardOptimum, RuleValue
 from .rates import AgentRate
 from .rules import FirstClickRule, distinct_cells
 
-__all__ = ["cost_rows", "gap", "markdown_rows", "plot_gaps", "write_report"]
+__all__ = ["cost_rows", "gap", "markdown_rows", "unreached_rows", "write_report"]
 
 
 def gap(rate: AgentRate, value: RuleValue) -> tuple[float, float]:
@@ -57,22 +58,52 @@ def cost_rows(optima) -> list[str]:
     return lines
 
 
+def unreached_rows(optima, left_out=()) -> list[str]:
+    """A line for each board and mine count not reached exactly, and why: ``left_out`` as (width, height,
+    mines, why) for those never tried (more layouts than the budget lets the value search list), then each
+    optimum whose search stopped short, with the bounds it proved.
+
+    >>> unreached_rows([], [(6, 6, 7, "too many layouts")])
+    ['* 6x6 with 7 mines: not tried: too many layouts']
+    """
+    lines = [f"* {width}x{height} with {mines} mines: not tried: {why}" for width, height, mines, why in left_out]
+    for o in optima:
+        if not o.exact:
+            value = o.rule(FirstClickRule.NONE)
+            lines.append(f"* {o.width}x{o.height} with {o.mines} mines: stopped by {o.stopped_by} after {o.seconds:,.0f} s; best play "
+                         f"wins {value.low:,} to {value.high:,} of {value.layouts:,} layouts (no first-click rule)")
+    return lines
+
+
 def write_report(optima, rates, agents, folder, *, title: str = "Optimal play on whole small boards", command: str = "",
-                 figure: bool = True) -> list[Path]:
-    """``report.md`` and, with ``figure``, the figure (``gaps.png``, ``gaps.svg``: where some optimum is exact and some
-    agent played) in ``folder``; the paths written."""
+                 figure: bool = True, left_out=()) -> list[Path]:
+    """``report.md`` and, with ``figure``, the figures in ``folder``: ``optimum.png`` and ``.svg`` (best play's chance
+    against the density) and, where some optimum is exact and some agent played, ``gaps.png`` and ``.svg``; the
+    paths written. ``left_out``: the counts not tried, as (width, height, mines, why) (:func:`unreached_rows`)."""
     folder = Path(folder)
     lines = [f"# {title}", ""]
     if command:
         lines += ["Made by", "", "```sh", command, "```", ""]
     lines += ["Best play's chance of winning the empty board (exact where the search finished within its budget), "
               "and each agent's win rate on the same boards under the same rule, with its gap to the optimum in "
-              "points. " + _NOTATION, "", *markdown_rows(optima, rates, agents), "", "What each optimum cost (one search of the board):",
+              "points. " + _NOTATION, "", *markdown_rows(optima, rates, agents), "", "What each optimum cost:",
               "", *cost_rows(optima), ""]
+    unreached = unreached_rows(optima, left_out)
+    if unreached:
+        lines += ["Not reached exactly within the budget:", "", *unreached, ""]
     report = folder / "report.md"
     report.write_text("\n".join(lines), encoding="utf-8")
-    written = [report]
-    if figure and any(o.exact for o in optima) and rates:
+    return [report, *(_figures(optima, rates, agents, folder) if figure and optima else [])]
+
+
+def _figures(optima, rates, agents, folder: Path) -> list[Path]:
+    from .figures import plot_gaps, plot_values
+
+    written = []
+    for extension in ("png", "svg"):
+        plot_values(optima, rates, folder / f"optimum.{extension}")
+        written.append(folder / f"optimum.{extension}")
+    if any(o.exact for o in optima) and rates:
         for extension in ("png", "svg"):
             plot_gaps(optima, rates, agents, folder / f"gaps.{extension}")
             written.append(folder / f"gaps.{extension}")
@@ -82,51 +113,6 @@ def write_report(optima, rates, agents, folder, *, title: str = "Optimal play on
 _NOTATION = ("An agent's cell is `rate (gap)`; `±` gives the larger half of the Wilson 95% interval of a rate that is "
              "an estimate (a sample, or an agent that drew from its random stream); `(0,1)x8` is (0,1) and the cells "
              "symmetric to it.")
-
-
-def plot_gaps(optima, rates, agents, path) -> None:
-    """Each agent's gap to the optimum against the density: a panel per rule (rows) and board size
-    (columns), a line per agent; boards whose optimum is only bounded are left out, and an estimated
-    rate's Wilson 95% interval is drawn as a bar."""
-    from ...present.plots import _pyplot
-
-    plt = _pyplot()
-    sizes = sorted({(o.width, o.height) for o in optima if o.exact})
-    rules = list(FirstClickRule)
-    figure, axes = plt.subplots(len(rules), len(sizes), figsize=(4.2 * len(sizes), 3.0 * len(rules)), squeeze=False, sharey=True)
-    by_key = {(r.agent, r.rule, r.width, r.height, r.mines): r for r in rates}
-    for row, rule in enumerate(rules):
-        for column, size in enumerate(sizes):
-            panel = axes[row][column]
-            for agent in agents:
-                points = _gap_points(optima, by_key, agent, rule, size)
-                if points:
-                    xs, ys, errors = zip(*points, strict=True)
-                    panel.errorbar(xs, ys, yerr=list(zip(*errors, strict=True)), marker="o", markersize=3, capsize=2, label=agent)
-            panel.axhline(0.0, color="#888", linewidth=0.8)
-            panel.set_title(f"{size[0]}x{size[1]}, first click {rule}", fontsize=9)
-            panel.set_xlabel("mine density")
-            if column == 0:
-                panel.set_ylabel("gap to optimal (points)")
-    axes[0][0].legend(fontsize=7)
-    figure.suptitle("agents' win rate minus best play's, on whole boards", fontsize=10)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-
-
-def _gap_points(optima, by_key: dict, agent: str, rule: FirstClickRule, size: tuple) -> list:
-    """(density, gap, (below, above)) of an agent under a rule on boards of one size whose optimum is exact."""
-    points = []
-    for optimum in optima:
-        rate = by_key.get((agent, rule, *optimum.key))
-        if (optimum.width, optimum.height) != size or rate is None or not optimum.exact:
-            continue
-        value, (at, _) = optimum.rule(rule), gap(rate, optimum.rule(rule))
-        low, high = rate.ci95 or (float(rate.rate), float(rate.rate))
-        optimal = float(value.bounds[0])
-        points.append((optimum.mines / (size[0] * size[1]), at, (at - (low - optimal) * 100, (high - optimal) * 100 - at)))
-    return points
 
 
 def _agent_cell(rate: AgentRate | None, value: RuleValue) -> str:

@@ -37,17 +37,19 @@ class FirstClickRule(Vocabulary):
 
 
 def check_mines(width: int, height: int, mines: int) -> None:
-    """Refuse a mine count with nothing to decide: no mine, or no safe cell left to open first.
+    """Refuse a mine count that leaves no safe cell to open first (under ``protected`` and ``corner`` there
+    would be no layout to draw). No mine is allowed: every game is won, a check of the table.
 
-    >>> check_mines(4, 4, 15)
+    >>> check_mines(4, 4, 0), check_mines(4, 4, 15)
+    (None, None)
     >>> check_mines(4, 4, 16)
     Traceback (most recent call last):
     ...
-    cspmines.games.board.BoardFormatError: a 4x4 board takes 1 to 15 mines here (a mine to fear and a safe cell to open first), got 16
+    cspmines.games.board.BoardFormatError: a 4x4 board takes 0 to 15 mines here (a safe cell to open first), got 16
     """
-    if not 1 <= mines < width * height:
-        raise BoardFormatError(f"a {width}x{height} board takes 1 to {width * height - 1} mines here (a mine to fear and a safe "
-                               f"cell to open first), got {mines}")
+    if not 0 <= mines < width * height:
+        raise BoardFormatError(f"a {width}x{height} board takes 0 to {width * height - 1} mines here (a safe cell to open first), "
+                               f"got {mines}")
 
 
 def layouts_under(width: int, height: int, mines: int, rule: FirstClickRule | str) -> int:

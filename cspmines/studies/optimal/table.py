@@ -28,14 +28,19 @@ from pathlib import Path
 from ...agents.base import UnknownAgentError
 from ...agents.registry import agent_names, known_agent
 from ...engine.budget import Limit
-from ...errors import TooLargeError
+from ...errors import CspminesError, TooLargeError
 from .optimum import METHODS, BoardOptimum, Piece, board_optimum, check_budget
 from .rates import AgentRate, agent_rate
-from .rules import FirstClickRule
+from .rules import FirstClickRule, layouts_under
 
-__all__ = ["AGENTS", "OPTIMUM", "PIECES", "TablePlan", "TableResult", "counts_within", "read_table", "run_table"]
+__all__ = ["AGENTS", "OPTIMUM", "PIECES", "TableFileError", "TablePlan", "TableResult", "bundled_table", "counts_beyond", "counts_within", "read_table",
+           "run_table"]
 
 OPTIMUM, PIECES, AGENTS = "optimum.jsonl", "pieces.jsonl", "agents.jsonl"
+
+
+class TableFileError(CspminesError, ValueError):
+    """A results file with a line that is JSON but not one the table wrote."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +113,7 @@ def _play_agents(plan: TablePlan, folder: Path, rates: dict, width: int, height:
     for rule in plan.rules:
         for spec in plan.agents:
             key = (spec, str(rule), width, height, mines)
-            if key in rates and rates[key][1] == plan.games:
+            if key in rates and _same_games(*rates[key], plan):
                 continue
             rate = agent_rate(spec, width, height, mines, rule, exhaustive=plan.exhaustive, sample=plan.sample, seed=plan.seed)
             _append(folder / AGENTS, {**rate.record(), "games_by": plan.games})
@@ -119,33 +124,74 @@ def _play_agents(plan: TablePlan, folder: Path, rates: dict, width: int, height:
     return played
 
 
+def _same_games(rate: AgentRate, games: dict | None, plan: TablePlan) -> bool:
+    """Whether ``rate``, found with ``games`` (:attr:`TablePlan.games`), is what ``plan`` would find: every layout
+    played once both times (the seed then matters only to an agent that drew from its stream), else the same
+    sample and seed.
+
+    >>> plan = TablePlan(boards=(), agents=(), exhaustive=120)
+    >>> rate = AgentRate("exact", FirstClickRule.NONE, 4, 4, 2, 120, 102, True, 0, 0.1)
+    >>> _same_games(rate, {"exhaustive": 500, "sample": 10, "seed": 3}, plan)
+    True
+    >>> _same_games(rate, {"exhaustive": 500, "sample": 10, "seed": 3}, TablePlan(boards=(), agents=(), exhaustive=119))
+    False
+    """
+    if games is None:
+        return False
+    if rate.exhaustive:
+        every = layouts_under(rate.width, rate.height, rate.mines, rate.rule) <= plan.exhaustive
+        return every and (rate.random_games == 0 or games.get("seed") == plan.seed)
+    return games == plan.games
+
+
 def read_table(out) -> TableResult:
     """Every optimum and rate in the folder ``out``, by board, mine count, rule and agent."""
     optima, _, rates = _read(Path(out))
     return TableResult(tuple(optima[key][0] for key in sorted(optima)), tuple(rates[key][0] for key in sorted(rates, key=_rate_order)), 0)
 
 
+def bundled_table() -> TableResult:
+    """The table that ships with cspmines (``cspmines/data/optimal``, made by ``cspmines optimal``; the command
+    is in ``docs/research.md``): every optimum and agent's rate in it."""
+    from importlib.resources import files
+
+    return read_table(files("cspmines") / "data" / "optimal")
+
+
 def counts_within(width: int, height: int, limit: Limit) -> tuple[int, ...]:
-    """The mine counts (1 to cells - 1) whose boards ``limit`` lets the value search list.
+    """The mine counts (0 to cells - 1) whose boards ``limit`` lets the value search list.
 
     >>> counts_within(6, 6, Limit(memory="1G"))
-    (1, 2, 3, 4, 5, 6, 30, 31, 32, 33, 34, 35)
+    (0, 1, 2, 3, 4, 5, 6, 30, 31, 32, 33, 34, 35)
     """
-    fits = []
-    for mines in range(1, width * height):
-        try:
-            check_budget(width, height, mines, limit)
-        except TooLargeError:
-            continue
-        fits.append(mines)
-    return tuple(fits)
+    return tuple(mines for mines in range(width * height) if not _beyond(width, height, mines, limit))
+
+
+def counts_beyond(width: int, height: int, limit: Limit) -> list[tuple[int, int, int, str]]:
+    """The mine counts :func:`counts_within` leaves out, as (width, height, mines, why).
+
+    >>> [row[2] for row in counts_beyond(6, 6, Limit(memory="1G"))] == list(range(7, 30))
+    True
+    >>> counts_beyond(4, 4, Limit(memory="1G"))
+    []
+    """
+    return [(width, height, mines, why) for mines in range(width * height) if (why := _beyond(width, height, mines, limit))]
+
+
+def _beyond(width: int, height: int, mines: int, limit: Limit) -> str:
+    """Why the board is beyond ``limit`` (:func:`check_budget`'s message), or "" when it is not."""
+    try:
+        check_budget(width, height, mines, limit)
+    except TooLargeError as error:
+        return str(error)
+    return ""
 
 
 def _result(plan: TablePlan, optima: dict, rates: dict, computed: int) -> TableResult:
     keys = [(w, h, m) for w, h, counts in plan.boards for m in counts]
     wanted = [(spec, str(rule), *key) for key in keys for rule in plan.rules for spec in plan.agents]
     kept = [rates[key] for key in wanted if key in rates]
-    return TableResult(tuple(optima[key][0] for key in keys if key in optima), tuple(rate for rate, games in kept if games == plan.games), computed)
+    return TableResult(tuple(optima[key][0] for key in keys if key in optima), tuple(rate for rate, games in kept if _same_games(rate, games, plan)), computed)
 
 
 def _rate_order(key: tuple) -> tuple:
@@ -155,35 +201,48 @@ def _rate_order(key: tuple) -> tuple:
 
 def _read(folder: Path) -> tuple[dict, dict, dict]:
     """What the folder holds: {board key: (optimum, budget)}, {board key: [(piece, budget)]}, {rate key: (rate, games)};
-    the last line of a key wins, and a line cut short (a run stopped while writing) is left out."""
+    the last line of a key wins, a line cut short (a run stopped while writing) is left out, and a line that is
+    JSON but not a record of the table is refused (:class:`TableFileError`)."""
     optima = {}
-    for record in _lines(folder / OPTIMUM):
-        optimum = BoardOptimum.from_record(record)
-        optima[optimum.key] = (optimum, record.get("limit"))
+    for record in _records(folder / OPTIMUM, BoardOptimum.from_record):
+        optima[record[0].key] = record
     pieces: dict = {}
-    for record in _lines(folder / PIECES):
-        pieces.setdefault((record["width"], record["height"], record["mines"]), []).append((Piece.from_record(record), record.get("limit")))
+    for piece, budget, board in _records(folder / PIECES, Piece.from_record, board=True):
+        pieces.setdefault(board, []).append((piece, budget))
     rates = {}
-    for record in _lines(folder / AGENTS):
-        rate = AgentRate.from_record(record)
-        rates[rate.agent, str(rate.rule), rate.width, rate.height, rate.mines] = (rate, record.get("games_by"))
+    for rate, games in _records(folder / AGENTS, AgentRate.from_record, extra="games_by"):
+        rates[rate.agent, str(rate.rule), rate.width, rate.height, rate.mines] = (rate, games)
     return optima, pieces, rates
 
 
+def _records(path: Path, read: Callable, *, extra: str = "limit", board: bool = False):
+    """Each line of ``path`` read by ``read``, with its ``extra`` field (and its board's key with ``board``)."""
+    for number, record in _lines(path):
+        try:
+            found = read(record)
+            yield (found, record.get(extra), (record["width"], record["height"], record["mines"])) if board else (found, record.get(extra))
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise TableFileError(f"{path}, line {number}: not a line of the optimal-play table ({type(error).__name__}: {error}); "
+                                 "move the file away or use another folder") from error
+
+
 def _lines(path: Path):
+    """(line number, JSON object) of each whole line of ``path``."""
     if not path.exists():
         return
     with path.open(encoding="utf-8") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, 1):
             try:
-                yield json.loads(line)
+                yield number, json.loads(line)
             except json.JSONDecodeError:
                 continue
 
 
 def _append(path: Path, record: dict) -> None:
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(record) + "\n")
+    """``record`` as a line at the end of ``path``, after a line a stopped run left cut short (which is then left out)."""
+    with path.open("a+b") as handle:
+        cut = handle.tell() > 0 and handle.seek(-1, 2) >= 0 and handle.read(1) != b"\n"
+        handle.write((("\n" if cut else "") + json.dumps(record) + "\n").encode("utf-8"))
 
 
 def _appender(path: Path, board: dict) -> Callable[[Piece], None]:
