@@ -264,3 +264,13 @@ def test_a_foreign_results_file_is_one_line_and_status_2(tmp_path, capsys):
     (tmp_path / OPTIMUM).write_text('["not", "a", "record"]\n')
     status, _, told = optimal(capsys, "--size", "2x2", "--no-agents", "--out", str(tmp_path))
     assert status == 2 and "not a line of the optimal-play table" in told and len(told.strip().splitlines()) == 1
+
+
+def test_report_only_computes_nothing_and_says_what_is_missing(tmp_path, capsys):
+    out = tmp_path / "table"
+    optimal(capsys, "--size", "3x3", "--mines", "1", "--agent", "exact", "--sample", "5", "--out", str(out), "--quiet")
+    before = (out / AGENTS).read_text()
+    status, said, _ = optimal(capsys, "--size", "3x3", "--mines", "1-2", "--agent", "exact", "--report-only", "--out", str(out))
+    assert status == 0 and "1 boards, 3 agents' rates (0 found now)" in said and (out / AGENTS).read_text() == before
+    report = (out / "report.md").read_text()
+    assert "* 3x3 with 2 mines: not computed (no result in the folder)" in report and "--report-only" in report

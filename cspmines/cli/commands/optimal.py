@@ -25,6 +25,9 @@ and beside it every agent's win rate on the same boards under the same rule, and
 gap to the optimum in points: every layout played once where there are at most
 --exhaustive, else --sample games drawn the same for every agent.
 
+--report-only computes nothing and writes the report and figures from what DIR holds of the
+boards asked (the results of several runs, each with its own budget or sample).
+
 Each board gets the whole --time-limit, --node-limit and --memory; past them its
 value is proven bounds, not exact. A mine count whose layouts the budget cannot list
 is refused at once (without --mines: left out, and said so). Results go to DIR as
@@ -62,6 +65,8 @@ def add_parser(commands) -> None:
                          help="play every layout where a rule draws from at most N")
     optimal.add_argument("--sample", type=whole(1), default=2_000, metavar="N", help="games drawn where there are more")
     optimal.add_argument("--seed", type=whole(0), default=0, help="the sample's and the agents' seed")
+    optimal.add_argument("--report-only", action="store_true",
+                         help="compute nothing: the report and figures from what DIR holds of these boards (several runs' results)")
     optimal.add_argument("--quiet", action="store_true", help="no line as each result is found")
     optimal.set_defaults(run=run)
 
@@ -108,7 +113,7 @@ def run(args, out) -> int:
 
     from ...agents import agent_names
     from ...studies.optimal.report import write_report
-    from ...studies.optimal.table import TablePlan, counts_beyond, counts_within, run_table
+    from ...studies.optimal.table import TablePlan, counts_beyond, counts_within, gather_table, run_table
 
     folder = Path(args.out)
     if folder.exists() and not folder.is_dir():
@@ -124,7 +129,12 @@ def run(args, out) -> int:
     agents = () if args.no_agents else tuple(args.agent or agent_names())
     plan = TablePlan(boards=tuple(boards), agents=agents, rules=tuple(args.rule or ("none", "protected", "corner")), limit=limit,
                      method=args.method, exhaustive=args.exhaustive, sample=args.sample, seed=args.seed)
-    result = run_table(plan, folder, tell=None if args.quiet else lambda line: print(line, file=sys.stderr, flush=True))
+    if args.report_only:
+        result = gather_table(plan, folder)
+        found = {o.key for o in result.optima}
+        left_out += [(w, h, m, "not computed (no result in the folder)") for w, h, counts in boards for m in counts if (w, h, m) not in found]
+    else:
+        result = run_table(plan, folder, tell=None if args.quiet else lambda line: print(line, file=sys.stderr, flush=True))
     written = _write(write_report, result, agents, folder, _command(args, boards), left_out)
     out.write(f"{len(result.optima)} boards, {len(result.rates)} agents' rates ({result.computed_now} found now); wrote "
               + ", ".join(str(path) for path in written) + "\n")
@@ -151,6 +161,7 @@ def _command(args, boards: list) -> str:
         for value in getattr(args, option) or ():
             words += [f"--{option}", value]
     words += ["--no-agents"] if args.no_agents else []
+    words += ["--report-only"] if args.report_only else []
     words += ["--exhaustive", str(args.exhaustive), "--sample", str(args.sample), "--seed", str(args.seed), "--out", args.out]
     return " ".join(shlex.quote(word) for word in words)
 

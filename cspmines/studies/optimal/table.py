@@ -33,8 +33,8 @@ from .optimum import METHODS, BoardOptimum, Piece, board_optimum, check_budget
 from .rates import AgentRate, agent_rate
 from .rules import FirstClickRule, layouts_under
 
-__all__ = ["AGENTS", "OPTIMUM", "PIECES", "TableFileError", "TablePlan", "TableResult", "bundled_table", "counts_beyond", "counts_within", "read_table",
-           "run_table"]
+__all__ = ["AGENTS", "OPTIMUM", "PIECES", "TableFileError", "TablePlan", "TableResult", "bundled_table", "counts_beyond", "counts_within",
+           "gather_table", "read_table", "run_table"]
 
 OPTIMUM, PIECES, AGENTS = "optimum.jsonl", "pieces.jsonl", "agents.jsonl"
 
@@ -142,6 +142,23 @@ def _same_games(rate: AgentRate, games: dict | None, plan: TablePlan) -> bool:
         every = layouts_under(rate.width, rate.height, rate.mines, rate.rule) <= plan.exhaustive
         return every and (rate.random_games == 0 or games.get("seed") == plan.seed)
     return games == plan.games
+
+
+def gather_table(plan: TablePlan, out) -> TableResult:
+    """What the folder ``out`` holds of ``plan``, computing nothing: the optima of its boards, and its agents'
+    rates under its rules on them however their games were chosen (several runs' rates, for a report).
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = run_table(TablePlan(boards=((2, 2, (1,)),), agents=("exact",), sample=5), folder)
+    >>> found = gather_table(TablePlan(boards=((2, 2, (1, 2)),), agents=("exact",)), folder)
+    >>> [o.mines for o in found.optima], len(found.rates), found.computed_now
+    ([1], 3, 0)
+    """
+    optima, _, rates = _read(Path(out))
+    keys = [(w, h, m) for w, h, counts in plan.boards for m in counts]
+    wanted = [(spec, str(rule), *key) for key in keys for rule in plan.rules for spec in plan.agents]
+    return TableResult(tuple(optima[key][0] for key in keys if key in optima), tuple(rates[key][0] for key in wanted if key in rates), 0)
 
 
 def read_table(out) -> TableResult:
