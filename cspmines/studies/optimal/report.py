@@ -63,10 +63,10 @@ def unreached_rows(optima, left_out=()) -> list[str]:
     mines, why) for those never tried (more layouts than the budget lets the value search list), then each
     optimum whose search stopped short, with the bounds it proved.
 
-    >>> unreached_rows([], [(6, 6, 7, "too many layouts")])
+    >>> unreached_rows([], [(6, 6, 7, "not tried: too many layouts")])
     ['* 6x6 with 7 mines: not tried: too many layouts']
     """
-    lines = [f"* {width}x{height} with {mines} mines: not tried: {why}" for width, height, mines, why in left_out]
+    lines = [f"* {width}x{height} with {mines} mines: {why}" for width, height, mines, why in left_out]
     for o in optima:
         if not o.exact:
             value = o.rule(FirstClickRule.NONE)
