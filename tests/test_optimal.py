@@ -26,7 +26,7 @@ from bruteforce import best_play_wins
 NONE, PROTECTED, CORNER_RULE = FirstClickRule.NONE, FirstClickRule.PROTECTED, FirstClickRule.CORNER
 
 # boards small enough for the plain expectimax, several counts each (the densest counts of 3x3 take it seconds)
-BRUTE = [(2, 2, k) for k in (1, 2, 3)] + [(4, 2, k) for k in (1, 2, 3, 5, 7)] + [(3, 3, k) for k in (1, 2, 3, 6, 8)] + [(2, 3, 2), (3, 2, 4)]
+BRUTE = [(2, 2, k) for k in (1, 2, 3)] + [(4, 2, k) for k in (1, 2, 3, 5, 7)] + [(3, 3, k) for k in (1, 2, 3, 6, 8)] + [(2, 3, 2), (3, 2, 4), (4, 4, 13), (4, 4, 14)]
 
 
 def expected_rules(width: int, height: int, mines: int) -> dict:
