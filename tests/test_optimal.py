@@ -17,7 +17,7 @@ from cspmines.errors import TooLargeError
 from cspmines.games.board import BoardFormatError
 from cspmines.studies.optimal import FirstClickRule, agent_rate, board_optimum
 from cspmines.studies.optimal.optimum import BoardOptimum, FirstCell, check_budget
-from cspmines.studies.optimal.rates import game_ranks
+from cspmines.studies.optimal.rates import Games, game_ranks
 from cspmines.studies.optimal.rules import CORNER, check_mines, distinct_cells, empty_board, layouts_under
 from cspmines.studies.optimal.table import AGENTS, OPTIMUM, TableFileError, TablePlan, counts_beyond, counts_within, run_table
 
@@ -127,9 +127,9 @@ def test_counts_within_and_beyond_split_the_counts():
 
 @pytest.mark.parametrize("exhaustive, every", [(120, True), (121, True), (119, False)])
 def test_every_layout_is_played_up_to_the_exhaustive_count(exhaustive, every):
-    ranks, whole = game_ranks(4, 4, 2, NONE, exhaustive=exhaustive, sample=7)
+    ranks, whole = game_ranks(4, 4, 2, NONE, Games(exhaustive=exhaustive, sample=7))
     assert whole is every and (list(ranks) == list(range(120)) if every else len(ranks) == 7)
-    assert game_ranks(4, 4, 2, PROTECTED, exhaustive=105, sample=7)[1]  # C(15, 2) under the first-click rules
+    assert game_ranks(4, 4, 2, PROTECTED, Games(exhaustive=105, sample=7))[1]  # C(15, 2) under the first-click rules
 
 
 def test_a_first_cell_stays_best_while_its_bound_reaches_the_value():

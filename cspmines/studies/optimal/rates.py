@@ -40,7 +40,7 @@ from ...errors import CspminesError
 from ...games import Board, Game, play
 from .rules import CORNER, FirstClickRule, empty_board, layout_at, layouts_under
 
-__all__ = ["AgentRate", "FirstClickMismatch", "agent_rate", "game_ranks", "play_rank"]
+__all__ = ["AgentRate", "FirstClickMismatch", "Games", "agent_rate", "game_ranks", "play_rank"]
 
 _RULE_NUMBER = {rule: number for number, rule in enumerate(FirstClickRule)}
 
@@ -48,6 +48,16 @@ _RULE_NUMBER = {rule: number for number, rule in enumerate(FirstClickRule)}
 class FirstClickMismatch(CspminesError, RuntimeError):
     """An agent whose first cell, under ``protected``, was not the one it named on the empty board with the
     same stream: the rule cannot be played with it."""
+
+
+@dataclass(frozen=True)
+class Games:
+    """How an agent's games on a board are chosen: every layout once where a rule draws from at most
+    ``exhaustive``, else ``sample`` drawn with ``seed`` (which also seeds the agent's stream)."""
+
+    exhaustive: int = 20_000
+    sample: int = 2_000
+    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -91,34 +101,33 @@ class AgentRate:
         return cls(**{**fields, "rule": FirstClickRule.check(record["rule"])})
 
 
-def game_ranks(width: int, height: int, mines: int, rule, *, exhaustive: int, sample: int, seed: int = 0) -> tuple[range | np.ndarray, bool]:
+def game_ranks(width: int, height: int, mines: int, rule, games: Games = Games()) -> tuple[range | np.ndarray, bool]:
     """The layout ranks of the games (see the module), and whether they are every layout once: all of them
-    when there are at most ``exhaustive``, else ``sample`` drawn.
+    when there are at most ``games.exhaustive``, else ``games.sample`` drawn.
 
-    >>> game_ranks(4, 4, 2, "none", exhaustive=200, sample=10)
+    >>> game_ranks(4, 4, 2, "none", Games(exhaustive=200, sample=10))
     (range(0, 120), True)
-    >>> ranks, every = game_ranks(4, 4, 8, "none", exhaustive=200, sample=10); len(ranks), every
+    >>> ranks, every = game_ranks(4, 4, 8, "none", Games(exhaustive=200, sample=10)); len(ranks), every
     (10, False)
     """
     rule = FirstClickRule.check(rule, "the first-click rule")
     layouts = layouts_under(width, height, mines, rule)
-    if layouts <= exhaustive:
+    if layouts <= games.exhaustive:
         return range(layouts), True
-    rng = np.random.default_rng([seed, width, height, mines, _RULE_NUMBER[rule]])
-    return rng.integers(0, layouts, size=sample, dtype=np.int64), False
+    rng = np.random.default_rng([games.seed, width, height, mines, _RULE_NUMBER[rule]])
+    return rng.integers(0, layouts, size=games.sample, dtype=np.int64), False
 
 
-def agent_rate(spec: str, width: int, height: int, mines: int, rule, *, exhaustive: int = 20_000, sample: int = 2_000,
-               seed: int = 0) -> AgentRate:
-    """``spec``'s win rate under ``rule`` on the board: every layout played once where there are at most
-    ``exhaustive``, else ``sample`` of them (see the module)."""
+def agent_rate(spec: str, width: int, height: int, mines: int, rule, games: Games = Games()) -> AgentRate:
+    """``spec``'s win rate under ``rule`` on the board, on the games ``games`` chooses (see the module)."""
     rule = FirstClickRule.check(rule, "the first-click rule")
-    ranks, every = game_ranks(width, height, mines, rule, exhaustive=exhaustive, sample=sample, seed=seed)
+    ranks, every = game_ranks(width, height, mines, rule, games)
     agent = make_agent(spec)
     wins = drew = 0
     with Stopwatch(cpu=True) as watch:
         for i, rank in enumerate(ranks):
-            won, random = play_rank(agent, width, height, mines, rule, int(rank), np.random.SeedSequence([seed, width, height, mines, i]))
+            stream = np.random.SeedSequence([games.seed, width, height, mines, i])
+            won, random = play_rank(agent, width, height, mines, rule, int(rank), stream)
             wins += won
             drew += random
     return AgentRate(spec, rule, width, height, mines, len(ranks), wins, every, drew, watch.seconds)

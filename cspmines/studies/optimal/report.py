@@ -75,13 +75,12 @@ def unreached_rows(optima, left_out=()) -> list[str]:
     return lines
 
 
-def write_report(optima, rates, agents, folder, *, title: str = "Optimal play on whole small boards", command: str = "",
-                 figure: bool = True, left_out=()) -> list[Path]:
+def write_report(optima, rates, agents, folder, *, command: str = "", figure: bool = True, left_out=()) -> list[Path]:
     """``report.md`` and, with ``figure``, the figures in ``folder``: ``optimum.png`` and ``.svg`` (best play's chance
     against the density) and, where some optimum is exact and some agent played, ``gaps.png`` and ``.svg``; the
     paths written. ``left_out``: the counts not tried, as (width, height, mines, why) (:func:`unreached_rows`)."""
     folder = Path(folder)
-    lines = [f"# {title}", ""]
+    lines = ["# Optimal play on whole small boards", ""]
     if command:
         lines += ["Made by", "", "```sh", command, "```", ""]
     lines += ["Best play's chance of winning the empty board (exact where the search finished within its budget), "

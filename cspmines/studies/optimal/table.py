@@ -30,7 +30,7 @@ from ...agents.registry import agent_names, known_agent
 from ...engine.budget import Limit
 from ...errors import CspminesError, TooLargeError
 from .optimum import METHODS, BoardOptimum, Piece, board_optimum, check_budget
-from .rates import AgentRate, agent_rate
+from .rates import AgentRate, Games, agent_rate
 from .rules import FirstClickRule, layouts_under
 
 __all__ = ["AGENTS", "OPTIMUM", "PIECES", "TableFileError", "TablePlan", "TableResult", "bundled_table", "counts_beyond", "counts_within",
@@ -115,7 +115,7 @@ def _play_agents(plan: TablePlan, folder: Path, rates: dict, width: int, height:
             key = (spec, str(rule), width, height, mines)
             if key in rates and _same_games(*rates[key], plan):
                 continue
-            rate = agent_rate(spec, width, height, mines, rule, exhaustive=plan.exhaustive, sample=plan.sample, seed=plan.seed)
+            rate = agent_rate(spec, width, height, mines, rule, Games(plan.exhaustive, plan.sample, plan.seed))
             _append(folder / AGENTS, {**rate.record(), "games_by": plan.games})
             rates[key] = (rate, plan.games)
             played += 1
