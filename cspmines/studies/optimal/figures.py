@@ -5,8 +5,7 @@ Both need matplotlib (the ``plot`` extra).
 
 from __future__ import annotations
 
-from .rates import AgentRate
-from .report import gap
+from .rates import AgentRate, gap
 from .rules import FirstClickRule
 
 __all__ = ["plot_gaps", "plot_values"]

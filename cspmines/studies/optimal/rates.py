@@ -40,7 +40,7 @@ from ...errors import CspminesError
 from ...games import Board, Game, play
 from .rules import CORNER, FirstClickRule, empty_board, layout_at, layouts_under
 
-__all__ = ["AgentRate", "FirstClickMismatch", "Games", "agent_rate", "game_ranks", "play_rank"]
+__all__ = ["AgentRate", "FirstClickMismatch", "Games", "agent_rate", "game_ranks", "gap", "play_rank"]
 
 _RULE_NUMBER = {rule: number for number, rule in enumerate(FirstClickRule)}
 
@@ -166,3 +166,10 @@ def _first_cell(agent, width: int, height: int, mines: int, stream: np.random.Se
     if action.kind != ActionKind.OPEN:
         raise FirstClickMismatch(f"agent {agent.name!r} did not open a cell first on the empty board: {action}")
     return action.cell, rng.bit_generator.state != before
+
+
+def gap(rate: AgentRate, value) -> tuple[float, float]:
+    """The agent's rate minus the optimum ``value`` (a :class:`~.optimum.RuleValue`), in points: at least and
+    at most (equal when both are exact; the agent's interval is not in it)."""
+    low, high = value.bounds
+    return float(rate.rate - high) * 100, float(rate.rate - low) * 100

@@ -21,17 +21,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from .optimum import BoardOptimum, RuleValue
-from .rates import AgentRate
+from .rates import AgentRate, gap
 from .rules import FirstClickRule, distinct_cells
 
-__all__ = ["cost_rows", "gap", "markdown_rows", "unreached_rows", "write_report"]
-
-
-def gap(rate: AgentRate, value: RuleValue) -> tuple[float, float]:
-    """The agent's rate minus the optimum, in points: at least and at most (equal when both are exact; the
-    agent's interval is not in it)."""
-    low, high = value.bounds
-    return float(rate.rate - high) * 100, float(rate.rate - low) * 100
+__all__ = ["cost_rows", "markdown_rows", "unreached_rows", "write_report"]
 
 
 def markdown_rows(optima, rates, agents) -> list[str]:
