@@ -78,7 +78,7 @@ def distinct_cells(width: int, height: int) -> list[tuple[int, ...]]:
 
 def layout_at(rank: int, cells: tuple | list, mines: int) -> tuple[int, ...]:
     """The ``rank``-th way (from 0) to put ``mines`` mines in ``cells``, in the lexicographic order of
-    :func:`itertools.combinations`: so every layout is played once by ranks 0 to C(len(cells), mines) - 1,
+    ``itertools.combinations``: so every layout is played once by ranks 0 to C(len(cells), mines) - 1,
     and a uniform rank draws a uniform layout.
 
     >>> import itertools
