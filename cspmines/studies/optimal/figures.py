@@ -27,13 +27,13 @@ def plot_values(optima, rates, path, *, agent: str = "exact") -> None:
             points = [(o.mines / (size[0] * size[1]), *(float(b) for b in o.rule(rule).bounds), by_key.get((agent, rule, *o.key)))
                       for o in optima if (o.width, o.height) == size]
             xs, lows, highs, played = zip(*points, strict=True)
-            panel.plot(xs, lows, marker="o", markersize=3, color=color, label=f"{size[0]}x{size[1]} best play")
+            panel.plot(*_broken(xs, lows, 1 / (size[0] * size[1])), marker="o", markersize=3, color=color, label=f"{size[0]}x{size[1]} best play")
             spans = [(x, low, high) for x, low, high in zip(xs, lows, highs, strict=True) if high > low]
             if spans:
                 panel.vlines(*zip(*spans, strict=True), color=color, linewidth=3, alpha=0.4)
             mine = [(x, float(rate.rate)) for x, rate in zip(xs, played, strict=True) if isinstance(rate, AgentRate)]
             if mine:
-                panel.plot(*zip(*mine, strict=True), linestyle="--", color=color, linewidth=1, label=f"{size[0]}x{size[1]} {agent}")
+                panel.plot(*_broken(*zip(*mine, strict=True), 1 / (size[0] * size[1])), linestyle="--", color=color, linewidth=1, label=f"{size[0]}x{size[1]} {agent}")
         panel.set_title(f"first click {rule}", fontsize=9)
         panel.set_xlabel("mine density")
         panel.set_ylim(0, 1.02)
@@ -86,5 +86,23 @@ def _gap_points(optima, by_key: dict, agent: str, rule: FirstClickRule, size: tu
         value, (at, _) = optimum.rule(rule), gap(rate, optimum.rule(rule))
         low, high = rate.ci95 or (float(rate.rate), float(rate.rate))
         optimal = float(value.bounds[0])
-        points.append((optimum.mines / (size[0] * size[1]), at, (at - (low - optimal) * 100, (high - optimal) * 100 - at)))
+        below, above = max(0.0, at - (low - optimal) * 100), max(0.0, (high - optimal) * 100 - at)  # not below 0 by rounding
+        points.append((optimum.mines / (size[0] * size[1]), at, (below, above)))
     return points
+
+
+def _broken(xs, ys, step: float) -> tuple[list, list]:
+    """The points with a gap (NaN) wherever the next density is more than one mine on, so that no line is drawn
+    across the counts not reached.
+
+    >>> _broken([0.1, 0.2, 0.5], [3, 2, 1], 0.1)
+    ([0.1, 0.2, nan, 0.5], [3, 2, nan, 1])
+    """
+    out_x, out_y = [], []
+    for k, (x, y) in enumerate(zip(xs, ys, strict=True)):
+        if k and x - xs[k - 1] > step * 1.5:
+            out_x.append(float("nan"))
+            out_y.append(float("nan"))
+        out_x.append(x)
+        out_y.append(y)
+    return out_x, out_y
