@@ -97,7 +97,7 @@ def read_counts(text: str) -> tuple[int, ...]:
     ...
     ValueError: --mines takes counts as 4, 1-15 or 1-5,20-24, got '3-x'
     """
-    counts = set()
+    counts: set[int] = set()
     for part in filter(None, (p.strip() for p in text.split(","))):
         ends = part.split("-")
         if len(ends) > 2 or not all(end.isdigit() for end in ends):

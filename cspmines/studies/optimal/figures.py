@@ -33,7 +33,8 @@ def plot_values(optima, rates, path, *, agent: str = "exact") -> None:
                 panel.vlines(*zip(*spans, strict=True), color=color, linewidth=3, alpha=0.4)
             mine = [(x, float(rate.rate)) for x, rate in zip(xs, played, strict=True) if isinstance(rate, AgentRate)]
             if mine:
-                panel.plot(*_broken(*zip(*mine, strict=True), 1 / (size[0] * size[1])), linestyle="--", color=color, linewidth=1, label=f"{size[0]}x{size[1]} {agent}")
+                at, rate_of = zip(*mine, strict=True)
+                panel.plot(*_broken(at, rate_of, 1 / (size[0] * size[1])), linestyle="--", color=color, linewidth=1, label=f"{size[0]}x{size[1]} {agent}")
         panel.set_title(f"first click {rule}", fontsize=9)
         panel.set_xlabel("mine density")
         panel.set_ylim(0, 1.02)

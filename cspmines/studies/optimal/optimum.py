@@ -161,16 +161,16 @@ class BoardOptimum:
 
     def rule(self, rule: FirstClickRule | str) -> RuleValue:
         """The optimal chance of winning under ``rule`` (see the module)."""
-        rule = FirstClickRule.check(rule, "the first-click rule")
+        chosen: FirstClickRule = FirstClickRule.check(rule, "the first-click rule")
         n, k = self.width * self.height, self.mines
-        if rule is FirstClickRule.CORNER:
+        if chosen is FirstClickRule.CORNER:
             corner = next(first for first in self.first_cells if CORNER in first.cells)
-            return RuleValue(rule, corner.low, corner.high, comb(n - 1, k), (CORNER,))
+            return RuleValue(chosen, corner.low, corner.high, comb(n - 1, k), (CORNER,))
         low = max(first.low for first in self.first_cells)
         high = max(first.high for first in self.first_cells)
         # every cell whose bound leaves it in the running: those that reach the value, once every value is exact
         best = sorted(cell for first in self.first_cells if first.high >= low for cell in first.cells)
-        return RuleValue(rule, low, high, comb(n, k) if rule is FirstClickRule.NONE else comb(n - 1, k), tuple(best))
+        return RuleValue(chosen, low, high, comb(n, k) if chosen is FirstClickRule.NONE else comb(n - 1, k), tuple(best))
 
 
 def check_budget(width: int, height: int, mines: int, limit: Limit | None = None) -> None:

@@ -69,7 +69,7 @@ def distinct_cells(width: int, height: int) -> list[tuple[int, ...]]:
     cells have the same value as a first click, so one of each is valued. Groups in the order of their first
     cell, each sorted."""
     moves = board_symmetries(empty_board(width, height, 0))
-    groups = {}
+    groups: dict[int, tuple[int, ...]] = {}
     for cell in range(width * height):
         orbit = tuple(sorted({cell, *(int(image[cell]) for image in moves)}))
         groups.setdefault(orbit[0], orbit)

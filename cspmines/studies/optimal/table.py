@@ -113,7 +113,7 @@ def _play_agents(plan: TablePlan, folder: Path, rates: dict, width: int, height:
     for rule in plan.rules:
         for spec in plan.agents:
             key = (spec, str(rule), width, height, mines)
-            if key in rates and _same_games(*rates[key], plan):
+            if key in rates and _same_games(rates[key][0], rates[key][1], plan):
                 continue
             rate = agent_rate(spec, width, height, mines, rule, Games(plan.exhaustive, plan.sample, plan.seed))
             _append(folder / AGENTS, {**rate.record(), "games_by": plan.games})
