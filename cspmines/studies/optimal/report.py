@@ -53,19 +53,38 @@ def cost_rows(optima) -> list[str]:
 
 def unreached_rows(optima, left_out=()) -> list[str]:
     """A line for each board and mine count not reached exactly, and why: ``left_out`` as (width, height,
-    mines, why) for those never tried (more layouts than the budget lets the value search list), then each
-    optimum whose search stopped short, with the bounds it proved.
+    mines, why) for those not computed (consecutive counts left out for the same reason on one line), then
+    each optimum whose search stopped short, with the bounds it proved.
 
-    >>> unreached_rows([], [(6, 6, 7, "not tried: too many layouts")])
-    ['* 6x6 with 7 mines: not tried: too many layouts']
+    >>> why = "not tried: a 6x6 board with {} mines has {} layouts, more than the 10 the budget lists"
+    >>> unreached_rows([], [(6, 6, 7, why.format(7, 11)), (6, 6, 8, why.format(8, 12)), (6, 6, 10, "not computed")])
+    ['* 6x6 with 7 to 8 mines: not tried: each has more layouts than the 10 the budget lists', '* 6x6 with 10 mines: not computed']
     """
-    lines = [f"* {width}x{height} with {mines} mines: {why}" for width, height, mines, why in left_out]
+    lines = []
+    for width, height, first, last, why in _runs(left_out):
+        counts = f"{first} mines" if first == last else f"{first} to {last} mines"
+        lines.append(f"* {width}x{height} with {counts}: {why}")
     for o in optima:
         if not o.exact:
             value = o.rule(FirstClickRule.NONE)
             lines.append(f"* {o.width}x{o.height} with {o.mines} mines: stopped by {o.stopped_by} after {o.seconds:,.0f} s; best play "
                          f"wins {value.low:,} to {value.high:,} of {value.layouts:,} layouts (no first-click rule)")
     return lines
+
+
+def _runs(left_out) -> list[tuple]:
+    """``left_out`` as runs of consecutive counts of a board left out for the same reason (the layouts each has
+    said once for all): (width, height, first, last, why)."""
+    import re
+
+    runs: list[list] = []
+    for width, height, mines, why in left_out:
+        shared = re.sub(r"a \S+ board with \d+ mines has [\d,]+ layouts, more", "each has more layouts", why)
+        if runs and runs[-1][:2] == [width, height] and runs[-1][3] == mines - 1 and runs[-1][5] == shared:
+            runs[-1][3], runs[-1][4] = mines, shared
+        else:
+            runs.append([width, height, mines, mines, why, shared])
+    return [tuple(run[:5]) for run in runs]
 
 
 def write_report(optima, rates, agents, folder, *, command: str = "", figure: bool = True, left_out=()) -> list[Path]:
