@@ -236,7 +236,7 @@ def test_the_counts_past_the_budget_are_left_out_and_reported(tmp_path, capsys):
     status, _, told = optimal(capsys, "--size", "4x4", "--no-agents", "--time-limit", "0.0005", "--out", str(out))
     assert status == 0 and "4x4: mine counts 3-13 left out" in told
     report = (out / "report.md").read_text()
-    assert "* 4x4 with 3 to 13 mines: not tried: each has more layouts than the 125 0.0005 s lets the value search list" in report
+    assert "* 4x4 with 3 to 13 mines: not tried: each has more layouts than the 125 a time limit of 0.0005 s lets the value search list" in report
     assert [record["mines"] for record in lines(out / OPTIMUM)] == [0, 1, 2, 14, 15]
 
 

@@ -187,7 +187,7 @@ def check_budget(width: int, height: int, mines: int, limit: Limit | None = None
     cap, reason = listing_cap(limit, width * height)
     layouts = comb(width * height, mines)
     if cap is not None and layouts > cap:
-        what = f"a memory allowance of {format_bytes(limit.memory or 0)}" if reason == "layouts" else f"{limit.time:g} s"
+        what = f"a memory allowance of {format_bytes(limit.memory or 0)}" if reason == "layouts" else f"a time limit of {limit.time:g} s"
         raise TooLargeError(f"a {width}x{height} board with {mines} mines has {layouts:,} layouts, more than the {cap:,} "
                             f"{what} lets the value search list")
 
