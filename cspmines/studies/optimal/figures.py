@@ -70,7 +70,9 @@ def plot_gaps(optima, rates, agents, path) -> None:
             panel.set_xlabel("mine density")
             if column == 0:
                 panel.set_ylabel("gap to optimal (points)")
-    axes[0][0].legend(fontsize=7)
+    labelled = next((panel for row in axes for panel in row if panel.get_legend_handles_labels()[0]), None)
+    if labelled is not None:  # the first panel with an agent drawn (a rule may not have been played)
+        labelled.legend(fontsize=7)
     figure.suptitle("agents' win rate minus best play's, on whole boards", fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
