@@ -13,7 +13,7 @@ __all__ = ["plot_gaps", "plot_values"]
 
 def plot_values(optima, rates, path, *, agent: str = "exact") -> None:
     """Best play's chance of winning against the mine density: a panel per rule, a line per board size
-    (boards known only within bounds drawn as a bar between them), and ``agent``'s rate on the same
+    through the exact values (a board known only within bounds drawn as a bar between them), and ``agent``'s rate on the same
     boards, dashed, where it played."""
     from ...present.plots import _pyplot
 
@@ -27,7 +27,8 @@ def plot_values(optima, rates, path, *, agent: str = "exact") -> None:
             points = [(o.mines / (size[0] * size[1]), *(float(b) for b in o.rule(rule).bounds), by_key.get((agent, rule, *o.key)))
                       for o in optima if (o.width, o.height) == size]
             xs, lows, highs, played = zip(*points, strict=True)
-            panel.plot(*_broken(xs, lows, 1 / (size[0] * size[1])), marker="o", markersize=3, color=color, label=f"{size[0]}x{size[1]} best play")
+            exact = [low if low == high else float("nan") for low, high in zip(lows, highs, strict=True)]  # bounds: a bar alone
+            panel.plot(*_broken(xs, exact, 1 / (size[0] * size[1])), marker="o", markersize=3, color=color, label=f"{size[0]}x{size[1]} best play")
             spans = [(x, low, high) for x, low, high in zip(xs, lows, highs, strict=True) if high > low]
             if spans:
                 panel.vlines(*zip(*spans, strict=True), color=color, linewidth=3, alpha=0.4)
