@@ -94,7 +94,8 @@ def write_report(optima, rates, agents, folder, *, command: str = "", figure: bo
     folder = Path(folder)
     lines = ["# Optimal play on whole small boards", ""]
     if command:
-        lines += ["Made by", "", "```sh", command, "```", ""]
+        made = "Written, from the results already in the folder, by" if "--report-only" in command else "Made by"
+        lines += [made, "", "```sh", command, "```", ""]
     lines += ["Best play's chance of winning the empty board (exact where the search finished within its budget), "
               "and each agent's win rate on the same boards under the same rule, with its gap to the optimum in "
               "points. " + _NOTATION, "", *markdown_rows(optima, rates, agents), "", "What each optimum cost:",
