@@ -34,7 +34,7 @@ from numbers import Real
 from ..errors import BudgetExceededError, MemoryBudgetError, TooLargeError
 from ..position import is_whole
 
-__all__ = ["BYTES_PER_CELL", "DEFAULT_MEMORY", "SLIVER", "Budget", "Limit", "Stopwatch", "check_board_size", "format_bytes",
+__all__ = ["BYTES_PER_CELL", "DEFAULT_MEMORY", "SLIVER", "Budget", "Limit", "PeakMemory", "Stopwatch", "check_board_size", "format_bytes",
            "out_of_time", "parse_bytes", "read_limit", "resident_bytes"]
 
 #: The memory a solve may hold unless told otherwise: the counting structures (the dynamic programme's
@@ -340,3 +340,45 @@ class Stopwatch:
         now = self._read()
         lap, self.started, self._stopped = now - self.started, now, None
         return lap
+
+
+class PeakMemory:
+    """The most resident memory this process held while a piece of work ran, for a report: the kernel's
+    high-water mark (``VmHWM``), reset to the resident set as the work starts (``/proc/self/clear_refs``),
+    so an earlier, larger piece of work does not hide this one's. Where Linux's files are not there (or
+    refuse the reset) ``peak`` is None.
+
+    >>> with PeakMemory() as memory:
+    ...     block = b"x" * (64 << 20)   # written, so resident
+    >>> memory.peak is None or memory.peak - memory.before >= 60 << 20
+    True
+    """
+
+    def __init__(self):
+        self.before: int | None = None
+        self.peak: int | None = None
+
+    def __enter__(self) -> PeakMemory:
+        try:
+            with open("/proc/self/clear_refs", "w") as clear:
+                clear.write("5")  # "5": the high-water mark back to the resident set now (Linux 4.0 on)
+        except OSError:
+            self.before = None
+        else:
+            self.before = _status_bytes("VmRSS")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.peak = None if self.before is None else _status_bytes("VmHWM")
+
+
+def _status_bytes(field: str) -> int | None:
+    """A memory figure of ``/proc/self/status`` (given in KiB there) in bytes; None where it is not there."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None

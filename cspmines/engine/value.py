@@ -50,7 +50,8 @@ from .budget import Budget, Limit, read_limit
 from .layouts import MINE, LayoutTable, layout_table
 from .valuesearch import SearchInput, ValueCells, search_value
 
-__all__ = ["CellValue", "PositionValue", "best_play_moves", "board_symmetries", "run_search", "search_input", "value_of"]
+__all__ = ["CellValue", "PositionValue", "best_play_moves", "board_symmetries", "listing_cap", "run_search", "search_input",
+           "value_of"]
 
 #: Bytes each layout costs the search besides its row of codes: its place in the splits of every state
 #: on the path being searched (a few levels of 4-byte indices) and its two fingerprint words.
@@ -254,13 +255,10 @@ def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCell
     """
     limit = read_limit(limit)
     budget = limit.start()
-    by_memory = _layouts_within(limit.memory, len(position.covered_cells))
-    by_time = None if limit.time is None else int(limit.time / _LISTING_SECONDS)
-    cap = by_memory if by_time is None else by_time if by_memory is None else min(by_memory, by_time)
+    cap, reason = listing_cap(limit, len(position.covered_cells))
     table = layout_table(position, most=cap, budget=budget)
     if table is None:  # more layouts than the allowance can list (or the time can list and search a little)
-        by_clock = budget.expired() or (by_time is not None and (by_memory is None or by_time < by_memory))
-        return _unlisted(position, budget, "time" if by_clock else "layouts")
+        return _unlisted(position, budget, "time" if budget.expired() else reason)
     if table.count == 1:  # everything is known: the game is won by opening every safe cell
         known = {cell: CellValue(int(code != MINE), int(code != MINE), 1) for cell, code in zip(table.cells, table.codes[0], strict=True)}
         best = tuple(cell for cell, value in known.items() if value.low)
@@ -270,6 +268,21 @@ def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCell
                          cells=ValueCells.check(cells, "cells"))
     answer = run_search(given, work_bytes=None if limit.memory is None else int(limit.memory * (1 - _TABLE_SHARE)))
     return _answer(table, answer, budget.elapsed())
+
+
+def listing_cap(limit: Limit, covered: int) -> tuple[int | None, str]:
+    """The most layouts :func:`value_of` lists for a position of ``covered`` covered cells within ``limit``
+    (None: no cap), and what sets it: ``"layouts"`` (the memory allowance) or ``"time"`` (a layout's
+    listing, at most 4 microseconds, twice over within the time).
+
+    >>> listing_cap(Limit(memory="1G"), 16), listing_cap(Limit(time=1, memory=None), 16)
+    ((8388608, 'layouts'), (250000, 'time'))
+    """
+    by_memory = _layouts_within(limit.memory, covered)
+    by_time = None if limit.time is None else int(limit.time / _LISTING_SECONDS)
+    if by_time is not None and (by_memory is None or by_time < by_memory):
+        return by_time, "time"
+    return by_memory, "layouts"
 
 
 def _layouts_within(memory: int | None, width: int) -> int | None:

@@ -3,9 +3,9 @@ command line's parser (and names its ``run``), ``run(args, out)`` runs it and re
 
 from __future__ import annotations
 
-from . import bench, certify, chains, compare, generate, move, replay, sample, serve, solve, study
+from . import bench, certify, chains, compare, generate, move, optimal, replay, sample, serve, solve, study
 
 __all__ = ["COMMANDS"]
 
 #: Every command, in the order ``cspmines --help`` lists them.
-COMMANDS = (solve, sample, move, bench, compare, study, chains, replay, generate, certify, serve)
+COMMANDS = (solve, sample, move, bench, compare, study, chains, optimal, replay, generate, certify, serve)
