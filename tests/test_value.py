@@ -196,3 +196,28 @@ def test_the_listing_stops_once_its_budget_has_run_out():
     while not spent.expired():
         pass
     assert layout_table(position, budget=spent) is None
+
+
+def test_the_clues_of_many_layouts_are_worked_out_block_by_block_as_at_once():
+    """More layouts than one block of the clues' product: each row's codes are its own cells' clues."""
+    from cspmines.engine import layouts
+
+    position = Position.from_string("5x4x8\n.....\n.....\n.....\n.....")
+    table = layout_table(position)
+    assert table.count == 125970 > 2 * layouts._CODES_BLOCK
+    for row in table.codes[[0, layouts._CODES_BLOCK - 1, layouts._CODES_BLOCK, layouts._CODES_BLOCK + 1, -1]]:
+        mines = {cell for cell, code in zip(table.cells, row, strict=True) if code == MINE}
+        expected = [MINE if cell in mines else sum(n in mines for n in position.neighbours(cell)) for cell in table.cells]
+        assert row.tolist() == expected
+
+
+def test_the_memory_allowance_counts_the_boards_symmetries():
+    from cspmines.engine.value import listing_cap
+
+    plain, _ = listing_cap(Limit(memory="1G"), 25)
+    square, _ = listing_cap(Limit(memory="1G"), 25, symmetries=7)
+    assert square == (1 << 29) // (25 + 48 + 12 * 7 + 8) < plain == (1 << 29) // (25 + 48)
+    empty = Position.from_string("5x5x15\n" + "\n".join(["....."] * 5))   # 3,268,760 layouts, 7 symmetries
+    assert square < 3268760 < plain
+    found = value_of(empty, limit=Limit(memory="1G"))
+    assert (found.exact, found.stopped_by, found.layouts) == (False, "layouts", 0)

@@ -255,7 +255,7 @@ def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCell
     """
     limit = read_limit(limit)
     budget = limit.start()
-    cap, reason = listing_cap(limit, len(position.covered_cells))
+    cap, reason = listing_cap(limit, len(position.covered_cells), len(board_symmetries(position)))
     table = layout_table(position, most=cap, budget=budget)
     if table is None:  # more layouts than the allowance can list (or the time can list and search a little)
         return _unlisted(position, budget, "time" if budget.expired() else reason)
@@ -270,26 +270,34 @@ def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCell
     return _answer(table, answer, budget.elapsed())
 
 
-def listing_cap(limit: Limit, covered: int) -> tuple[int | None, str]:
-    """The most layouts :func:`value_of` lists for a position of ``covered`` covered cells within ``limit``
-    (None: no cap), and what sets it: ``"layouts"`` (the memory allowance) or ``"time"`` (a layout's
-    listing, at most 4 microseconds, twice over within the time).
+def listing_cap(limit: Limit, covered: int, symmetries: int = 0) -> tuple[int | None, str]:
+    """The most layouts :func:`value_of` lists for a position of ``covered`` covered cells and ``symmetries``
+    symmetries (the identity left out) within ``limit`` (None: no cap), and what sets it: ``"layouts"`` (the
+    memory allowance) or ``"time"`` (a layout's listing, at most 4 microseconds, twice over within the time).
 
     >>> listing_cap(Limit(memory="1G"), 16), listing_cap(Limit(time=1, memory=None), 16)
     ((8388608, 'layouts'), (250000, 'time'))
+    >>> listing_cap(Limit(memory="1G"), 16, symmetries=7)   # each symmetry keeps where it sends each layout
+    (3441480, 'layouts')
     """
-    by_memory = _layouts_within(limit.memory, covered)
+    by_memory = _layouts_within(limit.memory, covered, symmetries)
     by_time = None if limit.time is None else int(limit.time / _LISTING_SECONDS)
     if by_time is not None and (by_memory is None or by_time < by_memory):
         return by_time, "time"
     return by_memory, "layouts"
 
 
-def _layouts_within(memory: int | None, width: int) -> int | None:
-    """The most layouts whose table and working space fit in what the allowance leaves the search."""
+def _layouts_within(memory: int | None, width: int, symmetries: int = 0) -> int | None:
+    """The most layouts whose table, symmetries and working space fit in what the allowance leaves the search."""
     if memory is None:
         return None
-    return max(1, int(memory * (1 - _TABLE_SHARE)) // (width + _BYTES_PER_LAYOUT))
+    return max(1, int(memory * (1 - _TABLE_SHARE)) // (width + _BYTES_PER_LAYOUT + _layout_symmetry_bytes(symmetries)))
+
+
+def _layout_symmetry_bytes(symmetries: int) -> int:
+    """Bytes a layout costs the board's symmetries: where each sends it (8 bytes, and 4 more in the compiled
+    search's copy) and its place in the rows' order (8), none without a symmetry."""
+    return 12 * symmetries + 8 if symmetries else 0
 
 
 def _unlisted(position: Position, budget: Budget, reason: str) -> PositionValue:

@@ -36,7 +36,7 @@ from fractions import Fraction
 from math import comb
 
 from ...engine.budget import SLIVER, Limit, PeakMemory, Stopwatch, format_bytes, read_limit
-from ...engine.value import listing_cap, value_of
+from ...engine.value import board_symmetries, listing_cap, value_of
 from ...errors import TooLargeError
 from ...position import Position
 from .rules import CORNER, FirstClickRule, check_mines, distinct_cells, empty_board
@@ -180,16 +180,21 @@ def check_budget(width: int, height: int, mines: int, limit: Limit | None = None
     >>> check_budget(6, 6, 12, Limit(memory="1G"))
     Traceback (most recent call last):
     ...
-    cspmines.errors.TooLargeError: a 6x6 board with 12 mines has 1,251,677,700 layouts, more than the 6,391,320 a memory allowance of 1 GiB lets the value search list
+    cspmines.errors.TooLargeError: a 6x6 board with 12 mines has 1,251,677,700 layouts, more than the 3,050,402 a memory allowance of 1 GiB lets the value search list
     """
     check_mines(width, height, mines)
     limit = read_limit(limit)
-    cap, reason = listing_cap(limit, width * height)
+    cap, reason = listing_cap(limit, width * height, _empty_board_symmetries(width, height))
     layouts = comb(width * height, mines)
     if cap is not None and layouts > cap:
         what = f"a memory allowance of {format_bytes(limit.memory or 0)}" if reason == "layouts" else f"a time limit of {limit.time:g} s"
         raise TooLargeError(f"a {width}x{height} board with {mines} mines has {layouts:,} layouts, more than the {cap:,} "
                             f"{what} lets the value search list")
+
+
+def _empty_board_symmetries(width: int, height: int) -> int:
+    """How many symmetries the value search is given for the empty board (the identity left out)."""
+    return len(board_symmetries(Position.from_string(f"{width}x{height}\n" + "\n".join(["." * width] * height))))
 
 
 def board_optimum(width: int, height: int, mines: int, *, limit: Limit | None = None, method: str = "board",
