@@ -465,3 +465,18 @@ def test_generate_and_certify_refuse_a_board_too_large_in_one_line(tmp_path, cap
     assert main(["certify", str(made), "--memory", "100K"]) == 2
     err = capsys.readouterr().err
     assert "memory allowance of 100 KiB" in err and err.count("\n") == 1
+
+
+def test_what_a_budget_leaves_is_its_limit_with_the_time_and_units_left():
+    from cspmines.engine.budget import SLIVER, Limit
+
+    budget = Limit(time=5, nodes=10, max_chain=3, memory="1G").start()
+    budget.spend(4)
+    rest = budget.rest()
+    assert (rest.nodes, rest.max_chain, rest.memory) == (6, 3, 1 << 30)
+    assert 4 < rest.time <= 5 and isinstance(rest, Limit)
+    assert budget.rest(memory=None).memory is None and budget.rest(memory=None).nodes == 6
+    spent = Limit(time=0.001, memory=None).start()
+    while not spent.expired():
+        pass
+    assert spent.rest().time == SLIVER and spent.rest().nodes is None and spent.rest().memory is None

@@ -147,6 +147,14 @@ class Limit:
         """This limit being spent, from now."""
         return Budget(self)
 
+    def _checked_already(self, time: float | None, nodes: int | None) -> Limit:
+        """This limit with ``time`` and ``nodes`` put in, which the caller has checked (a positive time, a
+        whole number of units): the budget makes one for each step of a solve, so the checks are spared."""
+        made = object.__new__(Limit)
+        for name, value in (("time", time), ("nodes", nodes), ("max_chain", self.max_chain), ("memory", self.memory)):
+            object.__setattr__(made, name, value)
+        return made
+
 
 #: The limit of a call that gives none (frozen: one serves every such call).
 NO_LIMIT = Limit()
@@ -242,7 +250,7 @@ class Budget:
         a step started after the deadline finds it spent); ``changes`` replace fields (``memory=None``)."""
         left = self.left()
         nodes = None if self.limit.nodes is None else max(1, self.limit.nodes - self.nodes)
-        rest = replace(self.limit, time=None if left is None else max(SLIVER, left), nodes=nodes)
+        rest = self.limit._checked_already(None if left is None else max(SLIVER, left), nodes)
         return replace(rest, **changes) if changes else rest
 
     def share(self, fraction: float) -> Budget:

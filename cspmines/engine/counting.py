@@ -42,7 +42,7 @@ from fractions import Fraction
 
 from ..errors import BudgetExceededError, MemoryBudgetError
 from .backends import ChainCount
-from .budget import Budget, Limit
+from .budget import NO_LIMIT, Budget
 from .cache import Cache, Hashed, remembered
 from .chains import Chain, shape
 from .constraints import Rule, Settled
@@ -54,7 +54,7 @@ def count_chains(counter, chains, cache: Cache | None) -> list:
     """Each chain's counts by ``counter`` (a backend), with no time budget, recent chains not counted
     again (kept in ``cache``; for :mod:`cspmines.engine.reveal`); None for a chain past the
     default memory allowance."""
-    return count_smallest_first(counter, chains, Limit().start(), cache=cache)
+    return count_smallest_first(counter, chains, NO_LIMIT.start(), cache=cache)
 
 
 def count_smallest_first(counter, chains, budget: Budget, *, cache: Cache | None = None) -> list:
