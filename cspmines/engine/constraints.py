@@ -329,9 +329,10 @@ def _settle_rounds(rules: list) -> tuple[list, set, set] | None:
         for cells, need, _label in rules:
             if 0 < need < len(cells):  # most clues prove nothing alone: passed over before the rule is asked
                 continue
-            proved_safe, proved_mines = single_clue(need, cells)
-            new_safe.update(proved_safe)
-            new_mines.update(proved_mines)
+            proved = single_clue(need, cells)
+            assert proved is not None  # the needs were checked
+            new_safe.update(proved[0])
+            new_mines.update(proved[1])
         if not new_safe and not new_mines:
             return rules, safe, mines
         if not new_safe.isdisjoint(new_mines):
