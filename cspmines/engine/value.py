@@ -89,6 +89,11 @@ class CellValue:
         """The chance of winning, exactly; None when only bounds are known."""
         return Fraction(self.low, self.layouts) if self.exact else None
 
+    @property
+    def bounds(self) -> tuple[Fraction, Fraction]:
+        """The chance of winning, at least and at most (equal when exact)."""
+        return Fraction(self.low, self.layouts), Fraction(self.high, self.layouts)
+
 
 @dataclass(frozen=True)
 class PositionValue:

@@ -32,11 +32,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from fractions import Fraction
 from math import comb
 
 from ...engine.budget import SLIVER, Limit, PeakMemory, Stopwatch, format_bytes, read_limit
-from ...engine.value import board_symmetries, listing_cap, value_of
+from ...engine.value import CellValue, board_symmetries, listing_cap, value_of
 from ...errors import TooLargeError
 from ...position import Position
 from .rules import CORNER, FirstClickRule, check_mines, distinct_cells, empty_board
@@ -62,30 +61,14 @@ class FirstCell:
 
 
 @dataclass(frozen=True)
-class RuleValue:
+class RuleValue(CellValue):
     """The optimal game under a first-click rule: best play wins at least ``low`` and at most ``high`` (equal
-    when exact) of the ``layouts`` it is drawn from, from the first cells ``best_cells``: those that may be
-    best, which are those that are once every first cell's value is exact (for ``corner``, the corner)."""
+    when exact) of the ``layouts`` it is drawn from (a :class:`~cspmines.engine.value.CellValue`), from the
+    first cells ``best_cells``: those that may be best, which are those that are once every first cell's
+    value is exact (for ``corner``, the corner)."""
 
-    rule: FirstClickRule
-    low: int
-    high: int
-    layouts: int
-    best_cells: tuple
-
-    @property
-    def exact(self) -> bool:
-        return self.low == self.high
-
-    @property
-    def probability(self) -> Fraction | None:
-        """The chance of winning with best play, exactly; None when only bounds are known."""
-        return Fraction(self.low, self.layouts) if self.exact else None
-
-    @property
-    def bounds(self) -> tuple[Fraction, Fraction]:
-        """The chance of winning with best play, at least and at most."""
-        return Fraction(self.low, self.layouts), Fraction(self.high, self.layouts)
+    rule: FirstClickRule = FirstClickRule.NONE
+    best_cells: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -165,12 +148,12 @@ class BoardOptimum:
         n, k = self.width * self.height, self.mines
         if chosen is FirstClickRule.CORNER:
             corner = next(first for first in self.first_cells if CORNER in first.cells)
-            return RuleValue(chosen, corner.low, corner.high, comb(n - 1, k), (CORNER,))
+            return RuleValue(corner.low, corner.high, comb(n - 1, k), rule=chosen, best_cells=(CORNER,))
         low = max(first.low for first in self.first_cells)
         high = max(first.high for first in self.first_cells)
         # every cell whose bound leaves it in the running: those that reach the value, once every value is exact
         best = sorted(cell for first in self.first_cells if first.high >= low for cell in first.cells)
-        return RuleValue(chosen, low, high, comb(n, k) if chosen is FirstClickRule.NONE else comb(n - 1, k), tuple(best))
+        return RuleValue(low, high, comb(n, k) if chosen is FirstClickRule.NONE else comb(n - 1, k), rule=chosen, best_cells=tuple(best))
 
 
 def check_budget(width: int, height: int, mines: int, limit: Limit | None = None) -> None:
