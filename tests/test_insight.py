@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 import pytest
@@ -258,6 +258,16 @@ class FrozenClock:
         return self.now
 
 
+def timed_part(clock: FrozenClock, given: dict, part: str, seconds: float, answer):
+    """A stand-in for one of the insight's parts: it notes the time it was given in ``given``, moves
+    ``clock`` on by ``seconds`` and answers ``answer``."""
+    def run(analysis, *, limit=None, **_):
+        given[part] = limit.time
+        clock.now += seconds
+        return answer
+    return run
+
+
 def test_the_insight_gives_each_part_what_is_left_of_its_time(monkeypatch):
     from cspmines.engine import budget, insight
 
@@ -265,12 +275,7 @@ def test_the_insight_gives_each_part_what_is_left_of_its_time(monkeypatch):
     monkeypatch.setattr(budget, "_clock", clock)
     given: dict = {}
 
-    def taking(part: str, seconds: float, answer):
-        def run(analysis, *, limit=None, **_):
-            given[part] = limit.time
-            clock.now += seconds
-            return answer
-        return run
+    taking = partial(timed_part, clock, given)
 
     monkeypatch.setattr(insight, "dead_cells", taking("dead", 4.0, ()))
     monkeypatch.setattr(insight, "fifty_fifties", taking("fifty_fifties", 2.5, ()))
@@ -295,12 +300,7 @@ def test_the_parts_asked_alone_are_worked_out_and_the_endgame_takes_its_share_of
     monkeypatch.setattr(budget, "_clock", clock)
     given: dict = {}
 
-    def taking(part: str, seconds: float, answer):
-        def run(analysis, *, limit=None, **_):
-            given[part] = limit.time
-            clock.now += seconds
-            return answer
-        return run
+    taking = partial(timed_part, clock, given)
 
     monkeypatch.setattr(insight, "dead_cells", taking("dead", 2.0, ()))
     monkeypatch.setattr(insight, "fifty_fifties", taking("fifty_fifties", 2.0, ()))
