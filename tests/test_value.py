@@ -221,3 +221,11 @@ def test_the_memory_allowance_counts_the_boards_symmetries():
     assert square < 3268760 < plain
     found = value_of(empty, limit=Limit(memory="1G"))
     assert (found.exact, found.stopped_by, found.layouts) == (False, "layouts", 0)
+
+
+def test_a_chain_lists_exactly_as_many_layouts_as_it_may():
+    """Every covered cell in one chain (no rest): its two layouts list under a cap of two, not of one."""
+    position = Position.from_string("7x1x2\n.1.1.1.")
+    assert layout_table(position).count == 2
+    assert layout_table(position, most=2).count == 2
+    assert layout_table(position, most=1) is None
