@@ -35,17 +35,16 @@ class Vocabulary(str, Enum):
     ValueError: rules must be one of classic, minesearch, score, got 'golf'
     """
 
-    def __str__(self) -> str:
-        return str(self.value)
+    # a member is a str holding its word, so str's own methods give the word's text and hash (in C:
+    # members are compared, hashed and written on every move of a game)
+    __str__ = str.__str__
+    __hash__ = str.__hash__  # a member is its word: the same key in a dict or a set
 
     def __repr__(self) -> str:  # shown as its word, as the strings it replaced were
         return repr(self.value)
 
     def __format__(self, spec: str) -> str:
-        return format(str(self.value), spec)
-
-    def __hash__(self) -> int:  # a member is its word: the same key in a dict or a set
-        return hash(self.value)
+        return format(str(self), spec)
 
     @classmethod
     def words(cls) -> tuple:
@@ -89,6 +88,11 @@ class ClickKind(Vocabulary):
     CHORD = "chord"
 
 
+# members read on every move, read off their classes once: in Python 3.11 a member read off its Enum
+# class goes through the metaclass's __getattr__ hook, several times the cost of a global
+_OPEN, _FLAG = ActionKind.OPEN, ActionKind.FLAG
+
+
 @dataclass(frozen=True)
 class Action:
     """Open or flag one cell; ``certain`` is the player's own claim that the move is proved."""
@@ -106,11 +110,11 @@ class Action:
 
     @classmethod
     def open(cls, cell: int, *, certain: bool = False) -> Action:
-        return cls(ActionKind.OPEN, int(cell), certain)
+        return cls(_OPEN, int(cell), certain)
 
     @classmethod
     def flag(cls, cell: int, *, certain: bool = False) -> Action:
-        return cls(ActionKind.FLAG, int(cell), certain)
+        return cls(_FLAG, int(cell), certain)
 
 
 class Agent(Protocol):

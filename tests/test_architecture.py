@@ -174,3 +174,13 @@ def test_no_public_function_takes_more_than_seven_parameters():
 def test_at_most_four_functions_run_past_sixty_lines():
     long = sorted(f"{path}:{node.name}" for path, node in functions(PACKAGE) if node.end_lineno - node.lineno + 1 > 60)
     assert len(long) <= 4, long
+
+
+def test_a_cold_solve_does_not_import_networkx():
+    # networkx takes about half of a cold start; the engine imports it only where a graph is built (a chain's
+    # box graph, the counting order's race on wide chains) or a seed read by its convention (sampling)
+    code = ("import sys, cspmines, cspmines.cli.parser\n"
+            "cspmines.solve(cspmines.Position.from_string('4x4x3\\n1...\\n....\\n....\\n...1'))\n"
+            "print('networkx' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

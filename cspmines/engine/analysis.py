@@ -266,7 +266,7 @@ class Analysis:
         >>> solve(Position.from_string("4x2x2\\n1...\\n1...")).cells_where(lambda p: p < Fraction(1, 2))
         (2, 3, 6, 7)
         """
-        return tuple(sorted(c for cells, p in self._groups if test(self._fraction(p)) for c in cells))
+        return tuple(sorted([c for cells, p in self._groups if test(self._fraction(p)) for c in cells]))
 
     def least_probabilities(self, count: int, *, below=None, keep=None, exact: bool = True) -> tuple:
         """The ``count`` least mine probabilities, one per covered cell, least first,

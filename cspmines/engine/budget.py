@@ -199,9 +199,15 @@ class Budget:
     """
 
     def __init__(self, limit: Limit | None = None):
-        self.limit = read_limit(limit)
+        # a budget is started for every solve and every count, so this is kept to a few assignments
+        self.limit = limit = limit if type(limit) is Limit else read_limit(limit)
+        self.time_limit: float | None = limit.time
+        self.node_limit: int | None = limit.nodes
+        self.memory_limit: int | None = limit.memory
+        #: A time or node limit is set (they make work stop part way; memory is sized before).
+        self.limited = limit.time is not None or limit.nodes is not None
         self.started = _clock()
-        self.deadline = None if self.limit.time is None else self.started + self.limit.time
+        self.deadline = None if limit.time is None else self.started + limit.time
         self.nodes = 0
         self.exhausted = False  # set by whoever catches BudgetExceededError: nothing more is tried
         self.stopped_by: BudgetExceededError | None = None  # ... and the error, which says which limit
@@ -210,28 +216,13 @@ class Budget:
         self._resident_at_start: int | None = None
         # the process's memory is the work's own only where one thread works: the backstop runs in the main
         # thread (the command line, a script); the web server's worker threads keep to the estimates alone
-        backstop = self.limit.memory is not None and threading.current_thread() is threading.main_thread()
-        self._resident_due = self.started + _RESIDENT_FIRST if backstop else float("inf")
+        backstop = limit.memory is not None and threading.get_ident() == _main_thread[0]
+        self._resident_due = self.started + _RESIDENT_FIRST if backstop else _NEVER
+        # whether spend needs the clock at all: a deadline to meet, or the backstop to run
+        self._timed = self.deadline is not None or backstop
 
     def __repr__(self) -> str:
         return f"<Budget of {self.limit!r}, {self.nodes} units spent>"
-
-    @property
-    def time_limit(self) -> float | None:
-        return self.limit.time
-
-    @property
-    def node_limit(self) -> int | None:
-        return self.limit.nodes
-
-    @property
-    def memory_limit(self) -> int | None:
-        return self.limit.memory
-
-    @property
-    def limited(self) -> bool:
-        """A time or node limit is set (they make work stop part way; memory is sized before)."""
-        return self.limit.limited
 
     def elapsed(self) -> float:
         """Seconds since the budget started."""
@@ -256,7 +247,8 @@ class Budget:
     def share(self, fraction: float) -> Budget:
         """A budget for a part of the work: ``fraction`` of the time left, the units and memory as they are."""
         left = self.left()
-        return Budget(self.rest(time=None if left is None else max(SLIVER, left * fraction)))
+        nodes = None if self.node_limit is None else max(1, self.node_limit - self.nodes)
+        return Budget(self.limit._checked_already(None if left is None else max(SLIVER, left * fraction), nodes))
 
     def reserve(self, nbytes: int, what: str) -> None:
         """Refuse (:class:`~cspmines.errors.MemoryBudgetError`) to build ``what`` if it would hold
@@ -271,7 +263,7 @@ class Budget:
         self.nodes += nodes
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise BudgetExceededError(f"node limit of {self.node_limit} reached")
-        if self.deadline is not None or self.memory_limit is not None:
+        if self._timed:
             now = _clock()
             if self.deadline is not None and now > self.deadline:
                 raise out_of_time(self)
@@ -281,7 +273,7 @@ class Budget:
     def _check_resident(self, now: float) -> None:
         resident = resident_bytes()
         if resident is None:
-            self._resident_due = float("inf")
+            self._resident_due = _NEVER
             return
         self._resident_due = now + _RESIDENT_EVERY
         if self._resident_at_start is None:
@@ -296,6 +288,13 @@ class Budget:
 #: The resident-memory backstop: first read after this many seconds of work, then at this interval.
 _RESIDENT_FIRST = 0.005
 _RESIDENT_EVERY = 0.01
+_NEVER = float("inf")
+
+#: The main thread's identity, read once (a budget is started for every count) and again in a forked
+#: child, whose main thread is the one that forked.
+_main_thread = [threading.main_thread().ident]
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=lambda: _main_thread.__setitem__(0, threading.main_thread().ident))
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 

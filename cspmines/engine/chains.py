@@ -19,11 +19,13 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .. import native
 from .cache import Cache, Hashed, remembered
+
+if TYPE_CHECKING:
+    import networkx as nx
 from .constraints import ConstraintSystem
 
 __all__ = ["Box", "LocalRule", "Chain", "Component", "box_diameter", "chains_of", "group_boxes", "shape", "split_chains"]
@@ -100,6 +102,9 @@ class Chain:
     @remembered
     def box_graph(self) -> nx.Graph:
         """Boxes joined when some rule covers both."""
+        # networkx is imported where first needed: importing it takes about half of a cold start
+        import networkx as nx
+
         graph = nx.Graph()
         graph.add_nodes_from(range(self.n_boxes))
         for rule in self.rules:
@@ -238,7 +243,7 @@ def split_chains(system: ConstraintSystem, cache: Cache | None = None) -> tuple[
     """
     system = _without_duplicate_rules(system)
     rules = system.rules
-    key = Hashed(tuple((rule.cells, rule.label) for rule in rules))
+    key = Hashed(tuple([(rule.cells, rule.label) for rule in rules]))  # a list made first: quicker than a generator
     recent = None if cache is None else cache.splits
     layout = None if recent is None else recent.get(key)
     if layout is None:
@@ -246,8 +251,9 @@ def split_chains(system: ConstraintSystem, cache: Cache | None = None) -> tuple[
         if recent is not None:
             recent.put(key, layout)
     chains = []
+    all_mines = [rule.mines for rule in rules]
     for boxes, rule_ids, members, structure, made in layout:
-        mines = tuple(rules[r].mines for r in rule_ids)
+        mines = tuple(map(all_mines.__getitem__, rule_ids))
         chain = made.get(mines)
         if chain is None:
             chain = Chain(
@@ -340,7 +346,7 @@ def shape(chain: Chain) -> tuple:
     >>> shape(left) == shape(right)   # a 1 in either corner: one shape
     True
     """
-    return chain.structure, tuple(rule.mines for rule in chain.rules)
+    return chain.structure, tuple([rule.mines for rule in chain.rules])
 
 
 def chains_of(position) -> tuple[Chain, ...]:

@@ -25,10 +25,10 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from math import comb
+from typing import NamedTuple
 
 from .. import native
 from ..errors import BudgetExceededError
@@ -180,8 +180,7 @@ def combine_with_total(counts, box_sizes, *, rest_size: int, mines_left: int) ->
     return Combination(total, None, None, partial(_mine_range, counts), denominator=total, chances=partial(_chances, terms))
 
 
-@dataclass(frozen=True, slots=True)
-class TotalTerms:
+class TotalTerms(NamedTuple):
     """What :func:`combine_with_total` keeps to make the chances when they are first read: the chains'
     ``counts`` and ``box_sizes``, their trimmed ``models`` and product ``everything`` (the front's layouts by
     mine number), the ``window`` of ways to place ``mines_left - k`` mines off the front for the front's
@@ -281,7 +280,7 @@ def _weight(others: list, window: list, top: int) -> int:
     mines and the rest the remaining ones (``window[t - low]`` = C(rest, t)), in one pass over
     the j whose remainder lies in the window (the others are 0)."""
     first, last = max(0, top - len(window) + 1), min(len(others) - 1, top)
-    return sum(others[j] * window[top - j] for j in range(first, last + 1))
+    return sum([others[j] * window[top - j] for j in range(first, last + 1)])
 
 
 def combine_with_density(counts, box_sizes, *, rest_size: int, density: Fraction) -> Combination:

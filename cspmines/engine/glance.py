@@ -27,6 +27,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -58,9 +59,9 @@ class Glance:
     least: tuple
 
 
-@dataclass(frozen=True, slots=True)
-class BoxChances:
-    """A position's cells grouped by chance, as :func:`glance_boxes` reads them.
+class BoxChances(NamedTuple):
+    """A position's cells grouped by chance, as :func:`glance_boxes` reads them (a named tuple: one is
+    made for every glance, and its fields go to the compiled kernel in their order).
 
     Attributes
     ----------

@@ -201,10 +201,16 @@ def _combinations(size: int, mines: int) -> np.ndarray:
 def _cross(blocks: list[np.ndarray]) -> np.ndarray:
     """Every row of the first block beside every row of the next, and so on (the product of the
     blocks' row sets), the first block varying slowest."""
-    result = np.ones((1, 0), dtype=np.uint8)
+    rows = prod(len(block) for block in blocks)
+    crossed = np.empty((rows, sum(block.shape[1] for block in blocks)), dtype=np.uint8)
+    if rows == 0:
+        return crossed
+    index, repeats, column = np.arange(rows), rows, 0
     for block in blocks:
-        result = np.hstack([np.repeat(result, len(block), axis=0), np.tile(block, (len(result), 1))])
-    return result
+        repeats //= len(block)  # the rows each of this block's rows stays for, while the blocks after it vary
+        crossed[:, column:column + block.shape[1]] = block[index // repeats % len(block)]
+        column += block.shape[1]
+    return crossed
 
 
 #: Layouts whose clues are worked out at once: the floats of their product take 8 bytes a cell each, a few

@@ -33,7 +33,6 @@ from itertools import pairwise
 from numbers import Real
 
 import numpy as np
-from networkx.utils import create_py_random_state
 
 from ..errors import BudgetExceededError, InconsistentPositionError, MemoryBudgetError, TooLargeError
 from ..position import Position
@@ -153,6 +152,9 @@ def sample_mines(
             f"{count:,} layouts of {position.size:,} cells take {format_bytes(count * position.size)}, over the memory "
             f"allowance of {format_bytes(memory)}: draw fewer, or raise it with --memory SIZE (Limit(memory=...) in Python)"
         )
+    # networkx is imported where first needed: importing it takes about half of a cold start
+    from networkx.utils import create_py_random_state
+
     generator = np.random.default_rng(create_py_random_state(seed).getrandbits(128))
     budget = question.limit.start()
     batches: list[np.ndarray] = []

@@ -200,7 +200,7 @@ def _cut_long_chains(chains, rest: tuple, max_chain: int | None):
 
 def combine_parts(parts: Parts) -> Combination:
     """The chains' counts and the rest combined under the question: the density, else the total."""
-    box_sizes = [[box.size for box in chain.boxes] for chain in parts.chains]
+    box_sizes = [[size for size, _ in chain.structure[0]] for chain in parts.chains]  # read off the kept structure
     return combine_chains(parts.counts, box_sizes, rest_size=len(parts.rest), mines_left=parts.mines_left, density=parts.density)
 
 

@@ -62,6 +62,11 @@ class Status(Vocabulary):
     FINISHED = "finished"
 
 
+# members read on every move, read off their classes once: in Python 3.11 a member read off its Enum
+# class goes through the metaclass's __getattr__ hook, several times the cost of a global
+_PLAYING, _CLASSIC, _MINESEARCH, _FLAG_KIND = Status.PLAYING, Rules.CLASSIC, Rules.MINESEARCH, ActionKind.FLAG
+
+
 class Game:
     """One game in progress.
 
@@ -209,13 +214,13 @@ class Game:
         ...
         cspmines.games.game.IllegalMoveError: cell 0 is not covered (flagged or open): it cannot be opened
         """
-        if self.status != Status.PLAYING:
+        if self.status != _PLAYING:
             raise IllegalMoveError(f"the game is over ({self.status})")
         if not 0 <= action.cell < self.board.size:
             raise IllegalMoveError(f"cell {action.cell} is outside the {self.board.width}x{self.board.height} board")
         code = self._view[action.cell]
         self.moves += 1
-        if action.kind == ActionKind.FLAG:
+        if action.kind == _FLAG_KIND:
             if code not in (COVERED, FLAG):
                 raise IllegalMoveError(f"cell {action.cell} is not covered: it cannot be flagged")
             known = int(np.count_nonzero((self._view == FLAG) | (self._view == MINE)))
@@ -234,13 +239,13 @@ class Game:
         self._position = None
         if self.board.is_mine(cell):
             self.mines_opened += 1
-            if self.rules == Rules.CLASSIC:
-                self._view[cell] = MINE
+            self._view[cell] = MINE
+            if self.rules == _CLASSIC:
                 self.status = Status.LOST
                 return
-            self._view[cell] = MINE
             self._check_end()
             return
+        cascades = self.rules != _MINESEARCH  # minesearch opens one square a move
         stack = [cell]
         while stack:
             current = stack.pop()
@@ -250,15 +255,15 @@ class Game:
             clue = self.board.clue(current)
             shown = not (self.withheld and self._rng.random() < self.withheld)
             self._view[current] = clue if shown else WITHHELD
-            if shown and clue == 0 and self.rules != Rules.MINESEARCH:  # minesearch opens one square a move
+            if shown and clue == 0 and cascades:
                 stack.extend(n for n in self._neighbours[current] if self._view[n] == COVERED)
         self._check_end()
 
     def _check_end(self) -> None:
-        if self.rules == Rules.CLASSIC:
+        if self.rules == _CLASSIC:
             if self.opened == self.safe_cells:
                 self.status = Status.WON
-        elif self.rules == Rules.MINESEARCH:
+        elif self.rules == _MINESEARCH:
             if self.mines_opened == self.board.n_mines:
                 self.status = Status.WON
         else:  # score: ends when nothing is left covered

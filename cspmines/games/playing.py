@@ -120,14 +120,16 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
     history: list[MoveRecord] = []
     fault: PlayerFault | None = None
     budget = read_limit(limit).start()
-    game_watch = Stopwatch()
-    while game.status == Status.PLAYING:
-        if budget.expired():
+    timed = budget.deadline is not None
+    game_watch, move_watch = Stopwatch(), Stopwatch()
+    playing = Status.PLAYING  # read once: a member read off its Enum class costs a metaclass hook in Python 3.11
+    while game.status == playing:
+        if timed and budget.expired():
             break
         if len(history) >= most:
             raise AgentError(f"agent {agent.name!r} made {most} moves without finishing the game")
         try:
-            history.append(_move(agent, game, audit, observe))
+            history.append(_move(agent, game, audit, observe, move_watch))
         except PlayerFault as error:
             fault = error
             break
@@ -137,12 +139,13 @@ def play(agent: Agent, game: Game, *, seed: int | np.random.Generator | None = N
     return _record(agent, game, status, history, game_watch.seconds, fault)
 
 
-def _move(agent: Agent, game: Game, audit: bool, observe) -> MoveRecord:
-    """One move of ``agent`` applied to ``game``, and its record (:class:`PlayerFault` from the agent passes)."""
+def _move(agent: Agent, game: Game, audit: bool, observe, watch: Stopwatch) -> MoveRecord:
+    """One move of ``agent`` applied to ``game``, and its record, the agent's time read off ``watch``
+    (:class:`PlayerFault` from the agent passes)."""
     position = game.position
-    move_watch = Stopwatch()
+    watch.restart()
     action = agent.act(position)
-    seconds = move_watch.seconds
+    seconds = watch.restart()
     guess, proved_mine = _audited(position, action) if audit else (not action.certain, False)
     if observe is not None:
         observe(position, action)

@@ -36,8 +36,7 @@ def value_search_arguments(given, work_bytes: int | None = None) -> tuple:
 
 def glance_arguments(boxes, count: int, living: bool) -> tuple:
     """``glance_boxes``'s arguments for a :class:`~cspmines.engine.glance.BoxChances`."""
-    return (boxes.chances, boxes.cells, boxes.rest, boxes.rest_chance, boxes.settled_safe, boxes.settled_mines, boxes.certain,
-            boxes.grid, boxes.width, boxes.height, count, living)
+    return (*boxes, count, living)  # a named tuple, its fields in the kernel's order
 
 
 def combine_arguments(terms) -> tuple:

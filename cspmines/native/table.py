@@ -124,10 +124,11 @@ def switch_on(module: ModuleType | None) -> None:
 
 
 def _adapted(compiled: Callable, adapt: Callable[..., tuple]) -> Callable:
-    """``compiled`` called with the twin's arguments, made the compiled function's by ``adapt``."""
+    """``compiled`` called with the twin's arguments (given by position, as the engine gives them), made the
+    compiled function's by ``adapt``."""
 
-    def call(*args, **kwargs):
-        return compiled(*adapt(*args, **kwargs))
+    def call(*args):
+        return compiled(*adapt(*args))
 
     call.__name__ = call.__qualname__ = compiled.__name__
     call.__doc__ = compiled.__doc__

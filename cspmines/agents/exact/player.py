@@ -17,11 +17,10 @@ each a method returning a choice or None; each switched by
    (``fifty_fifty`` and ``influence``);
 5. the best move inside an isolated pocket, a game of its own played
    exactly (``pockets``);
-6. the candidate of best secondary safety (the next move's safety blended
-   with the second best's), with a bonus for progress and for 50/50
-   influence, dead cells last (``lookahead`` and the options it reads; see
-   :mod:`~cspmines.agents.exact.lookahead`), or a corner in its place where
-   a research switch says so (``first_corner``, ``corners``);
+6. the candidate of best secondary safety (the next move's safety blended with the second best's),
+   with a bonus for progress and for 50/50 influence, dead cells last (``lookahead`` and the options
+   it reads; see :mod:`~cspmines.agents.exact.lookahead`), or a corner in its place where a research
+   switch says so (``first_corner``, ``corners``);
 7. with every option off: the cell least likely to be a mine, ties broken
    towards cells with fewer neighbours (a corner is likelier to open a zero).
 
@@ -70,6 +69,7 @@ __all__ = ["ExactAgent", "Guess", "Reason", "single_clue_deductions"]
 #: After the least-cost search runs out of budget on n layouts, it is tried again at 0.7 n or fewer.
 _RETRY_SHARE = 0.7
 _NOT_YET = object()  # a memo not yet filled
+_CLASSIC, _MINESEARCH, _SCORE = Rules.CLASSIC, Rules.MINESEARCH, Rules.SCORE  # read once a move: see cspmines.actions
 
 
 class _Turn:
@@ -162,7 +162,7 @@ class ExactAgent(SeededAgent):
 
     def act(self, position: Position) -> Action:
         flat = position.grid.ravel()
-        if self.rules == Rules.CLASSIC:  # most moves open a cell proved before: nothing else is read for them
+        if self.rules == _CLASSIC:  # most moves open a cell proved before: nothing else is read for them
             pending = self._pending_safe(flat)
             if pending is not None:
                 return Action.open(pending, certain=True)
@@ -223,7 +223,7 @@ class ExactAgent(SeededAgent):
         def first_pending() -> int | None:  # the first proved mine still covered (classic play never asks)
             return min((c for c in self.mines if flat[c] == COVERED), default=None)
 
-        if self.rules == Rules.MINESEARCH:  # a proved safe cell would cost a cell for nothing
+        if self.rules == _MINESEARCH:  # a proved safe cell would cost a cell for nothing
             pending = first_pending()
             if pending is not None:
                 return Action.open(pending, certain=True)
@@ -236,7 +236,7 @@ class ExactAgent(SeededAgent):
             return None
         if self.safe:
             return Action.open(min(self.safe), certain=True)
-        if self.rules == Rules.SCORE and (pending := first_pending()) is not None:
+        if self.rules == _SCORE and (pending := first_pending()) is not None:
             return Action.flag(pending, certain=True)
         return None
 
@@ -391,7 +391,7 @@ class ExactAgent(SeededAgent):
         (best,) = analysis.least_probabilities(1, keep=lambda c: c not in self.mines)
         tied = [c for c in analysis.cells_where(lambda p: p == best) if c not in self.mines]
         sign = -1 if self.options.objective_for(self.rules) is Objective.MINES else 1
-        return min(tied, key=lambda c: (sign * len(table[c]), c))
+        return min(zip([sign * len(table[c]) for c in tied], tied, strict=True))[1]  # pairs compared in C: no key called per cell
 
     def weigh(self, analysis) -> list:
         """The look-ahead's candidates on ``analysis`` as it weighs them, best first.

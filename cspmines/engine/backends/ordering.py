@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 
 from ... import native
 from ..budget import Budget
 from ..cache import Hashed, Recent
 from ..chains import Chain
+
+if TYPE_CHECKING:
+    import networkx as nx
 from .steps import Step, advance_array, advance_set, key_digit_bits, live_states, plan_order
 
 __all__ = ["elimination_order", "front_width", "greedy_order", "greedy_unless_raced", "plan_steps"]
@@ -61,9 +63,12 @@ def plan_steps(chain: Chain, *, budget: Budget | None = None, costly: bool = Fal
         steps = plan_order(chain, greedy, key_digit_bits(chain))
         if chain.n_boxes < _RACE_FROM_BOXES or _cheap(steps, cap=_CHEAP_STATES_PER_BOX * chain.n_boxes):
             return greedy, steps, None
+    # networkx is imported where first needed: importing it takes about half of a cold start
+    from networkx.utils import cuthill_mckee_ordering
+
     graph = chain.box_graph
     peripheral = _farthest(graph, 0)
-    candidates = [greedy, list(nx.utils.cuthill_mckee_ordering(graph, heuristic=lambda _graph: peripheral))]
+    candidates = [greedy, list(cuthill_mckee_ordering(graph, heuristic=lambda _graph: peripheral))]
     order, live = _race(chain, candidates, budget)
     return order, plan_order(chain, order, key_digit_bits(chain)), live
 
@@ -135,7 +140,10 @@ def front_width(chain: Chain) -> int:
 
 def _farthest(graph: nx.Graph, source: int) -> int:
     """A box at the greatest distance from ``source`` (one sweep of the double-sweep heuristic)."""
-    distances = nx.single_source_shortest_path_length(graph, source)
+    # networkx is imported where first needed: importing it takes about half of a cold start
+    from networkx import single_source_shortest_path_length
+
+    distances = single_source_shortest_path_length(graph, source)
     return max(distances, key=lambda node: (distances[node], -node))
 
 

@@ -62,7 +62,7 @@ _WEIGHTS = tuple(tuple(comb(size, m) for m in range(size + 1)) for size in range
 
 def key_digit_bits(chain: Chain) -> int:
     """Bits per rule in a state key: 4 for any board (needs <= 8), more for hand-built rules."""
-    return max(4, max((rule.mines for rule in chain.rules), default=0).bit_length())
+    return max(4, max([rule.mines for rule in chain.rules], default=0).bit_length())
 
 
 def plan_order(chain: Chain, order: list[int], digit_bits: int) -> list[Step]:
