@@ -4,6 +4,7 @@ small-board results, and its budget: bounds that always hold the value, NOT EXAC
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 
 import numpy as np
@@ -229,3 +230,37 @@ def test_a_chain_lists_exactly_as_many_layouts_as_it_may():
     assert layout_table(position).count == 2
     assert layout_table(position, most=2).count == 2
     assert layout_table(position, most=1) is None
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_search_reads_the_clock_as_soon_as_its_states_hold_many_layouts(compiled):
+    """A budget already spent stops the search at its first state: the clock is read every so many layouts,
+    not only every 256 states (a state of a million layouts takes a good part of a second)."""
+    from cspmines import native
+    from cspmines.engine.value import run_search, search_input
+
+    given = search_input(layout_table(empty(4, 4, 4)), seconds=1e-9)
+    with contextlib.nullcontext() if compiled else native.pure_python():  # the kernel where it is built, and its twin
+        answer = run_search(given)
+    assert (answer["stopped"], answer["states"]) == ("time", 1)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("cells", ["all", "best"])
+def test_a_stopped_search_bounds_the_cells_left_without_searching_them(cells, compiled):
+    """Once the budget has run out no cell is split again: each cell asked for is bounded by its safe layouts
+    (at most the position's bound), and the move that reached the lower bound keeps it."""
+    from cspmines import native
+
+    position = empty(4, 4, 4)
+    with contextlib.nullcontext() if compiled else native.pure_python():
+        found = value_of(position, limit=Limit(nodes=2000), cells=cells)
+    assert (found.exact, found.stopped_by) == (False, "nodes") and 0 < found.wins < found.wins_high
+    table = layout_table(position)
+    safe = {cell: int((table.codes[:, k] != MINE).sum()) for k, cell in enumerate(table.cells)}
+    (move,) = found.best_cells
+    for cell, value in found.cells.items():
+        asked = cells == "all" or safe[cell] >= found.wins
+        low = found.wins if cell == move else 0
+        expected = (low, min(safe[cell], found.wins_high)) if asked else (0, safe[cell])
+        assert (value.low, value.high) == expected, cell

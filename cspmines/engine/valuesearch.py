@@ -22,7 +22,8 @@ from .transposition import BoundsTable, fingerprints
 
 __all__ = ["SearchInput", "ValueCells", "ValueSearch", "search_value"]
 
-_CLOCK_EVERY = 256  # the time is read once every this many states
+_CLOCK_EVERY = 256  # the time is read at least once this many states ...
+_CLOCK_WORK = 1 << 16  # ... and this many layouts: a state costs about its layouts (a root of millions, seconds)
 _MOST_FREE = 16  # the most free cells opened at once (the others wait for the next state)
 
 
@@ -106,6 +107,7 @@ class ValueSearch:
         self.first, self.second = fingerprints(self.count)
         self.table = BoundsTable(given.slots)
         self.states = 0
+        self.work = self.next_clock = 0  # layouts in the states worked out; when the clock is next read
         self.stopped: str | None = None
         self.root_move: int | None = None  # the column the root's best lower bound was reached by
         self.first_move: int | None = None  # the column the search's first moves open first
@@ -122,13 +124,16 @@ class ValueSearch:
 
     # -- the budget ------------------------------------------------------------------------------
 
-    def _spend(self) -> bool:
-        """Count one state worked out; False once the budget has run out."""
+    def _spend(self, layouts: int) -> bool:
+        """Count one state of ``layouts`` layouts worked out; False once the budget has run out."""
         self.states += 1
+        self.work += layouts
         if self.node_limit is not None and self.states > self.node_limit:
             self.stopped = "nodes"
-        elif self.clock is not None and self.states % _CLOCK_EVERY == 0 and self.clock.expired():
-            self.stopped = "time"
+        elif self.clock is not None and (self.states % _CLOCK_EVERY == 0 or self.work >= self.next_clock):
+            self.next_clock = self.work + _CLOCK_WORK
+            if self.clock.expired():
+                self.stopped = "time"
         return not self.stopped
 
     # -- one state -------------------------------------------------------------------------------
@@ -169,7 +174,7 @@ class ValueSearch:
         n = len(members)
         kept = self.table.find(key)
         low, high = (0, n) if kept is None else kept
-        if low == high or high <= alpha or low >= beta or self.stopped or not self._spend():
+        if low == high or high <= alpha or low >= beta or self.stopped or not self._spend(n):
             return low, high
         mines, shown, free, varying = self._read(members, active)
         window = (max(alpha, low - 1), min(beta, high + 1))
@@ -194,7 +199,8 @@ class ValueSearch:
         moves = self._moves(members, doubtful, mines, shown)
         for i, column in enumerate(moves):
             safe = n - mines[column]
-            if safe <= best or safe <= alpha:  # a move wins at most its safe layouts: this one and the rest cannot help
+            if safe <= best or safe <= alpha or self.stopped:  # a move wins at most its safe layouts: this one and the
+                # rest cannot help (or are not searched: the budget ran out)
                 ceiling = max(ceiling, safe)
                 break
             low, high = self.chance(self._split(members, [column]), varying, max(alpha, best), beta)
@@ -282,7 +288,7 @@ class ValueSearch:
         n = len(members)
         if n <= 1:
             return n
-        if not self._spend():
+        if not self._spend(n):
             return None
         mines, shown, free, varying = self._read(members, active)
         if free:
@@ -330,6 +336,8 @@ class ValueSearch:
                 values.append((low, high))
             elif self.wanted == ValueCells.ONE or (self.wanted == ValueCells.BEST and safe < low):
                 values.append((0, safe))   # not asked for, or cannot be best
+            elif self.stopped:  # the budget ran out: no more splits
+                values.append((low if column == move else 0, min(safe, high)))
             else:
                 alpha, beta = (-1, n + 1) if self.wanted == ValueCells.ALL else (low - 1, high + 1)
                 values.append(self.chance(self._split(everything, [column]), every_column, alpha, beta))

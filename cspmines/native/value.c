@@ -12,7 +12,8 @@
 
 #define MINE_CODE 9
 #define CODES (MINE_CODE + 1)
-#define CLOCK_EVERY 256
+#define CLOCK_EVERY 256      /* the clock is read at least once this many states ... */
+#define CLOCK_WORK (1 << 16) /* ... and this many layouts: a state costs about its layouts (a root of millions, seconds) */
 #define PROBES 4
 #define MOST_FREE 16
 #define FIRST_SLOTS 1024
@@ -32,6 +33,7 @@ typedef struct {
     long long node_limit; /* -1: none */
     double deadline;      /* < 0: none */
     long long states;
+    long long work, next_clock; /* layouts in the states worked out; when the clock is next read */
     int stopped;
     long long work_limit; /* bytes the arenas may hold; -1: no limit */
     int32_t *arena;       /* the states' layouts */
@@ -128,10 +130,14 @@ static void store(Search *s, uint64_t first, uint64_t second, int32_t n, int32_t
 
 /* ---- the budget ------------------------------------------------------------------------------------ */
 
-static int spend(Search *s) {
+static int spend(Search *s, int32_t n) {
     s->states++;
+    s->work += n;
     if (s->node_limit >= 0 && s->states > s->node_limit) s->stopped = STOP_NODES;
-    else if (s->deadline >= 0 && s->states % CLOCK_EVERY == 0 && now_seconds() >= s->deadline) s->stopped = STOP_TIME;
+    else if (s->deadline >= 0 && (s->states % CLOCK_EVERY == 0 || s->work >= s->next_clock)) {
+        s->next_clock = s->work + CLOCK_WORK;
+        if (now_seconds() >= s->deadline) s->stopped = STOP_TIME;
+    }
     return s->stopped ? -1 : 0;
 }
 
@@ -507,7 +513,8 @@ static void solve_closed(Search *s, size_t at, int32_t n, long long base, int nd
     for (int i = 0; i < nmoves; i++) {
         int32_t column = MOVES[i];
         long long safe = n - MINES(column);
-        if (safe <= best || safe <= alpha) { /* a move wins at most its safe layouts: this one, and the rest, cannot help */
+        if (safe <= best || safe <= alpha || s->stopped) { /* a move wins at most its safe layouts: this one, and the
+                                                               rest, cannot help (or are not searched: the budget ran out) */
             if (safe > ceiling) ceiling = safe;
             break;
         }
@@ -575,7 +582,7 @@ static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int 
     MemoSlot *kept = memo_find(&s->memo, first, second, n);
     long long l = kept ? kept->low : 0, h = kept ? kept->high : n;
     *low = l; *high = h;
-    if (l == h || h <= alpha || l >= beta || s->stopped || spend(s) < 0) return;
+    if (l == h || h <= alpha || l >= beta || s->stopped || spend(s, n) < 0) return;
     long long base = take_scratch(s, (size_t)width * FRAME);
     if (base < 0) return;
     int nvarying;
@@ -600,7 +607,7 @@ static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int 
  * -1 once stopped. */
 static long long first_moves(Search *s, size_t at, int32_t n, long long cols_at, int ncols) {
     if (n <= 1) return n;
-    if (spend(s) < 0) return -1;
+    if (spend(s, n) < 0) return -1;
     int width = s->width;
     size_t top = s->top, scratch_top = s->scratch_top;
     long long base = take_scratch(s, (size_t)width * FRAME);
@@ -659,6 +666,7 @@ static PyObject *search_answer(Search *s, long long low, long long high, long lo
         else if (safe == n) { l = low; h = high; }
         else if (k == s->root_move && s->wanted == 0) { l = low; h = high; }
         else if (s->wanted == 0 || (s->wanted == 1 && safe < low)) { l = 0; h = safe; }
+        else if (s->stopped) { l = k == s->root_move ? low : 0; h = safe < high ? safe : high; } /* no more splits */
         else if (s->wanted == 2) play(s, 0, n, &k, 1, all_at, s->width, -1, (long long)n + 1, &l, &h);
         else play(s, 0, n, &k, 1, all_at, s->width, low - 1, high + 1, &l, &h);
         PyObject *pair = Py_BuildValue("(LL)", l, h);
