@@ -145,12 +145,6 @@ static int spend(Search *s, int32_t n) {
 
 typedef struct { uint64_t key; int32_t index; } Keyed;
 
-static int compare_keyed(const void *a, const void *b) {
-    const Keyed *x = a, *y = b;
-    if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
-    return (x->index > y->index) - (x->index < y->index);
-}
-
 /* Groups sorted by size, largest first, stable. */
 static void largest_first(Group *groups, int ngroups) {
     for (int i = 1; i < ngroups; i++) {
@@ -312,36 +306,31 @@ static int32_t root_of(int32_t *parent, int32_t c) {
     return c;
 }
 
-/* How many different rows the state's layouts show on `columns` (exactly: equal hashes compared). */
+/* How many different rows the state's layouts show on `columns`, counted in a hash set of the rows met (a
+ * slot holds a row's hash, 32 bits, and its layout; rows of equal hashes are compared, so the count is exact). */
 static long long distinct_rows(Search *s, size_t at, int32_t n, const int32_t *columns, int ncolumns) {
-    Keyed *keyed = malloc(sizeof(Keyed) * (size_t)n);
-    if (keyed == NULL) { s->stopped = STOP_MEMORY; return -1; }
+    size_t size = 16;
+    while (size < (size_t)n * 2) size <<= 1; /* at most half full */
+    typedef struct { uint32_t hash; int32_t index; } Seen;
+    Seen *seen = malloc(sizeof(Seen) * size);
+    if (seen == NULL) { s->stopped = STOP_MEMORY; return -1; }
+    for (size_t i = 0; i < size; i++) seen[i].index = -1;
+    long long distinct = 0;
     for (int32_t j = 0; j < n; j++) {
-        const uint8_t *row = s->codes + (size_t)s->arena[at + j] * s->width;
+        int32_t index = s->arena[at + j];
+        const uint8_t *row = s->codes + (size_t)index * s->width;
         uint64_t h = 0;
         for (int i = 0; i < ncolumns; i++) h = splitmix(h + row[columns[i]]);
-        keyed[j].key = h;
-        keyed[j].index = s->arena[at + j];
-    }
-    qsort(keyed, (size_t)n, sizeof(Keyed), compare_keyed);
-    long long distinct = 0;
-    for (int32_t j = 0; j < n;) {
-        int32_t end = j;
-        while (end < n && keyed[end].key == keyed[j].key) end++;
-        for (int32_t a = j; a < end; a++) { /* within a run of equal hashes, rows unlike every earlier one */
-            const uint8_t *ra = s->codes + (size_t)keyed[a].index * s->width;
-            int seen = 0;
-            for (int32_t b = j; b < a && !seen; b++) {
-                const uint8_t *rb = s->codes + (size_t)keyed[b].index * s->width;
-                int same = 1;
-                for (int i = 0; i < ncolumns && same; i++) same = ra[columns[i]] == rb[columns[i]];
-                seen = same;
-            }
-            distinct += !seen;
+        for (size_t slot = h & (size - 1);; slot = (slot + 1) & (size - 1)) {
+            if (seen[slot].index < 0) { seen[slot].hash = (uint32_t)(h >> 32); seen[slot].index = index; distinct++; break; }
+            if (seen[slot].hash != (uint32_t)(h >> 32)) continue;
+            const uint8_t *other = s->codes + (size_t)seen[slot].index * s->width;
+            int same = 1;
+            for (int i = 0; i < ncolumns && same; i++) same = row[columns[i]] == other[columns[i]];
+            if (same) break;
         }
-        j = end;
     }
-    free(keyed);
+    free(seen);
     return distinct;
 }
 
@@ -391,7 +380,7 @@ static int find_parts(Search *s, size_t at, int32_t n, const int32_t *doubtful_i
     long long product = 1;
     for (int g = 0; g < ngroups && product <= n; g++) {
         long long d = distinct_rows(s, at, n, columns + start[g], start[g + 1] - start[g]);
-        if (d < 0) return 0;
+        if (d < 0 || n % d != 0) return 0; /* the groups' rows make every layout only if each count divides them */
         product *= d;
     }
     if (product != n) return 0;
