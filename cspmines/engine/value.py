@@ -289,8 +289,8 @@ def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCell
         best = tuple(cell for cell, value in known.items() if value.low)
         return PositionValue(position, 1, 1, 1, best, known, exact=True, seconds=budget.elapsed())
     given = search_input(table, node_limit=limit.nodes, slots=_table_slots(limit.memory), cells=ValueCells.check(cells, "cells"))
-    if budget.expired():  # the layouts' symmetries took what was left
-        return _unlisted(position, budget, "time")
+    if budget.expired():  # the layouts' symmetries took what was left: listed, not searched
+        return PositionValue(position, table.count, 0, table.count, (), {}, exact=False, stopped_by="time", seconds=budget.elapsed())
     given = given.with_budget(seconds=budget.rest().time)  # the search's own clock starts now, with what is left
     answer = run_search(given, work_bytes=None if limit.memory is None else int(limit.memory * (1 - _TABLE_SHARE)))
     return _answer(table, answer, budget.elapsed())

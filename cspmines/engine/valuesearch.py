@@ -136,6 +136,13 @@ class ValueSearch:
                 self.stopped = "time"
         return not self.stopped
 
+    def _out_of_time(self) -> bool:
+        """Whether the time is up: the search stopped on it, or the deadline has passed since (stopped so, if it ran)."""
+        if self.clock is not None and self.clock.expired():
+            self.stopped = self.stopped or "time"
+            return True
+        return self.stopped == "time"
+
     # -- one state -------------------------------------------------------------------------------
 
     def _split(self, members: np.ndarray, columns: list) -> list[np.ndarray]:
@@ -199,8 +206,8 @@ class ValueSearch:
         moves = self._moves(members, doubtful, mines, shown)
         for i, column in enumerate(moves):
             safe = n - mines[column]
-            if safe <= best or safe <= alpha or self.stopped:  # a move wins at most its safe layouts: this one and the
-                # rest cannot help (or are not searched: the budget ran out)
+            if safe <= best or safe <= alpha or self.stopped == "time":  # a move wins at most its safe layouts: this one
+                # and the rest cannot help (or are not searched: time is up)
                 ceiling = max(ceiling, safe)
                 break
             low, high = self.chance(self._split(members, [column]), varying, max(alpha, best), beta)
@@ -336,7 +343,7 @@ class ValueSearch:
                 values.append((low, high))
             elif self.wanted == ValueCells.ONE or (self.wanted == ValueCells.BEST and safe < low):
                 values.append((0, safe))   # not asked for, or cannot be best
-            elif self.stopped:  # the budget ran out: no more splits
+            elif self._out_of_time():  # no more splits
                 values.append((low if column == move else 0, min(safe, high)))
             else:
                 alpha, beta = (-1, n + 1) if self.wanted == ValueCells.ALL else (low - 1, high + 1)

@@ -502,8 +502,8 @@ static void solve_closed(Search *s, size_t at, int32_t n, long long base, int nd
     for (int i = 0; i < nmoves; i++) {
         int32_t column = MOVES[i];
         long long safe = n - MINES(column);
-        if (safe <= best || safe <= alpha || s->stopped) { /* a move wins at most its safe layouts: this one, and the
-                                                               rest, cannot help (or are not searched: the budget ran out) */
+        if (safe <= best || safe <= alpha || s->stopped == STOP_TIME) { /* a move wins at most its safe layouts: this
+                                                     one, and the rest, cannot help (or are not searched: time is up) */
             if (safe > ceiling) ceiling = safe;
             break;
         }
@@ -642,6 +642,15 @@ static const char *stop_name(int stopped) {
     }
 }
 
+/* Whether the time is up: the search stopped on it, or the deadline has passed since (stopped so, if it ran). */
+static int out_of_time(Search *s) {
+    if (s->deadline >= 0 && now_seconds() >= s->deadline) {
+        if (!s->stopped) s->stopped = STOP_TIME;
+        return 1;
+    }
+    return s->stopped == STOP_TIME;
+}
+
 /* Each column's bounds when opened first (ValueSearch._cell_values), and the answer. */
 static PyObject *search_answer(Search *s, long long low, long long high, long long floor, long long all_at) {
     int32_t n = s->count;
@@ -655,7 +664,7 @@ static PyObject *search_answer(Search *s, long long low, long long high, long lo
         else if (safe == n) { l = low; h = high; }
         else if (k == s->root_move && s->wanted == 0) { l = low; h = high; }
         else if (s->wanted == 0 || (s->wanted == 1 && safe < low)) { l = 0; h = safe; }
-        else if (s->stopped) { l = k == s->root_move ? low : 0; h = safe < high ? safe : high; } /* no more splits */
+        else if (out_of_time(s)) { l = k == s->root_move ? low : 0; h = safe < high ? safe : high; } /* no more splits */
         else if (s->wanted == 2) play(s, 0, n, &k, 1, all_at, s->width, -1, (long long)n + 1, &l, &h);
         else play(s, 0, n, &k, 1, all_at, s->width, low - 1, high + 1, &l, &h);
         PyObject *pair = Py_BuildValue("(LL)", l, h);
