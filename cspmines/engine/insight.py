@@ -43,6 +43,7 @@ from .clues import clue_spreads
 from .reveal import solve_revealed
 from .solver import solve
 from .value import PositionValue, value_of
+from .valuesearch import StopReason
 
 __all__ = ["PARTS", "FiftyFifty", "FiftyFiftyKind", "Insight", "dead_cells", "endgame_chances", "fifty_fifties", "insight_of"]
 
@@ -281,7 +282,7 @@ def endgame_chances(analysis, *, limit: Limit | None = None) -> PositionValue:
     _check_counted(analysis)
     found = value_of(analysis.position.with_mines(analysis.mines), limit=limit, cells="all")
     if not found.layouts:
-        why = "time" if found.stopped_by == "time" else "memory allowance"
+        why = "time" if found.stopped_by == StopReason.TIME else "memory allowance"
         raise BudgetExceededError(f"not searched: {analysis.model_count:,} layouts, more than the {why} can list and search")
     return found
 

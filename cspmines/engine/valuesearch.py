@@ -20,7 +20,7 @@ from .budget import Limit
 from .layouts import MINE
 from .transposition import BoundsTable, fingerprints
 
-__all__ = ["SearchInput", "ValueCells", "ValueSearch", "search_value"]
+__all__ = ["SearchInput", "StopReason", "ValueCells", "ValueSearch", "search_value"]
 
 _CLOCK_EVERY = 256  # the time is read at least once this many states ...
 _CLOCK_WORK = 1 << 16  # ... and this many layouts: a state costs about its layouts (a root of millions, seconds)
@@ -34,6 +34,17 @@ class ValueCells(Vocabulary):
     ONE = "one"
     BEST = "best"
     ALL = "all"
+
+
+class StopReason(Vocabulary):
+    """Why a search stopped before its answer was exact: its node limit, its time, or its memory."""
+
+    NODES = "nodes"
+    TIME = "time"
+    MEMORY = "memory"
+
+
+_TIME = StopReason.TIME  # read once: a member read off its Enum class costs a metaclass hook in Python 3.11
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,19 +140,19 @@ class ValueSearch:
         self.states += 1
         self.work += layouts
         if self.node_limit is not None and self.states > self.node_limit:
-            self.stopped = "nodes"
+            self.stopped = StopReason.NODES
         elif self.clock is not None and (self.states % _CLOCK_EVERY == 0 or self.work >= self.next_clock):
             self.next_clock = self.work + _CLOCK_WORK
             if self.clock.expired():
-                self.stopped = "time"
+                self.stopped = _TIME
         return not self.stopped
 
     def _out_of_time(self) -> bool:
         """Whether the time is up: the search stopped on it, or the deadline has passed since (stopped so, if it ran)."""
         if self.clock is not None and self.clock.expired():
-            self.stopped = self.stopped or "time"
+            self.stopped = self.stopped or _TIME
             return True
-        return self.stopped == "time"
+        return self.stopped == _TIME
 
     # -- one state -------------------------------------------------------------------------------
 
@@ -206,7 +217,7 @@ class ValueSearch:
         moves = self._moves(members, doubtful, mines, shown)
         for i, column in enumerate(moves):
             safe = n - mines[column]
-            if safe <= best or safe <= alpha or self.stopped == "time":  # a move wins at most its safe layouts: this one
+            if safe <= best or safe <= alpha or self.stopped == _TIME:  # a move wins at most its safe layouts: this one
                 # and the rest cannot help (or are not searched: time is up)
                 ceiling = max(ceiling, safe)
                 break
