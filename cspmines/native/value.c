@@ -319,8 +319,9 @@ static long long distinct_rows(Search *s, size_t at, int32_t n, const int32_t *c
     for (int32_t j = 0; j < n; j++) {
         int32_t index = s->arena[at + j];
         const uint8_t *row = s->codes + (size_t)index * s->width;
-        uint64_t h = 0;
-        for (int i = 0; i < ncolumns; i++) h = splitmix(h + row[columns[i]]);
+        uint64_t h = 0xCBF29CE484222325ULL;
+        for (int i = 0; i < ncolumns; i++) h = (h ^ row[columns[i]]) * 0x100000001B3ULL; /* FNV-1a over the codes, */
+        h = splitmix(h);                                                                   /* mixed once */
         for (size_t slot = h & (size - 1);; slot = (slot + 1) & (size - 1)) {
             if (seen[slot].index < 0) { seen[slot].hash = (uint32_t)(h >> 32); seen[slot].index = index; distinct++; break; }
             if (seen[slot].hash != (uint32_t)(h >> 32)) continue;
