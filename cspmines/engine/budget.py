@@ -239,16 +239,19 @@ class Budget:
     def rest(self, **changes) -> Limit:
         """What is left, as a :class:`Limit` for the next step (its time at least :data:`SLIVER`, so that
         a step started after the deadline finds it spent); ``changes`` replace fields (``memory=None``)."""
-        left = self.left()
-        nodes = None if self.limit.nodes is None else max(1, self.limit.nodes - self.nodes)
-        rest = self.limit._checked_already(None if left is None else max(SLIVER, left), nodes)
+        rest = self._left_as_limit(1.0)
         return replace(rest, **changes) if changes else rest
 
     def share(self, fraction: float) -> Budget:
         """A budget for a part of the work: ``fraction`` of the time left, the units and memory as they are."""
+        return Budget(self._left_as_limit(fraction))
+
+    def _left_as_limit(self, fraction: float) -> Limit:
+        """What is left as a :class:`Limit`: ``fraction`` of the time left (at least :data:`SLIVER`), the units
+        not yet spent (at least one), the chain limit and memory as they are."""
         left = self.left()
         nodes = None if self.node_limit is None else max(1, self.node_limit - self.nodes)
-        return Budget(self.limit._checked_already(None if left is None else max(SLIVER, left * fraction), nodes))
+        return self.limit._checked_already(None if left is None else max(SLIVER, left * fraction), nodes)
 
     def reserve(self, nbytes: int, what: str) -> None:
         """Refuse (:class:`~cspmines.errors.MemoryBudgetError`) to build ``what`` if it would hold
