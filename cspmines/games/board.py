@@ -313,15 +313,11 @@ class Board:
 
     def is_mine(self, cell) -> bool:
         """Whether ``cell`` (a flat index or a ``(row, col)`` pair) is a mine."""
-        if type(cell) is not int or not 0 <= cell < self._clues.size:  # a game asks with flat indices, read without a call
-            cell = self.index(cell)
-        return bool(self._mines.flat[cell])
+        return bool(self._mines.flat[self.index(cell)])
 
     def clue(self, cell) -> int:
         """The number of mines around ``cell`` (a flat index or a ``(row, col)`` pair)."""
-        if type(cell) is not int or not 0 <= cell < self._clues.size:
-            cell = self.index(cell)
-        return int(self._clues[cell])
+        return int(self._clues[self.index(cell)])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Board) and np.array_equal(self._mines, other._mines) and self.first_click == other.first_click
