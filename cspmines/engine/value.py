@@ -283,14 +283,14 @@ def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCell
     cap, reason = listing_cap(limit, len(position.covered_cells), len(board_symmetries(position)))
     table = layout_table(position, most=cap, budget=budget)
     if table is None:  # more layouts than the allowance can list (or the time can list and search a little)
-        return _unlisted(position, budget, "time" if budget.expired() else reason)
+        return _unsearched(position, budget, "time" if budget.expired() else reason)
     if table.count == 1:  # everything is known: the game is won by opening every safe cell
         known = {cell: CellValue(int(code != MINE), int(code != MINE), 1) for cell, code in zip(table.cells, table.codes[0], strict=True)}
         best = tuple(cell for cell, value in known.items() if value.low)
         return PositionValue(position, 1, 1, 1, best, known, exact=True, seconds=budget.elapsed())
     given = search_input(table, node_limit=limit.nodes, slots=_table_slots(limit.memory), cells=ValueCells.check(cells, "cells"))
     if budget.expired():  # the layouts' symmetries took what was left: listed, not searched
-        return PositionValue(position, table.count, 0, table.count, (), {}, exact=False, stopped_by="time", seconds=budget.elapsed())
+        return _unsearched(position, budget, "time", table.count)
     given = given.with_budget(seconds=budget.rest().time)  # the search's own clock starts now, with what is left
     answer = run_search(given, work_bytes=None if limit.memory is None else int(limit.memory * (1 - _TABLE_SHARE)))
     return _answer(table, answer, budget.elapsed())
@@ -326,8 +326,10 @@ def _layout_symmetry_bytes(symmetries: int) -> int:
     return 12 * symmetries + 8 if symmetries else 0
 
 
-def _unlisted(position: Position, budget: Budget, reason: str) -> PositionValue:
-    return PositionValue(position, 0, 0, 0, (), {}, exact=False, stopped_by=reason, seconds=budget.elapsed())
+def _unsearched(position: Position, budget: Budget, reason: str, layouts: int = 0) -> PositionValue:
+    """The answer of a search that never ran: its ``layouts`` listed (none where they could not be), at most
+    every one of them won."""
+    return PositionValue(position, layouts, 0, layouts, (), {}, exact=False, stopped_by=reason, seconds=budget.elapsed())
 
 
 def _answer(table: LayoutTable, answer: dict, seconds: float) -> PositionValue:
