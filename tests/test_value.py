@@ -249,8 +249,9 @@ def test_the_search_reads_the_clock_as_soon_as_its_states_hold_many_layouts(comp
 @pytest.mark.parametrize("cells", ["all", "best"])
 def test_a_search_out_of_time_bounds_the_cells_left_without_searching_them(cells, compiled):
     """Once the time is up no cell is split again: each cell asked for is bounded by its safe layouts (at most
-    the position's bound), and the move that reached the lower bound keeps it. (A node limit, which holds no
-    clock, still bounds them by what the search learnt: the same answer on every machine.)"""
+    the position's bound), and the move that reached the lower bound keeps it, as do its images under the
+    board's symmetries. (A node limit, which holds no clock, still bounds them by what the search learnt: the
+    same answer on every machine.)"""
     from cspmines import native
 
     position = empty(5, 5, 5)
@@ -260,9 +261,11 @@ def test_a_search_out_of_time_bounds_the_cells_left_without_searching_them(cells
     table = layout_table(position)
     safe = {cell: int((table.codes[:, k] != MINE).sum()) for k, cell in enumerate(table.cells)}
     move = found.best_cells[0] if found.best_cells else None
+    like_move = {move} | {cell for image in board_symmetries(position) for cell in safe if image[cell] == move}
+    assert move is None or len(like_move) >= 4  # every cell of the 5x5 square has 4 or 8 alike, but the centre
     for cell, value in found.cells.items():
         asked = cells == "all" or safe[cell] >= found.wins
-        low = found.wins if cell == move else 0
+        low = found.wins if cell in like_move else 0
         expected = (low, min(safe[cell], found.wins_high)) if asked else (0, safe[cell])
         assert (value.low, value.high) == expected, cell
 
@@ -272,3 +275,17 @@ def test_a_node_limit_still_bounds_the_cells_by_what_the_search_learnt():
     assert (found.exact, found.stopped_by) == (False, "nodes")
     corners = {found.value(cell).bounds for cell in (0, 3, 12, 15)}
     assert len(corners) == 1 and min(corners)[0] > 0  # the corners alike, each with a proven lower bound
+
+
+def test_out_of_time_the_twin_bounds_the_best_moves_images_by_its_value():
+    """The images of the best move under the board's symmetries are worth what it is: they keep its lower
+    bound once the time is up, the other cells only their safe layouts (the kernel's rule, in the twin)."""
+    from cspmines.engine.value import search_input
+    from cspmines.engine.valuesearch import ValueSearch
+
+    table = layout_table(empty(4, 4, 3))
+    search = ValueSearch(search_input(table, seconds=1e-9, cells="all"))
+    values = search._cell_values(np.arange(table.count), 300, 400, table.column(0))  # the corner as the best move
+    assert [values[table.column(cell)] for cell in (0, 3, 12, 15)] == [(300, 400)] * 4
+    assert values[table.column(1)] == values[table.column(5)] == (0, 400)
+    assert search.stopped == "time"

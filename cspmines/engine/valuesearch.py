@@ -355,11 +355,16 @@ class ValueSearch:
             elif self.wanted == ValueCells.ONE or (self.wanted == ValueCells.BEST and safe < low):
                 values.append((0, safe))   # not asked for, or cannot be best
             elif self._out_of_time():  # no more splits
-                values.append((low if column == move else 0, min(safe, high)))
+                values.append((low if self._like(column, move) else 0, min(safe, high)))
             else:
                 alpha, beta = (-1, n + 1) if self.wanted == ValueCells.ALL else (low - 1, high + 1)
                 values.append(self.chance(self._split(everything, [column]), every_column, alpha, beta))
         return values
+
+
+    def _like(self, column: int, move: int | None) -> bool:
+        """Whether ``column`` is ``move`` or a symmetry's image of it (the same value)."""
+        return move is not None and (column == move or any(int(cells[column]) == move for _, cells in self.symmetries))
 
 
 def _clues_shown(rows: np.ndarray) -> np.ndarray:

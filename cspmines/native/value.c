@@ -652,6 +652,14 @@ static int out_of_time(Search *s) {
     return s->stopped == STOP_TIME;
 }
 
+/* Whether column k is the root's best move or a symmetry's image of it (the same value). */
+static int like_root_move(const Search *s, int32_t k) {
+    if (k == s->root_move) return 1;
+    for (int t = 0; t < s->nsyms; t++)
+        if (s->root_move >= 0 && s->sym_columns[(size_t)t * s->width + k] == s->root_move) return 1;
+    return 0;
+}
+
 /* Each column's bounds when opened first (ValueSearch._cell_values), and the answer. */
 static PyObject *search_answer(Search *s, long long low, long long high, long long floor, long long all_at) {
     int32_t n = s->count;
@@ -665,7 +673,7 @@ static PyObject *search_answer(Search *s, long long low, long long high, long lo
         else if (safe == n) { l = low; h = high; }
         else if (k == s->root_move && s->wanted == 0) { l = low; h = high; }
         else if (s->wanted == 0 || (s->wanted == 1 && safe < low)) { l = 0; h = safe; }
-        else if (out_of_time(s)) { l = k == s->root_move ? low : 0; h = safe < high ? safe : high; } /* no more splits */
+        else if (out_of_time(s)) { l = like_root_move(s, k) ? low : 0; h = safe < high ? safe : high; } /* no more splits */
         else if (s->wanted == 2) play(s, 0, n, &k, 1, all_at, s->width, -1, (long long)n + 1, &l, &h);
         else play(s, 0, n, &k, 1, all_at, s->width, low - 1, high + 1, &l, &h);
         PyObject *pair = Py_BuildValue("(LL)", l, h);
