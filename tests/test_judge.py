@@ -29,8 +29,8 @@ FIGURES = set(JUDGED_FIELDS)
 
 
 def safety(figures: dict) -> dict:
-    """A record's judged figures without the loss's two."""
-    return {key: value for key, value in figures.items() if key not in ("loss", "unvalued")}
+    """A record's judged figures without the three read off values (loss, unvalued, expected win)."""
+    return {key: value for key, value in figures.items() if key not in ("loss", "unvalued", "expected_win")}
 
 
 def unflagged(position: Position) -> Position:
@@ -93,6 +93,7 @@ def test_every_figure_equals_a_count_over_every_layout(size, first_click, rules,
         assert safety(record["judged"]) == recomputed(observed(suite, agent, i))
         valued = rules == "classic" and not withheld  # the value is the chance of winning a classic game, every clue shown
         assert (record["judged"]["loss"] is not None, record["judged"]["unvalued"] is not None) == (valued, valued)
+        assert (record["judged"]["expected_win"] is not None) == valued
         guessed += record["judged"]["guesses"]
     assert guessed > 0  # the boards ask for guesses: the figures are not all zero by default
 
@@ -172,13 +173,15 @@ def test_bench_judge_json_and_compare_of_its_files(tmp_path, capsys):
     whole = {(r["agent"], r["game"]) for r in records if r["judged"]["unvalued"] == 0}  # games whose every guess was valued
     both = sum(("exact", i) in whole and ("random", i) in whole for i in range(8))
     assert {row["measure"] for row in printed["judged"]["paired"]} == {"guesses", "needless guesses", "blunders", "excess risk",
-                                                                       "survival"} | ({"loss"} if both else set())
+                                                                       "survival", "expected win"} | ({"loss"} if both else set())
     assert [row["games"] for row in printed["judged"]["paired"] if row["measure"] == "loss"] == ([both] if both else [])
+    assert [row["games"] for row in printed["judged"]["paired"] if row["measure"] == "expected win"] == [8]  # every game has one
     assert rows["exact"]["valued_games"] == sum(r["judged"]["unvalued"] == 0 for r in records if r["agent"] == "exact")
     assert rows["random"]["guesses"] == pytest.approx(np.mean([r["judged"]["guesses"] for r in records if r["agent"] == "random"]))
     assert main(["compare", str(out)]) == 0
     text = capsys.readouterr().out
     assert "judged by the engine before every open" in text and "needless guesses" in text and "valued games" in text
+    assert "    expected win          random           exact      8" in text
     assert main(["bench", "--agent", "exact", "--size", "6x6x6", "--games", "2", "--workers", "1", "--quiet"]) == 0
     assert "judged" not in capsys.readouterr().out
 
@@ -191,6 +194,7 @@ def test_a_study_with_judge_reports_the_judged_figures(tmp_path, capsys):
     assert all(("judged" in r) == (r["suite"] == "b") for r in result.records)
     report = write_report(study, list(result.records), tmp_path)[0].read_text()
     assert report.count("Judged by the engine before every open") == 1 and "| needless guesses | random |" in report
+    assert "| loss | expected win |" in report and "| expected win | random | 4 |" in report  # every game has one
     with pytest.raises(ValueError, match=r"<study>:2: the study: judge must be true or false, got 'yes'"):
         parse_study('games = 4\njudge = "yes"\n[[suite]]\nname = "b"\nagents = ["exact"]\n')
 
@@ -273,3 +277,16 @@ def test_a_figures_interval_is_its_mean_and_196_standard_errors_and_a_point_for_
     half = 1.96 * (7 / 3) ** 0.5
     assert rows["a"]["guesses"] == 3 and rows["a"]["guesses_ci95"] == pytest.approx([3 - half, 3 + half])
     assert rows["b"]["guesses"] == 4 and rows["b"]["guesses_ci95"] == [4, 4]  # one game: no spread to read
+
+
+@pytest.mark.parametrize("first_click, no_guess, expected", [
+    ("safe", False, True), ("random-safe", False, True), ("unsafe", False, True),
+    ("highest", False, False),  # the first click tells more than its clue: the layouts are not alike
+    ("safe", True, False),      # no-guess boards: nor are they
+])
+def test_an_expected_win_only_where_every_layout_a_position_allows_is_as_likely(first_click, no_guess, expected):
+    suite = Suite.create(agents=["exact"], size="5x5x4", first_click=first_click, games=2, seed=3, variant=SuiteVariant(no_guess=no_guess))
+    for i in range(suite.games):
+        record = play_game(suite, "exact", i, judge=True)
+        assert (record["judged"]["expected_win"] is not None) == expected
+        assert record["judged"]["loss"] is not None  # valued either way

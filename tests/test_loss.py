@@ -19,7 +19,16 @@ from cspmines.engine.layouts import layout_table
 from cspmines.engine.value import value_of
 from cspmines.errors import InconsistentPositionError
 from cspmines.games import Board, Game, play
-from cspmines.games.judge import JUDGE_VALUE_LIMIT, ClickClass, GameJudgement, as_seen, judge_moves, judge_open
+from cspmines.games.judge import (
+    JUDGE_VALUE_LIMIT,
+    ClickClass,
+    GameJudgement,
+    OpenJudgement,
+    as_seen,
+    expected_win,
+    judge_moves,
+    judge_open,
+)
 from cspmines.games.loss import mine_loss, move_loss
 
 from bruteforce import best_play_wins, mine_layouts
@@ -198,3 +207,42 @@ def test_a_covered_board_for_the_first_click_is_valued_where_its_layouts_are_few
     covered = Position.from_string("3x2x1\n...\n...")
     wins, cells, layouts = best_play_wins(covered)
     assert move_loss(covered, (0,)).loss == Fraction(wins - cells[0], layouts)
+
+
+def four_by_four_start():
+    """A 4x4 board of 3 mines after its first click, which shows 1 (15 covered cells, 198 layouts)."""
+    game = Game(Board.from_layout(4, 4, [5, 10, 15]))
+    game.apply(Action.open(0))
+    return game.position
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "exact"])
+def test_the_expected_win_has_the_win_rate_as_its_mean_over_every_layout_whatever_the_budget_values(agent):
+    """Over every layout the start allows (each as likely), a game's expected win averages to the share of games
+    won, exactly: with the first guesses past the value budget (their luck left in) and the later ones valued
+    (theirs taken out), as with every guess valued."""
+    start = four_by_four_start()
+    layouts = mine_layouts(start)
+    assert len(layouts) == 198 and value_of(start, cells="all").states > 200
+    games = [played(agent, Game.from_position(start, Board.from_layout(4, 4, sorted(layout)))) for layout in layouts]
+    won = Fraction(sum(record.won for record, _ in games), len(games))
+    for budget in (Limit(nodes=200), JUDGE_VALUE_LIMIT, Limit(nodes=3)):
+        judged = [judge_moves(moves, value=budget, won=record.won) for record, moves in games]
+        assert sum(j.expected_win for j in judged) / len(judged) == won, budget
+        assert not any(j.luck_kept for j in judged)
+        luck_out = sum(j.expected_win != record.won for j, (record, _) in zip(judged, games, strict=True))
+        assert luck_out > 20 or budget.nodes == 3, budget  # many games' luck is taken out: the mean is not the win's by identity
+    partly = [judge_moves(moves, value=Limit(nodes=200), won=record.won) for record, moves in games]
+    assert sum(j.unvalued for j in partly) > 0 and sum(j.guesses - j.unvalued for j in partly) > 0
+
+
+def test_a_valued_guess_keeps_its_luck_when_the_next_position_has_no_value():
+    valued = OpenJudgement(Fraction(1, 2), ClickClass.FORCED, loss=Fraction(1, 8), value=Fraction(3, 4))
+    unknown = OpenJudgement(Fraction(1, 2), ClickClass.FORCED, unvalued=True)
+    assert expected_win([valued, unknown], won=True) == (Fraction(1), 1)
+    known = OpenJudgement(Fraction(1, 2), ClickClass.FORCED, unvalued=True, value=Fraction(1, 2))
+    assert expected_win([valued, known], won=True) == (1 - (Fraction(1, 2) - Fraction(5, 8)), 0)
+    game = GameJudgement.of([valued, unknown], valued=True, won=True)
+    assert (game.expected_win, game.luck_kept, game.record()["expected_win"]) == (Fraction(1), 1, 1.0)
+    assert GameJudgement.of([valued], valued=True).expected_win is None  # the outcome not given
+    assert GameJudgement.of([valued], won=True).expected_win is None  # judged without values

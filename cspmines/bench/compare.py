@@ -39,15 +39,16 @@ OPTIONAL_KEYS = ("no_guess",)
 @dataclass(frozen=True)
 class Measure:
     """What a game is judged by: a record field, its name, and which way is better. Every measure is a count,
-    a share or a yes/no: a game's value is never below 0."""
+    a share, a yes/no or an estimate of a chance: a mean is never below 0."""
 
     field: str
     name: str
     higher_is_better: bool
     proportion: bool = False  # a yes/no per game (a win): paired as proportions
     share: bool = False  # a game's value lies between 0 and 1 (a fraction of cells, a chance)
-    # a game's value is a sum of chances that may pass 1, but its expectation is a chance (a game's loss: the
-    # winning chance given up to best play), so its mean's interval is kept within 0 to 1 as a share's is
+    # a game's value may pass 1 (or, as an estimate, fall below 0), but its expectation is a chance (a game's
+    # loss: the winning chance given up to best play; its expected win), so its mean's interval is kept within
+    # 0 to 1 as a share's is
     expected_chance: bool = False
 
     @property

@@ -3,7 +3,7 @@
 A game played with ``judge`` (``cspmines bench --judge``, ``run_suite(judge=True)``,
 ``judge = true`` in a study file) carries in its record ``judged``, an object
 with ``guesses``, ``needless``, ``blunders``, ``excess_risk``, ``survival``,
-``loss`` and ``unvalued`` (:mod:`cspmines.games.judge`), and ``judged_exact``,
+``loss``, ``unvalued`` and ``expected_win`` (:mod:`cspmines.games.judge`), and ``judged_exact``,
 false when a count was cut short by the budget. Only exactly judged games enter
 the means and the pairs; the others are counted (``not_exact``), never mixed in.
 
@@ -16,6 +16,15 @@ valued is counted, never mixed in with a part of its loss. ``loss`` and
 ``unvalued`` are null in a game judged without values (other rules than
 classic, withheld clues) and absent from records written before they were kept:
 such a game has no loss, and is in none of the loss's figures.
+
+A game's ``expected_win`` is its win with the luck of its valued guesses taken
+out (:func:`~cspmines.games.judge.expected_win`): every game has one (null where
+the layouts a position allows are not equally likely: no-guess boards, a first
+click on a highest clue). Its mean estimates the win rate, and its paired
+difference is minus the paired difference of the **loss per game over every
+move**, the moves past the value budget included: two agents of a board start
+from the same position, whose value cancels. So the pairs of ``expected win``
+compare every agent's loss of winning chance per game, on every board.
 
 >>> base = {"width": 9, "height": 9, "mines": 10, "rules": "classic", "withheld": 0.0, "first_click": "safe", "seed": 0}
 >>> def game(agent, i, guesses, survival, exact=True):
@@ -32,7 +41,6 @@ such a game has no loss, and is in none of the loss's figures.
 
 from __future__ import annotations
 
-from ..games.judge import JUDGED_FIELDS
 from .compare import CONFIG_KEYS, Measure, paired_table
 from .stats import mean_interval
 
@@ -49,6 +57,7 @@ JUDGED_MEASURES = (
     Measure("judged.excess_risk", "excess risk", False),
     Measure("judged.survival", "survival", True, share=True),
     Measure("judged.loss", "loss", False, expected_chance=True),
+    Measure("judged.expected_win", "expected win", True, expected_chance=True),
 )
 
 #: The guesses a game had that were not valued: how far the judge reached, not how well the agent played, so
@@ -56,7 +65,7 @@ JUDGED_MEASURES = (
 UNVALUED = Measure("judged.unvalued", "unvalued guesses", False)
 
 #: The loss among the measures (its games are the fully valued ones).
-_LOSS = JUDGED_MEASURES[-1]
+_LOSS = next(measure for measure in JUDGED_MEASURES if measure.name == "loss")
 
 
 def judged_summary(records) -> list[dict]:
@@ -74,7 +83,8 @@ def judged_summary(records) -> list[dict]:
     for (agent, *_), group in groups.items():
         exact = [r for r in group if r.get("judged_exact", True)]
         row: dict = {"agent": agent, "games": len(exact), "not_exact": len(group) - len(exact)}
-        for figure, measure in zip(JUDGED_FIELDS, (*JUDGED_MEASURES, UNVALUED), strict=True):
+        for measure in (*JUDGED_MEASURES, UNVALUED):
+            figure = measure.field.partition(".")[2]
             least, most = measure.mean_range
             values = [r["judged"][figure] for r in map(_loss_if_whole, exact) if r["judged"].get(figure) is not None]
             mean, low, high = mean_interval(values, least=least, most=most) if values else (None, None, None)
@@ -120,7 +130,7 @@ def judged_tables(records, *, against: str | None = None, agents=None) -> dict |
 
 #: The figures of the judged table shown with their intervals, in its order, and their columns' heads.
 _SHOWN = (("guesses", "guesses"), ("needless", "needless"), ("blunders", "blunders"), ("excess_risk", "excess risk"),
-          ("survival", "survival"), ("loss", "loss"))
+          ("survival", "survival"), ("loss", "loss"), ("expected_win", "expected win"))
 
 
 def judged_text(tables: dict) -> str:
@@ -142,6 +152,9 @@ def judged_text(tables: dict) -> str:
     if any(row.get("unvalued") is not None for row in rows):
         lines.append("loss: the winning chance given up to best play, over the valued games (every guess valued within "
                      "the value budget); unvalued: a game's guesses not valued; valued: the share of guesses valued")
+    if any(row.get("expected_win") is not None for row in rows):
+        lines.append("expected win: a game's win with the luck of its valued guesses taken out; minus its paired difference "
+                     "is the paired difference of the loss of winning chance per game over every move")
     if paired:
         lines += ["paired on the same boards, judged exactly, agent minus the other:",
                   head + f"{'measure':>16} {'agent':>15} {'against':>15} {'games':>6} {'difference':>11} {'95% interval':>22} "

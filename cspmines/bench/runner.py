@@ -31,6 +31,7 @@ from ..agents.external import close_players, is_command
 from ..engine.budget import Limit, Stopwatch, check_board_size, read_limit
 from ..engine.engine import default_engine
 from ..games import Game, play
+from ..games.board import FirstClick
 from ..games.judge import JUDGE_LIMIT, JUDGE_VALUE_LIMIT, judge_moves
 from .records import Collected, records_before
 from .stats import summarize
@@ -79,7 +80,8 @@ def play_game(suite: Suite, agent: str, i: int, *, player=None, judge: bool | Li
     try:  # each game timed from empty memories (the thread's, its players' and judge's), whoever met this board before
         default_engine().forget()
         record = play(player or make_agent(agent), new_game(suite, i), seed=agent_seed(suite, i), observe=observe)
-        judged = judge_moves(seen, limit=JUDGE_LIMIT if judge is True else judge, value=_valued(suite, value)) if judge else None
+        judged = judge_moves(seen, limit=JUDGE_LIMIT if judge is True else judge, value=_valued(suite, value),
+                             won=record.won if _layouts_alike(suite) else None) if judge else None
     except Exception as error:  # reported with its game; the suite goes on
         return {**base, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc(limit=5)}
     figures = {} if judged is None else {"judged": judged.record(), "judged_exact": judged.exact}
@@ -103,6 +105,13 @@ def _valued(suite: Suite, value: Limit | None) -> Limit | None:
     """The value budget for the suite's games: none where winning is not what is played for (minesearch and
     score rules) or a clue may be withheld (a move there may tell less than the value counts on)."""
     return value if suite.rules == Rules.CLASSIC and not suite.withheld else None
+
+
+def _layouts_alike(suite: Suite) -> bool:
+    """Whether every layout a position of the suite's games allows is as likely as any other, as the value
+    counts them (what the expected win rests on): not on no-guess boards, nor where the first click goes to a
+    highest clue (which tells more than the clue shown)."""
+    return not suite.no_guess and suite.first_click != FirstClick.HIGHEST
 
 
 def _key(record: dict) -> tuple:

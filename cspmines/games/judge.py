@@ -30,7 +30,20 @@ cut short by the budget (``exact`` False: the figures are then the engine's
 estimates); ``loss`` (the sum of the valued opens' losses, exact) and
 ``unvalued`` (the guesses not valued: 0 when the game's loss is its whole loss,
 :attr:`GameJudgement.fully_valued`), both None when the game was judged without
-values.
+values; and ``expected_win``, the game's win with the luck of its valued guesses
+taken out (:func:`expected_win`), when the game's outcome is given.
+
+**Expected win.** After a guess, the value of the position the game reaches is on
+average the value of the guess (:mod:`cspmines.games.loss`), and a proved open keeps
+the value on average. So a game's win, 1 or 0, less each valued guess's luck (the
+value of the position at the game's next guess, or its outcome after the last, minus
+the value of the guess) has the same expectation as the win: the player's chance of
+winning. Where every guess from some point on is valued, it is the value of the
+position at the first of them less the losses of those guesses. Summed over every
+move, a game's loss is on average the value of its first position minus its win; two
+players of the same board start from the same position, so the paired difference of
+their loss per game over every move, those past the value budget included, is minus
+the paired difference of their expected wins.
 
 Most opens are proved by single clues: those are settled without counting
 (:func:`~cspmines.engine.constraints.settle_position`), on a window of the board
@@ -55,8 +68,9 @@ Fraction(1, 3)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from itertools import pairwise
 
 import numpy as np
 
@@ -67,14 +81,14 @@ from ..engine.constraints import settle_position
 from ..engine.engine import solve
 from ..errors import InconsistentPositionError
 from ..position import COVERED, FLAG, WITHHELD, Position
-from .loss import mine_loss, move_loss
+from .loss import MoveLoss, mine_loss, move_loss, position_value
 
-__all__ = ["ClickClass", "OpenJudgement", "GameJudgement", "JUDGED_FIELDS", "JUDGE_LIMIT", "JUDGE_VALUE_LIMIT", "judge_open",
+__all__ = ["ClickClass", "OpenJudgement", "GameJudgement", "JUDGED_FIELDS", "JUDGE_LIMIT", "JUDGE_VALUE_LIMIT", "expected_win", "judge_open",
            "judge_moves", "opened_cells", "as_seen", "product"]
 
 #: The figures of a judged game, as a game record's ``judged`` object holds them (``loss`` and ``unvalued``
 #: null when the game was judged without values; absent from the records written before they were kept).
-JUDGED_FIELDS = ("guesses", "needless", "blunders", "excess_risk", "survival", "loss", "unvalued")
+JUDGED_FIELDS = ("guesses", "needless", "blunders", "excess_risk", "survival", "loss", "unvalued", "expected_win")
 
 #: The budget for counting one position when none is given: the command line's (a front too wide for it
 #: is estimated and the game marked not exact rather than left counting for hours).
@@ -119,6 +133,7 @@ class OpenJudgement:
     analysis: Analysis | None = field(default=None, compare=False, repr=False)
     loss: Fraction | None = None  # the winning chance lost; None when not valued
     unvalued: bool = False  # a guess asked to be valued and not: a chord, or a search past its budget
+    value: Fraction | None = None  # the position's value, where a search found it (a guess valued, or its position alone)
 
     @property
     def excess(self) -> Fraction | float:
@@ -139,10 +154,12 @@ class GameJudgement:
 
     ``loss`` and ``unvalued`` are None when the opens were judged without values (``valued`` False);
     ``loss`` is the game's whole loss when ``unvalued`` is 0 (:attr:`fully_valued`), else the sum over
-    the guesses valued.
+    the guesses valued. ``expected_win`` (:func:`expected_win`) is None unless the game was judged with
+    values and its outcome given; ``luck_kept`` counts its valued guesses whose luck stays in it (the
+    value of the position at the next guess was not found).
 
     >>> GameJudgement.of([]).record()
-    {'guesses': 0, 'needless': 0, 'blunders': 0, 'excess_risk': 0.0, 'survival': 1.0, 'loss': None, 'unvalued': None}
+    {'guesses': 0, 'needless': 0, 'blunders': 0, 'excess_risk': 0.0, 'survival': 1.0, 'loss': None, 'unvalued': None, 'expected_win': None}
     """
 
     guesses: int
@@ -153,13 +170,17 @@ class GameJudgement:
     exact: bool = True
     loss: Fraction | None = None
     unvalued: int | None = None
+    expected_win: Fraction | None = None
+    luck_kept: int = 0
 
     @classmethod
-    def of(cls, judgements: Iterable[OpenJudgement], *, valued: bool = False) -> GameJudgement:
+    def of(cls, judgements: Iterable[OpenJudgement], *, valued: bool = False, won: bool | None = None) -> GameJudgement:
         """The totals of ``judgements``; with ``valued``, their losses summed (those valued: the rest are
-        counted in ``unvalued``)."""
+        counted in ``unvalued``), and with ``won`` too (the game's outcome; None: not finished, or not
+        known) its expected win."""
         judgements = list(judgements)
         guesses = [j for j in judgements if j.kind != ClickClass.PROVED]
+        expected, kept = expected_win(guesses, won) if valued and won is not None else (None, 0)
         return cls(
             guesses=len(guesses),
             needless=sum(1 for j in guesses if j.kind == ClickClass.NEEDLESS),
@@ -169,6 +190,8 @@ class GameJudgement:
             exact=all(j.exact for j in judgements),
             loss=sum((j.loss for j in judgements if j.loss is not None), start=Fraction(0)) if valued else None,
             unvalued=sum(1 for j in guesses if j.loss is None) if valued else None,
+            expected_win=expected,
+            luck_kept=kept,
         )
 
     @property
@@ -182,7 +205,37 @@ class GameJudgement:
         ``unvalued`` None (null) when the game was judged without values."""
         return {"guesses": self.guesses, "needless": self.needless, "blunders": self.blunders,
                 "excess_risk": float(self.excess_risk), "survival": float(self.survival),
-                "loss": None if self.loss is None else float(self.loss), "unvalued": self.unvalued}
+                "loss": None if self.loss is None else float(self.loss), "unvalued": self.unvalued,
+                "expected_win": None if self.expected_win is None else float(self.expected_win)}
+
+
+def expected_win(guesses: list[OpenJudgement], won: bool) -> tuple[Fraction, int]:
+    """A game's win with the luck of its valued guesses taken out, and how many valued guesses kept theirs.
+
+    ``guesses`` are the game's guesses judged in order, ``won`` its outcome. Each valued guess's luck is the
+    value of the position at the next guess (after the last: the outcome) minus the value of the guess;
+    the win less every such luck is an estimate of the player's chance of winning with the same
+    expectation, and less spread (see the module's description). A valued guess whose next position has
+    no value found keeps its luck (counted).
+
+    >>> from fractions import Fraction as F
+    >>> guess = OpenJudgement(F(1, 2), ClickClass.FORCED, loss=F(1, 8), value=F(3, 4))   # the move was worth 5/8
+    >>> expected_win([guess], won=False)   # lost: 0, less its bad luck of -5/8
+    (Fraction(5, 8), 0)
+    >>> expected_win([OpenJudgement(F(1, 2), ClickClass.FORCED, unvalued=True), guess], won=True)   # the first one's luck stays
+    (Fraction(5, 8), 0)
+    """
+    result = Fraction(int(won))
+    kept = 0
+    for i, guess in enumerate(guesses):
+        if guess.loss is None or guess.value is None:
+            continue
+        after = Fraction(int(won)) if i + 1 == len(guesses) else guesses[i + 1].value
+        if after is None:
+            kept += 1
+            continue
+        result -= after - (guess.value - guess.loss)
+    return result, kept
 
 
 def product(values) -> Fraction | float:
@@ -237,17 +290,18 @@ def judge_open(position: Position, opens, *, limit: Limit | None = JUDGE_LIMIT,
     (least,) = analysis.least_probabilities(1)
     mines = set(analysis.mine_cells)
     blunder = any(cell in mines for cell in opens)
-    lost = None if value is None else _loss(position, opens, blunder, value)
+    lost = MoveLoss(None) if value is None else _loss(position, opens, blunder, value)
     return OpenJudgement(chance, ClickClass.NEEDLESS if safe else ClickClass.FORCED, least, blunder=blunder,
-                         exact=exact and analysis.exact, analysis=analysis, loss=lost, unvalued=value is not None and lost is None)
+                         exact=exact and analysis.exact, analysis=analysis, loss=lost.loss,
+                         unvalued=value is not None and lost.loss is None, value=lost.value)
 
 
-def _loss(position: Position, opens: tuple, blunder: bool, value: Limit) -> Fraction | None:
+def _loss(position: Position, opens: tuple, blunder: bool, value: Limit) -> MoveLoss:
     """The loss of a guess: a proved mine's is the position's whole value (the cells' own not searched); a
     chord's is not valued."""
     if blunder and len(opens) == 1:
-        return mine_loss(position, limit=value).loss
-    return move_loss(position, opens, limit=value).loss
+        return mine_loss(position, limit=value)
+    return move_loss(position, opens, limit=value)
 
 
 def _proved_nearby(position: Position, opens: tuple, radius: int = 3) -> bool:
@@ -301,16 +355,34 @@ def opened_cells(action: Action) -> tuple:
     return (action.cell,) if action.kind == ActionKind.OPEN else ()
 
 
-def judge_moves(moves, *, limit: Limit | None = JUDGE_LIMIT, value: Limit | None = JUDGE_VALUE_LIMIT) -> GameJudgement:
+def judge_moves(moves, *, limit: Limit | None = JUDGE_LIMIT, value: Limit | None = JUDGE_VALUE_LIMIT,
+                won: bool | None = None) -> GameJudgement:
     """A game's opens judged from its ``(position seen, action)`` pairs, in order (as :func:`~cspmines.games.play`'s
     ``observe`` sees them); ``limit`` and ``value`` as :func:`judge_open` takes them (``value`` None: not valued).
+    With ``won``, the game's outcome, its expected win too (:func:`expected_win`): a guess not valued that
+    follows a valued one has its position's value searched alone, within ``value``, so that the valued
+    guess's luck can be taken out.
 
     >>> from cspmines.agents import make_agent
     >>> from cspmines.games import Board, Game, play
     >>> moves = []
     >>> _ = play(make_agent("exact"), Game(Board.random("beginner", seed=4)), seed=0, observe=lambda p, a: moves.append((p, a)))
-    >>> judge_moves(moves)
-    GameJudgement(guesses=0, needless=0, blunders=0, excess_risk=Fraction(0, 1), survival=Fraction(1, 1), exact=True, loss=Fraction(0, 1), unvalued=0)
+    >>> judge_moves(moves, won=True)   # won without a guess: its expected win is its win
+    GameJudgement(guesses=0, needless=0, blunders=0, excess_risk=Fraction(0, 1), survival=Fraction(1, 1), exact=True, loss=Fraction(0, 1), unvalued=0, expected_win=Fraction(1, 1), luck_kept=0)
     """
-    return GameJudgement.of((judge_open(position, opened_cells(action), limit=limit, value=value) for position, action in moves),
-                            valued=value is not None)
+    moves = list(moves)
+    judged = [judge_open(position, opened_cells(action), limit=limit, value=value) for position, action in moves]
+    if value is not None and won is not None:
+        judged = _next_values(moves, judged, value)
+    return GameJudgement.of(judged, valued=value is not None, won=won)
+
+
+def _next_values(moves: list, judged: list[OpenJudgement], value: Limit) -> list[OpenJudgement]:
+    """``judged`` with the position's value of each guess that follows a valued guess and has none, searched
+    alone (:func:`~cspmines.games.loss.position_value`) where ``value`` allows."""
+    judged = list(judged)
+    guesses = [i for i, j in enumerate(judged) if j.kind != ClickClass.PROVED]
+    for before, i in pairwise(guesses):
+        if judged[before].loss is not None and judged[i].value is None:
+            judged[i] = replace(judged[i], value=position_value(as_seen(moves[i][0]), limit=value))
+    return judged

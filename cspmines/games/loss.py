@@ -36,7 +36,7 @@ from ..engine.budget import Limit
 from ..engine.value import value_of
 from ..position import Position
 
-__all__ = ["MoveLoss", "mine_loss", "move_loss"]
+__all__ = ["MoveLoss", "mine_loss", "move_loss", "position_value"]
 
 
 @dataclass(frozen=True)
@@ -114,3 +114,14 @@ def mine_loss(position: Position, *, limit: Limit | None = None) -> MoveLoss:
     if found.probability is None:
         return MoveLoss(None, why=found.stopped_by or "time")
     return MoveLoss(found.probability, found.probability, Fraction(0))
+
+
+def position_value(position: Position, *, limit: Limit | None = None) -> Fraction | None:
+    """The chance best play wins from ``position``, by one search for it alone within ``limit``; None when the
+    search did not finish (or the mine total is unknown).
+
+    >>> from cspmines import Position
+    >>> position_value(Position.from_string("5x1x2\\n....1"))
+    Fraction(2, 3)
+    """
+    return None if position.mines is None else value_of(position, limit=limit, cells="one").probability

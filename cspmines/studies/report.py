@@ -184,13 +184,15 @@ def _judged_lines(suite: StudySuite, records: list) -> list[str]:
         return []
     lines = ["", "Judged by the engine before every open (a game's mean and its 95% interval; games judged "
              "under a cut budget are counted as not exact and left out). Loss is the winning chance given up to best "
-             "play, over the valued games (every guess valued within the value budget); unvalued, a game's guesses "
-             "not valued; valued, the share of guesses valued:", "",
-             f"| {x_head}agent | games | not exact | guesses | needless | blunders | excess risk | survival | loss | valued games "
-             "| unvalued | valued |",
-             f"| {x_rule}--- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "play, over the valued games (every guess valued within the value budget); expected win, a game's win with "
+             "the luck of its valued guesses taken out (minus its paired difference is that of the loss per game over "
+             "every move); unvalued, a game's guesses not valued; valued, the share of guesses valued:", "",
+             f"| {x_head}agent | games | not exact | guesses | needless | blunders | excess risk | survival | loss | expected win "
+             "| valued games | unvalued | valued |",
+             f"| {x_rule}--- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for x, row in means:
-        cells = " | ".join(_mean_cell(row, figure) for figure in ("guesses", "needless", "blunders", "excess_risk", "survival", "loss"))
+        cells = " | ".join(_mean_cell(row, figure)
+                           for figure in ("guesses", "needless", "blunders", "excess_risk", "survival", "loss", "expected_win"))
         unvalued = "-" if row["unvalued"] is None else f"{row['unvalued']:.2f}"
         valued = "-" if row["valued_guesses"] is None else f"{row['valued_guesses']:.1%}"
         lines.append(f"| {_x(suite, x)}{row['agent']} | {row['games']:,} | {row['not_exact']:,} | {cells} | {row['valued_games']:,} | "
