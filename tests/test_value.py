@@ -289,3 +289,82 @@ def test_out_of_time_the_twin_bounds_the_best_moves_images_by_its_value():
     assert [values[table.column(cell)] for cell in (0, 3, 12, 15)] == [(300, 400)] * 4
     assert values[table.column(1)] == values[table.column(5)] == (0, 400)
     assert search.stopped == "time"
+
+
+#: An expert endgame of 110 covered cells (two words of column bits), most of them proved mines, with 105 layouts.
+WIDE_ENDGAME = """30x16x99
+01.1000002.20112110001.11.11.1
+1333110003.302.3.2232211111111
+2..3.22212.202.423...100012210
+2..422..21221112.34.310112..10
+234.113.311.10012.212111.22221
+3.311023.343211111101.1111001.
+..20001.4...11.111101111110011
+221000113.4211123.421012.21000
+0000001121112222....213.5.1000
+0000012.2101..2.46.42.3..21000
+000001.3.2112345.6.32232211110
+011213232.2123.....32.10123.10
+01.3.3.1112.3.....32.2101..331
+1213.3121224.5...2211100123.3.
+.1122101.2.5......2001110023..
+111.1001122.......2001.1001..1"""
+
+
+@pytest.mark.parametrize("position", [empty(8, 8, 2), empty(13, 5, 2), Position.from_string(WIDE_ENDGAME)], ids=["64", "65", "110"])
+def test_the_compiled_search_counts_columns_alike_by_bits_and_by_histogram_on_either_side_of_64_cells(position):
+    """The kernel counts a state's columns by the layouts' column bits (64 cells a word) where its working space
+    has room for them (an eighth of the allowance), else by a histogram of each column's codes: either way every
+    cell's value, and the states searched, are the same, and the twin's (64 cells fill one word to its last bit,
+    65 and 110 need a second; the endgame's clues run to 6)."""
+    from cspmines import native
+    from cspmines.engine.value import _table_slots
+
+    layouts = value_of(position, cells="one").layouts
+    bits = 80 * ((len(position.covered_cells) + 63) // 64) * layouts  # 10 rows (its mines, each clue's cells) a layout
+    room, no_room = Limit(memory=8 * bits), Limit(memory=8 * bits - 64)
+    assert _table_slots(room.memory) == _table_slots(no_room.memory)  # the same table: the same search
+    by_bits, by_histogram = (value_of(position, cells="all", limit=limit) for limit in (room, no_room))
+    with native.pure_python():
+        twin = value_of(position, cells="all")
+    assert by_bits.exact and by_histogram.exact and twin.exact
+    assert by_bits.cells == by_histogram.cells == twin.cells and by_bits.states == by_histogram.states
+    assert value_of(position, cells="all").states == twin.states
+
+
+def dense_endgames(count: int, seed: int, width: int, height: int, mines: int, hidden: int):
+    """Boards dense with mines (clues up to 8, dead cells), every safe cell opened but ``hidden`` of them."""
+    rng = np.random.default_rng(seed)
+    made = []
+    while len(made) < count:
+        layout = set(rng.choice(width * height, size=mines, replace=False).tolist())
+        board = Board.from_layout(width, height, sorted(layout))
+        safe = [c for c in range(width * height) if c not in layout]
+        keep = set(rng.choice(safe, size=hidden, replace=False).tolist())
+        game = Game(board)
+        for cell in safe:
+            if cell not in keep and game.position.grid.flat[cell] < 0:
+                game.apply(Action.open(cell))
+        if game.status == "playing":
+            made.append(game.position)
+    return made
+
+
+@pytest.mark.parametrize("width, height, mines, hidden", [(9, 7, 40, 6), (10, 10, 60, 9)], ids=["one word", "two words"])
+def test_the_kernel_counts_columns_as_its_twin_on_dense_boards_with_every_clue(width, height, mines, hidden):
+    """Random dense endgames (clues up to 8, dead cells; 46 covered cells, one word of column bits, and 69, two):
+    the kernel, which counts a state's columns by their bits, gives the twin's values and states, position by
+    position."""
+    from cspmines import native
+
+    clues, compared = set(), 0
+    for position in dense_endgames(40, seed=width, width=width, height=height, mines=mines, hidden=hidden):
+        clues |= {int(v) for v in position.grid.ravel() if v >= 0}
+        kernel = value_of(position, cells="all")
+        if not 2 <= kernel.layouts <= 600:  # the twin's time
+            continue
+        with native.pure_python():
+            twin = value_of(position, cells="all")
+        assert (kernel.cells, kernel.states) == (twin.cells, twin.states), position
+        compared += 1
+    assert compared >= 15 and clues >= set(range(8))

@@ -21,6 +21,7 @@
 enum { RUNNING = 0, STOP_NODES = 1, STOP_TIME = 2, STOP_MEMORY = 3 };
 
 typedef struct { long long at; int32_t n; } Group; /* layouts at arena[at .. at + n) */
+typedef struct { uint64_t key; int32_t index; } Keyed;
 
 typedef struct {
     const uint8_t *codes;
@@ -41,6 +42,12 @@ typedef struct {
     int32_t *scratch;     /* per state: mines, clues shown, doubtful columns, moves, ... */
     size_t scratch_top, scratch_room;
     int32_t *hist;        /* width * CODES counts, reused by every state */
+    Keyed *keyed;         /* a split's sort space, reused by every split (none is under way while another runs) */
+    int words;            /* 64-bit words a row of column bits takes */
+    long long bits_bytes; /* what they take of the working space */
+    uint64_t *bits;       /* per layout, (1 + MINE_CODE) rows of column bits: where it is a mine, then where it shows
+                             each clue; NULL where the working space has no room for them (counts by histogram) */
+    size_t keyed_room;
     int root_move, first_move;
     int wanted; /* which cells' values: 0 the best move's alone, 1 every best cell's, 2 every cell's */
 } Search;
@@ -63,7 +70,7 @@ static uint64_t splitmix(uint64_t z) {
 static int grow(Search *s, int32_t **block, size_t *room, size_t need, size_t other) {
     size_t want = *room ? *room : 1024;
     while (want < need) want *= 2;
-    if (s->work_limit >= 0 && (long long)((want + other) * sizeof(int32_t)) > s->work_limit) {
+    if (s->work_limit >= 0 && (long long)((want + other) * sizeof(int32_t)) + s->bits_bytes > s->work_limit) {
         s->stopped = STOP_MEMORY;
         return -1;
     }
@@ -143,8 +150,6 @@ static int spend(Search *s, int32_t n) {
 
 /* ---- splitting a state ------------------------------------------------------------------------------ */
 
-typedef struct { uint64_t key; int32_t index; } Keyed;
-
 /* Groups sorted by size, largest first, stable. */
 static void largest_first(Group *groups, int ngroups) {
     for (int i = 1; i < ngroups; i++) {
@@ -160,12 +165,44 @@ static void largest_first(Group *groups, int ngroups) {
  * first column's clue first, the layouts of a group in their order), then sorted largest first: malloc'd
  * into *out; their number, or -1 (memory). What a layout shows is packed into a word, 4 bits a column,
  * and sorted by stable counting sorts, a column at a time, the last column first. */
+static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int ncolumns, Group **out);
+
+/* split by one column (a move): a counting sort by its clue, straight into the arena (the same groups). */
+static int split_one(Search *s, size_t at, int32_t n, int32_t column, Group **out) {
+    int width = s->width;
+    int32_t counts[CODES] = {0}, start[CODES];
+    for (int32_t j = 0; j < n; j++) counts[s->codes[(size_t)s->arena[at + j] * width + column]]++;
+    int32_t kept = n - counts[MINE_CODE];
+    int ngroups = 0;
+    for (int v = 0, next = 0; v < MINE_CODE; v++) { start[v] = next; next += counts[v]; ngroups += counts[v] > 0; }
+    long long place = take(s, (size_t)kept);
+    Group *groups = malloc(sizeof(Group) * (size_t)(ngroups > 0 ? ngroups : 1));
+    if (groups == NULL || place < 0) { free(groups); s->stopped = STOP_MEMORY; return -1; }
+    for (int v = 0, g = 0; v < MINE_CODE; v++)
+        if (counts[v]) { groups[g].at = place + start[v]; groups[g].n = counts[v]; g++; }
+    for (int32_t j = 0; j < n; j++) { /* at + j lies below place: the arena may have moved, the offsets have not */
+        int32_t i = s->arena[at + j];
+        uint8_t code = s->codes[(size_t)i * width + column];
+        if (code != MINE_CODE) s->arena[place + start[code]++] = i;
+    }
+    largest_first(groups, ngroups);
+    *out = groups;
+    return ngroups;
+}
+
 static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int ncolumns, Group **out) {
     *out = NULL;
     if (ncolumns > MOST_FREE) ncolumns = MOST_FREE;
+    if (ncolumns == 1) return split_one(s, at, n, columns[0], out);
     int width = s->width;
-    Keyed *from = malloc(sizeof(Keyed) * (size_t)(n > 0 ? 2 * n : 2)), *to = from + n;
-    if (from == NULL) { s->stopped = STOP_MEMORY; return -1; }
+    size_t need = (size_t)(n > 0 ? 2 * n : 2);
+    if (need > s->keyed_room) {
+        Keyed *bigger = realloc(s->keyed, sizeof(Keyed) * need);
+        if (bigger == NULL) { s->stopped = STOP_MEMORY; return -1; }
+        s->keyed = bigger;
+        s->keyed_room = need;
+    }
+    Keyed *from = s->keyed, *to = from + n;
     int32_t kept = 0;
     for (int32_t j = 0; j < n; j++) {
         int32_t i = s->arena[at + j];
@@ -192,14 +229,13 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
     int ngroups = 0;
     for (int32_t j = 0; j < kept; j++) ngroups += j == 0 || sorted[j].key != sorted[j - 1].key;
     Group *groups = malloc(sizeof(Group) * (size_t)(ngroups > 0 ? ngroups : 1));
-    if (groups == NULL || place < 0) { free(from); free(groups); s->stopped = STOP_MEMORY; return -1; }
+    if (groups == NULL || place < 0) { free(groups); s->stopped = STOP_MEMORY; return -1; }
     int g = -1;
     for (int32_t j = 0; j < kept; j++) {
         if (j == 0 || sorted[j].key != sorted[j - 1].key) { g++; groups[g].at = place + j; groups[g].n = 0; }
         s->arena[place + j] = sorted[j].index;
         groups[g].n++;
     }
-    free(from);
     largest_first(groups, ngroups);
     *out = groups;
     return ngroups;
@@ -207,10 +243,59 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
 
 /* ---- what a state is made of -------------------------------------------------------------------------- */
 
+/* column_counts by the layouts' column bits, every column at once: the mines counted in bit-sliced counters (a
+ * layout's mine bits added into bit planes, word by word), the clues shown as the union of each clue's bits. */
+static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t *cols, int ncols, int32_t *mines, int32_t *shown) {
+    int words = s->words, planes = 1;
+    while (planes < 31 && ((int32_t)1 << planes) <= n) planes++; /* enough bits to count to n */
+    uint64_t counter[words * planes], seen[MINE_CODE * words];
+    memset(counter, 0, sizeof counter);
+    memset(seen, 0, sizeof seen);
+    size_t stride = (size_t)(1 + MINE_CODE) * (size_t)words;
+    if (words == 1) { /* most boards' covered cells: the clues' unions kept in registers */
+        uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0;
+        for (int32_t j = 0; j < n; j++) {
+            const uint64_t *row = s->bits + (size_t)s->arena[at + j] * stride;
+            uint64_t carry = row[0];
+            for (int b = 0; carry; b++) { uint64_t both = counter[b] & carry; counter[b] ^= carry; carry = both; }
+            s0 |= row[1]; s1 |= row[2]; s2 |= row[3]; s3 |= row[4]; s4 |= row[5];
+            s5 |= row[6]; s6 |= row[7]; s7 |= row[8]; s8 |= row[9];
+        }
+        seen[0] = s0; seen[1] = s1; seen[2] = s2; seen[3] = s3; seen[4] = s4; seen[5] = s5; seen[6] = s6; seen[7] = s7; seen[8] = s8;
+    } else {
+        for (int32_t j = 0; j < n; j++) {
+            const uint64_t *row = s->bits + (size_t)s->arena[at + j] * stride;
+            for (int w = 0; w < words; w++) {
+                uint64_t carry = row[w], *plane = counter + w * planes;
+                for (int b = 0; carry; b++) { uint64_t both = plane[b] & carry; plane[b] ^= carry; carry = both; }
+            }
+            for (int k = 0; k < MINE_CODE * words; k++) seen[k] |= row[words + k];
+        }
+    }
+    uint64_t clues[4 * words]; /* per word, the clues shown in each column, counted in 4 bit planes */
+    memset(clues, 0, sizeof clues);
+    for (int w = 0; w < words; w++)
+        for (int clue = 0; clue < MINE_CODE; clue++) {
+            uint64_t carry = seen[clue * words + w], *plane = clues + 4 * w;
+            for (int b = 0; carry; b++) { uint64_t both = plane[b] & carry; plane[b] ^= carry; carry = both; }
+        }
+    for (int i = 0; i < ncols; i++) {
+        int32_t c = cols[i], w = c >> 6, bit = c & 63, count = 0, shows = 0;
+        for (int b = 0; b < planes; b++) count |= (int32_t)((counter[w * planes + b] >> bit) & 1) << b;
+        for (int b = 0; b < 4; b++) shows |= (int32_t)((clues[4 * w + b] >> bit) & 1) << b;
+        mines[c] = count;
+        shown[c] = shows;
+    }
+}
+
 /* Per active column c (the columns that varied in the state's parent; the others cannot vary in it): mines[c]
  * (layouts where it is a mine) and shown[c] (different clues where it is safe). */
 static void column_counts(Search *s, size_t at, int32_t n, const int32_t *cols, int ncols, int32_t *mines, int32_t *shown) {
     int width = s->width;
+    if (s->bits != NULL && ncols > 4 * s->words) { /* bits cost about 12 operations a word a layout, a histogram 4 a column */
+        column_counts_by_bits(s, at, n, cols, ncols, mines, shown);
+        return;
+    }
     memset(s->hist, 0, sizeof(int32_t) * (size_t)ncols * CODES);
     for (int32_t j = 0; j < n; j++) {
         const uint8_t *row = s->codes + (size_t)s->arena[at + j] * width;
@@ -285,16 +370,23 @@ static int order_moves(Search *s, size_t at, int32_t n, const int32_t *doubtful,
     }
     int count = 0;
     uint64_t hashes[norder > 0 ? norder : 1];
+    char hashed[norder > 0 ? norder : 1];
     for (int i = 0; i < norder; i++) {
         int32_t c = order[i];
-        int skip = 0;
-        uint64_t h = column_hash(s, at, n, c);
-        for (int m = 0; m < count && !skip; m++) skip = hashes[m] == h && same_column(s, at, n, c, moves[m]);
+        int skip = 0, have = 0;
+        uint64_t h = 0;
+        for (int m = 0; m < count && !skip; m++) {
+            /* two columns alike in every layout have the same mines and clues shown: only those are hashed */
+            if (mines[moves[m]] != mines[c] || shown[moves[m]] != shown[c]) continue;
+            if (!have) { h = column_hash(s, at, n, c); have = 1; }
+            if (!hashed[m]) { hashes[m] = column_hash(s, at, n, moves[m]); hashed[m] = 1; }
+            skip = hashes[m] == h && same_column(s, at, n, c, moves[m]);
+        }
         for (int k = 0; k < nkeeping && !skip; k++) {
             int32_t image = s->sym_columns[(size_t)keeping[k] * s->width + c];
             for (int m = 0; m < count && !skip; m++) skip = moves[m] == image;
         }
-        if (!skip) { hashes[count] = h; moves[count++] = c; }
+        if (!skip) { hashes[count] = h; hashed[count] = (char)have; moves[count++] = c; }
     }
     return count;
 }
@@ -339,18 +431,16 @@ static long long distinct_rows(Search *s, size_t at, int32_t n, const int32_t *c
  * after another into columns, group g's from start[g] to start[g + 1]; their number. */
 static int touching_groups(Search *s, const int32_t *doubtful, int ndoubtful, int32_t *columns, int32_t *start) {
     int width = s->width;
-    long long base = take_scratch(s, (size_t)width * 2);
+    long long base = take_scratch(s, (size_t)width * 3);
     if (base < 0) return 0;
-    int32_t *parent = s->scratch + base, *group_of = parent + width;
-    for (int i = 0; i < ndoubtful; i++) { parent[doubtful[i]] = doubtful[i]; group_of[doubtful[i]] = -1; }
+    int32_t *parent = s->scratch + base, *group_of = parent + width, *inside = group_of + width;
+    memset(inside, 0, sizeof(int32_t) * (size_t)width);
+    for (int i = 0; i < ndoubtful; i++) { parent[doubtful[i]] = doubtful[i]; group_of[doubtful[i]] = -1; inside[doubtful[i]] = 1; }
     for (int i = 0; i < ndoubtful; i++) {
         int32_t c = doubtful[i];
         for (int32_t e = s->neighbour_start[c]; e < s->neighbour_start[c + 1]; e++) {
             int32_t other = s->neighbour_columns[e];
-            if (other < 0 || other >= width) continue;
-            int found = 0;
-            for (int q = 0; q < ndoubtful && !found; q++) found = doubtful[q] == other;
-            if (!found) continue;
+            if (other < 0 || other >= width || !inside[other]) continue;
             int32_t a = root_of(parent, c), b = root_of(parent, other);
             if (a != b) parent[a > b ? a : b] = a < b ? a : b;
         }
@@ -543,6 +633,21 @@ static int read_state(Search *s, size_t at, int32_t n, long long cols_at, int nc
     return nfree;
 }
 
+/* The varying columns at varying_at less those of the `opened` free columns a state opens at once (at most
+ * MOST_FREE, as split opens them): each is the same in every group they split the state into, so no child need
+ * read it; the number left. */
+static int drop_opened(Search *s, long long varying_at, int nvarying, const int32_t *opened, int nopened) {
+    if (nopened > MOST_FREE) nopened = MOST_FREE;
+    int kept = 0;
+    for (int i = 0; i < nvarying; i++) {
+        int32_t c = s->scratch[varying_at + i];
+        int found = 0;
+        for (int j = 0; j < nopened && !found; j++) found = opened[j] == c;
+        if (!found) s->scratch[varying_at + kept++] = c;
+    }
+    return kept;
+}
+
 static int doubtful_columns(Search *s, int32_t n, long long base, int nvarying) {
     int width = s->width, count = 0;
     for (int i = 0; i < nvarying; i++) {
@@ -581,6 +686,7 @@ static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int 
     long long a = alpha > l - 1 ? alpha : l - 1, b = beta < h + 1 ? beta : h + 1;
     if (nfree) { /* the free cells opened, all at once: what they tell can only help, and they risk nothing */
         if (n == s->count) s->root_move = s->scratch[base + F_LIST * width];
+        nvarying = drop_opened(s, varying_at, nvarying, s->scratch + base + F_LIST * width, nfree);
         play(s, at, n, s->scratch + base + F_LIST * width, nfree, varying_at, nvarying, a, b, &fl, &fh);
     } else {
         int ndoubtful = doubtful_columns(s, n, base, nvarying);
@@ -607,6 +713,7 @@ static long long first_moves(Search *s, size_t at, int32_t n, long long cols_at,
     int32_t chosen;
     const int32_t *columns = s->scratch + base + F_LIST * width;
     int ncolumns = nfree;
+    if (nfree) nvarying = drop_opened(s, base + F_VARYING * width, nvarying, columns, nfree);
     if (!nfree) {
         int ndoubtful = doubtful_columns(s, n, base, nvarying);
         uint64_t first, second;
@@ -719,6 +826,18 @@ PyObject *value_search(PyObject *self, PyObject *args) {
         s.first[i] = splitmix((uint64_t)i * 2);
         s.second[i] = splitmix((uint64_t)i * 2 + 1);
     }
+    s.words = (width + 63) / 64;
+    size_t stride = (size_t)(1 + MINE_CODE) * (size_t)s.words;
+    if (work_limit < 0 || (long long)(count * stride * sizeof(uint64_t)) <= work_limit / 4) /* a quarter of the working space */
+        s.bits = calloc((size_t)count * stride, sizeof(uint64_t)); /* NULL: counted by histogram */
+    if (s.bits != NULL) s.bits_bytes = (long long)(count * stride * sizeof(uint64_t));
+    if (s.bits != NULL)
+        for (int32_t i = 0; i < count; i++)
+            for (int32_t k = 0; k < width; k++) {
+                uint8_t code = s.codes[(size_t)i * width + k];
+                size_t row = code == MINE_CODE ? 0 : (size_t)(1 + code) * (size_t)s.words;
+                s.bits[(size_t)i * stride + row + (size_t)(k >> 6)] |= (uint64_t)1 << (k & 63);
+            }
     if (take(&s, (size_t)count) < 0) { PyErr_NoMemory(); goto done; }
     for (int32_t i = 0; i < count; i++) s.arena[i] = i;
     long long all_at = take_scratch(&s, (size_t)width); /* every column: the root's active columns */
@@ -733,7 +852,7 @@ PyObject *value_search(PyObject *self, PyObject *args) {
     if (floor >= low) { low = floor; s.root_move = s.first_move; }
     result = search_answer(&s, low, high, floor, all_at);
 done:
-    free(s.first); free(s.second); memo_close(&s.memo); free(s.hist); free(s.arena); free(s.scratch);
+    free(s.first); free(s.second); memo_close(&s.memo); free(s.hist); free(s.keyed); free(s.bits); free(s.arena); free(s.scratch);
     PyBuffer_Release(&codes); PyBuffer_Release(&starts); PyBuffer_Release(&columns);
     PyBuffer_Release(&sym_layouts); PyBuffer_Release(&sym_columns);
     return result;
