@@ -236,10 +236,11 @@ def _neighbour_columns(table: LayoutTable) -> tuple:
 
 
 def _table_slots(memory: int | None) -> int:
-    """The transposition table's slots: a power of two within its share of the allowance."""
+    """The transposition table's slots: a power of two within its share of the allowance, counted at its peak:
+    while it doubles, the table it leaves (half the slots) is held beside the new one."""
     if memory is None:
         return _MOST_SLOTS
-    room = memory * _TABLE_SHARE // SLOT_BYTES
+    room = int(memory * _TABLE_SHARE) * 2 // (3 * SLOT_BYTES)
     slots = 1 << 10
     while slots * 2 <= min(room, _MOST_SLOTS):
         slots *= 2

@@ -16,13 +16,22 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 typedef struct {
     uint64_t first, second;
     int32_t size; /* 0: an empty slot */
-    int32_t low, high; /* value_search: bounds on the layouts best play wins */
-    double cost;       /* cost_search: the least expected cost */
+    union { /* one search's or the other's: 32 bytes a slot, two to a cache line */
+        struct { int32_t low, high; }; /* value_search: bounds on the layouts best play wins */
+        double cost;                   /* cost_search: the least expected cost */
+    };
 } MemoSlot;
+
+/* cspmines.engine.value.SLOT_BYTES counts a slot so in the memory allowance (the build fails otherwise). */
+typedef char memo_slot_is_32_bytes[sizeof(MemoSlot) == 32 ? 1 : -1];
 
 typedef struct {
     MemoSlot *slots;
@@ -32,9 +41,26 @@ typedef struct {
     int probes;           /* 0: until the key or an empty slot */
 } Memo;
 
+/* `count` zeroed slots. A table is probed at random, so where it spans megabytes each probe also misses the
+ * processor's page cache (its TLB) with 4 KiB pages: on Linux a table of 2 MiB or more is aligned to 2 MiB and
+ * asked to live on huge pages (a request the kernel may refuse: the table works either way). */
+static inline MemoSlot *memo_slots(size_t count) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t bytes = count * sizeof(MemoSlot), huge = (size_t)1 << 21;
+    if (bytes >= huge) {
+        void *block = NULL;
+        if (posix_memalign(&block, huge, (bytes + huge - 1) / huge * huge) != 0) return NULL;
+        madvise(block, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+        memset(block, 0, bytes);
+        return block;
+    }
+#endif
+    return calloc(count, sizeof(MemoSlot));
+}
+
 /* A table of first_slots (a power of two); -1 where there is no memory for it. */
 static inline int memo_open(Memo *m, long long first_slots, long long most_slots, int probes) {
-    m->slots = calloc((size_t)first_slots, sizeof(MemoSlot));
+    m->slots = memo_slots((size_t)first_slots);
     m->mask = (uint64_t)first_slots - 1;
     m->used = 0;
     m->most_slots = most_slots;
@@ -81,7 +107,7 @@ static inline int memo_make_room(Memo *m) {
     long long slots = (long long)m->mask + 1;
     if (m->used * 2 <= slots || (m->most_slots >= 0 && slots * 2 > m->most_slots)) return 0;
     MemoSlot *old = m->slots;
-    MemoSlot *bigger = calloc((size_t)slots * 2, sizeof(MemoSlot));
+    MemoSlot *bigger = memo_slots((size_t)slots * 2);
     if (bigger == NULL) return -1;
     m->slots = bigger;
     m->mask = (uint64_t)slots * 2 - 1;

@@ -523,14 +523,18 @@ static void chance(Search *s, const Group *groups, int ngroups, long long cols_a
         return;
     }
     long long rest_low = 0, rest_high = 0;
+    for (int i = 0; i < ngroups; i++) /* every fingerprint first, its slot fetched meanwhile: the table is far larger than a cache */
+        if (groups[i].n > 1) {
+            unsigned maybe_kept;
+            fingerprint(s, (size_t)groups[i].at, groups[i].n, known[i].key, known[i].key + 1, &maybe_kept);
+            known[i].key[2] = maybe_kept;
+            __builtin_prefetch(s->memo.slots + (known[i].key[0] & s->memo.mask));
+        }
     for (int i = 0; i < ngroups; i++) {
         int32_t n = groups[i].n;
         known[i].low = n <= 1 ? n : 0;
         known[i].high = n;
         if (n > 1) {
-            unsigned maybe_kept;
-            fingerprint(s, (size_t)groups[i].at, n, known[i].key, known[i].key + 1, &maybe_kept);
-            known[i].key[2] = maybe_kept;
             MemoSlot *slot = memo_find(&s->memo, known[i].key[0], known[i].key[1], n);
             if (slot != NULL) { known[i].low = slot->low; known[i].high = slot->high; }
         }
