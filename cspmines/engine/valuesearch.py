@@ -235,15 +235,17 @@ class ValueSearch:
         """Bounds on the layouts won over ``groups`` (a move's safe layouts, split by what it shows),
         each played on at its best: exact when the sum lies strictly between ``alpha`` and ``beta``.
 
-        What the table already knows of every group is read first: the groups not yet searched are
-        bounded by it (else by their size), so a group whose value cannot change the verdict is never
-        searched."""
+        What the table already knows of every group is read first, and a group it does not know is
+        bounded by its own columns (:meth:`_ceiling`): so a group whose value cannot change the verdict is
+        never searched."""
         known = []
         for group in groups:
             n = len(group)
             key = self._key(group) if n > 1 else None
             found = None if key is None else self.table.find(key)
-            known.append((key, *((n if n <= 1 else 0, n) if found is None else found)))
+            if found is None:
+                found = (n, n) if n <= 1 else (0, self._ceiling(group, active))
+            known.append((key, *found))
         rest_low = sum(low for _, low, _ in known)
         rest_high = sum(high for _, _, high in known)
         low_sum = high_sum = 0
@@ -260,6 +262,16 @@ class ValueSearch:
             low_sum += low
             high_sum += high
         return low_sum + rest_low, high_sum + rest_high
+
+    def _ceiling(self, members: np.ndarray, active: list) -> int:
+        """At most how many layouts of a state best play wins, read off its columns: all of them where a free
+        cell is left, else its safest doubtful cell's safe layouts (every move risks the layouts where its
+        cell is a mine)."""
+        n = len(members)
+        mines, _, free, _ = self._read(members, active)
+        if free:
+            return n
+        return max((n - mines[c] for c in active if 0 < mines[c] < n), default=0) or n
 
     def _moves(self, members, doubtful, mines, shown) -> list[int]:
         """The cells worth trying: the dead ones (a single clue wherever safe) only when every one is

@@ -506,12 +506,28 @@ static int find_parts(Search *s, size_t at, int32_t n, const int32_t *doubtful_i
 
 static void solve(Search *s, size_t at, int32_t n, long long cols_at, int ncols, long long alpha, long long beta,
                   long long *low, long long *high);
-static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int ncols, const uint64_t *key, long long alpha,
-                        long long beta, long long *low, long long *high);
+static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int ncols, const uint64_t *key, long long counts_at,
+                        long long alpha, long long beta, long long *low, long long *high);
 
 /* What the table knows of each group before any is searched: its fingerprint (words 0-2: first, second, the
  * symmetries that may keep it) and its bounds. */
-typedef struct { uint64_t key[3]; long long low, high; } Known;
+typedef struct { uint64_t key[3]; long long low, high, counts_at; } Known;
+
+/* A group's per-column counts (mines, then clues shown, `width` each, at `counts_at` in the scratch arena) and
+ * the ceiling they give its value: with a free cell, every layout; else its safest doubtful cell's safe layouts
+ * (every move risks the layouts where its cell is a mine). */
+static long long probe_ceiling(Search *s, size_t at, int32_t n, long long cols_at, int ncols, long long counts_at) {
+    int width = s->width;
+    int32_t *mines = s->scratch + counts_at, *shown = mines + width;
+    column_counts(s, at, n, s->scratch + cols_at, ncols, mines, shown);
+    long long best = 0;
+    for (int i = 0; i < ncols; i++) {
+        int32_t c = s->scratch[cols_at + i], m = mines[c];
+        if (m == 0 && shown[c] > 1) return n;
+        if (m > 0 && m < n && n - m > best) best = n - m;
+    }
+    return best > 0 ? best : n;
+}
 
 static void chance(Search *s, const Group *groups, int ngroups, long long cols_at, int ncols, long long alpha, long long beta,
                    long long *low, long long *high) {
@@ -530,13 +546,17 @@ static void chance(Search *s, const Group *groups, int ngroups, long long cols_a
             known[i].key[2] = maybe_kept;
             __builtin_prefetch(s->memo.slots + (known[i].key[0] & s->memo.mask));
         }
+    size_t scratch_top = s->scratch_top;
     for (int i = 0; i < ngroups; i++) {
         int32_t n = groups[i].n;
         known[i].low = n <= 1 ? n : 0;
         known[i].high = n;
+        known[i].counts_at = -1;
         if (n > 1) {
             MemoSlot *slot = memo_find(&s->memo, known[i].key[0], known[i].key[1], n);
             if (slot != NULL) { known[i].low = slot->low; known[i].high = slot->high; }
+            else if ((known[i].counts_at = take_scratch(s, (size_t)s->width * 2)) >= 0)
+                known[i].high = probe_ceiling(s, (size_t)groups[i].at, n, cols_at, ncols, known[i].counts_at);
         }
         rest_low += known[i].low;
         rest_high += known[i].high;
@@ -550,11 +570,12 @@ static void chance(Search *s, const Group *groups, int ngroups, long long cols_a
         if (known[i].high <= floor || known[i].low >= ceiling || known[i].low == known[i].high) {
             l = known[i].low; h = known[i].high; /* the table's bounds decide it: not searched */
         } else {
-            solve_keyed(s, (size_t)groups[i].at, groups[i].n, cols_at, ncols, known[i].key, floor, ceiling, &l, &h);
+            solve_keyed(s, (size_t)groups[i].at, groups[i].n, cols_at, ncols, known[i].key, known[i].counts_at, floor, ceiling, &l, &h);
         }
         low_sum += l;
         high_sum += h;
     }
+    s->scratch_top = scratch_top;
     free(known);
     *low = low_sum + rest_low;
     *high = high_sum + rest_high;
@@ -623,9 +644,16 @@ static void solve_closed(Search *s, size_t at, int32_t n, long long base, int nd
 
 /* The state's frame filled: counts over the active columns, then the free columns (into the list), and the
  * columns that vary (free or doubtful, in column order); returns the number of free ones. */
-static int read_state(Search *s, size_t at, int32_t n, long long cols_at, int ncols, long long base, int *nvarying) {
+static int read_state(Search *s, size_t at, int32_t n, long long cols_at, int ncols, long long base, int *nvarying, long long counts_at) {
     int width = s->width;
-    column_counts(s, at, n, s->scratch + cols_at, ncols, s->scratch + base + F_MINES * width, s->scratch + base + F_SHOWN * width);
+    if (counts_at < 0)
+        column_counts(s, at, n, s->scratch + cols_at, ncols, s->scratch + base + F_MINES * width, s->scratch + base + F_SHOWN * width);
+    else /* counted already (probe_ceiling) */
+        for (int i = 0; i < ncols; i++) {
+            int32_t c = s->scratch[cols_at + i];
+            s->scratch[base + F_MINES * width + c] = s->scratch[counts_at + c];
+            s->scratch[base + F_SHOWN * width + c] = s->scratch[counts_at + width + c];
+        }
     int nfree = 0, count = 0;
     for (int i = 0; i < ncols; i++) {
         int32_t c = s->scratch[cols_at + i];
@@ -669,11 +697,11 @@ static void solve(Search *s, size_t at, int32_t n, long long cols_at, int ncols,
     unsigned maybe_kept;
     fingerprint(s, at, n, key, key + 1, &maybe_kept);
     key[2] = maybe_kept;
-    solve_keyed(s, at, n, cols_at, ncols, key, alpha, beta, low, high);
+    solve_keyed(s, at, n, cols_at, ncols, key, -1, alpha, beta, low, high);
 }
 
-static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int ncols, const uint64_t *key, long long alpha,
-                        long long beta, long long *low, long long *high) {
+static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int ncols, const uint64_t *key, long long counts_at,
+                        long long alpha, long long beta, long long *low, long long *high) {
     int width = s->width;
     size_t top = s->top, scratch_top = s->scratch_top;
     uint64_t first = key[0], second = key[1];
@@ -685,7 +713,7 @@ static void solve_keyed(Search *s, size_t at, int32_t n, long long cols_at, int 
     long long base = take_scratch(s, (size_t)width * FRAME);
     if (base < 0) return;
     int nvarying;
-    int nfree = read_state(s, at, n, cols_at, ncols, base, &nvarying);
+    int nfree = read_state(s, at, n, cols_at, ncols, base, &nvarying, counts_at);
     long long varying_at = base + F_VARYING * width, fl, fh;
     long long a = alpha > l - 1 ? alpha : l - 1, b = beta < h + 1 ? beta : h + 1;
     if (nfree) { /* the free cells opened, all at once: what they tell can only help, and they risk nothing */
@@ -713,7 +741,7 @@ static long long first_moves(Search *s, size_t at, int32_t n, long long cols_at,
     long long base = take_scratch(s, (size_t)width * FRAME);
     if (base < 0) return -1;
     int nvarying;
-    int nfree = read_state(s, at, n, cols_at, ncols, base, &nvarying);
+    int nfree = read_state(s, at, n, cols_at, ncols, base, &nvarying, -1);
     int32_t chosen;
     const int32_t *columns = s->scratch + base + F_LIST * width;
     int ncolumns = nfree;
