@@ -244,7 +244,9 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
 /* ---- what a state is made of -------------------------------------------------------------------------- */
 
 /* column_counts by the layouts' column bits, every column at once: the mines counted in bit-sliced counters (a
- * layout's mine bits added into bit planes, word by word), the clues shown as the union of each clue's bits. */
+ * layout's mine bits added into bit planes, word by word), the clues shown as the union of each clue's bits. The
+ * clues a column shows are counted exactly where it is doubtful (a mine in some layouts, not all), the only
+ * columns whose count is read; a safe column's is 0, 1, or 2 for two or more (what tells a free cell). */
 static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t *cols, int ncols, int32_t *mines, int32_t *shown) {
     int words = s->words, planes = 1;
     while (planes < 31 && ((int32_t)1 << planes) <= n) planes++; /* enough bits to count to n */
@@ -279,8 +281,19 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
             uint64_t carry = seen[clue * words + w], *plane = clues + 4 * w;
             for (int b = 0; carry; b++) { uint64_t both = plane[b] & carry; plane[b] ^= carry; carry = both; }
         }
+    uint64_t some[words], every[words], several[words]; /* per word: a mine somewhere, everywhere; two clues or more */
+    for (int w = 0; w < words; w++) {
+        some[w] = 0; every[w] = ~(uint64_t)0;
+        for (int b = 0; b < planes; b++) {
+            some[w] |= counter[w * planes + b];
+            every[w] &= (n >> b & 1) ? counter[w * planes + b] : ~counter[w * planes + b];
+        }
+        several[w] = clues[4 * w + 1] | clues[4 * w + 2] | clues[4 * w + 3];
+    }
     for (int i = 0; i < ncols; i++) {
         int32_t c = cols[i], w = c >> 6, bit = c & 63, count = 0, shows = 0;
+        if (!(some[w] >> bit & 1)) { mines[c] = 0; shown[c] = (several[w] >> bit & 1) ? 2 : (int32_t)(clues[4 * w] >> bit & 1); continue; }
+        if (every[w] >> bit & 1) { mines[c] = n; shown[c] = 0; continue; }
         for (int b = 0; b < planes; b++) count |= (int32_t)((counter[w * planes + b] >> bit) & 1) << b;
         for (int b = 0; b < 4; b++) shows |= (int32_t)((clues[4 * w + b] >> bit) & 1) << b;
         mines[c] = count;
