@@ -11,6 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A hint to fetch what `address` points to before it is read (a no-op where the compiler has no such hint). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)0)
+#endif
+
 /* The cells within `radius` steps of `cell` (king moves) on a width x height board, the cell itself left
  * out, in flat order (row by row), into out (room for (2 radius + 1)^2 - 1); their number. */
 static inline int board_neighbours(int width, int height, int cell, int radius, int *out) {

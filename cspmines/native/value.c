@@ -17,6 +17,7 @@
 #define PROBES 4
 #define MOST_FREE 16
 #define FIRST_SLOTS 1024
+#define AHEAD 8 /* layouts read ahead: a state's rows lie far apart, and the next ones are known */
 
 enum { RUNNING = 0, STOP_NODES = 1, STOP_TIME = 2, STOP_MEMORY = 3 };
 
@@ -171,7 +172,10 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
 static int split_one(Search *s, size_t at, int32_t n, int32_t column, Group **out) {
     int width = s->width;
     int32_t counts[CODES] = {0}, start[CODES];
-    for (int32_t j = 0; j < n; j++) counts[s->codes[(size_t)s->arena[at + j] * width + column]]++;
+    for (int32_t j = 0; j < n; j++) {
+        if (j + AHEAD < n) PREFETCH(s->codes + (size_t)s->arena[at + j + AHEAD] * width + column);
+        counts[s->codes[(size_t)s->arena[at + j] * width + column]]++;
+    }
     int32_t kept = n - counts[MINE_CODE];
     int ngroups = 0;
     for (int v = 0, next = 0; v < MINE_CODE; v++) { start[v] = next; next += counts[v]; ngroups += counts[v] > 0; }
@@ -206,6 +210,7 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
     int32_t kept = 0;
     for (int32_t j = 0; j < n; j++) {
         int32_t i = s->arena[at + j];
+        if (j + AHEAD < n) PREFETCH(s->codes + (size_t)s->arena[at + j + AHEAD] * width);
         const uint8_t *row = s->codes + (size_t)i * width;
         uint64_t key = 0;
         int mine = 0;
@@ -257,6 +262,7 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
     if (words == 1) { /* most boards' covered cells: the clues' unions kept in registers */
         uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0;
         for (int32_t j = 0; j < n; j++) {
+            if (j + AHEAD < n) PREFETCH(s->bits + (size_t)s->arena[at + j + AHEAD] * stride);
             const uint64_t *row = s->bits + (size_t)s->arena[at + j] * stride;
             uint64_t carry = row[0];
             for (int b = 0; carry; b++) { uint64_t both = counter[b] & carry; counter[b] ^= carry; carry = both; }
@@ -266,6 +272,7 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
         seen[0] = s0; seen[1] = s1; seen[2] = s2; seen[3] = s3; seen[4] = s4; seen[5] = s5; seen[6] = s6; seen[7] = s7; seen[8] = s8;
     } else {
         for (int32_t j = 0; j < n; j++) {
+            if (j + AHEAD < n) PREFETCH(s->bits + (size_t)s->arena[at + j + AHEAD] * stride);
             const uint64_t *row = s->bits + (size_t)s->arena[at + j] * stride;
             for (int w = 0; w < words; w++) {
                 uint64_t carry = row[w], *plane = counter + w * planes;
@@ -557,7 +564,7 @@ static void chance(Search *s, const Group *groups, int ngroups, long long cols_a
             unsigned maybe_kept;
             fingerprint(s, (size_t)groups[i].at, groups[i].n, known[i].key, known[i].key + 1, &maybe_kept);
             known[i].key[2] = maybe_kept;
-            __builtin_prefetch(s->memo.slots + (known[i].key[0] & s->memo.mask));
+            PREFETCH(s->memo.slots + (known[i].key[0] & s->memo.mask));
         }
     size_t scratch_top = s->scratch_top;
     for (int i = 0; i < ngroups; i++) {
