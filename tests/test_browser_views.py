@@ -282,7 +282,7 @@ def test_each_cells_winning_chance_is_marked_on_the_board_as_the_engine_finds_it
 
 
 def test_bounds_are_marked_as_ranges_that_hold_the_engines_values(page):  # noqa: F811
-    """The same position answered by a server whose budget stops the search after 2,000 states (the endgame not
+    """The same position answered by a server whose budget stops the search after 500 states (the endgame not
     exact, its chance null): each cell left unfinished shows a range that holds value_of's exact chance, none is
     marked best, and the line under the board says the chances are bounds and what stopped the search."""
     from starlette.testclient import TestClient
@@ -291,7 +291,7 @@ def test_bounds_are_marked_as_ranges_that_hold_the_engines_values(page):  # noqa
     from cspmines.web import SERVER_MEMORY, create_app
 
     text = (ROOT / "cspmines" / "data" / "examples" / "beginner.txt").read_text()
-    limited = TestClient(create_app(limit=Limit(time=30.0, nodes=2000, memory=SERVER_MEMORY)))
+    limited = TestClient(create_app(limit=Limit(time=30.0, nodes=500, memory=SERVER_MEMORY)))
     answer = limited.post("/api/solve?insight=true&agent=exact", content=text).json()
     endgame = answer["insight"]["endgame"]
     assert endgame["chance"] is None and not endgame["exact"]

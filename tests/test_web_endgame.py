@@ -56,9 +56,9 @@ def test_the_endgame_of_a_small_position_is_the_engines_value_of_every_cell(clie
 
 
 def test_past_its_budget_the_endgame_gives_bounds_that_hold_the_exact_values():
-    """A server whose budget stops the search after 2,000 states: the same position answers bounds, not exact,
+    """A server whose budget stops the search after 500 states: the same position answers bounds, not exact,
     with chance and fraction null, and each bound holds value_of's exact value; some cells are left as bounds."""
-    limited = TestClient(create_app(limit=Limit(time=30.0, nodes=2000, memory=SERVER_MEMORY)))
+    limited = TestClient(create_app(limit=Limit(time=30.0, nodes=500, memory=SERVER_MEMORY)))
     text = (EXAMPLES / "beginner.txt").read_text()
     exact = value_of(Position.from_string(text), cells="all")
     endgame = insight_answered(limited, text)["endgame"]

@@ -236,7 +236,7 @@ class ValueSearch:
         each played on at its best: exact when the sum lies strictly between ``alpha`` and ``beta``.
 
         What the table already knows of every group is read first, and a group it does not know is
-        bounded by its own columns (:meth:`_ceiling`): so a group whose value cannot change the verdict is
+        bounded by its own columns (``_ceiling``): so a group whose value cannot change the verdict is
         never searched."""
         known = []
         for group in groups:
