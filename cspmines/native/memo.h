@@ -46,11 +46,11 @@ typedef struct {
  * asked to live on huge pages (a request the kernel may refuse: the table works either way). */
 static inline MemoSlot *memo_slots(size_t count) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    size_t bytes = count * sizeof(MemoSlot), huge = (size_t)1 << 21;
+    size_t bytes = count * sizeof(MemoSlot), huge = (size_t)1 << 21, pages = (bytes + huge - 1) / huge * huge;
     if (bytes >= huge) {
         void *block = NULL;
-        if (posix_memalign(&block, huge, (bytes + huge - 1) / huge * huge) != 0) return NULL;
-        madvise(block, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+        if (posix_memalign(&block, huge, pages) != 0) return NULL;
+        madvise(block, pages, MADV_HUGEPAGE);
         memset(block, 0, bytes);
         return block;
     }

@@ -161,13 +161,6 @@ static void largest_first(Group *groups, int ngroups) {
     }
 }
 
-/* The safe layouts of the state split by what `columns` show (at most MOST_FREE of them; a layout with a
- * mine in one of them is left out), the groups put at the arena's top in the order of what they show (the
- * first column's clue first, the layouts of a group in their order), then sorted largest first: malloc'd
- * into *out; their number, or -1 (memory). What a layout shows is packed into a word, 4 bits a column,
- * and sorted by stable counting sorts, a column at a time, the last column first. */
-static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int ncolumns, Group **out);
-
 /* split by one column (a move): a counting sort by its clue, straight into the arena (the same groups). */
 static int split_one(Search *s, size_t at, int32_t n, int32_t column, Group **out) {
     int width = s->width;
@@ -194,6 +187,11 @@ static int split_one(Search *s, size_t at, int32_t n, int32_t column, Group **ou
     return ngroups;
 }
 
+/* The safe layouts of the state split by what `columns` show (at most MOST_FREE of them; a layout with a
+ * mine in one of them is left out), the groups put at the arena's top in the order of what they show (the
+ * first column's clue first, the layouts of a group in their order), then sorted largest first: malloc'd
+ * into *out; their number, or -1 (memory). What a layout shows is packed into a word, 4 bits a column,
+ * and sorted by stable counting sorts, a column at a time, the last column first (one column: split_one). */
 static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int ncolumns, Group **out) {
     *out = NULL;
     if (ncolumns > MOST_FREE) ncolumns = MOST_FREE;
@@ -248,6 +246,15 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
 
 /* ---- what a state is made of -------------------------------------------------------------------------- */
 
+/* `bits` added into bit-sliced counters: plane b holds bit b of each column's count. */
+static inline void add_bits(uint64_t *planes, uint64_t bits) {
+    for (int b = 0; bits; b++) {
+        uint64_t carry = planes[b] & bits;
+        planes[b] ^= bits;
+        bits = carry;
+    }
+}
+
 /* column_counts by the layouts' column bits, every column at once: the mines counted in bit-sliced counters (a
  * layout's mine bits added into bit planes, word by word), the clues shown as the union of each clue's bits. The
  * clues a column shows are counted exactly where it is doubtful (a mine in some layouts, not all), the only
@@ -264,8 +271,7 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
         for (int32_t j = 0; j < n; j++) {
             if (j + AHEAD < n) PREFETCH(s->bits + (size_t)s->arena[at + j + AHEAD] * stride);
             const uint64_t *row = s->bits + (size_t)s->arena[at + j] * stride;
-            uint64_t carry = row[0];
-            for (int b = 0; carry; b++) { uint64_t both = counter[b] & carry; counter[b] ^= carry; carry = both; }
+            add_bits(counter, row[0]);
             s0 |= row[1]; s1 |= row[2]; s2 |= row[3]; s3 |= row[4]; s4 |= row[5];
             s5 |= row[6]; s6 |= row[7]; s7 |= row[8]; s8 |= row[9];
         }
@@ -274,20 +280,14 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
         for (int32_t j = 0; j < n; j++) {
             if (j + AHEAD < n) PREFETCH(s->bits + (size_t)s->arena[at + j + AHEAD] * stride);
             const uint64_t *row = s->bits + (size_t)s->arena[at + j] * stride;
-            for (int w = 0; w < words; w++) {
-                uint64_t carry = row[w], *plane = counter + w * planes;
-                for (int b = 0; carry; b++) { uint64_t both = plane[b] & carry; plane[b] ^= carry; carry = both; }
-            }
+            for (int w = 0; w < words; w++) add_bits(counter + w * planes, row[w]);
             for (int k = 0; k < MINE_CODE * words; k++) seen[k] |= row[words + k];
         }
     }
     uint64_t clues[4 * words]; /* per word, the clues shown in each column, counted in 4 bit planes */
     memset(clues, 0, sizeof clues);
     for (int w = 0; w < words; w++)
-        for (int clue = 0; clue < MINE_CODE; clue++) {
-            uint64_t carry = seen[clue * words + w], *plane = clues + 4 * w;
-            for (int b = 0; carry; b++) { uint64_t both = plane[b] & carry; plane[b] ^= carry; carry = both; }
-        }
+        for (int clue = 0; clue < MINE_CODE; clue++) add_bits(clues + 4 * w, seen[clue * words + w]);
     uint64_t some[words], every[words], several[words]; /* per word: a mine somewhere, everywhere; two clues or more */
     for (int w = 0; w < words; w++) {
         some[w] = 0; every[w] = ~(uint64_t)0;
@@ -882,14 +882,15 @@ PyObject *value_search(PyObject *self, PyObject *args) {
     size_t stride = (size_t)(1 + MINE_CODE) * (size_t)s.words;
     if (work_limit < 0 || (long long)(count * stride * sizeof(uint64_t)) <= work_limit / 4) /* a quarter of the working space */
         s.bits = calloc((size_t)count * stride, sizeof(uint64_t)); /* NULL: counted by histogram */
-    if (s.bits != NULL) s.bits_bytes = (long long)(count * stride * sizeof(uint64_t));
-    if (s.bits != NULL)
+    if (s.bits != NULL) {
+        s.bits_bytes = (long long)(count * stride * sizeof(uint64_t));
         for (int32_t i = 0; i < count; i++)
             for (int32_t k = 0; k < width; k++) {
                 uint8_t code = s.codes[(size_t)i * width + k];
                 size_t row = code == MINE_CODE ? 0 : (size_t)(1 + code) * (size_t)s.words;
                 s.bits[(size_t)i * stride + row + (size_t)(k >> 6)] |= (uint64_t)1 << (k & 63);
             }
+    }
     if (take(&s, (size_t)count) < 0) { PyErr_NoMemory(); goto done; }
     for (int32_t i = 0; i < count; i++) s.arena[i] = i;
     long long all_at = take_scratch(&s, (size_t)width); /* every column: the root's active columns */
