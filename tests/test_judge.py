@@ -290,3 +290,12 @@ def test_an_expected_win_only_where_every_layout_a_position_allows_is_as_likely(
         record = play_game(suite, "exact", i, judge=True)
         assert (record["judged"]["expected_win"] is not None) == expected
         assert record["judged"]["loss"] is not None  # valued either way
+
+
+def test_every_judged_figure_is_a_measure_of_the_tables():
+    """Each figure a judged game records is summarized and shown by exactly one measure (a figure added to the
+    record and not to the tables, or the other way round, fails here)."""
+    from cspmines.bench.judged import JUDGED_MEASURES, UNVALUED
+
+    figures = [measure.field.partition(".")[2] for measure in (*JUDGED_MEASURES, UNVALUED)]
+    assert sorted(figures) == sorted(JUDGED_FIELDS)
