@@ -368,3 +368,13 @@ def test_the_kernel_counts_columns_as_its_twin_on_dense_boards_with_every_clue(w
         assert (kernel.cells, kernel.states) == (twin.cells, twin.states), position
         compared += 1
     assert compared >= 15 and clues >= set(range(8))
+
+
+@pytest.mark.parametrize("memory", [16 << 20, 100_000_000, 1 << 30])
+def test_the_table_is_sized_for_its_peak_while_it_doubles(memory):
+    """While the transposition table doubles, the table it leaves (half the slots) is held beside the new one:
+    at that peak the table fits its share of the allowance, and a table of twice the slots would not."""
+    from cspmines.engine.value import _TABLE_SHARE, SLOT_BYTES, _table_slots
+
+    slots, share = _table_slots(memory), memory * _TABLE_SHARE
+    assert slots * SLOT_BYTES * 3 // 2 <= share < 2 * slots * SLOT_BYTES * 3 // 2
