@@ -161,14 +161,33 @@ static void largest_first(Group *groups, int ngroups) {
     }
 }
 
+/* Room for `need` entries in the splits' sort space: 0, or -1 (memory: stopped). */
+static int keyed_room(Search *s, size_t need) {
+    if (need <= s->keyed_room) return 0;
+    Keyed *bigger = realloc(s->keyed, sizeof(Keyed) * need);
+    if (bigger == NULL) { s->stopped = STOP_MEMORY; return -1; }
+    s->keyed = bigger;
+    s->keyed_room = need;
+    return 0;
+}
+
 /* split by one column (a move): a counting sort by its clue, straight into the arena (the same groups). */
 static int split_one(Search *s, size_t at, int32_t n, int32_t column, Group **out) {
     int width = s->width;
-    int32_t counts[CODES] = {0}, start[CODES];
-    for (int32_t j = 0; j < n; j++) {
-        if (j + AHEAD < n) PREFETCH(s->codes + (size_t)s->arena[at + j + AHEAD] * width + column);
-        counts[s->codes[(size_t)s->arena[at + j] * width + column]]++;
+    if (keyed_room(s, (size_t)n / sizeof(Keyed) + 1) < 0) return -1;
+    uint8_t *clue = (uint8_t *)s->keyed; /* each layout's code, read once: the rows lie far apart */
+    int32_t counts[CODES] = {0}, others[CODES] = {0}, start[CODES]; /* two tallies: a run of one clue is not one chain */
+    int32_t j = 0;
+    for (; j + 1 < n; j += 2) {
+        if (j + AHEAD + 1 < n) {
+            PREFETCH(s->codes + (size_t)s->arena[at + j + AHEAD] * width + column);
+            PREFETCH(s->codes + (size_t)s->arena[at + j + AHEAD + 1] * width + column);
+        }
+        counts[clue[j] = s->codes[(size_t)s->arena[at + j] * width + column]]++;
+        others[clue[j + 1] = s->codes[(size_t)s->arena[at + j + 1] * width + column]]++;
     }
+    if (j < n) counts[clue[j] = s->codes[(size_t)s->arena[at + j] * width + column]]++;
+    for (int v = 0; v < CODES; v++) counts[v] += others[v];
     int32_t kept = n - counts[MINE_CODE];
     int ngroups = 0;
     for (int v = 0, next = 0; v < MINE_CODE; v++) { start[v] = next; next += counts[v]; ngroups += counts[v] > 0; }
@@ -177,11 +196,8 @@ static int split_one(Search *s, size_t at, int32_t n, int32_t column, Group **ou
     if (groups == NULL || place < 0) { free(groups); s->stopped = STOP_MEMORY; return -1; }
     for (int v = 0, g = 0; v < MINE_CODE; v++)
         if (counts[v]) { groups[g].at = place + start[v]; groups[g].n = counts[v]; g++; }
-    for (int32_t j = 0; j < n; j++) { /* at + j lies below place: the arena may have moved, the offsets have not */
-        int32_t i = s->arena[at + j];
-        uint8_t code = s->codes[(size_t)i * width + column];
-        if (code != MINE_CODE) s->arena[place + start[code]++] = i;
-    }
+    for (j = 0; j < n; j++) /* at + j lies below place: the arena may have moved, the offsets have not */
+        if (clue[j] != MINE_CODE) s->arena[place + start[clue[j]]++] = s->arena[at + j];
     largest_first(groups, ngroups);
     *out = groups;
     return ngroups;
@@ -197,13 +213,7 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
     if (ncolumns > MOST_FREE) ncolumns = MOST_FREE;
     if (ncolumns == 1) return split_one(s, at, n, columns[0], out);
     int width = s->width;
-    size_t need = (size_t)(n > 0 ? 2 * n : 2);
-    if (need > s->keyed_room) {
-        Keyed *bigger = realloc(s->keyed, sizeof(Keyed) * need);
-        if (bigger == NULL) { s->stopped = STOP_MEMORY; return -1; }
-        s->keyed = bigger;
-        s->keyed_room = need;
-    }
+    if (keyed_room(s, (size_t)(n > 0 ? 2 * n : 2)) < 0) return -1;
     Keyed *from = s->keyed, *to = from + n;
     int32_t kept = 0;
     for (int32_t j = 0; j < n; j++) {
@@ -220,12 +230,15 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
         if (!mine) { from[kept].key = key; from[kept].index = i; kept++; }
     }
     Keyed *sorted = from, *spare = to;
-    for (int f = 0; f < ncolumns; f++) { /* digit f from the right: column ncolumns - 1 - f */
-        int32_t counts[CODES] = {0}, start[CODES];
-        int shift = 4 * f;
-        for (int32_t j = 0; j < kept; j++) counts[sorted[j].key >> shift & 15]++;
-        for (int v = 0, next = 0; v < CODES; v++) { start[v] = next; next += counts[v]; }
-        for (int32_t j = 0; j < kept; j++) spare[start[sorted[j].key >> shift & 15]++] = sorted[j];
+    int step = kept >= 64 ? 2 : 1; /* columns a pass: two where the 256 buckets' upkeep is small beside the layouts */
+    for (int f = 0; f < ncolumns; f += step) { /* the digit of columns ncolumns - 1 - f and (two a pass) the one before */
+        int32_t counts[256], start[256];
+        int shift = 4 * f, buckets = step == 2 && f + 1 < ncolumns ? 256 : 16;
+        memset(counts, 0, sizeof(int32_t) * (size_t)buckets);
+        uint64_t mask = (uint64_t)buckets - 1;
+        for (int32_t j = 0; j < kept; j++) counts[sorted[j].key >> shift & mask]++;
+        for (int v = 0, next = 0; v < buckets; v++) { start[v] = next; next += counts[v]; }
+        for (int32_t j = 0; j < kept; j++) spare[start[sorted[j].key >> shift & mask]++] = sorted[j];
         Keyed *swap = sorted; sorted = spare; spare = swap;
     }
     long long place = take(s, (size_t)kept);
@@ -260,21 +273,29 @@ static inline void add_bits(uint64_t *planes, uint64_t bits) {
  * clues a column shows are counted exactly where it is doubtful (a mine in some layouts, not all), the only
  * columns whose count is read; a safe column's is 0, 1, or 2 for two or more (what tells a free cell). */
 static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t *cols, int ncols, int32_t *mines, int32_t *shown) {
-    int words = s->words, planes = 1;
-    while (planes < 31 && ((int32_t)1 << planes) <= n) planes++; /* enough bits to count to n */
+    int words = s->words, used = 1;
+    while (used < 31 && ((int32_t)1 << used) <= n) used++; /* enough bits to count to n: the planes read */
+    int planes = used < 4 ? 4 : used;                        /* at least the four the one-word loop keeps in registers */
     uint64_t counter[words * planes], seen[MINE_CODE * words];
     memset(counter, 0, sizeof counter);
     memset(seen, 0, sizeof seen);
     size_t stride = (size_t)(1 + MINE_CODE) * (size_t)words;
     if (words == 1) { /* most boards' covered cells: the clues' unions kept in registers */
         uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0;
+        uint64_t p0 = 0, p1 = 0, p2 = 0, p3 = 0; /* the counters' low planes: a fixed ripple, no data-dependent loop */
         for (int32_t j = 0; j < n; j++) {
             if (j + AHEAD < n) PREFETCH(s->bits + (size_t)s->arena[at + j + AHEAD] * stride);
             const uint64_t *row = s->bits + (size_t)s->arena[at + j] * stride;
-            add_bits(counter, row[0]);
+            uint64_t carry = p0 & row[0], next;
+            p0 ^= row[0];
+            next = p1 & carry; p1 ^= carry;
+            carry = p2 & next; p2 ^= next;
+            next = p3 & carry; p3 ^= carry;
+            if (next) add_bits(counter + 4, next); /* at most once in 16 layouts a column */
             s0 |= row[1]; s1 |= row[2]; s2 |= row[3]; s3 |= row[4]; s4 |= row[5];
             s5 |= row[6]; s6 |= row[7]; s7 |= row[8]; s8 |= row[9];
         }
+        counter[0] = p0; counter[1] = p1; counter[2] = p2; counter[3] = p3;
         seen[0] = s0; seen[1] = s1; seen[2] = s2; seen[3] = s3; seen[4] = s4; seen[5] = s5; seen[6] = s6; seen[7] = s7; seen[8] = s8;
     } else {
         for (int32_t j = 0; j < n; j++) {
@@ -291,7 +312,7 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
     uint64_t some[words], every[words], several[words]; /* per word: a mine somewhere, everywhere; two clues or more */
     for (int w = 0; w < words; w++) {
         some[w] = 0; every[w] = ~(uint64_t)0;
-        for (int b = 0; b < planes; b++) {
+        for (int b = 0; b < used; b++) { /* the planes above are 0 */
             some[w] |= counter[w * planes + b];
             every[w] &= (n >> b & 1) ? counter[w * planes + b] : ~counter[w * planes + b];
         }
@@ -301,7 +322,7 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
         int32_t c = cols[i], w = c >> 6, bit = c & 63, count = 0, shows = 0;
         if (!(some[w] >> bit & 1)) { mines[c] = 0; shown[c] = (several[w] >> bit & 1) ? 2 : (int32_t)(clues[4 * w] >> bit & 1); continue; }
         if (every[w] >> bit & 1) { mines[c] = n; shown[c] = 0; continue; }
-        for (int b = 0; b < planes; b++) count |= (int32_t)((counter[w * planes + b] >> bit) & 1) << b;
+        for (int b = 0; b < used; b++) count |= (int32_t)((counter[w * planes + b] >> bit) & 1) << b;
         for (int b = 0; b < 4; b++) shows |= (int32_t)((clues[4 * w + b] >> bit) & 1) << b;
         mines[c] = count;
         shown[c] = shows;
@@ -349,15 +370,6 @@ static int keeps(Search *s, int k, size_t at, int32_t n) {
     return same;
 }
 
-static uint64_t column_hash(const Search *s, size_t at, int32_t n, int column) {
-    uint64_t h = 0;
-    for (int32_t j = 0; j < n; j++) {
-        const uint8_t *row = s->codes + (size_t)s->arena[at + j] * s->width;
-        h = (h ^ row[column]) * 0x100000001B3ULL;
-    }
-    return h;
-}
-
 static int same_column(const Search *s, size_t at, int32_t n, int a, int b) {
     for (int32_t j = 0; j < n; j++) {
         const uint8_t *row = s->codes + (size_t)s->arena[at + j] * s->width;
@@ -389,24 +401,20 @@ static int order_moves(Search *s, size_t at, int32_t n, const int32_t *doubtful,
         norder++;
     }
     int count = 0;
-    uint64_t hashes[norder > 0 ? norder : 1];
-    char hashed[norder > 0 ? norder : 1];
     for (int i = 0; i < norder; i++) {
         int32_t c = order[i];
-        int skip = 0, have = 0;
-        uint64_t h = 0;
+        int skip = 0;
         for (int m = 0; m < count && !skip; m++) {
-            /* two columns alike in every layout have the same mines and clues shown: only those are hashed */
+            /* two columns alike in every layout have the same mines and clues shown: only those are compared (the
+               moves kept are unlike one another, so a column is read whole at most once, against its like) */
             if (mines[moves[m]] != mines[c] || shown[moves[m]] != shown[c]) continue;
-            if (!have) { h = column_hash(s, at, n, c); have = 1; }
-            if (!hashed[m]) { hashes[m] = column_hash(s, at, n, moves[m]); hashed[m] = 1; }
-            skip = hashes[m] == h && same_column(s, at, n, c, moves[m]);
+            skip = same_column(s, at, n, c, moves[m]);
         }
         for (int k = 0; k < nkeeping && !skip; k++) {
             int32_t image = s->sym_columns[(size_t)keeping[k] * s->width + c];
             for (int m = 0; m < count && !skip; m++) skip = moves[m] == image;
         }
-        if (!skip) { hashes[count] = h; hashed[count] = (char)have; moves[count++] = c; }
+        if (!skip) moves[count++] = c;
     }
     return count;
 }
@@ -427,13 +435,15 @@ static long long distinct_rows(Search *s, size_t at, int32_t n, const int32_t *c
     Seen *seen = malloc(sizeof(Seen) * size);
     if (seen == NULL) { s->stopped = STOP_MEMORY; return -1; }
     for (size_t i = 0; i < size; i++) seen[i].index = -1;
+    uint64_t weight[ncolumns > 0 ? ncolumns : 1]; /* a random odd weight a column */
+    for (int i = 0; i < ncolumns; i++) weight[i] = splitmix((uint64_t)i) | 1;
     long long distinct = 0;
     for (int32_t j = 0; j < n; j++) {
         int32_t index = s->arena[at + j];
         const uint8_t *row = s->codes + (size_t)index * s->width;
-        uint64_t h = 0xCBF29CE484222325ULL;
-        for (int i = 0; i < ncolumns; i++) h = (h ^ row[columns[i]]) * 0x100000001B3ULL; /* FNV-1a over the codes, */
-        h = splitmix(h);                                                                   /* mixed once */
+        uint64_t h = 0;
+        for (int i = 0; i < ncolumns; i++) h += (uint64_t)(row[columns[i]] + 1) * weight[i]; /* the products independent, */
+        h = splitmix(h);                                                                     /* unlike a chained hash's: mixed once */
         for (size_t slot = h & (size - 1);; slot = (slot + 1) & (size - 1)) {
             if (seen[slot].index < 0) { seen[slot].hash = (uint32_t)(h >> 32); seen[slot].index = index; distinct++; break; }
             if (seen[slot].hash != (uint32_t)(h >> 32)) continue;
