@@ -275,14 +275,15 @@ static inline void add_bits(uint64_t *planes, uint64_t bits) {
 static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t *cols, int ncols, int32_t *mines, int32_t *shown) {
     int words = s->words, used = 1;
     while (used < 31 && ((int32_t)1 << used) <= n) used++; /* enough bits to count to n: the planes read */
-    int planes = used < 4 ? 4 : used;                        /* at least the four the one-word loop keeps in registers */
+    int planes = used < 8 ? 8 : used;                        /* at least the eight the one-word loop keeps in registers */
     uint64_t counter[words * planes], seen[MINE_CODE * words];
     memset(counter, 0, sizeof counter);
     memset(seen, 0, sizeof seen);
     size_t stride = (size_t)(1 + MINE_CODE) * (size_t)words;
     if (words == 1) { /* most boards' covered cells: the clues' unions kept in registers */
         uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0;
-        uint64_t p0 = 0, p1 = 0, p2 = 0, p3 = 0; /* the counters' low planes: a fixed ripple, no data-dependent loop */
+        uint64_t p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0, p6 = 0, p7 = 0; /* the counters' low planes: a fixed
+                                                                                  ripple, no data-dependent branch */
         for (int32_t j = 0; j < n; j++) {
             if (j + AHEAD < n) PREFETCH(s->bits + (size_t)s->arena[at + j + AHEAD] * stride);
             const uint64_t *row = s->bits + (size_t)s->arena[at + j] * stride;
@@ -291,11 +292,16 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
             next = p1 & carry; p1 ^= carry;
             carry = p2 & next; p2 ^= next;
             next = p3 & carry; p3 ^= carry;
-            if (next) add_bits(counter + 4, next); /* at most once in 16 layouts a column */
+            carry = p4 & next; p4 ^= next;
+            next = p5 & carry; p5 ^= carry;
+            carry = p6 & next; p6 ^= next;
+            next = p7 & carry; p7 ^= carry;
+            if (next) add_bits(counter + 8, next); /* at most once in 256 layouts a column */
             s0 |= row[1]; s1 |= row[2]; s2 |= row[3]; s3 |= row[4]; s4 |= row[5];
             s5 |= row[6]; s6 |= row[7]; s7 |= row[8]; s8 |= row[9];
         }
         counter[0] = p0; counter[1] = p1; counter[2] = p2; counter[3] = p3;
+        counter[4] = p4; counter[5] = p5; counter[6] = p6; counter[7] = p7;
         seen[0] = s0; seen[1] = s1; seen[2] = s2; seen[3] = s3; seen[4] = s4; seen[5] = s5; seen[6] = s6; seen[7] = s7; seen[8] = s8;
     } else {
         for (int32_t j = 0; j < n; j++) {
@@ -307,8 +313,14 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
     }
     uint64_t clues[4 * words]; /* per word, the clues shown in each column, counted in 4 bit planes */
     memset(clues, 0, sizeof clues);
-    for (int w = 0; w < words; w++)
-        for (int clue = 0; clue < MINE_CODE; clue++) add_bits(clues + 4 * w, seen[clue * words + w]);
+    for (int w = 0; w < words; w++) /* at most 9 clues: four planes, a fixed ripple */
+        for (int clue = 0; clue < MINE_CODE; clue++) {
+            uint64_t *q = clues + 4 * w, bits = seen[clue * words + w], c0 = q[0] & bits, c1, c2;
+            q[0] ^= bits;
+            c1 = q[1] & c0; q[1] ^= c0;
+            c2 = q[2] & c1; q[2] ^= c1;
+            q[3] ^= c2;
+        }
     uint64_t some[words], every[words], several[words]; /* per word: a mine somewhere, everywhere; two clues or more */
     for (int w = 0; w < words; w++) {
         some[w] = 0; every[w] = ~(uint64_t)0;
