@@ -215,6 +215,12 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
     int width = s->width;
     if (keyed_room(s, (size_t)(n > 0 ? 2 * n : 2)) < 0) return -1;
     Keyed *from = s->keyed, *to = from + n;
+    /* Two columns a pass (an 8-bit digit) where the 256 buckets' upkeep is small beside the layouts; then every
+     * digit's counts are taken while the keys are made, so each pass only scatters. */
+    int step = n >= 64 ? 2 : 1, ndigits = (ncolumns + step - 1) / step, buckets = step == 2 ? 256 : 16;
+    int32_t counts[(MOST_FREE + 1) / 2 * 256];
+    memset(counts, 0, sizeof(int32_t) * (size_t)(ndigits * buckets));
+    uint64_t mask = (uint64_t)buckets - 1;
     int32_t kept = 0;
     for (int32_t j = 0; j < n; j++) {
         int32_t i = s->arena[at + j];
@@ -227,17 +233,14 @@ static int split(Search *s, size_t at, int32_t n, const int32_t *columns, int nc
             mine |= code == MINE_CODE;
             key = key << 4 | code;
         }
-        if (!mine) { from[kept].key = key; from[kept].index = i; kept++; }
+        if (mine) continue;
+        from[kept].key = key; from[kept].index = i; kept++;
+        for (int d = 0; d < ndigits; d++) counts[d * buckets + (key >> (4 * step * d) & mask)]++;
     }
     Keyed *sorted = from, *spare = to;
-    int step = kept >= 64 ? 2 : 1; /* columns a pass: two where the 256 buckets' upkeep is small beside the layouts */
-    for (int f = 0; f < ncolumns; f += step) { /* the digit of columns ncolumns - 1 - f and (two a pass) the one before */
-        int32_t counts[256], start[256];
-        int shift = 4 * f, buckets = step == 2 && f + 1 < ncolumns ? 256 : 16;
-        memset(counts, 0, sizeof(int32_t) * (size_t)buckets);
-        uint64_t mask = (uint64_t)buckets - 1;
-        for (int32_t j = 0; j < kept; j++) counts[sorted[j].key >> shift & mask]++;
-        for (int v = 0, next = 0; v < buckets; v++) { start[v] = next; next += counts[v]; }
+    for (int d = 0; d < ndigits; d++) { /* digit d from the right: columns ncolumns - 1 - step * d and before */
+        int32_t start[256], shift = 4 * step * d;
+        for (int v = 0, next = 0; v < buckets; v++) { start[v] = next; next += counts[d * buckets + v]; }
         for (int32_t j = 0; j < kept; j++) spare[start[sorted[j].key >> shift & mask]++] = sorted[j];
         Keyed *swap = sorted; sorted = spare; spare = swap;
     }
