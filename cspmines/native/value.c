@@ -420,8 +420,8 @@ static int order_moves(Search *s, size_t at, int32_t n, const int32_t *doubtful,
         int32_t c = order[i];
         int skip = 0;
         for (int m = 0; m < count && !skip; m++) {
-            /* two columns alike in every layout have the same mines and clues shown: only those are compared (the
-               moves kept are unlike one another, so a column is read whole at most once, against its like) */
+            /* two columns alike in every layout have the same mines and clues shown: only those are compared, each
+               comparison stopping at the first layout where they differ (at once, mostly; a hash read both whole) */
             if (mines[moves[m]] != mines[c] || shown[moves[m]] != shown[c]) continue;
             skip = same_column(s, at, n, c, moves[m]);
         }
