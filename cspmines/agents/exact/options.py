@@ -171,17 +171,17 @@ class ExactOptions(Checked):
     fifty_fifty: bool = flag(True, doc="""
         Guess a forced 50/50 (two cells no clue can ever tell apart) before anything else.
         """)
-    endgame: int = count(1000, doc="""
+    endgame: int = count(6000, doc="""
         With at most this many layouts left, play the move of best play: the value of the position
         searched to the game's end (:mod:`cspmines.agents.exact.endgame`), within ``endgame_states``.
         0: off.
         """)
-    endgame_states: int = count(100_000, least=1, doc="""
+    endgame_states: int = count(300_000, least=1, doc="""
         The search states the endgame's value search may visit (a count, not a time, so that a game
         plays the same moves on every machine); past them the agent guesses by its other rules.
         More, with a larger ``endgame``, for studies (as Hill's large analysis spends more).
         """)
-    pockets: int = count(1000, doc="""
+    pockets: int = count(6000, doc="""
         Play an isolated pocket of at most this many layouts by the same search. 0: off.
         """)
     blend: float = number(0.2, most=1, doc="""
