@@ -271,6 +271,20 @@ static inline void add_bits(uint64_t *planes, uint64_t bits) {
     }
 }
 
+/* `bits` added into the first `levels` planes of bit-sliced counters, every level whatever the carry (a loop of
+ * fixed length, unrolled, with no data-dependent branch): the carry out of the last, 0 where they cannot overflow. */
+static inline uint64_t ripple(uint64_t *planes, int levels, uint64_t bits) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
+    for (int b = 0; b < levels; b++) {
+        uint64_t carry = planes[b] & bits;
+        planes[b] ^= bits;
+        bits = carry;
+    }
+    return bits;
+}
+
 /* column_counts by the layouts' column bits, every column at once: the mines counted in bit-sliced counters (a
  * layout's mine bits added into bit planes, word by word), the clues shown as the union of each clue's bits. The
  * clues a column shows are counted exactly where it is doubtful (a mine in some layouts, not all), the only
@@ -285,26 +299,16 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
     size_t stride = (size_t)(1 + MINE_CODE) * (size_t)words;
     if (words == 1) { /* most boards' covered cells: the clues' unions kept in registers */
         uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0;
-        uint64_t p0 = 0, p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0, p6 = 0, p7 = 0; /* the counters' low planes: a fixed
-                                                                                  ripple, no data-dependent branch */
+        uint64_t low[8] = {0}; /* the counters' eight low planes, kept apart from counter so they can stay in registers */
         for (int32_t j = 0; j < n; j++) {
             if (j + AHEAD < n) PREFETCH(s->bits + (size_t)s->arena[at + j + AHEAD] * stride);
             const uint64_t *row = s->bits + (size_t)s->arena[at + j] * stride;
-            uint64_t carry = p0 & row[0], next;
-            p0 ^= row[0];
-            next = p1 & carry; p1 ^= carry;
-            carry = p2 & next; p2 ^= next;
-            next = p3 & carry; p3 ^= carry;
-            carry = p4 & next; p4 ^= next;
-            next = p5 & carry; p5 ^= carry;
-            carry = p6 & next; p6 ^= next;
-            next = p7 & carry; p7 ^= carry;
-            if (next) add_bits(counter + 8, next); /* at most once in 256 layouts a column */
+            uint64_t carry = ripple(low, 8, row[0]);
+            if (carry) add_bits(counter + 8, carry); /* at most once in 256 layouts a column */
             s0 |= row[1]; s1 |= row[2]; s2 |= row[3]; s3 |= row[4]; s4 |= row[5];
             s5 |= row[6]; s6 |= row[7]; s7 |= row[8]; s8 |= row[9];
         }
-        counter[0] = p0; counter[1] = p1; counter[2] = p2; counter[3] = p3;
-        counter[4] = p4; counter[5] = p5; counter[6] = p6; counter[7] = p7;
+        memcpy(counter, low, sizeof low);
         seen[0] = s0; seen[1] = s1; seen[2] = s2; seen[3] = s3; seen[4] = s4; seen[5] = s5; seen[6] = s6; seen[7] = s7; seen[8] = s8;
     } else {
         for (int32_t j = 0; j < n; j++) {
@@ -316,14 +320,8 @@ static void column_counts_by_bits(Search *s, size_t at, int32_t n, const int32_t
     }
     uint64_t clues[4 * words]; /* per word, the clues shown in each column, counted in 4 bit planes */
     memset(clues, 0, sizeof clues);
-    for (int w = 0; w < words; w++) /* at most 9 clues: four planes, a fixed ripple */
-        for (int clue = 0; clue < MINE_CODE; clue++) {
-            uint64_t *q = clues + 4 * w, bits = seen[clue * words + w], c0 = q[0] & bits, c1, c2;
-            q[0] ^= bits;
-            c1 = q[1] & c0; q[1] ^= c0;
-            c2 = q[2] & c1; q[2] ^= c1;
-            q[3] ^= c2;
-        }
+    for (int w = 0; w < words; w++) /* at most 9 clues: four planes never overflow */
+        for (int clue = 0; clue < MINE_CODE; clue++) ripple(clues + 4 * w, 4, seen[clue * words + w]);
     uint64_t some[words], every[words], several[words]; /* per word: a mine somewhere, everywhere; two clues or more */
     for (int w = 0; w < words; w++) {
         some[w] = 0; every[w] = ~(uint64_t)0;
