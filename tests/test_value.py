@@ -378,3 +378,19 @@ def test_the_table_is_sized_for_its_peak_while_it_doubles(memory):
 
     slots, share = _table_slots(memory), memory * _TABLE_SHARE
     assert slots * SLOT_BYTES * 3 // 2 <= share < 2 * slots * SLOT_BYTES * 3 // 2
+
+
+def test_a_cell_that_can_show_eight_clues_is_counted_alike_by_the_kernel_and_its_twin():
+    """On an empty 4x4 board with 7 mines a middle cell can show any clue from 0 to 7: eight clues, a count that
+    needs the fourth bit of the kernel's clue counters. The cells are ordered by the clues they can show, so a
+    count cut short would change the first moves and the states searched: kernel and twin agree within a budget."""
+    from cspmines import native
+
+    position, limit = empty(4, 4, 7), Limit(nodes=2000)
+    table = layout_table(position)
+    assert len(set(table.codes[:, table.column(5)].tolist()) - {MINE}) == 8
+    kernel = value_of(position, limit=limit)
+    with native.pure_python():
+        twin = value_of(position, limit=limit)
+    assert not kernel.exact
+    assert (kernel.wins, kernel.wins_high, kernel.best_cells, kernel.states) == (twin.wins, twin.wins_high, twin.best_cells, twin.states)
