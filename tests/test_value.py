@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from cspmines import Limit, Position
+from cspmines import Limit, Position, native
 from cspmines.actions import Action
 from cspmines.engine.layouts import MINE, layout_table
 from cspmines.engine.value import CellValue, best_play_moves, board_symmetries, value_of
@@ -217,11 +217,48 @@ def test_the_memory_allowance_counts_the_boards_symmetries():
 
     plain, _ = listing_cap(Limit(memory="1G"), 25)
     square, _ = listing_cap(Limit(memory="1G"), 25, symmetries=7)
-    assert square == (1 << 29) // (25 + 48 + 12 * 7 + 8) < plain == (1 << 29) // (25 + 48)
+    assert square == (1 << 29) // (25 + 80 + 12 * 7 + 8) < plain == (1 << 29) // (25 + 80)
     empty = Position.from_string("5x5x15\n" + "\n".join(["....."] * 5))   # 3,268,760 layouts, 7 symmetries
     assert square < 3268760 < plain
     found = value_of(empty, limit=Limit(memory="1G"))
     assert (found.exact, found.stopped_by, found.layouts) == (False, "layouts", 0)
+
+
+@pytest.mark.skipif(native.kernels is None, reason="built without a C compiler: the twin keeps no working space")
+def test_the_compiled_searchs_working_space_holds_its_sort_space_too():
+    """The working space the compiled search may take holds the sort space of its splits beside its arenas (the
+    layouts of every state on the path, 4 bytes each): with less than that it stops for memory with proven bounds,
+    and with enough of it it finishes. On an empty 4x4 board with 4 mines the arenas alone need about 13 bytes a
+    layout; with the sort space the least that finishes is past 20."""
+    from cspmines.engine.value import run_search, search_input
+
+    table = layout_table(empty(4, 4, 4))
+    given = search_input(table)
+    exact = run_search(given)
+    assert exact["stopped"] is None and exact["low"] == exact["high"] == 961
+
+    def finishes(work_bytes: int) -> bool:
+        answer = run_search(given, work_bytes=work_bytes)
+        assert answer["low"] <= 961 <= answer["high"]
+        assert (answer["stopped"] is None) == (answer["low"] == answer["high"]) or answer["stopped"] == "memory"
+        return answer["stopped"] is None
+
+    assert not finishes(20 * table.count)
+    assert finishes(64 * table.count)
+
+
+def test_the_working_space_is_what_the_allowance_leaves_beside_the_table_and_the_listing():
+    """The compiled search's working space is the allowance's share left by the transposition table, less what
+    the listing holds for the whole search (each layout's codes, fingerprint words and symmetry images): the
+    three together stay within the allowance."""
+    from cspmines.engine.value import _TABLE_SHARE, _layout_symmetry_bytes, _working_space
+
+    memory, count, width = 1 << 27, 100_000, 40
+    for symmetries in (0, 3, 7):
+        held = count * (width + 16 + _layout_symmetry_bytes(symmetries))
+        assert _working_space(memory, count, width, symmetries) == int(memory * (1 - _TABLE_SHARE)) - held > 0
+    assert _working_space(memory, 10**7, width, 0) == 0  # more than the listing could hold: no room at all
+    assert _working_space(None, count, width, 0) is None
 
 
 def test_a_chain_lists_exactly_as_many_layouts_as_it_may():

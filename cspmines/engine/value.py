@@ -53,9 +53,13 @@ from .valuesearch import SearchInput, ValueCells, search_value
 __all__ = ["CellValue", "PositionValue", "best_play_moves", "board_symmetries", "listing_cap", "run_search", "search_input",
            "value_of"]
 
-#: Bytes each layout costs the search besides its row of codes: its place in the splits of every state
-#: on the path being searched (a few levels of 4-byte indices) and its two fingerprint words.
-_BYTES_PER_LAYOUT = 48
+#: Bytes each layout costs the search besides its row of codes: its two fingerprint words (16), its place in
+#: the splits' sort space (two 16-byte entries while the root is split) and in the splits of every state on the
+#: path being searched (a few levels of 4-byte indices).
+_BYTES_PER_LAYOUT = 80
+
+#: Of those, the two fingerprint words (held by the search for the whole of it, beside its working space).
+_FINGERPRINT_BYTES = 16
 
 #: Seconds the listing of one layout may take, with its symmetries, at most (measured: about 2 us): a time
 #: limit lists no more layouts than it leaves time to list twice over.
@@ -293,7 +297,7 @@ def value_of(position: Position, *, limit: Limit | None = None, cells: ValueCell
     if budget.expired():  # the layouts' symmetries took what was left: listed, not searched
         return _unsearched(position, budget, "time", table.count)
     given = given.with_budget(seconds=budget.rest().time)  # the search's own clock starts now, with what is left
-    answer = run_search(given, work_bytes=None if limit.memory is None else int(limit.memory * (1 - _TABLE_SHARE)))
+    answer = run_search(given, work_bytes=_working_space(limit.memory, table.count, len(table.cells), len(board_symmetries(position))))
     return _answer(table, answer, budget.elapsed())
 
 
@@ -303,9 +307,9 @@ def listing_cap(limit: Limit, covered: int, symmetries: int = 0) -> tuple[int | 
     memory allowance) or ``"time"`` (a layout's listing, at most 4 microseconds, twice over within the time).
 
     >>> listing_cap(Limit(memory="1G"), 16), listing_cap(Limit(time=1, memory=None), 16)
-    ((8388608, 'layouts'), (250000, 'time'))
+    ((5592405, 'layouts'), (250000, 'time'))
     >>> listing_cap(Limit(memory="1G"), 16, symmetries=7)   # each symmetry keeps where it sends each layout
-    (3441480, 'layouts')
+    (2855696, 'layouts')
     """
     by_memory = _layouts_within(limit.memory, covered, symmetries)
     by_time = None if limit.time is None else int(limit.time / _LISTING_SECONDS)
@@ -319,6 +323,14 @@ def _layouts_within(memory: int | None, width: int, symmetries: int = 0) -> int 
     if memory is None:
         return None
     return max(1, int(memory * (1 - _TABLE_SHARE)) // (width + _BYTES_PER_LAYOUT + _layout_symmetry_bytes(symmetries)))
+
+
+def _working_space(memory: int | None, count: int, width: int, symmetries: int) -> int | None:
+    """Bytes the search's working space may take (its arenas, column bits and sort space): the allowance's share
+    left by the table, less what the listing holds (the layouts' codes, their fingerprint words, the symmetries)."""
+    if memory is None:
+        return None
+    return max(0, int(memory * (1 - _TABLE_SHARE)) - count * (width + _FINGERPRINT_BYTES + _layout_symmetry_bytes(symmetries)))
 
 
 def _layout_symmetry_bytes(symmetries: int) -> int:

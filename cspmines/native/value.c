@@ -37,7 +37,7 @@ typedef struct {
     long long states;
     long long work, next_clock; /* layouts in the states worked out; when the clock is next read */
     int stopped;
-    long long work_limit; /* bytes the arenas may hold; -1: no limit */
+    long long work_limit; /* bytes the arenas, the column bits and the sort space may hold; -1: no limit */
     int32_t *arena;       /* the states' layouts */
     size_t top, room;
     int32_t *scratch;     /* per state: mines, clues shown, doubtful columns, moves, ... */
@@ -71,7 +71,8 @@ static uint64_t splitmix(uint64_t z) {
 static int grow(Search *s, int32_t **block, size_t *room, size_t need, size_t other) {
     size_t want = *room ? *room : 1024;
     while (want < need) want *= 2;
-    if (s->work_limit >= 0 && (long long)((want + other) * sizeof(int32_t)) + s->bits_bytes > s->work_limit) {
+    if (s->work_limit >= 0 &&
+        (long long)((want + other) * sizeof(int32_t) + s->keyed_room * sizeof(Keyed)) + s->bits_bytes > s->work_limit) {
         s->stopped = STOP_MEMORY;
         return -1;
     }
@@ -164,6 +165,11 @@ static void largest_first(Group *groups, int ngroups) {
 /* Room for `need` entries in the splits' sort space: 0, or -1 (memory: stopped). */
 static int keyed_room(Search *s, size_t need) {
     if (need <= s->keyed_room) return 0;
+    if (s->work_limit >= 0 &&
+        (long long)(need * sizeof(Keyed) + (s->room + s->scratch_room) * sizeof(int32_t)) + s->bits_bytes > s->work_limit) {
+        s->stopped = STOP_MEMORY; /* the sort space is held within the working space, beside the arenas */
+        return -1;
+    }
     Keyed *bigger = realloc(s->keyed, sizeof(Keyed) * need);
     if (bigger == NULL) { s->stopped = STOP_MEMORY; return -1; }
     s->keyed = bigger;
