@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from cspmines import Position
+from cspmines import Position, solve
 from cspmines.agents.exact import ExactAgent, Reason
 from cspmines.agents.exact import player as player_module
 
@@ -51,3 +51,40 @@ def test_minesearch_rules():
     assert _reason(board, rules="minesearch") == (0, Reason.FEWEST_OPENINGS)
     assert _reason(board, rules="minesearch", cost_search=0)[1] is Reason.INFORMATION
     assert _reason(board, rules="minesearch", objective="win")[1] is Reason.LIKELIEST_MINE
+
+
+#: An intermediate board after its first moves: four corners open, 250 of 256 cells covered (0.977).
+OPENING = """16x16x40
+1.1............1
+..3.............
+................
+................
+................
+................
+................
+................
+................
+................
+................
+................
+................
+................
+................
+1..............1"""
+
+
+@pytest.mark.parametrize(("options", "cell"), [
+    ({}, 3),  # the defaults: one progress weight throughout, the better next move
+    ({"early_progress": 0.2}, 16),  # the opening's own weight: the cell whose clue may prove its neighbours
+    ({"early_progress": 0.2, "early_share": 250 / 256}, 16),  # covered exactly the opening's share: still the opening
+    ({"early_progress": 0.2, "early_share": 251 / 256}, 3),  # one cell short of it: later play
+    ({"early_progress": 0.2, "early_share": 251 / 256, "progress": 0.2}, 16),  # later play at that weight
+])
+def test_the_look_ahead_weighs_progress_by_the_games_stage(options, cell):
+    """With the research switch ``early_progress``, in the opening (``early_share`` of the board or more covered)
+    a clue that proves cells weighs ``early_progress``, later ``progress``: the guess on this board turns on which
+    applies."""
+    agent = ExactAgent(**options)
+    agent.reset(rules="classic", seed=0)
+    assert agent.act(Position.from_string(OPENING)).cell == cell
+    assert agent.weigh(solve(Position.from_string(OPENING)))[0].cell == cell  # the study's view ranks as play does

@@ -14,11 +14,11 @@ spec: ``exact:lookahead=3,dominance=true``.
 
 A count of ``0`` (``lookahead``, ``endgame``, ``pockets``, ``off_front``,
 ``space``, ``corners``) or a weight of ``0`` (``influence``, ``progress``,
-``blend``, ``first_corner``) turns its rule off; a ``bool`` option is off
+``blend``, ``first_corner``, ``early_progress``) turns its rule off; a ``bool`` option is off
 when ``False`` (``false`` or ``0`` in an agent spec). The properties
 ``looks_ahead``, ``searches_endgame``, ``plays_pockets``, ``weighs_influence``
 and ``searches_costs`` (and the research switches' ``goes_to_corner_first``,
-``opens_corners`` and ``spares_small_spaces``) say which rules are on, so no
+``opens_corners``, ``spares_small_spaces`` and ``weighs_early_progress``) say which rules are on, so no
 caller tests a number for truth.
 
 >>> options = ExactOptions.parse("lookahead=3,margin=0.1,dominance=true,objective=win")
@@ -31,7 +31,7 @@ False
 >>> ExactOptions.parse("lookahed=3")
 Traceback (most recent call last):
 ...
-cspmines.agents.exact.declared.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, corners, cost_budget, cost_power, cost_search, dominance, endgame, endgame_states, fifty_fifty, first_corner, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, reuse, space, spreads
+cspmines.agents.exact.declared.OptionError: the exact agent has no option 'lookahed' (did you mean 'lookahead'?); its options are avoid_dead, backend, blend, clue_samples, corners, cost_budget, cost_power, cost_search, dominance, early_progress, early_share, endgame, endgame_states, fifty_fifty, first_corner, hotspots, influence, linked, living, lookahead, margin, max_chain, next_power, objective, off_front, pockets, progress, reuse, space, spreads
 >>> ExactOptions.parse("lookahead=abc")
 Traceback (most recent call last):
 ...
@@ -118,6 +118,14 @@ class ResearchSwitches(Checked):
         Weight each clue's next safety by the pairs one more mine would seal into a 50/50.
         Needs ``influence``, which finds them.
         """)
+    early_progress: float = number(0.0, doc="""
+        The progress weight in the opening, while at least ``early_share`` of the board is covered
+        (a clue that proves cells there, a zero above all, may open up more than the next move's
+        safety tells). 0: off, ``progress`` throughout.
+        """)
+    early_share: float = number(0.8, below=1, doc="""
+        The covered share of the board from which ``early_progress`` is the progress weight.
+        """)
     space: int = count(0, doc="""
         Put off guesses in a space of fewer than this many unknown cells while another remains. 0: off.
         """)
@@ -125,6 +133,7 @@ class ResearchSwitches(Checked):
     # -- which rules are on: the one place where 0 means off ----------------------------------
     goes_to_corner_first = property(lambda self: self.first_corner > 0, doc="The first guess may go to a corner.")
     opens_corners = property(lambda self: self.corners > 0, doc="Guesses off the front go to corners.")
+    weighs_early_progress = property(lambda self: self.early_progress > 0, doc="The opening has a progress weight of its own.")
     spares_small_spaces = property(lambda self: self.space > 0, doc="Guesses in small spaces wait.")
 
 
@@ -295,6 +304,17 @@ class ExactOptions(Checked):
             changes["research"] = replace(changes.get("research", self.research), **switches)
         return replace(self, **changes)
 
+    def progress_weight(self, covered: int, cells: int) -> float:
+        """The progress weight with ``covered`` of a board's ``cells`` covered: with the research switch
+        ``early_progress`` on, that weight from ``early_share`` of them on; else ``progress``.
+
+        >>> options = ExactOptions.parse("progress=0.001,early_progress=0.2,early_share=0.8")
+        >>> options.progress_weight(80, 100), options.progress_weight(79, 100), ExactOptions().progress_weight(80, 100)
+        (0.2, 0.001, 0.001)
+        """
+        research = self.research
+        return research.early_progress if research.weighs_early_progress and covered >= research.early_share * cells else self.progress
+
     def objective_for(self, rules: str) -> Objective:
         """The objective played under ``rules``.
 
@@ -339,7 +359,7 @@ def spec_defaults(*, research: bool = False) -> str:
     them, at their defaults (``cspmines move --help`` lists them).
 
     >>> spec_defaults(research=True)
-    'first_corner=0, corners=0, dominance=false, linked=false, reuse=false, hotspots=false, space=0'
+    'first_corner=0, corners=0, dominance=false, linked=false, reuse=false, hotspots=false, early_progress=0, early_share=0.8, space=0'
     """
     return ", ".join(f"{key}={spec_word(each.default)}" for key, each in (_RESEARCH if research else _TUNED).items())
 
