@@ -37,7 +37,7 @@ ms_toollib = pytest.importorskip("ms_toollib", reason="the replays extra (ms-too
 
 JSON_KEYS = {"file", "format", "software", "player", "mode", "mode_note", "width", "height", "mines", "outcome", "time", "bbbv",
              "first_click", "counts", "clicks", "fatal", "survival", "survival_decimal", "luck_bits", "agent_survival",
-             "agent_luck_bits", "exact", "loss", "unvalued", "statistics"}
+             "agent_luck_bits", "exact", "loss", "unvalued", "expected_win", "statistics"}
 CLICK_KEYS = {"time", "thinking", "action", "row", "col", "chance", "class", "needless", "loss", "unvalued", "agent"}
 
 
@@ -526,3 +526,22 @@ def test_an_endgame_move_riskier_than_the_click_says_how_many_layouts_each_wins(
     safer = agent_advice(position, (click,), Fraction(1, 2), analysis)  # a click riskier than the agent's move: no why
     assert safer.action == advised.action and safer.why is None
     assert agent_advice(position, (click,), advised.chance, analysis).why is None  # as risky: nothing to explain
+
+
+def test_a_finished_game_reports_its_expected_win_where_a_guess_was_valued():
+    """A lost game on a 4x2 board: its two guesses valued, its expected win is its win (0) less their luck, in the
+    JSON, the CSV row and the text; a game that did not end, and a game with no guess valued, have none to report."""
+    from cspmines.games.judge import expected_win
+    from cspmines.replays.report import csv_row
+
+    mines = [[0, 0, 0, 0], [1, 0, 0, 1]]
+    lost = analyse_replay(Replay.from_moves(mines, [("open", 0, 0), ("open", 1, 1), ("open", 1, 0)]), agent=False)
+    guesses = [click.judgement for click in lost.guesses]
+    assert lost.replay.outcome.value == "lost" and all(g.loss is not None and g.value is not None for g in guesses)
+    assert lost.expected_win == expected_win(guesses, won=False)[0] == Fraction(1, 12)
+    assert replay_json(lost)["expected_win"] == csv_row(lost)["expected_win"] == "1/12"
+    assert "expected win 1/12" in replay_text(lost)
+    unfinished = analyse_replay(Replay.from_moves(mines, [("open", 0, 0), ("open", 1, 1)]), agent=False)
+    assert unfinished.expected_win is None and replay_json(unfinished)["expected_win"] is None
+    unvalued = analyse_replay(Replay.from_moves(mines, [("open", 0, 0), ("open", 1, 1), ("open", 1, 0)]), agent=False, value=None)
+    assert unvalued.expected_win is None and "expected win" not in replay_text(unvalued)

@@ -27,7 +27,9 @@ The game's **survival** is the product of one minus each chance, an exact
 fraction: how likely a game played click by click as this one was is to get
 through. ``luck_bits`` is ``-log2`` of it. Its **loss** is the sum of the
 clicks' losses, ``unvalued`` the guesses not valued (0: the loss is the game's
-whole loss).
+whole loss). For a game that ended, its **expected win** is its win with the
+luck of its valued guesses taken out (:func:`~cspmines.games.judge.expected_win`):
+a player's chance of winning, from one game, with less spread than the win.
 
 Most clicks of a real game open cells that single clues prove safe: those are
 settled without counting. The others are counted, with the memories of recent
@@ -45,6 +47,9 @@ chains it changed.
 (Fraction(1, 3), 1.585)
 >>> [click.loss for click in result.clicks], result.unvalued   # neither guess gave up any winning chance
 ([Fraction(0, 1), Fraction(0, 1), Fraction(0, 1)], 0)
+>>> lost = analyse_replay(Replay.from_moves([[0, 0, 0, 0], [1, 0, 0, 1]], [("open", 0, 0), ("open", 1, 1), ("open", 1, 0)]), agent=False)
+>>> lost.replay.outcome.value, lost.expected_win, result.expected_win   # the game above did not end: none
+('lost', Fraction(1, 12), None)
 """
 
 from __future__ import annotations
@@ -52,11 +57,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import pairwise
 
 from ..actions import Action, Vocabulary
 from ..engine.budget import Limit, read_limit
 from ..games.judge import JUDGE_VALUE_LIMIT, ClickClass, GameJudgement, OpenJudgement, as_seen, judge_open, product
-from ..games.loss import move_loss
+from ..games.loss import move_loss, position_value
 from ..position import COVERED, FLAG, Position
 from .advice import agent_advice, nearest_proved
 from .reader import FirstClickRule, Outcome, Replay, ReplayClick
@@ -107,6 +113,8 @@ class ClickAnalysis:
         The winning chance the click gave up to best play (0 for a proved click); None when it was not valued.
     unvalued : bool
         A guess whose value search did not finish within the budget (or a chord that guesses): not valued.
+    value : Fraction or None
+        The chance best play wins from the position the click was made in, where a search found it.
     """
 
     click: ReplayClick
@@ -123,11 +131,13 @@ class ClickAnalysis:
     thinking: float = 0.0
     loss: Fraction | None = None
     unvalued: bool = False
+    value: Fraction | None = None
 
     @property
     def judgement(self) -> OpenJudgement:
         """The click as the shared judge gives it (:class:`~cspmines.games.judge.OpenJudgement`)."""
-        return OpenJudgement(self.chance, self.kind, self.least, self.blunder, self.exact, loss=self.loss, unvalued=self.unvalued)
+        return OpenJudgement(self.chance, self.kind, self.least, self.blunder, self.exact, loss=self.loss, unvalued=self.unvalued,
+                             value=self.value)
 
 
 @dataclass(frozen=True)
@@ -174,13 +184,20 @@ class ReplayAnalysis:
     @property
     def judgement(self) -> GameJudgement:
         """The game's totals as ``cspmines bench --judge`` gives a program's: guesses, needless guesses,
-        blunders, excess risk, survival, loss and the guesses not valued."""
-        return GameJudgement.of((click.judgement for click in self.clicks), valued=self.valued)
+        blunders, excess risk, survival, loss, the guesses not valued and, for a game that ended, its
+        expected win."""
+        return GameJudgement.of((click.judgement for click in self.clicks), valued=self.valued, won=_won(self.replay.outcome))
 
     @property
     def loss(self) -> Fraction | None:
         """The winning chance the clicks gave up to best play, summed over those valued; None when not valued."""
         return self.judgement.loss
+
+    @property
+    def expected_win(self) -> Fraction | None:
+        """The game's win with the luck of its valued guesses taken out (:func:`~cspmines.games.judge.expected_win`);
+        None when not valued, or when the game did not end."""
+        return self.judgement.expected_win
 
     @property
     def unvalued(self) -> int | None:
@@ -250,7 +267,21 @@ def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = 
         judged.append(judge_click(replay, index, agent=agent, limit=limit, value=value))
         if progress is not None:
             progress()
+    if value is not None and _won(replay.outcome) is not None:
+        judged = _next_values(judged, value)
     return ReplayAnalysis(replay, tuple(judged), valued=value is not None)
+
+
+def _next_values(judged: list[ClickAnalysis], value: Limit) -> list[ClickAnalysis]:
+    """``judged`` with the position's value of each guess that follows a valued guess and has none, searched
+    alone within ``value`` (so that the valued guess's luck can be taken out of the expected win, as
+    :func:`~cspmines.games.judge.judge_moves` does for a game played here)."""
+    judged = list(judged)
+    guesses = [i for i, click in enumerate(judged) if click.kind != ClickClass.PROVED]
+    for before, i in pairwise(guesses):
+        if judged[before].loss is not None and judged[i].value is None:
+            judged[i] = replace(judged[i], value=position_value(as_seen(judged[i].click.seen), limit=value))
+    return judged
 
 
 def judge_click(replay: Replay, index: int, *, agent: bool = True, limit: Limit | None = None,
@@ -276,8 +307,10 @@ def _first_click(replay: Replay, click: ReplayClick, value: Limit | None) -> Cli
     if replay.first_click != FirstClickRule.ANY:
         return ClickAnalysis(click, Fraction(0), ClickClass.PROVED, loss=Fraction(0))
     chance = Fraction(replay.mines, replay.width * replay.height)  # every cell alike: the least chance too
-    loss = None if value is None else move_loss(as_seen(click.seen), click.opens, limit=value).loss
-    return ClickAnalysis(click, chance, ClickClass.FORCED, least=chance, loss=loss, unvalued=value is not None and loss is None)
+    lost = None if value is None else move_loss(as_seen(click.seen), click.opens, limit=value)
+    loss = None if lost is None else lost.loss
+    return ClickAnalysis(click, chance, ClickClass.FORCED, least=chance, loss=loss, unvalued=value is not None and loss is None,
+                         value=None if lost is None else lost.value)
 
 
 def _judge(click: ReplayClick, *, agent: bool, limit: Limit, value: Limit | None) -> ClickAnalysis:
@@ -286,7 +319,7 @@ def _judge(click: ReplayClick, *, agent: bool, limit: Limit, value: Limit | None
     if judged.kind == ClickClass.NEEDLESS and judged.analysis is not None:
         where = _where(click, judged.analysis.safe_cells)
     analysis = ClickAnalysis(click, judged.chance, judged.kind, judged.exact, least=judged.least, blunder=judged.blunder,
-                             where=where, loss=judged.loss, unvalued=judged.unvalued)
+                             where=where, loss=judged.loss, unvalued=judged.unvalued, value=judged.value)
     if judged.kind == ClickClass.PROVED or not agent or not judged.exact or judged.analysis is None:
         return analysis
     if judged.kind == ClickClass.NEEDLESS:  # where the player looked: the proved cell nearest the click
@@ -295,6 +328,11 @@ def _judge(click: ReplayClick, *, agent: bool, limit: Limit, value: Limit | None
         advised = agent_advice(click.seen, click.opens, judged.chance, judged.analysis)
     return replace(analysis, agent_action=advised.action, agent_chance=advised.chance, agent_reason=advised.reason,
                    agent_why=advised.why)
+
+
+def _won(outcome: Outcome) -> bool | None:
+    """Whether the recorded game was won; None when it did not end."""
+    return None if outcome == Outcome.UNFINISHED else outcome == Outcome.WON
 
 
 def _where(click: ReplayClick, safe: tuple) -> Needless:

@@ -31,7 +31,8 @@ _STAT_COLUMNS = tuple(name for name in NAMES if name not in ("bbbv", "level"))
 #: The columns of ``cspmines replay --csv``: one row a game.
 CSV_COLUMNS = ("file", "format", "software", "player", "mode", "width", "height", "mines", "outcome", "time", "bbbv", "clicks",
                "proved", "forced", "needless", "nearby", "elsewhere", "survival", "survival_decimal", "luck_bits",
-               "agent_survival", "agent_luck_bits", "exact", "loss", "loss_decimal", "unvalued", *_STAT_COLUMNS, "error")
+               "agent_survival", "agent_luck_bits", "exact", "loss", "loss_decimal", "unvalued", "expected_win", *_STAT_COLUMNS,
+               "error")
 
 _RULES = {
     FirstClickRule.SAFE: "never a mine (the program guarantees it)",
@@ -107,6 +108,7 @@ def replay_json(result: ReplayAnalysis) -> dict:
         "exact": result.exact,
         "loss": _loss_text(result.loss),
         "unvalued": result.unvalued,
+        "expected_win": _loss_text(result.expected_win),
         "statistics": None if statistics is None else statistics.json(),
     }
 
@@ -168,6 +170,7 @@ def csv_row(result: ReplayAnalysis) -> dict:
         "exact": result.exact,
         "loss": _loss_text(result.loss) or "", "loss_decimal": "" if result.loss is None else decimal_text(result.loss),
         "unvalued": "" if result.unvalued is None else result.unvalued,
+        "expected_win": _loss_text(result.expected_win) or "",
         **{name: "" if statistics.get(name) is None else statistics[name] for name in _STAT_COLUMNS},
         "error": "",
     }
@@ -245,15 +248,24 @@ def replay_text(result: ReplayAnalysis) -> str:
                 lines += ["  " + line for line in _guess_lines(number, replay.width, judged)]
     if result.fatal is not None:
         lines.append("  " + _fatal_line(result))
-    lines.append(f"  survival {_with_decimal(result.survival)}, luck {_bits_text(result.luck_bits)}")
+    return "\n".join(lines + ["  " + line for line in _total_lines(result)])
+
+
+def _total_lines(result: ReplayAnalysis) -> list[str]:
+    """The report's totals: survival and luck, the loss, the expected win where some guess was valued, the exact
+    agent's survival at the same moments, and whether every count was exact."""
+    lines = [f"survival {_with_decimal(result.survival)}, luck {_bits_text(result.luck_bits)}"]
     if result.loss is not None:
-        lines.append("  " + _loss_line(result))
+        lines.append(_loss_line(result))
+    if result.expected_win is not None and (result.unvalued or 0) < len(result.guesses):  # some luck taken out
+        lines.append(f"expected win {_with_decimal(result.expected_win)}: the {result.replay.outcome.value} game's "
+                     "win with the luck of its valued guesses taken out")
     if result.agent_survival is not None:
-        lines.append(f"  the exact agent at the same moments: survival {_with_decimal(result.agent_survival)}, "
+        lines.append(f"the exact agent at the same moments: survival {_with_decimal(result.agent_survival)}, "
                      f"{_bits_text(result.agent_luck_bits)}")
     if not result.exact:
-        lines.append("  NOT EXACT: some counts did not finish within the time limit; their chances are estimates")
-    return "\n".join(lines)
+        lines.append("NOT EXACT: some counts did not finish within the time limit; their chances are estimates")
+    return lines
 
 
 def _loss_line(result: ReplayAnalysis) -> str:
