@@ -43,7 +43,10 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, fields, replace
 
+import numpy as np
+
 from ...actions import Rules, Vocabulary
+from ...cells import COVERED, FLAG
 from .declared import Checked, OptionError, choice, count, declared, flag, group, named, number, optional_count, spec_word, table
 
 __all__ = ["OBJECTIVES", "ExactOptions", "Objective", "OptionError", "ResearchSwitches", "Spreads", "options_table", "spec_defaults"]
@@ -314,6 +317,14 @@ class ExactOptions(Checked):
         """
         research = self.research
         return research.early_progress if research.weighs_early_progress and covered >= research.early_share * cells else self.progress
+
+    def at_stage(self, position) -> ExactOptions:
+        """The options the look-ahead scores by at ``position``: its stage's progress weight
+        (:meth:`progress_weight`), read from the cells not yet opened (covered or flagged: the engine's
+        view flags the proved mines, the game's does not)."""
+        grid = position.grid
+        weight = self.progress_weight(int(np.count_nonzero(grid == COVERED) + np.count_nonzero(grid == FLAG)), grid.size)
+        return self if weight == self.progress else self.with_changes(progress=weight)
 
     def objective_for(self, rules: str) -> Objective:
         """The objective played under ``rules``.

@@ -134,7 +134,6 @@ class ExactAgent(SeededAgent):
         self.on_guess = on_guess  # called with every Guess (where games are lost)
         self._given_engine = engine
         self._limit = None if self.options.max_chain is None else Limit(max_chain=self.options.max_chain)
-        self._early_options = self.options.with_changes(progress=self.options.research.early_progress)  # the opening's scoring
         super().__init__()
 
     def start(self) -> None:
@@ -302,7 +301,7 @@ class ExactAgent(SeededAgent):
     def _look_ahead(self, turn: _Turn) -> tuple[int, Reason] | None:
         """6. The candidate of best score (:func:`~cspmines.agents.exact.lookahead.best_guess`), or a
         corner in its place where a research switch sends it there."""
-        options, analysis = self._staged(turn.position), turn.analysis
+        options, analysis = self.options.at_stage(turn.position), turn.analysis
         if not options.looks_ahead:
             return None
         spread = turn.influence
@@ -316,15 +315,6 @@ class ExactAgent(SeededAgent):
         # the next solve is one of these when the cell shows a clue: the engine keeps them
         self.engine.cache.foresee(chosen.afters.values(), self.engine.backend_name)
         return chosen.cell, Reason.LOOK_AHEAD
-
-    def _staged(self, position: Position) -> ExactOptions:
-        """The options the look-ahead scores by at ``position``: the progress weight of its stage
-        (:meth:`~cspmines.agents.exact.options.ExactOptions.progress_weight`), read from the cells not yet
-        opened (covered or flagged: the engine's view flags the proved mines, the game's does not)."""
-        grid = position.grid
-        unopened = int(np.count_nonzero(grid == COVERED) + np.count_nonzero(grid == FLAG))
-        weight = self.options.progress_weight(unopened, grid.size)
-        return self.options if weight == self.options.progress else self._early_options
 
     def _least_risk(self, turn: _Turn) -> tuple[int, Reason]:
         """7. The cell least likely to be a mine (see :meth:`_least_risky`): always a choice."""
@@ -419,7 +409,7 @@ class ExactAgent(SeededAgent):
         >>> [(view.cell, view.safety, view.dead) for view in views]   # 2, 3, 6 and 7 are safer but can only show 1
         [(1, 0.5, False), (5, 0.5, False), (3, 0.75, True), (2, 0.75, True), (6, 0.75, True), (7, 0.75, True)]
         """
-        options = self._staged(analysis.position)
+        options = self.options.at_stage(analysis.position)
         spread = self._influence_spread(analysis)
         cells, multipliers = candidates(analysis, self._least_risky(analysis), spread, options, exclude=self.mines)
         hotspots = self._hotspots(spread)

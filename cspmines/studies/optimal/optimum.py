@@ -163,7 +163,7 @@ def check_budget(width: int, height: int, mines: int, limit: Limit | None = None
     >>> check_budget(6, 6, 12, Limit(memory="1G"))
     Traceback (most recent call last):
     ...
-    cspmines.errors.TooLargeError: a 6x6 board with 12 mines has 1,251,677,700 layouts, more than the 3,050,402 a memory allowance of 1 GiB lets the value search list
+    cspmines.errors.TooLargeError: a 6x6 board with 12 mines has 1,251,677,700 layouts, more than the 2,581,110 a memory allowance of 1 GiB lets the value search list
     """
     check_mines(width, height, mines)
     limit = read_limit(limit)
