@@ -37,7 +37,7 @@ ms_toollib = pytest.importorskip("ms_toollib", reason="the replays extra (ms-too
 
 JSON_KEYS = {"file", "format", "software", "player", "mode", "mode_note", "width", "height", "mines", "outcome", "time", "bbbv",
              "first_click", "counts", "clicks", "fatal", "survival", "survival_decimal", "luck_bits", "agent_survival",
-             "agent_luck_bits", "exact", "loss", "unvalued", "expected_win", "statistics"}
+             "agent_luck_bits", "exact", "complete", "loss", "unvalued", "expected_win", "statistics"}
 CLICK_KEYS = {"time", "thinking", "action", "row", "col", "chance", "class", "needless", "loss", "unvalued", "agent"}
 
 
@@ -545,3 +545,44 @@ def test_a_finished_game_reports_its_expected_win_where_a_guess_was_valued():
     assert unfinished.expected_win is None and replay_json(unfinished)["expected_win"] is None
     unvalued = analyse_replay(Replay.from_moves(mines, [("open", 0, 0), ("open", 1, 1), ("open", 1, 0)]), agent=False, value=None)
     assert unvalued.expected_win is None and "expected win" not in replay_text(unvalued)
+
+
+def _random_clicks_game(width: int, clicks: int, seed: int = 1) -> tuple[list, list]:
+    """A long game on a large board, its layout and moves: ``clicks`` safe cells opened in a random order (hard
+    positions to count), then a mine (a replay is of a game that ended)."""
+    rng = np.random.default_rng(seed)
+    mines = np.zeros(width * width, int)
+    mines[rng.choice(width * width, width * width // 5, replace=False)] = 1
+    safe = np.flatnonzero(mines == 0)
+    rng.shuffle(safe)
+    opened = [*safe[:clicks], int(np.flatnonzero(mines)[0])]
+    return mines.reshape(width, width).tolist(), [("open", *divmod(int(c), width)) for c in opened]
+
+
+def test_a_replay_judged_within_a_whole_time_stops_where_the_time_runs_out_and_says_so():
+    """With ``total`` spent before the first click, no click is judged: the answer is marked not complete (JSON
+    and text), with no fatal click and no expected win (the clicks not judged keep their luck unknown)."""
+    mines = [[0, 0, 0, 0], [1, 0, 0, 1]]
+    replay = Replay.from_moves(mines, [("open", 0, 0), ("open", 1, 1), ("open", 1, 0)])
+    whole = analyse_replay(replay, agent=False, total=Limit(time=60))
+    assert whole.complete and len(whole.clicks) == 3 and whole.fatal is not None and whole.expected_win is not None
+    cut = analyse_replay(replay, agent=False, total=Limit(time=1e-9))
+    assert (cut.complete, cut.clicks, cut.fatal, cut.expected_win) == (False, (), None, None)
+    assert replay_json(cut)["complete"] is False and replay_json(whole)["complete"] is True
+    assert "NOT COMPLETE: the time ran out after 0 of the 3 clicks" in replay_text(cut)
+    assert "NOT COMPLETE" not in replay_text(whole)
+
+
+def test_the_web_api_judges_a_long_replay_within_the_requests_time():
+    """A 60x60 game of 400 clicks takes minutes to judge whole; the server judges the clicks its request's time
+    allows and says the rest were left, its steps those of the clicks judged."""
+    from starlette.testclient import TestClient
+
+    from cspmines.web import create_app
+
+    data = evf_bytes(*_random_clicks_game(60, 400))
+    with TestClient(create_app()) as client:
+        answer = client.post("/api/replays?format=evf&steps=true&time_limit=1", content=data)
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["complete"] is False and 0 < len(body["clicks"]) < 300 and len(body["steps"]) == len(body["clicks"])

@@ -60,7 +60,7 @@ from fractions import Fraction
 from itertools import pairwise
 
 from ..actions import Action, Vocabulary
-from ..engine.budget import Limit, read_limit
+from ..engine.budget import Budget, Limit, read_limit
 from ..games.judge import JUDGE_VALUE_LIMIT, ClickClass, GameJudgement, OpenJudgement, as_seen, judge_open, product
 from ..games.loss import move_loss, position_value
 from ..position import COVERED, FLAG, Position
@@ -148,6 +148,7 @@ class ReplayAnalysis:
     replay: Replay
     clicks: tuple
     valued: bool = False
+    complete: bool = True  # every click judged (False: the analysis's time ran out first; ``clicks`` judged are the first)
 
     @property
     def exact(self) -> bool:
@@ -179,14 +180,15 @@ class ReplayAnalysis:
     @property
     def fatal(self) -> ClickAnalysis | None:
         """The click that set off a mine, in a lost game (its last)."""
-        return self.clicks[-1] if self.replay.outcome == Outcome.LOST and self.clicks else None
+        return self.clicks[-1] if self.replay.outcome == Outcome.LOST and self.clicks and self.complete else None
 
     @property
     def judgement(self) -> GameJudgement:
         """The game's totals as ``cspmines bench --judge`` gives a program's: guesses, needless guesses,
         blunders, excess risk, survival, loss, the guesses not valued and, for a game that ended, its
         expected win."""
-        return GameJudgement.of((click.judgement for click in self.clicks), valued=self.valued, won=_won(self.replay.outcome))
+        won = _won(self.replay.outcome) if self.complete else None  # the clicks not judged keep their luck unknown
+        return GameJudgement.of((click.judgement for click in self.clicks), valued=self.valued, won=won)
 
     @property
     def loss(self) -> Fraction | None:
@@ -237,7 +239,7 @@ def _bits(survival) -> float:
 
 
 def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = None, value: Limit | None = JUDGE_VALUE_LIMIT,
-                   progress=None) -> ReplayAnalysis:
+                   total: Limit | None = None, progress=None) -> ReplayAnalysis:
     """Judge every click of ``replay`` (see the module's description).
 
     Parameters
@@ -252,6 +254,11 @@ def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = 
     value : Limit or None, keyword-only
         What valuing each guess may spend (its loss; a search that does not finish leaves it not valued);
         None: no guess is valued.
+    total : Limit or None, keyword-only
+        The time the whole analysis may take (a server's request): each click's count and value search
+        take at most what is left of it, and once it is spent no more clicks are judged: the answer holds
+        the clicks judged so far, ``complete`` False. None: every click is judged, each with ``limit``
+        and ``value`` whole.
     progress : callable, keyword-only
         Called with no argument after each click (a progress bar's update).
 
@@ -262,14 +269,27 @@ def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = 
     >>> [str(click.chance) for click in analyse_replay(replay, agent=False).clicks]
     ['0', '1/2']
     """
-    judged = []
+    clock = None if total is None else read_limit(total).start()
+    judged: list[ClickAnalysis] = []
     for index in range(len(replay.clicks)):
-        judged.append(judge_click(replay, index, agent=agent, limit=limit, value=value))
+        if clock is not None and clock.expired():
+            return ReplayAnalysis(replay, tuple(judged), valued=value is not None, complete=False)
+        judged.append(judge_click(replay, index, agent=agent, limit=_within(limit, clock), value=None if value is None else _within(value, clock)))
         if progress is not None:
             progress()
     if value is not None and _won(replay.outcome) is not None:
-        judged = _next_values(judged, value)
+        judged = _next_values(judged, read_limit(_within(value, clock)))
     return ReplayAnalysis(replay, tuple(judged), valued=value is not None)
+
+
+def _within(limit: Limit | None, clock: Budget | None) -> Limit | None:
+    """``limit`` (None: the engine's default) with its time cut to what ``clock`` has left, at least a sliver: a
+    step begun once the clock has run out finds its time spent at once; ``limit`` as it is without a clock."""
+    left = None if clock is None else clock.rest().time
+    if left is None:  # no clock, or one with no time to keep
+        return limit
+    whole = read_limit(limit)
+    return replace(whole, time=left if whole.time is None else min(whole.time, left))
 
 
 def _next_values(judged: list[ClickAnalysis], value: Limit) -> list[ClickAnalysis]:

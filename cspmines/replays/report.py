@@ -106,6 +106,7 @@ def replay_json(result: ReplayAnalysis) -> dict:
         "agent_survival": None if result.agent_survival is None else chance_text(result.agent_survival),
         "agent_luck_bits": _bits(result.agent_luck_bits),
         "exact": result.exact,
+        "complete": result.complete,
         "loss": _loss_text(result.loss),
         "unvalued": result.unvalued,
         "expected_win": _loss_text(result.expected_win),
@@ -265,6 +266,9 @@ def _total_lines(result: ReplayAnalysis) -> list[str]:
                      f"{_bits_text(result.agent_luck_bits)}")
     if not result.exact:
         lines.append("NOT EXACT: some counts did not finish within the time limit; their chances are estimates")
+    if not result.complete:
+        lines.append(f"NOT COMPLETE: the time ran out after {len(result.clicks)} of the {len(result.replay.clicks)} clicks; "
+                     "the figures are those of the clicks judged")
     return lines
 
 

@@ -331,12 +331,13 @@ class _Api:
             replay = read_replay(name, data=body, format=kind)
         except ReplayFormatError as error:
             raise BadRequest(str(error)) from None
-        answer = replay_json(analyse_replay(replay, agent=False, limit=self.budget(request)))
+        budget = self.budget(request)  # the whole request's: the clicks judged within it, the rest left (complete: false)
+        answer = replay_json(analyse_replay(replay, agent=False, limit=budget, total=budget))
         if query_flag(request, "steps"):
             answer["steps"] = [{"position": str(click.seen), "action": click.action.value, "cell": [click.row, click.col],
                                 "flags": [list(divmod(cell, replay.width)) for cell in click.flags],
                                 "chance": judged["chance"], "class": judged["class"]}
-                               for click, judged in zip(replay.clicks, answer["clicks"], strict=True)]
+                               for click, judged in zip(replay.clicks[: len(answer["clicks"])], answer["clicks"], strict=True)]
         return answer
 
 

@@ -416,6 +416,7 @@ function replaySummary(a) {  // what cspmines replay prints of the file: ms-tool
   if (a.fatal) lines.push(`lost at ${a.fatal.time.toFixed(2)} s on ${a.fatal.action} (${a.fatal.row},${a.fatal.col}), ` +
     `mine chance ${fraction(a.fatal.chance)}` + (a.fatal.bbbv_solved === null ? "" : `, with ${a.fatal.bbbv_solved} of ${s.bbbv} 3BV solved before it`));
   lines.push(`survival ${fraction(a.survival)}, luck ${a.luck_bits === null ? "infinite" : a.luck_bits.toFixed(3)} bits`);
+  if (a.complete === false) lines.push(`NOT COMPLETE: the server's time ran out after ${c.judged} clicks; the figures are those of the clicks judged`);
   return lines.join("\n");
 }
 $("replay").onclick = async () => {
