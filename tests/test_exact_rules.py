@@ -53,7 +53,7 @@ def test_minesearch_rules():
     assert _reason(board, rules="minesearch", objective="win")[1] is Reason.LIKELIEST_MINE
 
 
-#: An intermediate board after its first moves: four corners open, 250 of 256 cells covered (0.977).
+#: An intermediate board after its first moves: six cells open (the four corners, two more beside one), 250 of 256 covered.
 OPENING = """16x16x40
 1.1............1
 ..3.............

@@ -122,6 +122,7 @@ def test_a_chord_is_judged_as_any_of_its_cells_being_a_mine():
 
 
 def test_a_bench_game_and_the_same_game_as_a_replay_are_judged_alike():
+    """Every figure alike, the expected win too."""
     suite = Suite.create(agents=["random"], size="6x5x6", games=15, seed=2)
     compared = luck_out = 0
     for agent in ("random", "set-theory"):
@@ -133,7 +134,7 @@ def test_a_bench_game_and_the_same_game_as_a_replay_are_judged_alike():
             replay = Replay.from_moves(board.mines.astype(int).tolist(), clicks)
             assert replay.outcome.value in ("won", "lost")  # played to its end
             judged = judge_moves(moves, won=replay.outcome.value == "won")
-            assert analyse_replay(replay, agent=False).judgement == judged  # the expected win too
+            assert analyse_replay(replay, agent=False).judgement == judged
             compared += judged.guesses > 0
             luck_out += judged.expected_win not in (0, 1)
     assert compared > 5 and luck_out > 3

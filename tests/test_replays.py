@@ -586,3 +586,23 @@ def test_the_web_api_judges_a_long_replay_within_the_requests_time():
     assert answer.status_code == 200
     body = answer.json()
     assert body["complete"] is False and 0 < len(body["clicks"]) < 300 and len(body["steps"]) == len(body["clicks"])
+
+
+def test_a_chord_after_a_valued_guess_has_its_position_valued_so_the_luck_before_it_comes_out():
+    """A chord that guesses is never valued; after a valued guess, its position is valued alone (as the bench's
+    judge does), so the valued guess's luck is taken out and none kept. The expected win may fall below 0 (a lucky
+    guess, then a chord on a wrong flag), and the report writes its sign. A program that does not draw its layouts
+    uniformly (a no-guess mode) gets none."""
+    from dataclasses import replace
+
+    from cspmines.replays.report import _with_decimal
+
+    mines = [[0, 1, 0, 0, 1], [0, 0, 0, 0, 1], [0, 1, 0, 0, 0]]
+    replay = Replay.from_moves(mines, [("flag", 1, 2), ("open", 0, 2), ("open", 0, 3), ("chord", 0, 2)])
+    result = analyse_replay(replay, agent=False)
+    chord = result.guesses[-1]
+    assert chord.click.action.value == "chord" and chord.loss is None and chord.value is not None
+    assert result.judgement.luck_kept == 0 and result.expected_win == Fraction(-22, 105)
+    assert "expected win -22/105 (-0.2095)" in replay_text(result)
+    assert _with_decimal(Fraction(-1, 3 * 10**30)) == "-3.333...e-31"
+    assert analyse_replay(replace(replay, mode=5), agent=False).expected_win is None

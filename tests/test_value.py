@@ -247,6 +247,18 @@ def test_the_compiled_searchs_working_space_holds_its_sort_space_too():
     assert finishes(64 * table.count)
 
 
+@pytest.mark.skipif(native.kernels is None, reason="built without a C compiler: the twin keeps no working space")
+def test_a_working_space_too_small_for_the_roots_layouts_answers_bounds_not_an_error():
+    """An allowance that lists the layouts but leaves the compiled search no room for the root's own (its first
+    arena) answers a search not begun, stopped for memory, with the widest bounds: never a MemoryError."""
+    position = Position.from_string("7x1x2\n.1...1.")
+    tight = value_of(position, limit=Limit(memory=17_000))
+    assert (tight.exact, tight.stopped_by, tight.layouts, tight.wins, tight.wins_high, tight.states) == (False, "memory", 4, 0, 4, 0)
+    assert tight.cells[3] == CellValue(0, 4, 4) and tight.cells[0] == CellValue(0, 2, 4)  # a cell: at most its safe layouts
+    roomy = value_of(position, limit=Limit(memory=20_000))
+    assert roomy.exact and roomy.wins == 3 and roomy.best_cells == (3,)
+
+
 def test_the_working_space_is_what_the_allowance_leaves_beside_the_table_and_the_listing():
     """The compiled search's working space is the allowance's share left by the transposition table, less what
     the listing holds for the whole search (each layout's codes, fingerprint words and symmetry images): the

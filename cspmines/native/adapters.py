@@ -21,15 +21,17 @@ _WANTED = {"one": 0, "best": 1, "all": 2}
 
 def value_search_arguments(given, work_bytes: int | None = None) -> tuple:
     """``value_search``'s arguments for a :class:`~cspmines.engine.valuesearch.SearchInput`: the layouts'
-    codes, the neighbours and the symmetries as flat arrays of bytes, the budget as numbers (-1: none)."""
+    codes, the neighbours and the symmetries as flat contiguous arrays (read by the kernel as buffers, not copied),
+    the budget as numbers (-1: none)."""
     count, width = given.codes.shape
     starts = np.zeros(width + 1, dtype=np.int32)
     starts[1:] = np.cumsum([len(around) for around in given.neighbours])
     columns = np.array([c for around in given.neighbours for c in around], dtype=np.int32)
     sym_layouts = np.array([layouts for layouts, _ in given.symmetries], dtype=np.int32).reshape(-1)
     sym_columns = np.array([cells for _, cells in given.symmetries], dtype=np.int32).reshape(-1)
-    return (np.ascontiguousarray(given.codes, dtype=np.uint8).tobytes(), count, width, starts.tobytes(), columns.tobytes(),
-            len(given.symmetries), sym_layouts.tobytes(), sym_columns.tobytes(),
+    # the arrays themselves, not copies as bytes: the codes are the search's largest input, held throughout
+    return (np.ascontiguousarray(given.codes, dtype=np.uint8), count, width, starts, columns,
+            len(given.symmetries), sym_layouts, sym_columns,
             -1 if given.node_limit is None else given.node_limit, -1.0 if given.seconds is None else given.seconds,
             given.slots, -1 if work_bytes is None else work_bytes, _WANTED[str(given.cells)])
 

@@ -875,6 +875,22 @@ static PyObject *search_answer(Search *s, long long low, long long high, long lo
                          "floor", floor, "states", s->states, "stopped", stop);
 }
 
+/* The answer of a search whose working space could not hold even the root's layouts: not begun, every bound
+ * as wide as it can be (a cell is won in at most its safe layouts), stopped for memory. */
+static PyObject *unbegun_answer(const Search *s) {
+    PyObject *cells = PyList_New(s->width);
+    if (cells == NULL) return NULL;
+    for (int32_t k = 0; k < s->width; k++) {
+        long long safe = 0;
+        for (int32_t i = 0; i < s->count; i++) safe += s->codes[(size_t)i * s->width + k] != MINE_CODE;
+        PyObject *pair = Py_BuildValue("(LL)", 0LL, safe);
+        if (pair == NULL) { Py_DECREF(cells); return NULL; }
+        PyList_SET_ITEM(cells, k, pair);
+    }
+    return Py_BuildValue("{s:L,s:L,s:O,s:N,s:L,s:L,s:s}", "low", 0LL, "high", (long long)s->count, "move", Py_None, "cells",
+                         cells, "floor", 0LL, "states", 0LL, "stopped", "memory");
+}
+
 PyObject *value_search(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer codes, starts, columns, sym_layouts, sym_columns;
@@ -920,10 +936,10 @@ PyObject *value_search(PyObject *self, PyObject *args) {
                 s.bits[(size_t)i * stride + row + (size_t)(k >> 6)] |= (uint64_t)1 << (k & 63);
             }
     }
-    if (take(&s, (size_t)count) < 0) { PyErr_NoMemory(); goto done; }
+    if (take(&s, (size_t)count) < 0) { result = s.stopped == STOP_MEMORY ? unbegun_answer(&s) : PyErr_NoMemory(); goto done; }
     for (int32_t i = 0; i < count; i++) s.arena[i] = i;
     long long all_at = take_scratch(&s, (size_t)width); /* every column: the root's active columns */
-    if (all_at < 0) { PyErr_NoMemory(); goto done; }
+    if (all_at < 0) { result = s.stopped == STOP_MEMORY ? unbegun_answer(&s) : PyErr_NoMemory(); goto done; }
     for (int32_t k = 0; k < width; k++) s.scratch[all_at + k] = k;
     long long floor = 0, low, high;
     Py_BEGIN_ALLOW_THREADS

@@ -65,7 +65,7 @@ from ..games.judge import JUDGE_VALUE_LIMIT, ClickClass, GameJudgement, OpenJudg
 from ..games.loss import move_loss, position_value
 from ..position import COVERED, FLAG, Position
 from .advice import agent_advice, nearest_proved
-from .reader import FirstClickRule, Outcome, Replay, ReplayClick
+from .reader import NOT_UNIFORM_MODES, FirstClickRule, Outcome, Replay, ReplayClick
 
 __all__ = ["ClickClass", "ClickAnalysis", "Needless", "ReplayAnalysis", "analyse_replay", "judge_click"]
 
@@ -187,7 +187,9 @@ class ReplayAnalysis:
         """The game's totals as ``cspmines bench --judge`` gives a program's: guesses, needless guesses,
         blunders, excess risk, survival, loss, the guesses not valued and, for a game that ended, its
         expected win."""
-        won = _won(self.replay.outcome) if self.complete else None  # the clicks not judged keep their luck unknown
+        # the clicks not judged keep their luck unknown, and a program that does not draw its layouts uniformly
+        # (a no-guess or can-guess mode) does not play the game the values are of
+        won = _won(self.replay.outcome) if self.complete and self.replay.mode not in NOT_UNIFORM_MODES else None
         return GameJudgement.of((click.judgement for click in self.clicks), valued=self.valued, won=won)
 
     @property

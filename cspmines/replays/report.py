@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from .advice import PROVED
 from .analysis import ClickAnalysis, ClickClass, ReplayAnalysis
-from .reader import FirstClickRule
+from .reader import NOT_UNIFORM_MODES, FirstClickRule
 from .statistics import NAMES
 
 __all__ = ["CSV_COLUMNS", "chance_text", "click_json", "click_text", "csv_row", "decimal_text", "error_json", "error_row",
@@ -43,8 +43,7 @@ _RULES = {
 
 #: ms-toollib's game modes whose layouts are not drawn uniformly: the chances here are those of a uniform
 #: layout, which these programs do not play by (no-guess modes draw solvable boards, can-guess modes move mines).
-_NOT_UNIFORM = {1: "UPK", 2: "cheat", 5: "classic no-guess", 6: "strong no-guess", 7: "weak no-guess",
-                8: "quasi no-guess", 9: "strong can-guess", 10: "weak can-guess"}
+_NOT_UNIFORM = NOT_UNIFORM_MODES
 
 
 def chance_text(chance) -> str:
@@ -213,7 +212,9 @@ def _with_decimal(value, *, longest: int = 24) -> str:
     text = chance_text(value)
     if value.denominator == 1:
         return text
-    return f"{text} ({float(value):.4f})" if len(text) <= longest else leading_digits(value)
+    if len(text) <= longest:
+        return f"{text} ({float(value):.4f})"
+    return "-" + leading_digits(-value) if value < 0 else leading_digits(value)  # (an expected win may be below 0)
 
 
 def replay_text(result: ReplayAnalysis) -> str:
