@@ -199,6 +199,20 @@ def test_the_listing_stops_once_its_budget_has_run_out():
     assert layout_table(position, budget=spent) is None
 
 
+@pytest.mark.parametrize("text", ["5x4x8\n.....\n.....\n.....\n.....", "6x4x9\n1.....\n......\n......\n......"],
+                         ids=["the rest alone", "a chain and the rest"])
+def test_layouts_listed_block_by_block_are_every_layout_once(text):
+    """More layouts than a block of rows (listed a block at a time): every layout once, each with the total."""
+    from cspmines.engine import layouts
+
+    position = Position.from_string(text)
+    table = layout_table(position)
+    assert table.count > layouts._ROWS_BLOCK
+    mines = table.codes == MINE
+    assert (mines.sum(axis=1) == position.mines).all()
+    assert len(np.unique(np.packbits(mines, axis=1), axis=0)) == table.count
+
+
 def test_the_clues_of_many_layouts_are_worked_out_block_by_block_as_at_once():
     """More layouts than one block of the clues' product: each row's codes are its own cells' clues."""
     from cspmines.engine import layouts

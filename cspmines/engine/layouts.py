@@ -189,12 +189,25 @@ def _count_plans(per_chain: list, rest_size: int, mines_left: int) -> list[tuple
     return plans
 
 
+#: Rows worked out at once when layouts are listed: the index arrays of a block (a few words a row) stay a few
+#: MiB, where the whole listing at once held a Python tuple, or several 8-byte indices, for every row.
+_ROWS_BLOCK = 1 << 16
+
+
 def _combinations(size: int, mines: int) -> np.ndarray:
-    """Every way to put ``mines`` mines in ``size`` cells, as a ``(size choose mines, size)`` 0/1 array."""
-    rows = np.zeros((comb(size, mines), size), dtype=np.uint8)
+    """Every way to put ``mines`` mines in ``size`` cells, as a ``(size choose mines, size)`` 0/1 array.
+
+    >>> _combinations(3, 2).tolist()
+    [[1, 1, 0], [1, 0, 1], [0, 1, 1]]
+    """
+    count = comb(size, mines)
+    rows = np.zeros((count, size), dtype=np.uint8)
     if mines:
-        picked = np.array(list(itertools.combinations(range(size), mines)), dtype=np.intp)
-        rows[np.arange(len(rows))[:, None], picked] = 1
+        picks = itertools.combinations(range(size), mines)
+        for start in range(0, count, _ROWS_BLOCK):  # a block of them at a time, never a list of them all
+            n = min(_ROWS_BLOCK, count - start)
+            picked = np.fromiter(itertools.chain.from_iterable(itertools.islice(picks, n)), dtype=np.intp, count=n * mines)
+            rows[np.arange(start, start + n)[:, None], picked.reshape(n, mines)] = 1
     return rows
 
 
@@ -205,11 +218,12 @@ def _cross(blocks: list[np.ndarray]) -> np.ndarray:
     crossed = np.empty((rows, sum(block.shape[1] for block in blocks)), dtype=np.uint8)
     if rows == 0:
         return crossed
-    index, repeats, column = np.arange(rows), rows, 0
-    for block in blocks:
-        repeats //= len(block)  # the rows each of this block's rows stays for, while the blocks after it vary
-        crossed[:, column:column + block.shape[1]] = block[index // repeats % len(block)]
-        column += block.shape[1]
+    for start in range(0, rows, _ROWS_BLOCK):  # a block of rows at a time: their indices stay small
+        index, repeats, column = np.arange(start, min(start + _ROWS_BLOCK, rows)), rows, 0
+        for block in blocks:
+            repeats //= len(block)  # the rows each of this block's rows stays for, while the blocks after it vary
+            crossed[index[0]:index[-1] + 1, column:column + block.shape[1]] = block[index // repeats % len(block)]
+            column += block.shape[1]
     return crossed
 
 
