@@ -287,6 +287,19 @@ def test_the_working_space_is_what_the_allowance_leaves_beside_the_table_and_the
     assert _working_space(None, count, width, 0) is None
 
 
+def test_the_search_is_given_the_working_space_its_allowance_leaves(monkeypatch):
+    """``value_of`` hands the search the working space above for its own listing: 1,820 layouts of 16 cells, 7
+    symmetries, within 4 MiB."""
+    from cspmines.engine import value
+    from cspmines.engine.value import _working_space
+
+    given = []
+    real = value.run_search
+    monkeypatch.setattr(value, "run_search", lambda search, *, work_bytes=None: given.append(work_bytes) or real(search, work_bytes=work_bytes))
+    found = value_of(empty(4, 4, 4), limit=Limit(memory="4M"))
+    assert found.exact and given == [_working_space(4 << 20, 1820, 16, 7)]
+
+
 def test_a_chain_lists_exactly_as_many_layouts_as_it_may():
     """Every covered cell in one chain (no rest): its two layouts list under a cap of two, not of one."""
     position = Position.from_string("7x1x2\n.1.1.1.")
