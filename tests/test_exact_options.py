@@ -92,3 +92,13 @@ def test_help_lists_every_option_at_its_default(command, capsys):
     for name in ExactOptions.names():
         assert re.search(rf"\b{name}=\S", text), name
     assert "lookahead=30" in text and "objective=auto" in text and "dominance=false" in text
+
+
+def test_the_stage_counts_flagged_cells_as_not_yet_opened():
+    """The engine's view of a position flags the mines the agent proved; they are not opened, so they keep the
+    board in its opening: half of this board (its flag) is unopened, the share at which the opening's weight holds."""
+    from cspmines import Position
+
+    flagged = Position.from_string("2x1x1\nF1")
+    assert ExactOptions.parse("early_progress=0.2,early_share=0.5").at_stage(flagged).progress == 0.2
+    assert ExactOptions.parse("early_progress=0.2,early_share=0.51").at_stage(flagged).progress == ExactOptions().progress
