@@ -219,10 +219,11 @@ def _cross(blocks: list[np.ndarray]) -> np.ndarray:
     if rows == 0:
         return crossed
     for start in range(0, rows, _ROWS_BLOCK):  # a block of rows at a time: their indices stay small
-        index, repeats, column = np.arange(start, min(start + _ROWS_BLOCK, rows)), rows, 0
+        stop = min(start + _ROWS_BLOCK, rows)
+        index, repeats, column = np.arange(start, stop), rows, 0
         for block in blocks:
             repeats //= len(block)  # the rows each of this block's rows stays for, while the blocks after it vary
-            crossed[index[0]:index[-1] + 1, column:column + block.shape[1]] = block[index // repeats % len(block)]
+            crossed[start:stop, column:column + block.shape[1]] = block[index // repeats % len(block)]
             column += block.shape[1]
     return crossed
 

@@ -67,7 +67,7 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import pairwise
@@ -84,7 +84,7 @@ from ..position import COVERED, FLAG, WITHHELD, Position
 from .loss import MoveLoss, mine_loss, move_loss, position_value
 
 __all__ = ["ClickClass", "OpenJudgement", "GameJudgement", "JUDGED_FIELDS", "JUDGE_LIMIT", "JUDGE_VALUE_LIMIT", "expected_win", "judge_open",
-           "judge_moves", "opened_cells", "as_seen", "product"]
+           "judge_moves", "opened_cells", "as_seen", "product", "with_next_values"]
 
 #: The figures of a judged game, as a game record's ``judged`` object holds them (``loss`` and ``unvalued``
 #: null when the game was judged without values; absent from the records written before they were kept).
@@ -373,16 +373,24 @@ def judge_moves(moves, *, limit: Limit | None = JUDGE_LIMIT, value: Limit | None
     moves = list(moves)
     judged = [judge_open(position, opened_cells(action), limit=limit, value=value) for position, action in moves]
     if value is not None and won is not None:
-        judged = _next_values(moves, judged, value)
+        judged = with_next_values(judged, lambda i: moves[i][0], value)
     return GameJudgement.of(judged, valued=value is not None, won=won)
 
 
-def _next_values(moves: list, judged: list[OpenJudgement], value: Limit) -> list[OpenJudgement]:
-    """``judged`` with the position's value of each guess that follows a valued guess and has none, searched
-    alone (:func:`~cspmines.games.loss.position_value`) where ``value`` allows."""
+def with_next_values(judged: list, position_of: Callable[[int], Position], value: Limit) -> list:
+    """``judged`` (judgements with ``kind``, ``loss`` and ``value``, in the game's order) with the position's value
+    of each guess that follows a valued guess and has none, searched alone
+    (:func:`~cspmines.games.loss.position_value`) within ``value`` on ``position_of(i)``, the position judgement
+    ``i`` was made in: so that the valued guess's luck can be taken out of the expected win (:func:`expected_win`).
+
+    >>> from fractions import Fraction as F
+    >>> valued, chord = OpenJudgement(F(1, 2), ClickClass.FORCED, loss=F(0), value=F(1, 2)), OpenJudgement(F(1, 2), ClickClass.FORCED, unvalued=True)
+    >>> with_next_values([valued, chord], lambda i: Position.from_string("3x1x1\\n.1."), Limit())[1].value   # a 50/50 left
+    Fraction(1, 2)
+    """
     judged = list(judged)
     guesses = [i for i, j in enumerate(judged) if j.kind != ClickClass.PROVED]
     for before, i in pairwise(guesses):
         if judged[before].loss is not None and judged[i].value is None:
-            judged[i] = replace(judged[i], value=position_value(as_seen(moves[i][0]), limit=value))
+            judged[i] = replace(judged[i], value=position_value(as_seen(position_of(i)), limit=value))
     return judged

@@ -57,12 +57,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from itertools import pairwise
 
 from ..actions import Action, Vocabulary
 from ..engine.budget import Budget, Limit, read_limit
-from ..games.judge import JUDGE_VALUE_LIMIT, ClickClass, GameJudgement, OpenJudgement, as_seen, judge_open, product
-from ..games.loss import move_loss, position_value
+from ..games.judge import (
+    JUDGE_VALUE_LIMIT,
+    ClickClass,
+    GameJudgement,
+    OpenJudgement,
+    as_seen,
+    judge_open,
+    product,
+    with_next_values,
+)
+from ..games.loss import move_loss
 from ..position import COVERED, FLAG, Position
 from .advice import agent_advice, nearest_proved
 from .reader import NOT_UNIFORM_MODES, FirstClickRule, Outcome, Replay, ReplayClick
@@ -200,7 +208,8 @@ class ReplayAnalysis:
     @property
     def expected_win(self) -> Fraction | None:
         """The game's win with the luck of its valued guesses taken out (:func:`~cspmines.games.judge.expected_win`);
-        None when not valued, or when the game did not end."""
+        None when not valued, when the game did not end or was not judged to its end (``complete`` False), and
+        in a mode whose layouts are not drawn uniformly."""
         return self.judgement.expected_win
 
     @property
@@ -280,7 +289,8 @@ def analyse_replay(replay: Replay, *, agent: bool = True, limit: Limit | None = 
         if progress is not None:
             progress()
     if value is not None and _won(replay.outcome) is not None:
-        judged = _next_values(judged, read_limit(_within(value, clock)))
+        # a guess after a valued one, itself not valued, has its position valued alone (as the bench's judge does)
+        judged = with_next_values(judged, lambda i: judged[i].click.seen, read_limit(_within(value, clock)))
     return ReplayAnalysis(replay, tuple(judged), valued=value is not None)
 
 
@@ -292,18 +302,6 @@ def _within(limit: Limit | None, clock: Budget | None) -> Limit | None:
         return limit
     whole = read_limit(limit)
     return replace(whole, time=left if whole.time is None else min(whole.time, left))
-
-
-def _next_values(judged: list[ClickAnalysis], value: Limit) -> list[ClickAnalysis]:
-    """``judged`` with the position's value of each guess that follows a valued guess and has none, searched
-    alone within ``value`` (so that the valued guess's luck can be taken out of the expected win, as
-    :func:`~cspmines.games.judge.judge_moves` does for a game played here)."""
-    judged = list(judged)
-    guesses = [i for i, click in enumerate(judged) if click.kind != ClickClass.PROVED]
-    for before, i in pairwise(guesses):
-        if judged[before].loss is not None and judged[i].value is None:
-            judged[i] = replace(judged[i], value=position_value(as_seen(judged[i].click.seen), limit=value))
-    return judged
 
 
 def judge_click(replay: Replay, index: int, *, agent: bool = True, limit: Limit | None = None,

@@ -52,8 +52,9 @@ class ClickAction(Vocabulary):
     CHORD = "chord"
 
 
-#: The modes (ms-toollib's numbers) in which the program does not draw its layouts uniformly: UPK, cheat, and the
-#: no-guess and can-guess modes. The chances are those of a uniform layout, which such a game is not.
+#: ms-toollib's game modes whose layouts are not drawn uniformly (UPK, cheat; no-guess modes draw solvable boards,
+#: can-guess modes move mines): the chances of a replay are those of a uniform layout, which these programs do not
+#: play by.
 NOT_UNIFORM_MODES = {1: "UPK", 2: "cheat", 5: "classic no-guess", 6: "strong no-guess", 7: "weak no-guess",
                      8: "quasi no-guess", 9: "strong can-guess", 10: "weak can-guess"}
 

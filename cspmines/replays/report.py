@@ -41,11 +41,6 @@ _RULES = {
 }
 
 
-#: ms-toollib's game modes whose layouts are not drawn uniformly: the chances here are those of a uniform
-#: layout, which these programs do not play by (no-guess modes draw solvable boards, can-guess modes move mines).
-_NOT_UNIFORM = NOT_UNIFORM_MODES
-
-
 def chance_text(chance) -> str:
     """An exact chance as ``p/q`` (``0`` and ``1`` as they are); an estimate as a decimal.
 
@@ -88,7 +83,7 @@ def replay_json(result: ReplayAnalysis) -> dict:
         "software": replay.software,
         "player": replay.player,
         "mode": replay.mode,
-        "mode_note": _NOT_UNIFORM.get(replay.mode) if replay.mode is not None else None,
+        "mode_note": NOT_UNIFORM_MODES.get(replay.mode) if replay.mode is not None else None,
         "width": replay.width,
         "height": replay.height,
         "mines": replay.mines,
@@ -233,8 +228,8 @@ def replay_text(result: ReplayAnalysis) -> str:
     if replay.statistics is not None:
         lines += ["  " + line for line in replay.statistics.lines()]
     lines.append(f"  first click: {_RULES[replay.first_click]}")
-    if replay.mode in _NOT_UNIFORM:
-        lines.append(f"  mode: {_NOT_UNIFORM[replay.mode]}: the program does not draw layouts uniformly; "
+    if replay.mode in NOT_UNIFORM_MODES:
+        lines.append(f"  mode: {NOT_UNIFORM_MODES[replay.mode]}: the program does not draw layouts uniformly; "
                      "the chances are those of a uniform layout")
     guesses = result.guesses
     proved = len(result.clicks) - len(guesses)

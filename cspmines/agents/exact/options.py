@@ -321,7 +321,13 @@ class ExactOptions(Checked):
     def at_stage(self, position) -> ExactOptions:
         """The options the look-ahead scores by at ``position``: its stage's progress weight
         (:meth:`progress_weight`), read from the cells not yet opened (covered or flagged: the engine's
-        view flags the proved mines, the game's does not)."""
+        view flags the proved mines, the game's does not).
+
+        >>> from cspmines import Position
+        >>> options = ExactOptions.parse("early_progress=0.2,early_share=0.5")
+        >>> options.at_stage(Position.from_string("2x1x1\\nF1")).progress, options.at_stage(Position.from_string("3x1x1\\n.11")).progress
+        (0.2, 0.001)
+        """
         grid = position.grid
         weight = self.progress_weight(int(np.count_nonzero(grid == COVERED) + np.count_nonzero(grid == FLAG)), grid.size)
         return self if weight == self.progress else self.with_changes(progress=weight)
